@@ -1,0 +1,23 @@
+"""amazons_env: exact, fast rules of the Game of the Amazons, and environments for RL.
+
+>>> from amazons_env import Board, Move
+>>> board = Board(size=10)
+>>> board.count_legal_moves()
+2176
+"""
+
+from .board import Board, Outcome
+from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .move import Move
+from .position import start_layout
+from .squares import BLACK, WHITE, Color, parse_square, square, square_file, square_name, square_rank
+from .symmetry import SYMMETRIES, transform_move, transform_square
+
+__all__ = [
+    "Board", "Move", "Outcome", "Color", "WHITE", "BLACK",
+    "InvalidMoveError", "IllegalMoveError", "InvalidPositionError",
+    "square", "square_file", "square_rank", "square_name", "parse_square", "start_layout",
+    "SYMMETRIES", "transform_square", "transform_move",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,302 @@
+"""``Board``: an Amazons position with its move stack, on top of the numba rules core.
+
+>>> board = Board(size=6)
+>>> len(board.legal_moves())
+544
+>>> board.push(Move.parse("b1-b4/b5", size=6))
+>>> board.turn
+Color.BLACK
+>>> board.pop()
+Move.parse('b1-b4/b5', size=6)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Optional, Union
+
+import numpy as np
+
+from . import core
+from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .move import Move
+from .position import Layout, format_position, parse_position, start_layout, validate_layout
+from .squares import FILE_NAMES, Color, check_size
+from .symmetry import transform_square
+
+__all__ = ["Board", "Outcome"]
+
+MoveLike = Union[Move, str]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: ``winner`` made the last move; ``loser`` had no move left."""
+
+    winner: Color
+    plies: int
+
+    @property
+    def loser(self) -> Color:
+        return self.winner.other
+
+    def result(self) -> str:
+        """``"1-0"`` if White won, ``"0-1"`` if Black won."""
+        return "1-0" if self.winner == Color.WHITE else "0-1"
+
+
+class Board:
+    """An Amazons position, the side to move and the moves that led here.
+
+    ``Board(size)`` is the start position (White first; see ``start_layout``); ``Board.from_text``
+    and ``Board.from_squares`` set up any other. ``push`` checks legality and ``push_unchecked``
+    does not (for engines that generated the move themselves); ``pop`` takes the last move back.
+
+    Equality and ``hash`` compare the position (size, pieces, arrows, side to move), not the
+    history; do not mutate a board while it is a key in a dict or set.
+
+    The raw arrays of the rules core are exposed read-only-by-convention (``cells``, ``queens``,
+    ``queen_counts``, ``dirs``) so numba code can search from this board's position directly.
+    """
+
+    def __init__(self, size: int = 10, position: Optional[str] = None) -> None:
+        if position is not None:
+            parsed_size, layout, turn = parse_position(position)
+            if size not in (10, parsed_size):
+                check_size(size)
+                raise InvalidPositionError(
+                    f"size={size} disagrees with position {position!r} ({parsed_size}x{parsed_size})")
+            self._setup(parsed_size, layout, turn)
+        else:
+            self._setup(check_size(size), start_layout(size), 0)
+
+    # -- set-up -----------------------------------------------------------------------------------
+
+    @classmethod
+    def from_text(cls, text: str) -> "Board":
+        """The position of a text like ``'1q2q1/q4q/6/6/Q4Q/1Q2Q1 w'`` (see ``position``)."""
+        return cls(position=text)
+
+    @classmethod
+    def from_squares(cls, size: int, white: Iterable[int], black: Iterable[int],
+                     arrows: Iterable[int] = (), turn: int = Color.WHITE) -> "Board":
+        """A custom position from square lists; raises ``InvalidPositionError`` if impossible."""
+        board = cls.__new__(cls)
+        if turn not in (0, 1):
+            raise InvalidPositionError(f"turn must be Color.WHITE or Color.BLACK, got {turn!r}")
+        board._setup(size, validate_layout(size, white, black, arrows), int(turn))
+        return board
+
+    def _setup(self, size: int, layout: Layout, turn: int) -> None:
+        self._size = size
+        width = size + 2
+        self._to_padded = core.padded_index(size)
+        self._to_public = core.public_index(size)
+        self._dirs = core.directions(width)
+        self._cells = np.full(width * width, core.WALL, dtype=np.uint8)
+        self._cells[self._to_padded] = core.EMPTY
+        self._queens = np.zeros((2, core.MAX_QUEENS), dtype=np.int64)
+        self._nq = np.zeros(2, dtype=np.int64)
+        for side, squares in enumerate((layout.white, layout.black)):
+            self._nq[side] = len(squares)
+            for i, sq in enumerate(squares):
+                p = self._to_padded[sq]
+                self._queens[side, i] = p
+                self._cells[p] = side + 1
+        self._cells[self._to_padded[list(layout.arrows)]] = core.ARROW
+        self._turn = turn
+        self._stack: list[tuple[Move, int]] = []
+        self._buffer = np.empty((core.max_moves(size, core.MAX_QUEENS), 3), dtype=np.int64)
+
+    # -- state ----------------------------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @property
+    def turn(self) -> Color:
+        """The side to move."""
+        return Color(self._turn)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves pushed since set-up, oldest first (a copy)."""
+        return [move for move, _ in self._stack]
+
+    @property
+    def ply(self) -> int:
+        """Number of moves pushed since set-up."""
+        return len(self._stack)
+
+    @property
+    def cells(self) -> np.ndarray:
+        return self._cells
+
+    @property
+    def queens(self) -> np.ndarray:
+        return self._queens
+
+    @property
+    def queen_counts(self) -> np.ndarray:
+        return self._nq
+
+    @property
+    def dirs(self) -> np.ndarray:
+        return self._dirs
+
+    def layout(self) -> Layout:
+        """The queens of each side and the arrows, as sorted public squares."""
+        grid = self._cells[self._to_padded]
+        return Layout(*(tuple(int(s) for s in np.flatnonzero(grid == value))
+                        for value in (core.WHITE_QUEEN, core.BLACK_QUEEN, core.ARROW)))
+
+    def piece_at(self, square: int) -> Optional[str]:
+        """``"Q"`` (White queen), ``"q"`` (Black queen), ``"*"`` (arrow) or ``None`` (empty)."""
+        return {core.WHITE_QUEEN: "Q", core.BLACK_QUEEN: "q", core.ARROW: "*"}.get(
+            int(self._cells[self._to_padded[square]]))
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def legal_moves_array(self) -> np.ndarray:
+        """The legal moves as an ``int64`` array of rows (from, to, arrow) in public squares."""
+        n = core.generate_moves(self._cells, self._queens, self._nq, self._turn, self._dirs, self._buffer)
+        return self._to_public[self._buffer[:n]]
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the side to move (empty when the game is over)."""
+        size = self._size
+        return [Move(f, t, a, size) for f, t, a in self.legal_moves_array().tolist()]
+
+    def count_legal_moves(self) -> int:
+        return int(core.count_moves(self._cells, self._queens, self._nq, self._turn, self._dirs))
+
+    def _coerce(self, move: MoveLike) -> Move:
+        if isinstance(move, str):
+            return Move.parse(move, self._size)
+        if not isinstance(move, Move):
+            raise InvalidMoveError(f"expected a Move or move text, got {move!r}")
+        if move.size != self._size:
+            raise IllegalMoveError(
+                f"{move!r} is for a {move.size}x{move.size} board, not this {self._size}x{self._size} one")
+        return move
+
+    def is_legal(self, move: MoveLike) -> bool:
+        """Whether ``move`` may be played now. Malformed text still raises ``InvalidMoveError``."""
+        try:
+            move = self._coerce(move)
+        except IllegalMoveError:
+            return False
+        p = self._to_padded
+        return bool(core.is_legal_move(self._cells, self._queens, self._nq, self._turn, self._dirs,
+                                       p[move.from_square], p[move.to_square], p[move.arrow]))
+
+    def push(self, move: MoveLike) -> None:
+        """Play ``move`` (a ``Move`` or text) after checking it; the board is unchanged on error."""
+        move = self._coerce(move)
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"illegal move {move} in {self.text()!r}: {self._why_illegal(move)}")
+        self.push_unchecked(move)
+
+    def _why_illegal(self, move: Move) -> str:
+        if self.is_game_over():
+            return f"the game is over ({self.turn.name.lower()} has no move)"
+        piece = self.piece_at(move.from_square)
+        own = "Q" if self._turn == 0 else "q"
+        if piece != own:
+            return f"no {self.turn.name.lower()} queen on {move}'s start square"
+        return "the queen's path or the arrow's path is blocked or not a queen line"
+
+    def push_unchecked(self, move: Move) -> None:
+        """Play ``move`` without checking legality (engines that generated it themselves)."""
+        p = self._to_padded
+        frm = p[move.from_square]
+        index = core.find_queen(self._queens, self._nq, self._turn, frm)
+        core.make_move(self._cells, self._queens, self._turn, index, p[move.to_square], p[move.arrow])
+        self._stack.append((move, index))
+        self._turn ^= 1
+
+    def pop(self) -> Move:
+        """Take back the last move and return it; ``IndexError`` if there is none."""
+        if not self._stack:
+            raise IndexError("pop from a board with no moves pushed")
+        move, index = self._stack.pop()
+        self._turn ^= 1
+        p = self._to_padded
+        core.unmake_move(self._cells, self._queens, self._turn, index,
+                         p[move.from_square], p[move.to_square], p[move.arrow])
+        return move
+
+    def peek(self) -> Move:
+        """The last move pushed; ``IndexError`` if there is none."""
+        if not self._stack:
+            raise IndexError("peek at a board with no moves pushed")
+        return self._stack[-1][0]
+
+    # -- end of game ------------------------------------------------------------------------------
+
+    def is_game_over(self) -> bool:
+        """True when the side to move has no legal move (and so has lost)."""
+        return not core.has_move(self._cells, self._queens, self._nq, self._turn, self._dirs)
+
+    @property
+    def winner(self) -> Optional[Color]:
+        """The winner once the game is over, else ``None``."""
+        return Color(1 - self._turn) if self.is_game_over() else None
+
+    def outcome(self) -> Optional[Outcome]:
+        winner = self.winner
+        return None if winner is None else Outcome(winner, self.ply)
+
+    # -- copies, symmetry, comparison ------------------------------------------------------------------
+
+    def copy(self, stack: bool = True) -> "Board":
+        """An independent copy; with ``stack=False`` the copy has no move history."""
+        board = Board.__new__(Board)
+        board.__dict__.update(self.__dict__)
+        board._cells = self._cells.copy()
+        board._queens = self._queens.copy()
+        board._nq = self._nq.copy()
+        board._stack = list(self._stack) if stack else []
+        board._buffer = np.empty_like(self._buffer)
+        return board
+
+    def transform(self, symmetry: int) -> "Board":
+        """The position under one of the 8 board symmetries (see ``symmetry.SYMMETRIES``), same side to move,
+        no history. Symmetry 0 is the identity."""
+        n = self._size
+        white, black, arrows = (tuple(transform_square(s, symmetry, n) for s in group)
+                                for group in self.layout())
+        return Board.from_squares(n, white, black, arrows, self._turn)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (self._size == other._size and self._turn == other._turn
+                and np.array_equal(self._cells, other._cells))
+
+    def __hash__(self) -> int:
+        return hash((self._size, self._turn, self._cells.tobytes()))
+
+    # -- text -----------------------------------------------------------------------------------
+
+    def text(self) -> str:
+        """The position text (board and side to move), e.g. ``'1q2q1/q4q/6/6/Q4Q/1Q2Q1 w'``."""
+        return format_position(self._size, *self.layout(), self._turn)
+
+    def __repr__(self) -> str:
+        return f"Board(position={self.text()!r})"
+
+    def __str__(self) -> str:
+        n = self._size
+        lines = []
+        for rank in range(n - 1, -1, -1):
+            row = " ".join(self.piece_at(rank * n + f) or "." for f in range(n))
+            lines.append(f"{rank + 1:>2} {row}")
+        lines.append("   " + " ".join(FILE_NAMES[:n]))
+        return "\n".join(lines)
+
+    def _repr_svg_(self) -> str:
+        from .svg import board_svg
+        return board_svg(self)
+

@@ -1,0 +1,218 @@
+"""The rules core: numba kernels over plain arrays.
+
+This module is the single source of truth for the rules. Everything above it (``Board``, the
+environments, the search agents, self-play) calls these kernels.
+
+Representation (a *mailbox* with a one-square wall around the board, like the C reference):
+
+* ``cells``: ``uint8[W*W]`` with ``W = size + 2``. Values: ``EMPTY``, ``WHITE_QUEEN``,
+  ``BLACK_QUEEN``, ``ARROW`` and ``WALL`` (the frame). A square is passable iff it is ``EMPTY``,
+  so no bounds checks are needed in the inner loops.
+* ``queens``: ``int64[2, MAX_QUEENS]``, the padded squares of each side's queens; only the first
+  ``nq[side]`` entries of a row are meaningful.
+* ``nq``: ``int64[2]``, how many queens each side has.
+* ``side``: ``0`` for White, ``1`` for Black; a side's queens are stored as ``side + 1``.
+* ``dirs``: ``int64[8]``, the eight queen directions as padded-index offsets (``directions(W)``).
+
+Moves are triples of *padded* squares ``(from, to, arrow)``; ``Board`` converts to public squares
+(``rank * size + file``, a1 = 0). A side to move with no legal move has lost.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "EMPTY", "WHITE_QUEEN", "BLACK_QUEEN", "ARROW", "WALL", "MAX_QUEENS", "MIN_SIZE", "MAX_SIZE",
+    "directions", "padded_index", "public_index", "max_moves",
+    "generate_moves", "count_moves", "count_queen_moves", "count_arrows", "count_directions",
+    "has_move", "find_queen", "make_move", "unmake_move", "is_legal_move",
+]
+
+EMPTY = 0
+WHITE_QUEEN = 1
+BLACK_QUEEN = 2
+ARROW = 3
+WALL = 4
+
+MAX_QUEENS = 12
+MIN_SIZE = 4
+MAX_SIZE = 12
+
+
+def directions(width: int) -> np.ndarray:
+    """The eight queen directions as offsets on a padded board of row width ``width``."""
+    return np.array([1, -1, width, -width, width + 1, width - 1, -width + 1, -width - 1],
+                    dtype=np.int64)
+
+
+def padded_index(size: int) -> np.ndarray:
+    """``padded_index(size)[sq]`` is the padded square of public square ``sq``."""
+    width = size + 2
+    sq = np.arange(size * size)
+    return ((sq // size + 1) * width + sq % size + 1).astype(np.int64)
+
+
+def public_index(size: int) -> np.ndarray:
+    """``public_index(size)[p]`` is the public square of padded square ``p`` (-1 on the frame)."""
+    width = size + 2
+    out = np.full(width * width, -1, dtype=np.int64)
+    out[padded_index(size)] = np.arange(size * size)
+    return out
+
+
+def max_moves(size: int, queens: int) -> int:
+    """An upper bound on the number of legal moves: a queen reaches at most 4(size-1) squares,
+    and so does the arrow from there."""
+    reach = 4 * (size - 1)
+    return max(1, queens * reach * reach)
+
+
+@njit(cache=True)
+def count_arrows(cells, dirs, square):
+    """Number of squares a queen standing on ``square`` reaches (one queen move or one arrow)."""
+    n = 0
+    for d in range(8):
+        step = dirs[d]
+        s = square + step
+        while cells[s] == EMPTY:
+            n += 1
+            s += step
+    return n
+
+
+@njit(cache=True)
+def generate_moves(cells, queens, nq, side, dirs, out):
+    """Write every legal move of ``side`` into ``out[:, 0:3]`` as (from, to, arrow); return the count.
+
+    ``out`` must hold ``max_moves(size, nq[side])`` rows. Order: queens in array order, then the
+    eight directions of the queen move, nearest square first, then likewise for the arrow.
+    """
+    n = 0
+    piece = side + 1
+    for i in range(nq[side]):
+        frm = queens[side, i]
+        cells[frm] = EMPTY  # the square just left is open to the arrow
+        for d in range(8):
+            step = dirs[d]
+            to = frm + step
+            while cells[to] == EMPTY:
+                for e in range(8):
+                    astep = dirs[e]
+                    a = to + astep
+                    while cells[a] == EMPTY:
+                        out[n, 0] = frm
+                        out[n, 1] = to
+                        out[n, 2] = a
+                        n += 1
+                        a += astep
+                to += step
+        cells[frm] = piece
+    return n
+
+
+@njit(cache=True)
+def count_moves(cells, queens, nq, side, dirs):
+    """Number of legal moves of ``side`` (queen move + arrow pairs), without listing them."""
+    n = 0
+    piece = side + 1
+    for i in range(nq[side]):
+        frm = queens[side, i]
+        cells[frm] = EMPTY
+        for d in range(8):
+            step = dirs[d]
+            to = frm + step
+            while cells[to] == EMPTY:
+                n += count_arrows(cells, dirs, to)
+                to += step
+        cells[frm] = piece
+    return n
+
+
+@njit(cache=True)
+def count_queen_moves(cells, queens, nq, side, dirs):
+    """Number of queen moves (ignoring the arrow) available to ``side``."""
+    n = 0
+    for i in range(nq[side]):
+        n += count_arrows(cells, dirs, queens[side, i])
+    return n
+
+
+@njit(cache=True)
+def count_directions(cells, queens, nq, side, dirs):
+    """Sum over ``side``'s queens of the number of directions each can move in (0..8 per queen)."""
+    n = 0
+    for i in range(nq[side]):
+        q = queens[side, i]
+        for d in range(8):
+            if cells[q + dirs[d]] == EMPTY:
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def has_move(cells, queens, nq, side, dirs):
+    """Whether ``side`` has a legal move: a queen with an empty neighbour can always step there
+    and shoot back into the square it left."""
+    for i in range(nq[side]):
+        q = queens[side, i]
+        for d in range(8):
+            if cells[q + dirs[d]] == EMPTY:
+                return True
+    return False
+
+
+@njit(cache=True)
+def find_queen(queens, nq, side, square):
+    """Index of ``side``'s queen on ``square`` in ``queens[side]``, or -1."""
+    for i in range(nq[side]):
+        if queens[side, i] == square:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def make_move(cells, queens, side, index, to, arrow):
+    """Play ``side``'s queen number ``index`` to ``to`` and shoot ``arrow``. No legality check."""
+    frm = queens[side, index]
+    cells[frm] = EMPTY
+    cells[to] = side + 1
+    cells[arrow] = ARROW
+    queens[side, index] = to
+
+
+@njit(cache=True)
+def unmake_move(cells, queens, side, index, frm, to, arrow):
+    """Exactly undo ``make_move(cells, queens, side, index, to, arrow)`` played from ``frm``."""
+    cells[arrow] = EMPTY
+    cells[to] = EMPTY
+    cells[frm] = side + 1
+    queens[side, index] = frm
+
+
+@njit(cache=True)
+def _line_clear(cells, dirs, a, b):
+    """Whether ``b`` is one queen move from ``a``: aligned, and every square up to ``b`` empty."""
+    for d in range(8):
+        step = dirs[d]
+        s = a + step
+        while cells[s] == EMPTY:
+            if s == b:
+                return True
+            s += step
+    return False
+
+
+@njit(cache=True)
+def is_legal_move(cells, queens, nq, side, dirs, frm, to, arrow):
+    """Whether (frm, to, arrow) is a legal move for ``side``. The arrays are left unchanged."""
+    if find_queen(queens, nq, side, frm) < 0:
+        return False
+    if not _line_clear(cells, dirs, frm, to):
+        return False
+    piece = cells[frm]
+    cells[frm] = EMPTY
+    ok = _line_clear(cells, dirs, to, arrow)
+    cells[frm] = piece
+    return ok

@@ -1,0 +1,83 @@
+"""``Move``: one full Amazons turn (a queen move and the arrow it shoots).
+
+>>> move = Move.parse("d1-d7/g7")
+>>> move
+Move.parse('d1-d7/g7')
+>>> str(move), move.fsf()
+('d1-d7/g7', 'd1d7,d7g7')
+>>> Move.parse("d1d7,d7g7") == move
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import InvalidMoveError
+from .squares import check_size, parse_square, square_name
+
+__all__ = ["Move"]
+
+_SQ = r"([a-l](?:1[0-2]|[1-9]))"
+_STANDARD_RE = re.compile(rf"{_SQ}\s*[-x]?\s*{_SQ}\s*[/(]\s*{_SQ}\)?\Z")
+_FSF_RE = re.compile(rf"{_SQ}{_SQ},{_SQ}{_SQ}\Z")
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """A queen moves from ``from_square`` to ``to_square``, then shoots an arrow to ``arrow``.
+
+    Squares are ints ``rank * size + file`` (a1 = 0); ``size`` is the board size they refer to.
+    Moves are frozen, hashable and ordered, so they can be dictionary keys and sorted.
+    """
+
+    from_square: int
+    to_square: int
+    arrow: int
+    size: int = 10
+
+    def __post_init__(self) -> None:
+        check_size(self.size)
+        for name in ("from_square", "to_square", "arrow"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < self.size ** 2:
+                raise InvalidMoveError(
+                    f"{name}={value!r} is not a square of a {self.size}x{self.size} board")
+            object.__setattr__(self, name, int(value))  # numpy ints become plain ints
+        if self.from_square == self.to_square or self.to_square == self.arrow:
+            raise InvalidMoveError(f"{self} is not a move: a queen must move, and its arrow must fly")
+
+    @classmethod
+    def parse(cls, text: str, size: int = 10) -> "Move":
+        """Read ``"d1-d7/g7"`` (also ``"d1d7/g7"``, ``"d1-d7(g7)"``) or Fairy-Stockfish's ``"d1d7,d7g7"``."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"expected move text like 'd1-d7/g7', got {text!r}")
+        cleaned = text.strip().lower()
+        m = _STANDARD_RE.match(cleaned)
+        if m:
+            names = m.groups()
+        else:
+            m = _FSF_RE.match(cleaned)
+            if m is None:
+                raise InvalidMoveError(
+                    f"{text!r} is not a move: expected 'd1-d7/g7' or Fairy-Stockfish's 'd1d7,d7g7'")
+            names = (m.group(1), m.group(2), m.group(4))
+            if m.group(3) != m.group(2):
+                raise InvalidMoveError(
+                    f"{text!r}: the arrow must be shot from the queen's new square {m.group(2)}")
+        return cls(*(parse_square(name, size) for name in names), size=size)
+
+    def __str__(self) -> str:
+        f, t, a = (square_name(s, self.size) for s in (self.from_square, self.to_square, self.arrow))
+        return f"{f}-{t}/{a}"
+
+    def fsf(self) -> str:
+        """Fairy-Stockfish (UCI) notation: ``"d1d7,d7g7"``."""
+        f, t, a = (square_name(s, self.size) for s in (self.from_square, self.to_square, self.arrow))
+        return f"{f}{t},{t}{a}"
+
+    def __repr__(self) -> str:
+        if self.size == 10:
+            return f"Move.parse({str(self)!r})"
+        return f"Move.parse({str(self)!r}, size={self.size})"

@@ -1,0 +1,115 @@
+"""Setting up positions: start layouts, validation, and the text position format.
+
+The text format is Fairy-Stockfish's FEN for its ``amazons`` variant, cut to what Amazons needs:
+ranks from the top, separated by ``/``; ``Q`` a White queen, ``q`` a Black queen, ``*`` an arrow,
+a number a run of empty squares; then ``w`` or ``b`` for the side to move. Any further FEN fields
+(``- - 0 1``) are accepted and ignored, so Fairy-Stockfish FENs load as they are.
+
+>>> format_position(6, *start_layout(6), 0)
+'1q2q1/q4q/6/6/Q4Q/1Q2Q1 w'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, NamedTuple
+
+from .core import MAX_QUEENS
+from .errors import InvalidPositionError
+from .squares import check_size, square_name
+
+__all__ = ["Layout", "start_layout", "validate_layout", "parse_position", "format_position"]
+
+
+class Layout(NamedTuple):
+    """Where everything stands: public squares of White's and Black's queens and of the arrows."""
+
+    white: tuple[int, ...]
+    black: tuple[int, ...]
+    arrows: tuple[int, ...]
+
+
+def start_layout(size: int) -> Layout:
+    """The start position of a ``size`` x ``size`` board.
+
+    10x10: White a4 d1 g1 j4, Black a7 d10 g10 j7; 8x8: White c1 f1 a3 h3, Black a6 h6 c8 f8;
+    6x6: White b1 e1 a2 f2, Black a5 f5 b6 e6 (OpenSpiel's layouts). Every size follows the same
+    rule: with ``k = max(1, size // 2 - 2)``, White's queens stand on files ``k`` and ``size-1-k``
+    of the first rank and on the edge files of rank ``k + 1``; Black's mirror them top to bottom.
+    """
+    check_size(size)
+    k = max(1, size // 2 - 2)
+    spots = [(0, k), (k, 0), (size - 1 - k, 0), (size - 1, k)]
+    white = tuple(sorted(r * size + f for f, r in spots))
+    black = tuple(sorted((size - 1 - r) * size + f for f, r in spots))
+    return Layout(white, black, ())
+
+
+def validate_layout(size: int, white: Iterable[int], black: Iterable[int],
+                    arrows: Iterable[int] = ()) -> Layout:
+    """Check a custom position and return it as a sorted ``Layout``; raise ``InvalidPositionError``."""
+    check_size(size)
+    groups = {"white": tuple(white), "black": tuple(black), "arrows": tuple(arrows)}
+    seen: dict[int, str] = {}
+    for name, squares in groups.items():
+        for sq in squares:
+            if isinstance(sq, bool) or not isinstance(sq, int) or not 0 <= sq < size * size:
+                raise InvalidPositionError(f"{name} square {sq!r} is off a {size}x{size} board")
+            if sq in seen:
+                raise InvalidPositionError(
+                    f"square {square_name(sq, size)} holds both {seen[sq]} and {name}")
+            seen[sq] = name
+    for name in ("white", "black"):
+        count = len(groups[name])
+        if not 1 <= count <= MAX_QUEENS:
+            raise InvalidPositionError(f"{name} has {count} queens: each side needs 1 to {MAX_QUEENS}")
+    return Layout(*(tuple(sorted(int(s) for s in groups[n])) for n in ("white", "black", "arrows")))
+
+
+def parse_position(text: str) -> tuple[int, Layout, int]:
+    """Read a position text; return ``(size, layout, turn)`` with turn 0 = White, 1 = Black."""
+    if not isinstance(text, str) or not text.split():
+        raise InvalidPositionError(f"expected a position text like '1q2q1/q4q/6/6/Q4Q/1Q2Q1 w', got {text!r}")
+    fields = text.split()
+    if len(fields) < 2 or fields[1] not in ("w", "b"):
+        raise InvalidPositionError(f"position {text!r}: the side to move ('w' or 'b') must follow the board")
+    rows = fields[0].split("/")
+    size = len(rows)
+    check_size(size)
+    white, black, arrows = [], [], []
+    for i, row in enumerate(rows):
+        rank = size - 1 - i
+        file = 0
+        for token in re.findall(r"\d+|.", row):
+            if token.isdigit():
+                file += int(token)
+                continue
+            if file >= size:
+                break
+            target = {"Q": white, "q": black, "*": arrows}.get(token)
+            if target is None:
+                raise InvalidPositionError(f"position {text!r}: unknown piece {token!r} on rank {rank + 1}")
+            target.append(rank * size + file)
+            file += 1
+        if file != size:
+            raise InvalidPositionError(
+                f"position {text!r}: rank {rank + 1} describes {file} squares, the board has {size}")
+    return size, validate_layout(size, white, black, arrows), 0 if fields[1] == "w" else 1
+
+
+def format_position(size: int, white: Iterable[int], black: Iterable[int], arrows: Iterable[int],
+                    turn: int) -> str:
+    """Write a position text (the inverse of ``parse_position``)."""
+    symbol = {sq: "Q" for sq in white} | {sq: "q" for sq in black} | {sq: "*" for sq in arrows}
+    rows = []
+    for rank in range(size - 1, -1, -1):
+        row, empty = "", 0
+        for file in range(size):
+            piece = symbol.get(rank * size + file)
+            if piece is None:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + piece
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows) + (" w" if turn == 0 else " b")

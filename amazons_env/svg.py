@@ -1,0 +1,50 @@
+"""A small SVG picture of a board, for notebooks (``Board._repr_svg_``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .squares import FILE_NAMES
+
+if TYPE_CHECKING:
+    from .board import Board
+
+__all__ = ["board_svg"]
+
+_CELL = 40
+_MARGIN = 20
+
+
+def board_svg(board: "Board", cell: int = _CELL) -> str:
+    """The board as an SVG document: light/dark squares, queens as discs, arrows as dark crosses,
+    the last move's squares outlined, coordinates on the margins."""
+    n = board.size
+    side = n * cell + 2 * _MARGIN
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{side}" '
+             f'viewBox="0 0 {side} {side}" font-family="sans-serif" font-size="12">',
+             f'<rect width="{side}" height="{side}" fill="#f4f1ea"/>']
+    last = board.peek() if board.ply else None
+    marked = {last.from_square, last.to_square, last.arrow} if last else set()
+    for rank in range(n):
+        for file in range(n):
+            sq = rank * n + file
+            x, y = _MARGIN + file * cell, _MARGIN + (n - 1 - rank) * cell
+            fill = "#b58863" if (file + rank) % 2 == 0 else "#f0d9b5"
+            stroke = ' stroke="#2a7ab0" stroke-width="3"' if sq in marked else ""
+            parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}"{stroke}/>')
+            cx, cy, r = x + cell / 2, y + cell / 2, cell * 0.36
+            piece = board.piece_at(sq)
+            if piece in ("Q", "q"):
+                colour, edge = ("#ffffff", "#222222") if piece == "Q" else ("#222222", "#000000")
+                parts.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{colour}" stroke="{edge}" stroke-width="2"/>')
+            elif piece == "*":
+                d = cell * 0.3
+                parts.append(f'<path d="M{cx - d},{cy - d}L{cx + d},{cy + d}M{cx - d},{cy + d}L{cx + d},{cy - d}" '
+                             'stroke="#7a1f1f" stroke-width="5" stroke-linecap="round"/>')
+    for i in range(n):
+        pos = _MARGIN + i * cell + cell / 2
+        parts.append(f'<text x="{pos}" y="{side - 5}" text-anchor="middle">{FILE_NAMES[i]}</text>')
+        parts.append(f'<text x="{_MARGIN / 2}" y="{_MARGIN + (n - 1 - i) * cell + cell / 2 + 4}" '
+                     f'text-anchor="middle">{i + 1}</text>')
+    parts.append("</svg>")
+    return "".join(parts)

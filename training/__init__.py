@@ -1,0 +1,1 @@
+"""training: self-play data, value-net training and safe weight export for the Amazons CNN."""
