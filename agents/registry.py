@@ -16,32 +16,54 @@ from typing import Any, Callable, Union
 
 from .base import Agent
 
-__all__ = ["register", "make", "parse_spec", "available", "AGENT_MODULES"]
+__all__ = ["Registry", "AGENTS", "register", "make", "parse_spec", "available", "AGENT_MODULES"]
 
 AGENT_MODULES = (
     "agents.random_agent",
 )
 
-_FACTORIES: dict[str, Callable[..., Agent]] = {}
-_loaded = False
+class Registry:
+    """Named factories, loaded from ``modules`` on first use (used for agents and evaluators)."""
 
+    def __init__(self, kind: str, modules: tuple[str, ...]) -> None:
+        self.kind = kind
+        self.modules = modules
+        self.factories: dict[str, Callable[..., Any]] = {}
+        self._loaded = False
 
-def register(name: str) -> Callable[[Callable[..., Agent]], Callable[..., Agent]]:
-    """Decorator: make ``factory`` reachable as ``make(name, **options)``."""
-    def decorate(factory: Callable[..., Agent]) -> Callable[..., Agent]:
-        if name in _FACTORIES and _FACTORIES[name] is not factory:
-            raise ValueError(f"agent name {name!r} is registered twice")
-        _FACTORIES[name] = factory
-        return factory
-    return decorate
+    def register(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Decorator: make ``factory`` reachable as ``make(name, **options)``."""
+        def decorate(factory: Callable[..., Any]) -> Callable[..., Any]:
+            if self.factories.get(name, factory) is not factory:
+                raise ValueError(f"{self.kind} name {name!r} is registered twice")
+            self.factories[name] = factory
+            return factory
+        return decorate
 
+    def available(self) -> list[str]:
+        """Names of everything registered."""
+        self._load()
+        return sorted(self.factories)
 
-def _load() -> None:
-    global _loaded
-    if not _loaded:
-        for module in AGENT_MODULES:
-            importlib.import_module(module)
-        _loaded = True
+    def _load(self) -> None:
+        if not self._loaded:
+            for module in self.modules:
+                importlib.import_module(module)
+            self._loaded = True
+
+    def make(self, spec: str, **options: Any) -> Any:
+        """Build from a spec string; keyword options override the string's. Sets ``.spec``."""
+        self._load()
+        name, parsed = parse_spec(spec)
+        if name not in self.factories:
+            raise ValueError(f"unknown {self.kind} {name!r}; available: {', '.join(sorted(self.factories))}")
+        parsed.update(options)
+        try:
+            made = self.factories[name](**parsed)
+        except TypeError as error:
+            raise ValueError(f"{self.kind} spec {spec!r}: {error}") from None
+        made.spec = name + (":" + ",".join(f"{k}={v}" for k, v in parsed.items()) if parsed else "")
+        return made
 
 
 def _value(text: str) -> Any:
@@ -63,17 +85,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise ValueError(f"agent spec {spec!r}: option {item!r} is not key=value")
+            raise ValueError(f"spec {spec!r}: option {item!r} is not key=value")
         options[key.strip()] = _value(value.strip())
     if not name:
-        raise ValueError(f"agent spec {spec!r} has no agent name")
+        raise ValueError(f"spec {spec!r} has no name")
     return name, options
 
 
-def available() -> list[str]:
-    """Names of all registered agents."""
-    _load()
-    return sorted(_FACTORIES)
+AGENTS = Registry("agent", AGENT_MODULES)
+register = AGENTS.register
+available = AGENTS.available
 
 
 def make(spec: Union[str, Agent], **options: Any) -> Agent:
@@ -82,14 +103,4 @@ def make(spec: Union[str, Agent], **options: Any) -> Agent:
         if options:
             raise ValueError(f"options {sorted(options)} given with an agent object {spec!r}")
         return spec
-    _load()
-    name, parsed = parse_spec(spec)
-    if name not in _FACTORIES:
-        raise ValueError(f"unknown agent {name!r}; available: {', '.join(sorted(_FACTORIES))}")
-    parsed.update(options)
-    try:
-        agent = _FACTORIES[name](**parsed)
-    except TypeError as error:
-        raise ValueError(f"agent spec {spec!r}: {error}") from None
-    agent.spec = name + (":" + ",".join(f"{k}={v}" for k, v in parsed.items()) if parsed else "")
-    return agent
+    return AGENTS.make(spec, **options)
