@@ -10,6 +10,7 @@ from .board import Board, Outcome
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from .move import Move
 from .position import start_layout
+from .records import GameRecord
 from .squares import BLACK, WHITE, Color, parse_square, square, square_file, square_name, square_rank
 from .symmetry import SYMMETRIES, transform_move, transform_square
 
@@ -17,7 +18,7 @@ __all__ = [
     "Board", "Move", "Outcome", "Color", "WHITE", "BLACK",
     "InvalidMoveError", "IllegalMoveError", "InvalidPositionError",
     "square", "square_file", "square_rank", "square_name", "parse_square", "start_layout",
-    "SYMMETRIES", "transform_square", "transform_move",
+    "SYMMETRIES", "transform_square", "transform_move", "GameRecord",
 ]
 
 __version__ = "0.1.0"

@@ -59,15 +59,18 @@ class Board:
     ``queen_counts``, ``dirs``) so numba code can search from this board's position directly.
     """
 
-    def __init__(self, size: int = 10, position: Optional[str] = None) -> None:
+    def __init__(self, size: Optional[int] = None, position: Optional[str] = None) -> None:
+        """The start position of ``size`` (default 10), or the position text ``position`` (whose
+        size, if ``size`` is also given, must agree)."""
         if position is not None:
             parsed_size, layout, turn = parse_position(position)
-            if size not in (10, parsed_size):
+            if size is not None and size != parsed_size:
                 check_size(size)
                 raise InvalidPositionError(
                     f"size={size} disagrees with position {position!r} ({parsed_size}x{parsed_size})")
             self._setup(parsed_size, layout, turn)
         else:
+            size = 10 if size is None else size
             self._setup(check_size(size), start_layout(size), 0)
 
     # -- set-up -----------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from .errors import InvalidMoveError
-from .squares import check_size, parse_square, square_name
+from .squares import as_square, check_size, parse_square, square_name
 
 __all__ = ["Move"]
 
@@ -40,11 +40,11 @@ class Move:
     def __post_init__(self) -> None:
         check_size(self.size)
         for name in ("from_square", "to_square", "arrow"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < self.size ** 2:
+            value = as_square(getattr(self, name), self.size)
+            if value is None:
                 raise InvalidMoveError(
-                    f"{name}={value!r} is not a square of a {self.size}x{self.size} board")
-            object.__setattr__(self, name, int(value))  # numpy ints become plain ints
+                    f"{name}={getattr(self, name)!r} is not a square of a {self.size}x{self.size} board")
+            object.__setattr__(self, name, value)  # numpy ints become plain ints
         if self.from_square == self.to_square or self.to_square == self.arrow:
             raise InvalidMoveError(f"{self} is not a move: a queen must move, and its arrow must fly")
 

@@ -13,12 +13,12 @@ HELP = "count the leaves of the move tree to depth N (rules check and speed test
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("depth", type=int, help="depth in full moves (queen move + arrow)")
-    parser.add_argument("--size", type=int, default=10, help="board size for the start position (default 10)")
+    parser.add_argument("--size", type=int, help="board size (default 10, or the position's)")
     parser.add_argument("--position", help="position text instead of the start, e.g. '1q2q1/q4q/6/6/Q4Q/1Q2Q1 w'")
 
 
 def run(args: argparse.Namespace) -> int:
-    board = Board(position=args.position) if args.position else Board(size=args.size)
+    board = Board(size=args.size, position=args.position)
     perft(board, 1)  # compile (or load the cached kernel) outside the timing
     start = time.perf_counter()
     leaves = perft(board, args.depth)

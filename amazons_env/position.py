@@ -16,7 +16,7 @@ from typing import Iterable, NamedTuple
 
 from .core import MAX_QUEENS
 from .errors import InvalidPositionError
-from .squares import check_size, square_name
+from .squares import as_square, check_size, square_name
 
 __all__ = ["Layout", "start_layout", "validate_layout", "parse_position", "format_position"]
 
@@ -52,18 +52,22 @@ def validate_layout(size: int, white: Iterable[int], black: Iterable[int],
     groups = {"white": tuple(white), "black": tuple(black), "arrows": tuple(arrows)}
     seen: dict[int, str] = {}
     for name, squares in groups.items():
-        for sq in squares:
-            if isinstance(sq, bool) or not isinstance(sq, int) or not 0 <= sq < size * size:
-                raise InvalidPositionError(f"{name} square {sq!r} is off a {size}x{size} board")
+        plain = []
+        for value in squares:
+            sq = as_square(value, size)
+            if sq is None:
+                raise InvalidPositionError(f"{name} square {value!r} is not a square of a {size}x{size} board")
+            plain.append(sq)
             if sq in seen:
                 raise InvalidPositionError(
                     f"square {square_name(sq, size)} holds both {seen[sq]} and {name}")
             seen[sq] = name
+        groups[name] = tuple(plain)
     for name in ("white", "black"):
         count = len(groups[name])
         if not 1 <= count <= MAX_QUEENS:
             raise InvalidPositionError(f"{name} has {count} queens: each side needs 1 to {MAX_QUEENS}")
-    return Layout(*(tuple(sorted(int(s) for s in groups[n])) for n in ("white", "black", "arrows")))
+    return Layout(*(tuple(sorted(groups[n])) for n in ("white", "black", "arrows")))
 
 
 def parse_position(text: str) -> tuple[int, Layout, int]:
@@ -85,7 +89,8 @@ def parse_position(text: str) -> tuple[int, Layout, int]:
                 file += int(token)
                 continue
             if file >= size:
-                break
+                raise InvalidPositionError(
+                    f"position {text!r}: rank {rank + 1} describes more than {size} squares")
             target = {"Q": white, "q": black, "*": arrows}.get(token)
             if target is None:
                 raise InvalidPositionError(f"position {text!r}: unknown piece {token!r} on rank {rank + 1}")

@@ -13,14 +13,16 @@ files are letters ``a``.. from White's left, ranks are numbers ``1``.. from Whit
 
 from __future__ import annotations
 
+import operator
 import re
 from enum import IntEnum
+from typing import Optional
 
 from .core import MAX_SIZE, MIN_SIZE
 from .errors import InvalidMoveError, InvalidPositionError
 
 __all__ = ["Color", "WHITE", "BLACK", "FILE_NAMES", "square", "square_file", "square_rank",
-           "square_name", "parse_square", "check_size"]
+           "square_name", "parse_square", "check_size", "as_square"]
 
 FILE_NAMES = "abcdefghijkl"
 _SQUARE_RE = re.compile(r"([a-l])(1[0-2]|[1-9])\Z")
@@ -50,6 +52,18 @@ def check_size(size: int) -> int:
         raise InvalidPositionError(
             f"board size {size!r} is not supported: use an integer from {MIN_SIZE} to {MAX_SIZE}")
     return size
+
+
+def as_square(value: object, size: int) -> Optional[int]:
+    """``value`` as a plain int if it is an integer (numpy ints too, not bools) naming a square of
+    a ``size`` x ``size`` board, else ``None``."""
+    if isinstance(value, bool):
+        return None
+    try:
+        sq = operator.index(value)
+    except TypeError:
+        return None
+    return sq if 0 <= sq < size * size else None
 
 
 def square(file: int, rank: int, size: int = 10) -> int:

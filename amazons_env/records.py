@@ -1,0 +1,506 @@
+"""Game records: a plain move list and SGF (FF[4] GM[18]), read and written through ``GameRecord``.
+
+>>> record = GameRecord(["d1-d7/g7", "a7a6,a6a5"], headers={"White": "me"})
+>>> print(record.to_movelist())
+[Size "10"]
+[White "me"]
+<BLANKLINE>
+1. d1-d7/g7
+2. a7-a6/a5
+<BLANKLINE>
+>>> record.to_sgf()
+'(;FF[4]GM[18]SZ[10]PL[W]PW[me];W[djddgd];B[adaeaf])\\n'
+>>> GameRecord.from_sgf(record.to_sgf()) == record
+True
+>>> record.board().turn
+Color.WHITE
+
+**Colour convention.** White moves first, from a4 d1 g1 j4 on 10x10 (the ICGA rules; smaller
+boards: see ``start_layout``). SGF's own default has Black move first, and Amazons SGF files in the
+wild label the first player ``B``. So when an SGF record has no set-up (``AW``/``AB``), the colour
+letters are read as labels only: whoever moves first in the file is the side to move of the start
+position, i.e. our White, and the player names (``PB``/``PW``) and result (``RE``) are swapped
+with the colours. We write SGF with true colours (``PL[W]`` and ``W[...]`` first), which reads back
+unchanged. A record with set-up (``AW`` White queens, ``AB`` Black queens, ``AA`` arrows, ``PL``
+side to move; written for custom start positions) is read with its colours as they are.
+
+**The move list** is plain text: optional tag lines ``[Key "value"]`` (``Size``, ``Start`` the
+start position text, ``Result``, and any others, kept in ``headers``), then the moves separated by
+whitespace or newlines, in either notation (``d1-d7/g7`` or ``d1d7,d7g7``). Move numbers (``1.``,
+``12...``), a final result (``1-0``, ``0-1``, ``*``) and comments (``#`` or ``;`` to the end of the
+line, ``{...}``) are skipped.
+
+**SGF points** are two letters, the file (``a`` = file a) then the row counted from the *top*
+(``a`` = the highest rank), so ``d1-d7/g7`` is ``W[djddgd]`` on 10x10. Only the main line is read.
+
+Malformed records raise ``InvalidMoveError`` naming the input and the line; an illegal move raises
+``IllegalMoveError`` naming its number and the position it was tried in.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Union
+
+from .board import Board
+from .core import MAX_SIZE, MIN_SIZE
+from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .move import Move
+from .squares import Color
+
+__all__ = ["GameRecord", "RESULTS"]
+
+RESULTS = ("1-0", "0-1")
+_SGF_HEADERS = {"White": "PW", "Black": "PB", "Event": "EV", "Site": "PC", "Date": "DT",
+                "Round": "RO", "Annotator": "AN", "Comment": "GC", "TimeControl": "TM",
+                "Application": "AP"}
+_HEADER_OF_SGF = {v: k for k, v in _SGF_HEADERS.items()}
+_EXTRA = "XH"  # SGF property that carries headers with no SGF name: XH[Key=value]
+_STRUCTURAL = ("Size", "Start", "Result")
+_KEY_RE = re.compile(r"[A-Za-z][\w-]*\Z")
+_TAG_RE = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*\Z')
+_NUMBER_RE = re.compile(r"\d+\.+")
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _where(source: str, line: Optional[int] = None) -> str:
+    return f"{source}, line {line}" if line is not None else source
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game: where it started, the moves, how it ended, and free-form headers.
+
+    ``moves`` may be ``Move`` objects or move text; ``start`` is a position text (``None``: the
+    standard start of ``size``); ``size`` defaults to the start's size, else 10; ``result`` is
+    ``"1-0"``, ``"0-1"`` or ``None`` (unfinished or unknown). The record is checked on creation:
+    an illegal move raises ``IllegalMoveError``, a result that contradicts a finished game raises
+    ``InvalidMoveError``.
+
+    >>> record = GameRecord.from_board(Board(6))
+    >>> record.size, record.moves, record.result
+    (6, (), None)
+    """
+
+    moves: tuple[Move, ...] = ()
+    size: Optional[int] = None
+    start: Optional[str] = None
+    result: Optional[str] = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._finish("record")
+
+    def _finish(self, source: str) -> None:
+        """Normalise the fields and replay the game (``source`` names the input in errors)."""
+        board = self._start_board(source)
+        set_ = object.__setattr__
+        set_(self, "size", board.size)
+        set_(self, "start", board.text())
+        headers = {str(k): str(v) for k, v in dict(self.headers).items()}
+        for key in headers:
+            if not _KEY_RE.match(key) or key in _STRUCTURAL:
+                raise InvalidMoveError(f"{source}: header name {key!r} is reserved or not a word "
+                                       "(letters, digits, '_' or '-', starting with a letter)")
+        set_(self, "headers", headers)
+        if self.result not in (None, *RESULTS):
+            raise InvalidMoveError(f"{source}: result {self.result!r} is not '1-0', '0-1' or None")
+        moves = []
+        for number, move in enumerate(self.moves, 1):
+            moves.append(_push(board, move, number, source))
+        set_(self, "moves", tuple(moves))
+        winner = board.winner
+        if winner is not None and self.result is not None and self.result != RESULTS[winner]:
+            raise InvalidMoveError(
+                f"{source}: result {self.result} contradicts the final position {board.text()!r}, "
+                f"where {winner.name.lower()} has won")
+
+    def _start_board(self, source: str) -> Board:
+        try:
+            if self.start is None:
+                return Board(size=10 if self.size is None else self.size)
+            board = Board.from_text(self.start)
+        except InvalidPositionError as error:
+            raise InvalidMoveError(f"{source}: {error}") from None
+        if self.size is not None and self.size != board.size:
+            raise InvalidMoveError(
+                f"{source}: size {self.size} disagrees with the start position {self.start!r}")
+        return board
+
+    # -- building and replaying --------------------------------------------------------------
+
+    @classmethod
+    def from_board(cls, board: Board, result: Optional[str] = None,
+                   headers: Optional[dict[str, str]] = None) -> "GameRecord":
+        """The record of ``board``'s game so far (its set-up position and move stack). ``result``
+        defaults to the outcome when the game is over."""
+        start = board.copy()
+        while start.ply:
+            start.pop()
+        if result is None and board.is_game_over():
+            result = board.outcome().result()
+        return cls(tuple(board.move_stack), board.size, start.text(), result, dict(headers or {}))
+
+    def board(self, plies: Optional[int] = None) -> Board:
+        """A fresh ``Board`` with the first ``plies`` moves (default: all) pushed on the start."""
+        board = Board.from_text(self.start)
+        for move in self.moves[:plies]:
+            board.push_unchecked(move)
+        return board
+
+    @property
+    def winner(self) -> Optional[Color]:
+        """The winner by the recorded result, else ``None``."""
+        return None if self.result is None else Color(RESULTS.index(self.result))
+
+    def is_standard_start(self) -> bool:
+        return self.start == Board(self.size).text()
+
+    # -- move list -------------------------------------------------------------------------------
+
+    def to_movelist(self) -> str:
+        """The record as a plain move list, one numbered move per line."""
+        tags = {"Size": str(self.size)}
+        if not self.is_standard_start():
+            tags["Start"] = self.start
+        tags.update(self.headers)
+        if self.result is not None:
+            tags["Result"] = self.result
+        lines = [f'[{key} "{_quote(value)}"]' for key, value in tags.items()]
+        lines.append("")
+        lines += [f"{number}. {move}" for number, move in enumerate(self.moves, 1)]
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_movelist(cls, text: str, size: Optional[int] = None,
+                      source: str = "<move list>") -> "GameRecord":
+        """Read a plain move list (see the module docstring). ``size`` is used when the text has
+        neither a ``Size`` tag nor a ``Start`` position (default 10)."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"{source}: expected move list text, got {type(text).__name__}")
+        headers: dict[str, str] = {}
+        tokens: list[tuple[str, int]] = []
+        result_token = None
+        depth = opened = 0
+        for line_no, raw in enumerate(text.split("\n"), 1):
+            if depth == 0 and raw.strip().startswith("["):
+                m = _TAG_RE.match(raw.strip())
+                if m is None:
+                    raise InvalidMoveError(f"{_where(source, line_no)}: {raw.strip()!r} is not a tag "
+                                           'like [Size "10"]')
+                headers[m.group(1)] = _unquote(m.group(2))
+                continue
+            kept = []
+            for ch in raw:
+                if depth == 0 and ch in "#;":
+                    break
+                if ch == "{":
+                    depth, opened = depth + 1, line_no
+                elif ch == "}":
+                    if depth == 0:
+                        raise InvalidMoveError(f"{_where(source, line_no)}: '}}' without '{{'")
+                    depth -= 1
+                    kept.append(" ")
+                elif depth == 0:
+                    kept.append(ch)
+            for token in "".join(kept).split():
+                if _NUMBER_RE.match(token):
+                    token = _NUMBER_RE.sub("", token, count=1)
+                    if not token:
+                        continue
+                if result_token is not None:
+                    raise InvalidMoveError(f"{_where(source, line_no)}: {token!r} after the result "
+                                           f"{result_token!r}")
+                if token in (*RESULTS, "*"):
+                    result_token = token
+                else:
+                    tokens.append((token, line_no))
+        if depth:
+            raise InvalidMoveError(f"{_where(source, opened)}: comment '{{' is never closed")
+        tag_size = headers.pop("Size", None)
+        start = headers.pop("Start", None)
+        result = headers.pop("Result", None)
+        if result == "*":
+            result = None
+        if result_token in RESULTS:
+            if result is not None and result != result_token:
+                raise InvalidMoveError(f"{source}: Result tag {result!r} disagrees with {result_token!r}")
+            result = result_token
+        if tag_size is not None:
+            size = _read_size(tag_size, source)
+        elif start is not None:
+            size = None
+        record = cls.__new__(cls)
+        _init(record, (), size, start, result, headers, source)  # checks size, start, headers
+        moves = []
+        for token, line_no in tokens:
+            try:
+                moves.append(Move.parse(token, record.size))
+            except InvalidMoveError as error:
+                raise InvalidMoveError(f"{_where(source, line_no)}: {error}") from None
+        _init(record, moves, size, start, result, headers, source)
+        return record
+
+    # -- SGF -----------------------------------------------------------------------------------------
+
+    def to_sgf(self) -> str:
+        """The record as SGF FF[4] GM[18] with true colours (see the module docstring)."""
+        n = self.size
+        props = [f"FF[4]GM[18]SZ[{n}]"]
+        board = Board.from_text(self.start)
+        if not self.is_standard_start():
+            white, black, arrows = board.layout()
+            for ident, squares in (("AW", white), ("AB", black), ("AA", arrows)):
+                if squares:
+                    props.append(ident + "".join(f"[{_sgf_point(s, n)}]" for s in squares))
+        props.append("PL[W]" if board.turn == Color.WHITE else "PL[B]")
+        for key, value in self.headers.items():
+            ident = _SGF_HEADERS.get(key)
+            props.append(f"{ident}[{_sgf_escape(value)}]" if ident
+                         else f"{_EXTRA}[{_sgf_escape(key + '=' + value)}]")
+        if self.result is not None:
+            props.append("RE[W+]" if self.result == "1-0" else "RE[B+]")
+        colour = board.turn
+        nodes = []
+        for move in self.moves:
+            nodes.append(f";{'W' if colour == Color.WHITE else 'B'}[{_sgf_move(move)}]")
+            colour = colour.other
+        return "(;" + "".join(props) + "".join(nodes) + ")\n"
+
+    @classmethod
+    def from_sgf(cls, text: str, source: str = "<sgf>") -> "GameRecord":
+        """Read the main line of an SGF game record (FF[4] GM[18]; see the module docstring)."""
+        nodes = _SgfParser(text, source).main_line()
+        root, line_of = nodes[0]
+        where = _where(source, line_of)
+        game = root.get("GM", ["18"])[0].strip()
+        if game != "18":
+            raise InvalidMoveError(f"{where}: GM[{game}] is not Amazons (GM[18])")
+        size = _read_size(root["SZ"][0], where) if root.get("SZ", [""])[0].strip() else 10
+        labels: list[str] = []
+        moves = []
+        for index, (node, line_no) in enumerate(nodes):
+            if index and any(k in node for k in ("AW", "AB", "AA", "AE")):
+                raise InvalidMoveError(f"{_where(source, line_no)}: set-up (AW/AB/AA/AE) after the "
+                                       "first node is not supported")
+            for ident in ("W", "B"):
+                for value in node.get(ident, []):
+                    moves.append(_sgf_parse_move(value, size, _where(source, line_no)))
+                    labels.append(ident)
+        setup = any(k in root for k in ("AW", "AB", "AA"))
+        player = root.get("PL", [labels[0] if labels else "W"])[0].strip().upper()
+        if player not in ("W", "B"):
+            raise InvalidMoveError(f"{where}: PL[{player}] is not W or B")
+        first = player if setup or not labels else labels[0]
+        start = None
+        if setup:
+            try:
+                squares = {k: [_sgf_square(p, size, where) for p in root.get(k, [])]
+                           for k in ("AW", "AB", "AA")}
+                turn = Color.BLACK if first == "B" else Color.WHITE
+                start = Board.from_squares(size, squares["AW"], squares["AB"], squares["AA"], turn).text()
+            except InvalidPositionError as error:
+                raise InvalidMoveError(f"{where}: {error}") from None
+        for number, label in enumerate(labels):
+            if label != (first if number % 2 == 0 else "BW"[first == "B"]):
+                raise InvalidMoveError(f"{source}: move {number + 1} is labelled {label}, but the "
+                                       f"colours must alternate starting with {first}")
+        swap = first == "B" and not setup  # SGF's Black moved first: that is our White
+        headers: dict[str, str] = {}
+        for ident, values in root.items():
+            if ident == _EXTRA:
+                for value in values:
+                    key, _, val = value.partition("=")
+                    headers[key] = val
+            elif ident in _HEADER_OF_SGF:
+                if swap and ident in ("PW", "PB"):
+                    ident = "PB" if ident == "PW" else "PW"
+                headers[_HEADER_OF_SGF[ident]] = values[0]
+        result = None
+        outcome = root.get("RE", [""])[0].strip().upper()[:2]
+        if outcome in ("W+", "B+"):
+            result = "1-0" if (outcome == "W+") != swap else "0-1"
+        record = cls.__new__(cls)
+        _init(record, moves, size, start, result, headers, source)
+        return record
+
+    # -- files -------------------------------------------------------------------------------------
+
+    def save(self, path: PathLike) -> None:
+        """Write the record to ``path``: SGF if it ends in ``.sgf``, else a move list."""
+        text = self.to_sgf() if os.fspath(path).lower().endswith(".sgf") else self.to_movelist()
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+    @classmethod
+    def load(cls, path: PathLike, size: Optional[int] = None) -> "GameRecord":
+        """Read a record from ``path``: SGF if the text starts with ``(``, else a move list."""
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        return cls.parse(text, size, source=os.fspath(path))
+
+    @classmethod
+    def parse(cls, text: str, size: Optional[int] = None, source: str = "<record>") -> "GameRecord":
+        """Read SGF or a move list, whichever ``text`` is."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"{source}: expected record text, got {type(text).__name__}")
+        if text.lstrip().startswith("("):
+            return cls.from_sgf(text, source)
+        return cls.from_movelist(text, size, source)
+
+
+def _init(record: GameRecord, moves: Iterable[Move], size: Optional[int], start: Optional[str],
+          result: Optional[str], headers: dict[str, str], source: str) -> None:
+    """Fill a record made with ``__new__`` and check it, naming ``source`` in errors."""
+    for name, value in (("moves", tuple(moves)), ("size", size), ("start", start),
+                        ("result", result), ("headers", headers)):
+        object.__setattr__(record, name, value)
+    record._finish(source)
+
+
+def _push(board: Board, move: Union[Move, str], number: int, source: str) -> Move:
+    colour = board.turn.name.lower()
+    try:
+        if isinstance(move, str):
+            move = Move.parse(move, board.size)
+        board.push(move)
+    except IllegalMoveError as error:
+        raise IllegalMoveError(f"{source}: move {number} ({colour}): {error}") from None
+    except InvalidMoveError as error:
+        raise InvalidMoveError(f"{source}: move {number} ({colour}): {error}") from None
+    return move
+
+
+def _read_size(text: str, where: str) -> int:
+    """``SZ[8]``, ``SZ[8:8]`` or a ``Size`` tag: a square board size from 4 to 12."""
+    parts = {part.strip() for part in text.split(":")}
+    value = parts.pop() if len(parts) == 1 and text.count(":") <= 1 else ""
+    if not value.isdigit() or not MIN_SIZE <= int(value) <= MAX_SIZE:
+        raise InvalidMoveError(f"{where}: board size {text!r} is not a square size from "
+                               f"{MIN_SIZE} to {MAX_SIZE}")
+    return int(value)
+
+
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _unquote(value: str) -> str:
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), value)
+
+
+
+
+# -- SGF points and text -----------------------------------------------------------------------------
+
+def _sgf_point(square: int, size: int) -> str:
+    file, rank = square % size, square // size
+    return chr(97 + file) + chr(97 + size - 1 - rank)
+
+
+def _sgf_move(move: Move) -> str:
+    return "".join(_sgf_point(s, move.size) for s in (move.from_square, move.to_square, move.arrow))
+
+
+def _sgf_square(point: str, size: int, where: str) -> int:
+    point = point.strip()
+    if len(point) != 2 or not all("a" <= c < chr(97 + size) for c in point):
+        raise InvalidMoveError(f"{where}: {point!r} is not an SGF point of a {size}x{size} board")
+    return (size - 1 - (ord(point[1]) - 97)) * size + ord(point[0]) - 97
+
+
+def _sgf_parse_move(value: str, size: int, where: str) -> Move:
+    """An SGF move ``djddgd`` (also accepted: our notations, ``d1-d7/g7``)."""
+    value = value.strip()
+    try:
+        if re.fullmatch(r"[a-z]{6}", value):
+            return Move(*(_sgf_square(value[i:i + 2], size, where) for i in (0, 2, 4)), size=size)
+        return Move.parse(value, size)
+    except InvalidMoveError as error:
+        message = str(error) if str(error).startswith(where) else f"{where}: {error}"
+        raise InvalidMoveError(f"{message} (SGF move {value!r})") from None
+
+
+def _sgf_escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+class _SgfParser:
+    """A small SGF reader: the nodes of the main line (first variation at every branch)."""
+
+    def __init__(self, text: str, source: str) -> None:
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"{source}: expected SGF text, got {type(text).__name__}")
+        self.text, self.source, self.pos = text, source, 0
+
+    def error(self, message: str) -> InvalidMoveError:
+        line = self.text.count("\n", 0, self.pos) + 1
+        return InvalidMoveError(f"{_where(self.source, line)}: {message}")
+
+    def skip_space(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def peek(self) -> str:
+        self.skip_space()
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def main_line(self) -> list[tuple[dict[str, list[str]], int]]:
+        if self.peek() != "(":
+            raise self.error("SGF must start with '(;'")
+        nodes = self.game_tree(main=True)
+        if not nodes:
+            raise self.error("SGF game tree has no nodes")
+        return nodes
+
+    def game_tree(self, main: bool) -> list[tuple[dict[str, list[str]], int]]:
+        self.pos += 1  # '('
+        nodes = []
+        while self.peek() == ";":
+            self.pos += 1
+            line = self.text.count("\n", 0, self.pos) + 1
+            nodes.append((self.node(), line))
+        first = True
+        while self.peek() == "(":
+            branch = self.game_tree(main and first)
+            if main and first:
+                nodes += branch
+            first = False
+        if self.peek() != ")":
+            found = self.peek() or "the end of the text"
+            raise self.error(f"expected ';', '(' or ')' in the game tree, found {found!r}")
+        self.pos += 1
+        return nodes if main else []
+
+    def node(self) -> dict[str, list[str]]:
+        props: dict[str, list[str]] = {}
+        while self.peek().isalpha():
+            start = self.pos
+            while self.pos < len(self.text) and self.text[self.pos].isalpha():
+                self.pos += 1
+            ident = "".join(c for c in self.text[start:self.pos] if c.isupper())
+            if self.peek() != "[":
+                raise self.error(f"property {ident!r} has no value")
+            values = props.setdefault(ident, [])
+            while self.peek() == "[":
+                values.append(self.value())
+        return props
+
+    def value(self) -> str:
+        self.pos += 1  # '['
+        out = []
+        while self.pos < len(self.text):
+            ch = self.text[self.pos]
+            if ch == "\\":
+                self.pos += 1
+                if self.pos < len(self.text) and self.text[self.pos] != "\n":
+                    out.append(self.text[self.pos])
+            elif ch == "]":
+                self.pos += 1
+                return "".join(out)
+            else:
+                out.append(ch)
+            self.pos += 1
+        raise self.error("property value '[' is never closed")
