@@ -22,3 +22,15 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def _register_envs() -> None:
+    """Make ``gymnasium.make("Amazons-v0", size=...)`` and ``gymnasium.make_vec`` work (see ``env``)."""
+    import gymnasium
+
+    if "Amazons-v0" not in gymnasium.registry:
+        gymnasium.register(id="Amazons-v0", entry_point="amazons_env.env:AmazonsEnv",
+                           vector_entry_point="amazons_env.vector:AmazonsVectorEnv")
+
+
+_register_envs()
