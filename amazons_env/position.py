@@ -79,7 +79,10 @@ def parse_position(text: str) -> tuple[int, Layout, int]:
         raise InvalidPositionError(f"position {text!r}: the side to move ('w' or 'b') must follow the board")
     rows = fields[0].split("/")
     size = len(rows)
-    check_size(size)
+    try:
+        check_size(size)
+    except InvalidPositionError as error:
+        raise InvalidPositionError(f"position {text!r} has {size} ranks: {error}") from None
     white, black, arrows = [], [], []
     for i, row in enumerate(rows):
         rank = size - 1 - i
@@ -99,7 +102,11 @@ def parse_position(text: str) -> tuple[int, Layout, int]:
         if file != size:
             raise InvalidPositionError(
                 f"position {text!r}: rank {rank + 1} describes {file} squares, the board has {size}")
-    return size, validate_layout(size, white, black, arrows), 0 if fields[1] == "w" else 1
+    try:
+        layout = validate_layout(size, white, black, arrows)
+    except InvalidPositionError as error:
+        raise InvalidPositionError(f"position {text!r}: {error}") from None
+    return size, layout, 0 if fields[1] == "w" else 1
 
 
 def format_position(size: int, white: Iterable[int], black: Iterable[int], arrows: Iterable[int],
