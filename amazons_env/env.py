@@ -339,6 +339,11 @@ class AmazonsEnv(gymnasium.Env):
         return int(self._meta[K.PHASE])
 
     @property
+    def move_number(self) -> int:
+        """Full turns completed."""
+        return int(self._meta[K.TURNS])
+
+    @property
     def side_to_move(self) -> Color:
         return Color(int(self._meta[K.SIDE]))
 
