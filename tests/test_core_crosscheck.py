@@ -1,0 +1,100 @@
+"""Move lists against independent implementations: OpenSpiel (`pyspiel`) and Fairy-Stockfish (`pyffish`).
+
+OpenSpiel cannot set up a position, so each game is replayed in both: a move is three actions
+(queen cell, destination cell, arrow cell), cell = row * N + col with row 0 the top rank. Its full
+move list is enumerated through the three phases. pyffish takes our position text plus
+``" - - 0 1"`` as a FEN and writes moves as ``d1d6,d6g9`` (10x10 only: its `amazons` variant).
+Every position of a few random games is compared (a few hundred positions per library).
+Skipped when the library is not installed.
+"""
+
+import random
+
+import pytest
+
+from amazons_env import Board, Move
+
+
+def random_game(size, seed):
+    """The moves of one random game played to the end."""
+    rng = random.Random(seed * 1000 + size)
+    board = Board(size)
+    while not board.is_game_over():
+        board.push(rng.choice(board.legal_moves()))
+    return board.move_stack
+
+
+def spiel_cell(square, size):
+    rank, file = divmod(square, size)
+    return (size - 1 - rank) * size + file
+
+
+def spiel_square(cell, size):
+    row, col = divmod(cell, size)
+    return (size - 1 - row) * size + col
+
+
+def spiel_moves(state, size):
+    """OpenSpiel's full legal moves (queen, destination, arrow) as our Moves."""
+    out = []
+    for a in state.legal_actions():
+        s1 = state.child(a)
+        for b in s1.legal_actions():
+            out += [Move(*(spiel_square(x, size) for x in (a, b, c)), size)
+                    for c in s1.child(b).legal_actions()]
+    return out
+
+
+@pytest.mark.parametrize(("size", "games"), [(6, 8), (8, 4), (10, 3)])
+def test_move_lists_match_openspiel(size, games):
+    pyspiel = pytest.importorskip("pyspiel")
+    game = pyspiel.load_game("amazons", {"board_size": size})
+    positions = 0
+    for seed in range(games):
+        board, state = Board(size), game.new_initial_state()
+        for move in random_game(size, seed) + [None]:
+            ours, theirs = board.legal_moves(), spiel_moves(state, size)
+            assert len(theirs) == len(set(theirs))
+            assert set(ours) == set(theirs) and len(ours) == len(theirs), board.text()
+            assert state.is_terminal() == board.is_game_over()
+            positions += 1
+            if move is None:
+                winner = int(board.winner)  # OpenSpiel: the side that cannot move loses
+                assert state.returns()[winner] == 1.0 and state.returns()[1 - winner] == -1.0
+                break
+            assert state.current_player() == int(board.turn)
+            for square in (move.from_square, move.to_square, move.arrow):
+                state.apply_action(spiel_cell(square, size))
+            board.push(move)
+    assert positions >= 100
+
+
+def test_move_lists_match_pyffish():
+    pyffish = pytest.importorskip("pyffish")
+    positions = 0
+    for seed in range(4):
+        board = Board(10)
+        for move in random_game(10, seed) + [None]:
+            fen = board.text() + " - - 0 1"
+            theirs = pyffish.legal_moves("amazons", fen, [])
+            assert len(theirs) == len(set(theirs))
+            assert {m.fsf() for m in board.legal_moves()} == set(theirs), fen
+            if positions % 10 == 0:  # their notation read back (slow, so not everywhere)
+                assert {Move.parse(m) for m in theirs} == set(board.legal_moves())
+            positions += 1
+            if move is None:
+                break
+            board.push(move)
+    assert positions >= 200
+
+
+def test_pyffish_replays_our_moves_from_the_start():
+    """pyffish applying our move list (its own move-by-move state) reaches our final position."""
+    pyffish = pytest.importorskip("pyffish")
+    start = Board(10).text() + " - - 0 1"
+    moves = random_game(10, 99)
+    board = Board(10)
+    for move in moves[:40]:
+        board.push(move)
+    fen = pyffish.get_fen("amazons", start, [m.fsf() for m in moves[:40]])
+    assert fen.split()[:2] == board.text().split()
