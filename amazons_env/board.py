@@ -163,8 +163,9 @@ class Board:
 
     def legal_moves_array(self) -> np.ndarray:
         """The legal moves as an ``int64`` array of rows (from, to, arrow) in public squares."""
-        n = core.generate_moves(self._cells, self._queens, self._nq, self._turn, self._dirs, self._buffer)
-        return self._to_public[self._buffer[:n]]
+        n = core.generate_public_moves(self._cells, self._queens, self._nq, self._turn, self._dirs,
+                                       self._to_public, self._buffer)
+        return self._buffer[:n].copy()
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of the side to move (empty when the game is over)."""

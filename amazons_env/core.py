@@ -26,7 +26,7 @@ from numba import njit
 __all__ = [
     "EMPTY", "WHITE_QUEEN", "BLACK_QUEEN", "ARROW", "WALL", "MAX_QUEENS", "MIN_SIZE", "MAX_SIZE",
     "directions", "padded_index", "public_index", "max_moves",
-    "generate_moves", "count_moves", "count_queen_moves", "count_arrows", "count_directions",
+    "generate_moves", "generate_public_moves", "count_moves", "count_queen_moves", "count_arrows", "count_directions",
     "has_move", "find_queen", "make_move", "unmake_move", "is_legal_move",
 ]
 
@@ -83,33 +83,50 @@ def count_arrows(cells, dirs, square):
 
 
 @njit(cache=True)
+def _emit_moves(cells, queens, nq, side, dirs, to_public, out):
+    """The move generator behind ``generate_moves`` (``to_public`` None: padded squares) and
+    ``generate_public_moves`` (squares written through the ``to_public`` table). numba prunes the
+    ``is None`` branches at compile time, so each variant is a plain loop."""
+    n = 0
+    piece = side + 1
+    for i in range(nq[side]):
+        frm = queens[side, i]
+        cells[frm] = EMPTY  # the square just left is open to the arrow
+        f = frm if to_public is None else to_public[frm]
+        for d in range(8):
+            step = dirs[d]
+            to = frm + step
+            while cells[to] == EMPTY:
+                t = to if to_public is None else to_public[to]
+                for e in range(8):
+                    astep = dirs[e]
+                    a = to + astep
+                    while cells[a] == EMPTY:
+                        out[n, 0] = f
+                        out[n, 1] = t
+                        out[n, 2] = a if to_public is None else to_public[a]
+                        n += 1
+                        a += astep
+                to += step
+        cells[frm] = piece
+    return n
+
+
+@njit(cache=True)
 def generate_moves(cells, queens, nq, side, dirs, out):
     """Write every legal move of ``side`` into ``out[:, 0:3]`` as (from, to, arrow); return the count.
 
     ``out`` must hold ``max_moves(size, nq[side])`` rows. Order: queens in array order, then the
     eight directions of the queen move, nearest square first, then likewise for the arrow.
     """
-    n = 0
-    piece = side + 1
-    for i in range(nq[side]):
-        frm = queens[side, i]
-        cells[frm] = EMPTY  # the square just left is open to the arrow
-        for d in range(8):
-            step = dirs[d]
-            to = frm + step
-            while cells[to] == EMPTY:
-                for e in range(8):
-                    astep = dirs[e]
-                    a = to + astep
-                    while cells[a] == EMPTY:
-                        out[n, 0] = frm
-                        out[n, 1] = to
-                        out[n, 2] = a
-                        n += 1
-                        a += astep
-                to += step
-        cells[frm] = piece
-    return n
+    return _emit_moves(cells, queens, nq, side, dirs, None, out)
+
+
+@njit(cache=True)
+def generate_public_moves(cells, queens, nq, side, dirs, to_public, out):
+    """``generate_moves`` writing public squares (``to_public = public_index(size)``) instead of
+    padded ones, so no conversion pass is needed afterwards."""
+    return _emit_moves(cells, queens, nq, side, dirs, to_public, out)
 
 
 @njit(cache=True)

@@ -99,6 +99,9 @@ def test_generated_moves_equal_the_reference(board):
     assert len(got) == len(set(got)), "the kernel listed a move twice"
     assert sorted(got) == sorted(expected)
     assert board.count_legal_moves() == len(expected)
+    buffer = np.empty((core.max_moves(board.size, MAX_QUEENS), 3), dtype=np.int64)
+    n = core.generate_moves(*kernel_args(board), buffer)  # padded squares, same order
+    assert core.public_index(board.size)[buffer[:n]].tolist() == [list(m) for m in got]
     assert bool(core.has_move(*kernel_args(board))) == bool(expected) == (not board.is_game_over())
 
 
