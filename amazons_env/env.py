@@ -158,9 +158,10 @@ class AmazonsEnv(gymnasium.Env):
     4. ``shooter``: one-hot, the queen that must shoot (arrow phase only)
     5. ``vacated``: one-hot, the square that queen just left (arrow phase only): with plane 4 it
        says which queen move is pending, and it is always a legal arrow target
-    6. ``own_reach``: squares one queen move away from an own queen (mobility, the basis of every
-       strong Amazons evaluation; in the queen phase, exactly the legal destinations)
-    7. ``opponent_reach``: the same for the opponent (where it can move next turn)
+    6. ``own_reach``: the ``to_square`` of every legal action now (queen phase: where own queens
+       can move; arrow phase: where the arrow can land); when it is not the observer's turn,
+       where its queens can move. Mobility is the basis of every strong Amazons evaluation.
+    7. ``opponent_reach``: squares one queen move from an opponent queen (where it can move next)
     8. ``black``: all ones when the observing side is Black (the sides are not symmetric: White
        moves first, so parity of the filling phase favours one side)
 
@@ -380,8 +381,8 @@ class AmazonsEnv(gymnasium.Env):
         side = int(meta[K.SIDE]) if perspective is None else perspective
         obs = np.zeros(NUM_PLANES * self._nn, np.int8)
         mask = np.zeros(self._nn * self._nn, np.int8)
-        K.observe(self._cells, self._queens, self._nq, meta, self._dirs, self._pad, self._pub, self._nn,
-                  side, obs, mask)
+        K.write_obs_mask(self._cells, self._queens, self._nq, meta, self._dirs, self._pad, self._pub, self._nn,
+                         side, obs, mask)
         return obs.reshape(NUM_PLANES, self.size, self.size), mask
 
     def _info(self) -> dict[str, Any]:

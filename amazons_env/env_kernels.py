@@ -19,10 +19,10 @@ from . import core
 from .core import ARROW, EMPTY, MAX_QUEENS
 
 __all__ = [
-    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "ROWN", "ROWS", "META_SIZE",
+    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "ROWN", "ROWS", "ROWC", "META_SIZE",
     "NUM_PLANES", "OK", "WIN", "ILLEGAL",
-    "new_meta", "step_one", "write_obs", "write_mask", "clear_mask", "single_step", "observe",
-    "step_batch", "reset_batch", "check_batch",
+    "new_meta", "step_one", "write_obs_mask", "clear_mask", "single_step",
+    "step_batch", "reset_batch", "check_batch", "sample_legal",
 ]
 
 # meta fields (padded squares unless said otherwise)
@@ -34,9 +34,10 @@ QIDX = 4      # arrow phase: that queen's index in queens[side]
 TURNS = 5     # full turns completed
 DONE = 6      # 1 once the game has ended (a side has no move, or an illegal action was taken)
 WINNER = 7    # the winner once DONE, else -1
-ROWN = 8      # vector env: number of mask rows currently set (public from-squares in ROWS..)
+ROWN = 8      # number of mask rows set (their public from-squares in ROWS.., legal counts in ROWC..)
 ROWS = 9
-META_SIZE = ROWS + MAX_QUEENS
+ROWC = ROWS + MAX_QUEENS
+META_SIZE = ROWC + MAX_QUEENS
 
 NUM_PLANES = 9
 
@@ -101,62 +102,64 @@ def _reach(cells, queens, nq, side, dirs, pub, out, offset):
 
 
 @njit(cache=True)
-def write_obs(cells, queens, nq, meta, dirs, pad, pub, nn, perspective, out):
-    """Write the ``NUM_PLANES`` planes (see ``AmazonsEnv``) seen by ``perspective`` into the flat
-    ``int8[NUM_PLANES * nn]`` array ``out``."""
+def _legal_row(cells, dirs, pub, nn, frm, mask, out, offset):
+    """Set the mask row of the slides from ``frm``, mark their targets in ``out[offset + sq]``;
+    return how many there are."""
+    base = pub[frm] * nn
+    n = 0
+    for d in range(8):
+        step = dirs[d]
+        s = frm + step
+        while cells[s] == EMPTY:
+            sq = pub[s]
+            mask[base + sq] = 1
+            out[offset + sq] = 1
+            n += 1
+            s += step
+    return n
+
+
+@njit(cache=True)
+def write_obs_mask(cells, queens, nq, meta, dirs, pad, pub, nn, perspective, out, mask):
+    """Write the ``NUM_PLANES`` planes seen by ``perspective`` (see ``AmazonsEnv``) into the flat
+    ``int8[NUM_PLANES * nn]`` array ``out``; when it is ``perspective``'s turn, also set the legal
+    actions in the all-zero ``mask`` and record its non-zero rows in ``meta`` (for ``clear_mask``).
+    A finished game has no legal action."""
     out[:] = 0
     other = perspective ^ 1
     for i in range(nq[perspective]):
         out[pub[queens[perspective, i]]] = 1
     for i in range(nq[other]):
         out[nn + pub[queens[other, i]]] = 1
-    for sq in range(nn):
-        if cells[pad[sq]] == ARROW:
-            out[2 * nn + sq] = 1
-    if meta[PHASE] == 1 and meta[DONE] == 0:
+    for sq in range(nn):  # branch-free: arrows sit at random places
+        out[2 * nn + sq] = cells[pad[sq]] == ARROW
+    arrow_phase = meta[PHASE] == 1 and meta[DONE] == 0
+    if arrow_phase:
         out[3 * nn:4 * nn] = 1
         out[4 * nn + pub[meta[DST]]] = 1
         out[5 * nn + pub[meta[SRC]]] = 1
-    _reach(cells, queens, nq, perspective, dirs, pub, out, 6 * nn)
+    meta[ROWN] = 0
+    if perspective == meta[SIDE] and meta[DONE] == 0:
+        if arrow_phase:
+            meta[ROWC] = _legal_row(cells, dirs, pub, nn, meta[DST], mask, out, 6 * nn)
+            meta[ROWS] = pub[meta[DST]]
+            meta[ROWN] = 1
+        else:
+            for i in range(nq[perspective]):
+                q = queens[perspective, i]
+                meta[ROWC + i] = _legal_row(cells, dirs, pub, nn, q, mask, out, 6 * nn)
+                meta[ROWS + i] = pub[q]
+            meta[ROWN] = nq[perspective]
+    else:
+        _reach(cells, queens, nq, perspective, dirs, pub, out, 6 * nn)
     _reach(cells, queens, nq, other, dirs, pub, out, 7 * nn)
     if perspective == 1:
         out[8 * nn:9 * nn] = 1
 
 
 @njit(cache=True)
-def _mask_row(cells, dirs, pub, nn, frm, mask):
-    base = pub[frm] * nn
-    for d in range(8):
-        step = dirs[d]
-        s = frm + step
-        while cells[s] == EMPTY:
-            mask[base + pub[s]] = 1
-            s += step
-
-
-@njit(cache=True)
-def write_mask(cells, queens, nq, meta, dirs, pub, nn, mask):
-    """Set the legal actions in the (all-zero) ``mask`` and record its non-zero rows in ``meta``.
-    A finished game has no legal action."""
-    if meta[DONE] != 0:
-        meta[ROWN] = 0
-        return
-    if meta[PHASE] == 1:
-        _mask_row(cells, dirs, pub, nn, meta[DST], mask)
-        meta[ROWS] = pub[meta[DST]]
-        meta[ROWN] = 1
-        return
-    side = meta[SIDE]
-    for i in range(nq[side]):
-        q = queens[side, i]
-        _mask_row(cells, dirs, pub, nn, q, mask)
-        meta[ROWS + i] = pub[q]
-    meta[ROWN] = nq[side]
-
-
-@njit(cache=True)
 def clear_mask(meta, nn, mask):
-    """Zero the rows ``write_mask`` set (cheaper than clearing all ``nn * nn`` entries)."""
+    """Zero the rows ``write_obs_mask`` set (cheaper than clearing all ``nn * nn`` entries)."""
     for r in range(meta[ROWN]):
         base = meta[ROWS + r] * nn
         mask[base:base + nn] = 0
@@ -169,17 +172,8 @@ def single_step(cells, queens, nq, meta, dirs, pad, pub, nn, action, obs, mask):
     zeroed ``obs``/``mask`` arrays (skipped when the action was illegal)."""
     code = step_one(cells, queens, nq, meta, dirs, pad, nn, action)
     if code != ILLEGAL:
-        write_obs(cells, queens, nq, meta, dirs, pad, pub, nn, meta[SIDE], obs)
-        write_mask(cells, queens, nq, meta, dirs, pub, nn, mask)
+        write_obs_mask(cells, queens, nq, meta, dirs, pad, pub, nn, meta[SIDE], obs, mask)
     return code
-
-
-@njit(cache=True)
-def observe(cells, queens, nq, meta, dirs, pad, pub, nn, perspective, obs, mask):
-    """Observation for ``perspective`` and, when it is that side's turn, the mask."""
-    write_obs(cells, queens, nq, meta, dirs, pad, pub, nn, perspective, obs)
-    if perspective == meta[SIDE]:
-        write_mask(cells, queens, nq, meta, dirs, pub, nn, mask)
 
 
 @njit(cache=True)
@@ -196,8 +190,7 @@ def reset_batch(cells, queens, nq, meta, which, init_cells, init_queens, init_nq
             meta[i, :] = 0
             meta[i, SIDE] = init_side
             meta[i, WINNER] = -1
-            write_obs(cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, init_side, obs[i])
-            write_mask(cells[i], queens[i], nq[i], meta[i], dirs, pub, nn, masks[i])
+            write_obs_mask(cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, init_side, obs[i], masks[i])
 
 
 @njit(cache=True)
@@ -222,34 +215,67 @@ def check_batch(cells, queens, nq, meta, dirs, pad, nn, actions):
 
 
 @njit(cache=True)
+def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_side,
+               dirs, pad, pub, nn, obs, masks, rewards, terminated, illegal):
+    m = meta[i]
+    clear_mask(m, nn, masks[i])
+    rewards[i] = 0.0
+    terminated[i] = False
+    illegal[i] = False
+    if m[DONE] != 0:
+        cells[i, :] = init_cells
+        queens[i, :, :] = init_queens
+        nq[i, :] = init_nq
+        m[:] = 0
+        m[SIDE] = init_side
+        m[WINNER] = -1
+    else:
+        code = step_one(cells[i], queens[i], nq[i], m, dirs, pad, nn, actions[i])
+        if code == WIN:
+            rewards[i] = 1.0
+            terminated[i] = True
+        elif code == ILLEGAL:
+            rewards[i] = -1.0
+            terminated[i] = True
+            illegal[i] = True
+            m[DONE] = 1
+            m[WINNER] = m[SIDE] ^ 1
+    write_obs_mask(cells[i], queens[i], nq[i], m, dirs, pad, pub, nn, m[SIDE], obs[i], masks[i])
+
+
+@njit(cache=True)
 def step_batch(cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_side,
                dirs, pad, pub, nn, obs, masks, rewards, terminated, illegal):
     """Advance every game by one action (next-step autoreset: a game that ended on the previous
     step is reset instead and its action ignored); write rewards for the acting side,
     terminations, illegal-action flags, observations (for the side to move next) and masks."""
     for i in range(cells.shape[0]):
+        _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_side,
+                   dirs, pad, pub, nn, obs, masks, rewards, terminated, illegal)
+
+
+@njit(cache=True)
+def sample_legal(masks, meta, nn, uniforms, out):
+    """``out[i]``: a uniformly random legal action of game ``i`` (``uniforms[i]`` in [0, 1) picks
+    it), read from the mask rows recorded in ``meta``; -1 for a finished game."""
+    for i in range(masks.shape[0]):
         m = meta[i]
-        clear_mask(m, nn, masks[i])
-        rewards[i] = 0.0
-        terminated[i] = False
-        illegal[i] = False
-        if m[DONE] != 0:
-            cells[i, :] = init_cells
-            queens[i, :, :] = init_queens
-            nq[i, :] = init_nq
-            m[:] = 0
-            m[SIDE] = init_side
-            m[WINNER] = -1
-        else:
-            code = step_one(cells[i], queens[i], nq[i], m, dirs, pad, nn, actions[i])
-            if code == WIN:
-                rewards[i] = 1.0
-                terminated[i] = True
-            elif code == ILLEGAL:
-                rewards[i] = -1.0
-                terminated[i] = True
-                illegal[i] = True
-                m[DONE] = 1
-                m[WINNER] = m[SIDE] ^ 1
-        write_obs(cells[i], queens[i], nq[i], m, dirs, pad, pub, nn, m[SIDE], obs[i])
-        write_mask(cells[i], queens[i], nq[i], m, dirs, pub, nn, masks[i])
+        total = 0
+        for r in range(m[ROWN]):
+            total += m[ROWC + r]
+        out[i] = -1
+        if total == 0:
+            continue
+        k = int(uniforms[i] * total)
+        r = 0
+        while k >= m[ROWC + r]:
+            k -= m[ROWC + r]
+            r += 1
+        row = masks[i]
+        base = m[ROWS + r] * nn
+        for j in range(base, base + nn):
+            if row[j]:
+                if k == 0:
+                    out[i] = j
+                    break
+                k -= 1

@@ -44,6 +44,7 @@ class AmazonsVectorEnv(VectorEnv):
 
     ``copy=True`` (default) returns fresh arrays each step; ``copy=False`` returns the env's own
     buffers, overwritten by the next ``step`` (faster; copy what you keep).
+    ``sample_legal_actions()`` draws a uniformly random legal action per game (random play).
     ``illegal_action="raise"`` checks every action first and raises ``IllegalMoveError`` naming the
     game, leaving all games unchanged.
     """
@@ -138,6 +139,14 @@ class AmazonsVectorEnv(VectorEnv):
         if self.copy:
             out = tuple(a.copy() for a in out)
         return (self._observations(), *out, self._infos())
+
+    def sample_legal_actions(self) -> np.ndarray:
+        """A uniformly random legal action for every game (from ``np_random``; -1 where a game has
+        just ended: any action does for the autoreset step). Reads only the mask rows of the pieces
+        that can move, so it costs far less than scanning the ``N**4`` mask."""
+        out = np.empty(self.num_envs, np.int64)
+        K.sample_legal(self._masks, self._meta, self._nn, self.np_random.random(self.num_envs), out)
+        return out
 
     def action_masks(self) -> np.ndarray:
         """The masks of all games, ``int8[num_envs, N**4]`` (a copy)."""
