@@ -26,7 +26,7 @@ from numba import njit
 __all__ = [
     "EMPTY", "WHITE_QUEEN", "BLACK_QUEEN", "ARROW", "WALL", "MAX_QUEENS", "MIN_SIZE", "MAX_SIZE",
     "directions", "padded_index", "public_index", "max_moves",
-    "generate_moves", "generate_public_moves", "count_moves", "count_queen_moves", "count_arrows", "count_directions",
+    "generate_moves", "generate_public_moves", "count_moves", "count_moves_from", "count_queen_moves", "count_arrows", "count_directions",
     "has_move", "find_queen", "make_move", "unmake_move", "is_legal_move",
 ]
 
@@ -129,21 +129,50 @@ def generate_public_moves(cells, queens, nq, side, dirs, to_public, out):
     return _emit_moves(cells, queens, nq, side, dirs, to_public, out)
 
 
+# The four lines through a square as pairs of opposite entries of ``directions()``, and for each
+# line the six directions that leave it.
+_LINES = np.array([[0, 1], [2, 3], [4, 7], [5, 6]], dtype=np.int64)
+_ACROSS = np.array([[2, 3, 4, 5, 6, 7], [0, 1, 4, 5, 6, 7], [0, 1, 2, 3, 5, 6], [0, 1, 2, 3, 4, 7]],
+                   dtype=np.int64)
+
+
+@njit(cache=True)
+def count_moves_from(cells, dirs, frm):
+    """Number of legal moves (queen move + arrow) of the queen on ``frm``; ``cells`` is restored.
+
+    Along a line through ``frm`` with empty runs of ``p`` and ``q`` squares on either side, each
+    of the ``p + q`` destinations shoots along that same line to exactly ``p + q`` squares (the
+    rest of the line, ``frm`` included), so the line contributes ``(p + q)**2`` moves without
+    walking; only the six directions leaving the line are walked from each destination.
+    """
+    piece = cells[frm]
+    cells[frm] = EMPTY
+    n = 0
+    for line in range(4):
+        length = 0
+        for half in range(2):
+            step = dirs[_LINES[line, half]]
+            to = frm + step
+            while cells[to] == EMPTY:
+                length += 1
+                for j in range(6):
+                    astep = dirs[_ACROSS[line, j]]
+                    a = to + astep
+                    while cells[a] == EMPTY:
+                        n += 1
+                        a += astep
+                to += step
+        n += length * length
+    cells[frm] = piece
+    return n
+
+
 @njit(cache=True)
 def count_moves(cells, queens, nq, side, dirs):
     """Number of legal moves of ``side`` (queen move + arrow pairs), without listing them."""
     n = 0
-    piece = side + 1
     for i in range(nq[side]):
-        frm = queens[side, i]
-        cells[frm] = EMPTY
-        for d in range(8):
-            step = dirs[d]
-            to = frm + step
-            while cells[to] == EMPTY:
-                n += count_arrows(cells, dirs, to)
-                to += step
-        cells[frm] = piece
+        n += count_moves_from(cells, dirs, queens[side, i])
     return n
 
 
