@@ -56,15 +56,16 @@ def new_meta(side: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def step_one(cells, queens, nq, meta, dirs, pad, nn, action):
+def step_one(cells, queens, nq, meta, dirs, pad, nn, action, known_legal=False):
     """Apply one in-range ``action`` to one game. Returns ``OK``, ``WIN`` or ``ILLEGAL``; the
-    state is untouched when the action is illegal."""
+    state is untouched when the action is illegal. ``known_legal``: the caller has checked the
+    action against the current mask, so the queen-line check is skipped."""
     frm = pad[action // nn]
     to = pad[action % nn]
     side = meta[SIDE]
     if meta[PHASE] == 0:
         index = core.find_queen(queens, nq, side, frm)
-        if index < 0 or not core._line_clear(cells, dirs, frm, to):
+        if index < 0 or not (known_legal or core._line_clear(cells, dirs, frm, to)):
             return ILLEGAL
         cells[frm] = EMPTY
         cells[to] = side + 1
@@ -74,7 +75,7 @@ def step_one(cells, queens, nq, meta, dirs, pad, nn, action):
         meta[QIDX] = index
         meta[PHASE] = 1
         return OK
-    if frm != meta[DST] or not core._line_clear(cells, dirs, frm, to):
+    if frm != meta[DST] or not (known_legal or core._line_clear(cells, dirs, frm, to)):
         return ILLEGAL
     cells[to] = ARROW
     meta[PHASE] = 0
@@ -218,6 +219,7 @@ def check_batch(cells, queens, nq, meta, dirs, pad, nn, actions):
 def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_side,
                dirs, pad, pub, nn, obs, masks, rewards, terminated, illegal):
     m = meta[i]
+    legal = masks[i, actions[i]] == 1  # the mask of the current position, kept by this env
     clear_mask(m, nn, masks[i])
     rewards[i] = 0.0
     terminated[i] = False
@@ -230,7 +232,7 @@ def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, ini
         m[SIDE] = init_side
         m[WINNER] = -1
     else:
-        code = step_one(cells[i], queens[i], nq[i], m, dirs, pad, nn, actions[i])
+        code = step_one(cells[i], queens[i], nq[i], m, dirs, pad, nn, actions[i], True) if legal else ILLEGAL
         if code == WIN:
             rewards[i] = 1.0
             terminated[i] = True

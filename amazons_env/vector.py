@@ -42,8 +42,8 @@ class AmazonsVectorEnv(VectorEnv):
     (its action is ignored, reward 0). ``reset(options={"reset_mask": bool[num_envs]})`` resets
     only some games. Each ``step`` runs one numba kernel over all games.
 
-    ``copy=True`` (default) returns fresh arrays each step; ``copy=False`` returns the env's own
-    buffers, overwritten by the next ``step`` (faster; copy what you keep).
+    ``copy=True`` (default) returns fresh arrays each step; ``copy=False`` returns read-only views
+    of the env's own buffers, overwritten by the next ``step`` (faster; copy what you keep).
     ``sample_legal_actions()`` draws a uniformly random legal action per game (random play).
     ``illegal_action="raise"`` checks every action first and raises ``IllegalMoveError`` naming the
     game, leaving all games unchanged.
@@ -89,6 +89,12 @@ class AmazonsVectorEnv(VectorEnv):
         self._truncated = np.zeros(b, np.bool_)
         self._illegal = np.zeros(b, np.bool_)
         self._present = np.ones(b, np.bool_)
+        self._present.flags.writeable = False
+        # copy=False hands out read-only views: the masks double as this env's legality check
+        self._obs_view = self._obs.reshape(b, K.NUM_PLANES, n, n)[...]
+        self._masks_view = self._masks[...]
+        for view in (self._obs_view, self._masks_view):
+            view.flags.writeable = False
         self._started = False
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
@@ -153,12 +159,11 @@ class AmazonsVectorEnv(VectorEnv):
         return self._masks.copy()
 
     def _observations(self) -> np.ndarray:
-        obs = self._obs.reshape(self.num_envs, K.NUM_PLANES, self.size, self.size)
-        return obs.copy() if self.copy else obs
+        return self._obs_view.copy() if self.copy else self._obs_view
 
     def _infos(self) -> dict[str, Any]:
         meta = self._meta
-        masks = self._masks.copy() if self.copy else self._masks
+        masks = self._masks_view.copy() if self.copy else self._masks_view
         info = {"action_mask": masks, "player": meta[:, K.SIDE].copy(), "phase": meta[:, K.PHASE].copy(),
                 "move_number": meta[:, K.TURNS].copy(), "illegal_action": self._illegal.copy()}
         for key in list(info):

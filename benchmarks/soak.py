@@ -1,0 +1,192 @@
+"""Soak test: a million random env steps with the invariants checked at every step.
+
+    python3 benchmarks/soak.py                       # 1,000,000 steps, 10x10, 64 games at once
+    python3 benchmarks/soak.py --steps 100000 --size 6
+
+Runs ``AmazonsVectorEnv`` with uniformly random legal actions (and, with probability
+``--illegal``, an arbitrary action, usually illegal) and checks, for every game at every step:
+
+* mask == legal list: the mask equals the (from, to) pairs (queen phase) or the arrow squares
+  (arrow phase) of ``core.generate_moves`` run on the position before the turn;
+* planes == board: every observation plane against the core arrays (queens, arrows, phase,
+  shooter, vacated square, reach planes, colour);
+* rewards: 0 on every non-final step; a game ends exactly when the side to move has no move,
+  with +1 for the side that moved (its opponent's -1 makes each game sum to zero), or with -1
+  for an illegal action;
+* every finished game replayed move by move through ``Board.push`` (legality-checked) reaches
+  the same final position and the same winner.
+
+Prints steps/s and the number of violations (must be 0); exits 1 if there are any.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+from numba import njit
+from tqdm import tqdm
+
+from amazons_env import Board, core
+from amazons_env import env_kernels as K
+from amazons_env.env import NUM_PLANES, actions_to_move
+from amazons_env.vector import AmazonsVectorEnv
+
+
+@njit(cache=True)
+def _reach_ref(cells, queens, nq, side, dirs, pub, nn, out):
+    out[:] = 0
+    for i in range(nq[side]):
+        q = queens[side, i]
+        for d in range(8):
+            s = q + dirs[d]
+            while cells[s] == core.EMPTY:
+                out[pub[s]] = 1
+                s += dirs[d]
+
+
+@njit(cache=True)
+def check_game(cells, queens, nq, meta, dirs, pad, pub, nn, obs, mask, scratch, moves, plane):
+    """0 if game ``i``'s observation and mask are right, else a violation code."""
+    side = meta[K.SIDE]
+    if meta[K.DONE] != 0:
+        return 1 if mask.any() else 0
+    # the position before the turn, to list the full legal moves with the rules core
+    scratch[:] = cells
+    sq_queens = queens.copy()
+    phase = meta[K.PHASE]
+    if phase == 1:
+        scratch[meta[K.DST]] = core.EMPTY
+        scratch[meta[K.SRC]] = side + 1
+        sq_queens[side, meta[K.QIDX]] = meta[K.SRC]
+    n = core.generate_moves(scratch, sq_queens, nq, side, dirs, moves)
+    expected = np.zeros(nn * nn, np.int8)
+    for k in range(n):
+        if phase == 0:
+            expected[pub[moves[k, 0]] * nn + pub[moves[k, 1]]] = 1
+        elif moves[k, 0] == meta[K.SRC] and moves[k, 1] == meta[K.DST]:
+            expected[pub[moves[k, 1]] * nn + pub[moves[k, 2]]] = 1
+    if not np.array_equal(expected, mask):
+        return 2
+    other = side ^ 1
+    for sq in range(nn):
+        c = cells[pad[sq]]
+        if obs[0, sq] != (c == side + 1) or obs[1, sq] != (c == other + 1) or obs[2, sq] != (c == core.ARROW):
+            return 3
+        if obs[3, sq] != phase or obs[8, sq] != side:
+            return 4
+        if obs[4, sq] != (phase == 1 and pad[sq] == meta[K.DST]):
+            return 5
+        if obs[5, sq] != (phase == 1 and pad[sq] == meta[K.SRC]):
+            return 5
+    targets = np.zeros(nn, np.int8)
+    for a in range(nn * nn):
+        if mask[a]:
+            targets[a % nn] = 1
+    if not np.array_equal(targets, obs[6]):
+        return 6
+    _reach_ref(cells, queens, nq, other, dirs, pub, nn, plane)
+    if not np.array_equal(plane, obs[7]):
+        return 7
+    return 0
+
+
+@njit(cache=True)
+def check_batch(cells, queens, nq, meta, dirs, pad, pub, nn, obs, masks, rewards, terminated, illegal,
+                was_done, scratch, moves, plane, codes):
+    """Check every game; ``was_done[i]``: game ``i`` had ended before this step (autoreset step)."""
+    bad = 0
+    for i in range(cells.shape[0]):
+        code = check_game(cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, obs[i], masks[i],
+                          scratch, moves, plane)
+        if code == 0:
+            has = core.has_move(cells[i], queens[i], nq[i], meta[i, K.SIDE], dirs)
+            if was_done[i]:
+                if rewards[i] != 0 or terminated[i]:
+                    code = 8
+            elif illegal[i]:
+                if rewards[i] != -1.0 or not terminated[i]:
+                    code = 9
+            elif terminated[i]:
+                if rewards[i] != 1.0 or has or meta[i, K.PHASE] != 0:
+                    code = 10
+            elif rewards[i] != 0 or (meta[i, K.PHASE] == 0 and not has):
+                code = 11
+        codes[i] = code
+        if code:
+            bad += 1
+    return bad
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=1_000_000, help="env steps in total (default 1,000,000)")
+    parser.add_argument("--size", type=int, default=10)
+    parser.add_argument("--envs", type=int, default=64, help="games stepped together")
+    parser.add_argument("--illegal", type=float, default=0.002, help="probability of an arbitrary action")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    size, nn, b = args.size, args.size ** 2, args.envs
+    envs = AmazonsVectorEnv(b, size=size, copy=False)
+    rng = np.random.default_rng(args.seed)
+    obs, infos = envs.reset(seed=args.seed)
+    scratch = np.empty_like(envs._cells[0])
+    moves = np.empty((core.max_moves(size, core.MAX_QUEENS), 3), np.int64)
+    plane = np.zeros(nn, np.int8)
+    codes = np.zeros(b, np.int64)
+    was_done = np.zeros(b, np.bool_)
+    histories: list[list[int]] = [[] for _ in range(b)]
+    violations = games = replayed = 0
+    examples: list[str] = []
+    steps = 0
+    start = time.perf_counter()
+    with tqdm(total=args.steps, unit="step", unit_scale=True, mininterval=2) as bar:
+        while steps < args.steps:
+            actions = np.maximum(envs.sample_legal_actions(), 0)
+            arbitrary = rng.random(b) < args.illegal
+            actions[arbitrary] = rng.integers(nn * nn, size=int(arbitrary.sum()))
+            obs, rewards, terminated, truncated, infos = envs.step(actions)
+            bad = check_batch(envs._cells, envs._queens, envs._nq, envs._meta, envs._dirs, envs._pad, envs._pub,
+                              nn, obs.reshape(b, NUM_PLANES, nn), infos["action_mask"], rewards, terminated,
+                              infos["illegal_action"], was_done, scratch, moves, plane, codes)
+            if bad:
+                violations += bad
+                examples.extend(f"step {steps}: game {i} violation code {codes[i]}" for i in np.flatnonzero(codes))
+            for i in range(b):
+                if was_done[i]:
+                    histories[i] = []
+                    continue
+                histories[i].append(int(actions[i]))
+                if terminated[i]:
+                    games += 1
+                    if not infos["illegal_action"][i]:
+                        violations += _replay_differs(histories[i], size, envs, i)
+                        replayed += 1
+            was_done[:] = terminated
+            steps += b
+            bar.update(b)
+    elapsed = time.perf_counter() - start
+    print(f"{steps:,} steps ({games:,} games, {replayed:,} replayed through Board.push) on {size}x{size} "
+          f"in {elapsed:.1f} s: {steps / elapsed:,.0f} steps/s with every check")
+    print(f"violations: {violations}")
+    for line in examples[:10]:
+        print("  " + line)
+    sys.exit(1 if violations else 0)
+
+
+def _replay_differs(actions: list[int], size: int, envs: AmazonsVectorEnv, i: int) -> int:
+    """Replay a finished game through the legality-checked Board; 1 if it disagrees with the env."""
+    board = Board(size)
+    try:
+        for k in range(0, len(actions), 2):
+            board.push(actions_to_move(actions[k], actions[k + 1], size))
+    except (ValueError, IndexError):
+        return 1
+    same = np.array_equal(board.cells, envs._cells[i]) and board.is_game_over()
+    return 0 if same and int(board.winner) == int(envs._meta[i, K.WINNER]) else 1
+
+
+if __name__ == "__main__":
+    main()
