@@ -1,17 +1,18 @@
 """Perft: count the leaves of the full move tree to a given depth (the standard rules test).
 
 From the 10x10 start: 2176, 4,307,152 and 8,350,439,170 leaves at depths 1, 2 and 3.
-The last level is bulk-counted with ``core.count_moves`` (no moves made at depth 1; along each
-line through a queen the arrows that stay on the line are counted in closed form).
+The last level is bulk-counted with ``core.count_moves_open`` (no moves made at depth 1: the
+run lengths of the position give each queen's move count; see its docstring).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
 from numba import njit
 
-from .core import ARROW, EMPTY, count_moves
+from .core import ARROW, EMPTY, count_moves_open
 
 if TYPE_CHECKING:
     from .board import Board
@@ -22,10 +23,16 @@ __all__ = ["perft", "perft_kernel"]
 @njit(cache=True)
 def perft_kernel(cells, queens, nq, side, dirs, depth):
     """Leaf count of the move tree of depth ``depth`` below the position (arrays restored on return)."""
+    runs = np.zeros((9, cells.shape[0]), dtype=np.int64)  # run_tables(size)
+    return _perft(cells, queens, nq, side, dirs, depth, runs)
+
+
+@njit(cache=True)
+def _perft(cells, queens, nq, side, dirs, depth, runs):
     if depth == 0:
         return 1
     if depth == 1:
-        return count_moves(cells, queens, nq, side, dirs)
+        return count_moves_open(cells, queens, nq, side, dirs, runs)
     total = 0
     piece = side + 1
     other = 1 - side
@@ -43,7 +50,7 @@ def perft_kernel(cells, queens, nq, side, dirs, depth):
                     a = to + astep
                     while cells[a] == EMPTY:
                         cells[a] = ARROW
-                        total += perft_kernel(cells, queens, nq, other, dirs, depth - 1)
+                        total += _perft(cells, queens, nq, other, dirs, depth - 1, runs)
                         cells[a] = EMPTY
                         a += astep
                 cells[to] = EMPTY

@@ -7,6 +7,8 @@ OpenSpiel's `amazons` (replaying its three-phase actions, bulk-counting the last
 hypothesis reference test checks the move generator on every size.
 """
 
+import random
+
 import pytest
 
 from amazons_env import Board
@@ -74,3 +76,20 @@ def test_perft_cli_prints_the_count(capsys):
     assert capsys.readouterr().out.splitlines()[0] == "544"
     assert main(["perft", "1", "--size", "8", "--position", "1q2q1/q4q/6/6/Q4Q/1Q2Q1 w"]) == 2
     assert "disagrees" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("size", [4, 5, 6, 7, 9, 12])
+def test_perft_on_played_positions_matches_move_by_move_counts(size):
+    """perft's bulk count (core.count_moves_open) against making each move and counting replies."""
+    rng = random.Random(size)
+    board = Board(size)
+    while not board.is_game_over():
+        assert perft(board, 1) == len(board.legal_moves())
+        if board.ply % 3 == 0:
+            expected = 0
+            for move in board.legal_moves():
+                board.push_unchecked(move)
+                expected += board.count_legal_moves()
+                board.pop()
+            assert perft(board, 2) == expected, board.text()
+        board.push(rng.choice(board.legal_moves()))

@@ -16,6 +16,7 @@ from amazons_env.core import MAX_QUEENS, MAX_SIZE, MIN_SIZE
 
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
+RUNS: dict = {}  # scratch tables of count_moves_open, one per size
 STEPS = [(df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if (df, dr) != (0, 0)]
 
 
@@ -99,6 +100,8 @@ def test_generated_moves_equal_the_reference(board):
     assert len(got) == len(set(got)), "the kernel listed a move twice"
     assert sorted(got) == sorted(expected)
     assert board.count_legal_moves() == len(expected)
+    runs = RUNS.setdefault(board.size, core.run_tables(board.size))  # reused, as perft does
+    assert core.count_moves_open(*kernel_args(board), runs) == len(expected)
     buffer = np.empty((core.max_moves(board.size, MAX_QUEENS), 3), dtype=np.int64)
     n = core.generate_moves(*kernel_args(board), buffer)  # padded squares, same order
     assert core.public_index(board.size)[buffer[:n]].tolist() == [list(m) for m in got]
