@@ -437,7 +437,8 @@ class AmazonsEnv(gymnasium.Env):
         last = self._history[-1] if self._history else None
         last_text = str(Move(*last, self.size)) if last else "none"
         if meta[K.DONE]:
-            state = f"game over: {Color(int(meta[K.WINNER])).name.capitalize()} won"
+            return (f"game over: {Color(int(meta[K.WINNER])).name.capitalize()} won after "
+                    f"{int(meta[K.TURNS])} turns; last move {last_text}")
         elif meta[K.PHASE] == 1:
             queen = (f"{square_name(int(self._pub[meta[K.SRC]]), self.size)}-"
                      f"{square_name(int(self._pub[meta[K.DST]]), self.size)}")

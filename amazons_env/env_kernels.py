@@ -195,22 +195,10 @@ def reset_batch(cells, queens, nq, meta, which, init_cells, init_queens, init_nq
 
 
 @njit(cache=True)
-def check_batch(cells, queens, nq, meta, dirs, pad, nn, actions):
-    """Index of the first game whose action is illegal (finished games are skipped), or -1.
-    Nothing is changed."""
-    for i in range(cells.shape[0]):
-        if meta[i, DONE] != 0:
-            continue
-        a = actions[i]
-        frm = pad[a // nn]
-        to = pad[a % nn]
-        m = meta[i]
-        if m[PHASE] == 0:
-            if core.find_queen(queens[i], nq[i], m[SIDE], frm) < 0:
-                return i
-        elif frm != m[DST]:
-            return i
-        if not core._line_clear(cells[i], dirs, frm, to):
+def check_batch(meta, masks, actions):
+    """Index of the first unfinished game whose action is not in its mask, or -1."""
+    for i in range(meta.shape[0]):
+        if meta[i, DONE] == 0 and masks[i, actions[i]] != 1:
             return i
     return -1
 

@@ -132,8 +132,7 @@ class AmazonsVectorEnv(VectorEnv):
             bad = int(np.flatnonzero((actions < 0) | (actions >= limit))[0])
             raise InvalidMoveError(f"game {bad}: action {int(actions[bad])} is out of range (0 <= action < {limit})")
         if self.illegal_action == "raise":
-            bad = K.check_batch(self._cells, self._queens, self._nq, self._meta, self._dirs, self._pad, self._nn,
-                                actions)
+            bad = K.check_batch(self._meta, self._masks, actions)
             if bad >= 0:
                 from .env import action_to_str
                 raise IllegalMoveError(f"game {bad}: illegal action {action_to_str(int(actions[bad]), self.size)} "
