@@ -1,0 +1,200 @@
+"""``territory``: Lieberum's territory-and-mobility evaluation (AMAZONG, TCS 349, 2005) in numba.
+
+For each side, two distance maps over the empty squares, by breadth-first search from all of its
+amazons: ``Dq`` (fewest *queen* moves) and ``Dk`` (fewest *king* moves); unreachable = far. Then,
+from White's point of view (negated for Black at the end, so the value is for the side to move):
+
+* ``t1 = sum delta(Dq_w, Dq_b)`` and ``t2 = sum delta(Dk_w, Dk_b)``: +1 per square White reaches
+  first, -1 per square Black reaches first, ``+-kappa`` on ties (in favour of the side to move), 0
+  when neither reaches it.
+* ``c1 = 2 * sum (2^-Dq_w - 2^-Dq_b)`` and ``c2 = sum clip((Dk_b - Dk_w) / 6, -1, 1)``.
+* ``w = sum 2^-|Dq_w - Dq_b|`` over squares both sides reach: 0 exactly in the filling phase.
+* Phase weights with ``s = min(1, sqrt(w / squares))``: ``t = (1 - a1 s) t1 + a2 s t2 + a3 s c1 +
+  a4 s c2`` (``f1(0) = 1``: in the filling phase only ``t1`` counts; the defaults are the public
+  10x10 tuning, see the README's "Engines" section for the arena runs).
+* Mobility ``m``: for each amazon, ``alpha = sum 2^-k N(b)`` over the squares ``b`` it reaches in one
+  queen move (``k`` steps away) that the opponent also reaches, ``N(b)`` = empty king neighbours of
+  ``b``; the penalty ``mob * s * 2^(-alpha / 4)`` (``f(0, alpha) = 0``, decreasing in ``alpha``,
+  ``2 f(w, 5) < f(w, 0)``) is added for the opponent's amazons and subtracted for one's own.
+
+The value is ``tanh((t + m) / (scale * squares))`` for the side to move, in ``(-1, 1)``; a side to
+move with no move scores -1.
+
+>>> from amazons_env import Board
+>>> evaluator = make_evaluator("territory")
+>>> board = Board(8)
+>>> v = evaluator.evaluate(board)   # the symmetric start: only the tie bonus of the side to move
+>>> round(v, 6) == round(evaluator.evaluate(Board.from_text(board.text()[:-1] + "b")), 6), 0 < v < 0.5
+(True, True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from amazons_env import core
+
+from .evaluator import KERNEL_SIGNATURE, Evaluator, make_evaluator, register_evaluator
+
+__all__ = ["Territory", "territory_kernel", "distance_maps", "features", "FAR", "PARAM_NAMES"]
+
+FAR = 127  # "unreachable" distance
+PARAM_NAMES = ("kappa", "scale", "mob", "a1", "a2", "a3", "a4")
+KAPPA, SCALE, MOB, A1, A2, A3, A4 = range(len(PARAM_NAMES))
+# indices into ``features`` (White's point of view)
+T1, T2, C1, C2, W = range(5)
+
+
+@njit(cache=True)
+def _queen_bfs(cells, queens, nq, side, dirs, dist, queue):
+    """``dist``: fewest queen moves from ``side``'s amazons to each empty square (``FAR`` if none)."""
+    dist[:] = FAR
+    tail = 0
+    for i in range(nq[side]):
+        dist[queens[side, i]] = 0
+        queue[tail] = queens[side, i]
+        tail += 1
+    head = 0
+    while head < tail:
+        s = queue[head]
+        head += 1
+        here = dist[s]
+        for k in range(8):
+            step = dirs[k]
+            t = s + step
+            while cells[t] == core.EMPTY:
+                # a square already at distance <= here was (or will be) expanded along this
+                # same line with the same or better result: nothing beyond it to gain
+                if dist[t] <= here:
+                    break
+                if dist[t] > here + 1:
+                    dist[t] = here + 1
+                    queue[tail] = t
+                    tail += 1
+                t += step
+
+
+@njit(cache=True)
+def _king_bfs(cells, queens, nq, side, dirs, dist, queue):
+    """``dist``: fewest king moves from ``side``'s amazons to each empty square (``FAR`` if none)."""
+    dist[:] = FAR
+    tail = 0
+    for i in range(nq[side]):
+        dist[queens[side, i]] = 0
+        queue[tail] = queens[side, i]
+        tail += 1
+    head = 0
+    while head < tail:
+        s = queue[head]
+        head += 1
+        for k in range(8):
+            t = s + dirs[k]
+            if cells[t] == core.EMPTY and dist[t] == FAR:
+                dist[t] = dist[s] + 1
+                queue[tail] = t
+                tail += 1
+
+
+@njit(cache=True)
+def distance_maps(cells, queens, nq, dirs):
+    """``int64[4, W*W]``: queen distances of White, Black, then king distances of White, Black."""
+    maps = np.empty((4, cells.shape[0]), dtype=np.int64)
+    queue = np.empty(cells.shape[0], dtype=np.int64)
+    _queen_bfs(cells, queens, nq, 0, dirs, maps[0], queue)
+    _queen_bfs(cells, queens, nq, 1, dirs, maps[1], queue)
+    _king_bfs(cells, queens, nq, 0, dirs, maps[2], queue)
+    _king_bfs(cells, queens, nq, 1, dirs, maps[3], queue)
+    return maps
+
+
+@njit(cache=True)
+def _mobility_alpha(cells, dirs, square, opponent_queen_dist):
+    """Lieberum's alpha for the amazon on ``square``."""
+    alpha = 0.0
+    for k in range(8):
+        step = dirs[k]
+        b = square + step
+        weight = 0.5
+        while cells[b] == core.EMPTY:
+            if opponent_queen_dist[b] < FAR:
+                free = 0
+                for e in range(8):
+                    if cells[b + dirs[e]] == core.EMPTY:
+                        free += 1
+                alpha += weight * free
+            weight *= 0.5
+            b += step
+    return alpha
+
+
+@njit(cache=True)
+def features(cells, queens, nq, side, dirs, kappa):
+    """``float64[5]``: t1, t2, c1, c2 and w of the position, from White's point of view, ties worth
+    ``kappa`` to ``side``."""
+    out = np.zeros(5)
+    _accumulate(cells, distance_maps(cells, queens, nq, dirs), side, kappa, out)
+    return out
+
+
+@njit(cache=True)
+def _accumulate(cells, maps, side, kappa, out):
+    """Add t1, t2, c1, c2, w of this position into ``out[T1:W+1]``."""
+    tie = kappa if side == 0 else -kappa
+    for p in range(cells.shape[0]):
+        if cells[p] != core.EMPTY:
+            continue
+        qw, qb, kw, kb = maps[0, p], maps[1, p], maps[2, p], maps[3, p]
+        if qw < FAR or qb < FAR:
+            out[T1] += 1.0 if qw < qb else (-1.0 if qw > qb else tie)
+            out[C1] += 2.0 * (2.0 ** -qw - 2.0 ** -qb)
+            if qw < FAR and qb < FAR:
+                out[W] += 2.0 ** -abs(qw - qb)
+        if kw < FAR or kb < FAR:
+            out[T2] += 1.0 if kw < kb else (-1.0 if kw > kb else tie)
+            out[C2] += min(1.0, max(-1.0, (kb - kw) / 6.0))
+
+
+@njit(KERNEL_SIGNATURE, cache=True)
+def territory_kernel(cells, queens, nq, side, dirs, params):
+    """Lieberum's evaluation for ``side`` (to move), squashed into (-1, 1) (module docstring)."""
+    if not core.has_move(cells, queens, nq, side, dirs):
+        return -1.0
+    maps = distance_maps(cells, queens, nq, dirs)
+    f = np.zeros(5)
+    _accumulate(cells, maps, side, params[KAPPA], f)
+    size = dirs[2] - 2
+    squares = float(size * size)
+    s = min(1.0, np.sqrt(f[W] / squares))
+    score = ((1.0 - params[A1] * s) * f[T1] + params[A2] * s * f[T2] + params[A3] * s * f[C1]
+             + params[A4] * s * f[C2])
+    if s > 0.0 and params[MOB] != 0.0:
+        for j in range(2):
+            sign = 1.0 if j == 1 else -1.0  # a penalty for Black's amazons counts for White
+            for i in range(nq[j]):
+                alpha = _mobility_alpha(cells, dirs, queens[j, i], maps[1 - j])
+                score += sign * params[MOB] * s * 2.0 ** (-alpha / 4.0)
+    if side == 1:
+        score = -score
+    return np.tanh(score / (params[SCALE] * squares))
+
+
+@register_evaluator("territory")
+class Territory(Evaluator):
+    """Lieberum's territory + mobility evaluation (see the module docstring for every option)."""
+
+    name = "territory"
+
+    def __init__(self, kappa: float = 0.1, scale: float = 0.1, mob: float = 10.0, a1: float = 0.6,
+                 a2: float = 0.2, a3: float = 0.4, a4: float = 0.5) -> None:
+        if not abs(kappa) <= 0.2:
+            raise ValueError(f"kappa={kappa!r}: Lieberum's tie bonus must satisfy |kappa| <= 0.2")
+        if not scale > 0:
+            raise ValueError(f"scale={scale!r}: must be > 0 (squares per unit of tanh input / board squares)")
+        for name, value in (("mob", mob), ("a1", a1), ("a2", a2), ("a3", a3), ("a4", a4)):
+            if not value >= 0:
+                raise ValueError(f"{name}={value!r}: phase weights and the mobility penalty must be >= 0")
+        if a1 > 1:
+            raise ValueError(f"a1={a1!r}: f1 = 1 - a1 s must stay >= 0, so a1 <= 1")
+        super().__init__(np.array([kappa, scale, mob, a1, a2, a3, a4], dtype=np.float64))
+        self.kernel = territory_kernel
