@@ -6,7 +6,11 @@ are negamax. Two ways in:
 * ``kernel``: a numba function ``kernel(cells, queens, nq, side, dirs, params) -> float64`` over the
   rules core's arrays (see ``amazons_env.core``), for evaluators cheap enough to call inside a numba
   search. ``params`` is this evaluator's ``float64`` parameter array. ``None`` for evaluators that
-  cannot run in numba (the CNN).
+  cannot run in numba (the CNN). Compile kernels eagerly with ``@njit(KERNEL_SIGNATURE, cache=True)``:
+  the searches take the kernel as a first-class function of type ``KERNEL_TYPE`` (an indirect
+  call), which is what lets numba cache the searches on disk once for every evaluator. (Passing a
+  plain dispatcher instead specialises the search per kernel and never hits numba's cache: every
+  process would recompile it, and the cache directory would grow.)
 * ``evaluate_batch(cells, sides)``: score ``k`` positions at once, ``cells`` a ``uint8[k, W*W]``
   stack of padded boards and ``sides`` the side to move in each; searches call it on a whole
   frontier (all children of a node) so a neural net runs one forward pass per frontier.
@@ -19,21 +23,28 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from amazons_env import Board, core
 
 from .registry import Registry
 
-__all__ = ["Evaluator", "EVALUATORS", "register_evaluator", "make_evaluator", "queens_from_cells"]
+__all__ = ["Evaluator", "EVALUATORS", "register_evaluator", "make_evaluator", "queens_from_cells",
+           "KERNEL_SIGNATURE", "KERNEL_TYPE"]
 
-EVALUATOR_MODULES: tuple[str, ...] = ()
+EVALUATOR_MODULES: tuple[str, ...] = (
+    "agents.evaluators_study",
+)
+
+KERNEL_SIGNATURE = types.float64(types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64,
+                                 types.int64[::1], types.float64[::1])
+KERNEL_TYPE = types.FunctionType(KERNEL_SIGNATURE)
 
 EVALUATORS = Registry("evaluator", EVALUATOR_MODULES)
 register_evaluator = EVALUATORS.register
 
 
-@njit(cache=True)
+@njit((types.uint8[::1], types.int64[:, ::1], types.int64[::1]), cache=True)
 def queens_from_cells(cells, queens, nq):
     """Fill ``queens``/``nq`` (the core's arrays) from a padded ``cells`` board, in square order."""
     nq[0] = 0
@@ -57,6 +68,9 @@ class Evaluator:
         self.params = np.zeros(0) if params is None else np.asarray(params, dtype=np.float64)
         self.spec = self.name
 
+    def seed(self, seed: int) -> None:
+        """Reseed any randomness of the evaluation (the study's jitter); the default has none."""
+
     def evaluate(self, board: Board) -> float:
         """Value of ``board`` for its side to move, in [-1, 1]."""
         if self.kernel is not None:
@@ -68,23 +82,28 @@ class Evaluator:
         """Values of ``k`` positions (``cells[k, W*W]``, ``sides[k]``) for their sides to move."""
         if self.kernel is None:
             raise NotImplementedError(f"{type(self).__name__} must override evaluate_batch")
+        cells = np.ascontiguousarray(cells, dtype=np.uint8)
         width = int(round(np.sqrt(cells.shape[1])))
-        return _batch(self.kernel, cells, np.asarray(sides, dtype=np.int64), core.directions(width), self.params)
+        out = np.empty(len(cells))
+        _batch(self.kernel, cells, np.ascontiguousarray(sides, dtype=np.int64), core.directions(width),
+               self.params, out)
+        return out
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec!r}>"
 
 
-def _batch(kernel: Any, cells: np.ndarray, sides: np.ndarray, dirs: np.ndarray,
-           params: np.ndarray) -> np.ndarray:
-    out = np.empty(len(cells))
+@njit((KERNEL_TYPE, types.uint8[:, ::1], types.int64[::1], types.int64[::1], types.float64[::1],
+       types.float64[::1]), cache=True)
+def _batch(kernel, cells, sides, dirs, params, out):
+    """``out[i]`` = ``kernel`` on board ``cells[i]`` (queens recovered from the cells)."""
     queens = np.zeros((2, core.MAX_QUEENS), dtype=np.int64)
     nq = np.zeros(2, dtype=np.int64)
-    for i in range(len(cells)):
-        board = np.ascontiguousarray(cells[i])
+    board = np.empty(cells.shape[1], dtype=np.uint8)
+    for i in range(cells.shape[0]):
+        board[:] = cells[i]
         queens_from_cells(board, queens, nq)
-        out[i] = kernel(board, queens, nq, int(sides[i]), dirs, params)
-    return out
+        out[i] = kernel(board, queens, nq, sides[i], dirs, params)
 
 
 def make_evaluator(spec: "str | Evaluator", **options: Any) -> Evaluator:

@@ -1,0 +1,434 @@
+"""The study's three alpha-beta searches, in numba: ``classic``, ``move-then-arrow``, ``two-iteration``.
+
+All three are negamax with alpha-beta pruning over values for the side to move (an evaluator's
+value, see ``agents.evaluator``); a side to move with no move scores -1. Depth counts whole moves
+(queen move + arrow); the evaluation is applied only at the start of a whole move.
+
+* **classic**: a node generates its full list of (queen move, arrow) pairs up front
+  (``core.generate_moves``) and searches each with depth - 1.
+* **two-iteration**: a node is two loops, each with its own alpha-beta bookkeeping: the queen level
+  walks the queen moves; for each, the arrow level walks the arrows of that queen (depth - 1 after
+  the arrow) and hands its best value back to the queen level, which updates alpha and cuts.
+  Moves are produced lazily, in the same order as ``generate_moves``, so it searches *the same
+  tree* as classic with the same cutoffs (same root value, same best move, same node count), but a
+  node that is cut after a few children never builds its full move list: that is where it is faster.
+* **move-then-arrow**: the queen move and the arrow are chosen one after the other, so a node has
+  about (#queen moves + #arrows) children instead of their product. Precisely, at a node with
+  depth ``d`` (both halves searched by this same procedure, recursively):
+
+  1. *queen half*: each queen move ``m`` is valued as ``-MTA(p + m, d - 1)``, where ``p + m`` is the
+     position after the queen move **with no arrow shot**, the opponent to move; ``m*`` is the best
+     (exact argmax, first one on ties; the parent's window is not used here).
+  2. *arrow half*: with ``m*`` played, each arrow ``a`` is valued ``-MTA(p + (m*, a), d - 1)``
+     (a normal position after the whole move) under the parent's alpha-beta window; the node's value
+     is the best of these, and its move is (``m*``, best arrow).
+
+  It can miss moves whose arrow is what makes them good (the queen half never sees arrows).
+
+Nodes: positions entered by the search after whole moves, the root included (for move-then-arrow,
+also the queen-half positions). Search with a depth limit (one search at that depth) or a time per
+move (iterative deepening from depth 1; an iteration that would overrun the time is cut by a node
+budget and discarded). Evaluators without a numba kernel (the CNN) are searched by
+``two-iteration`` only, by ``batch_two_iteration``: the same tree in Python with one
+``evaluate_batch`` call on all the children of each depth-1 node.
+
+>>> from amazons_env import Board
+>>> agent = make("two-iteration:depth=2,eval=basic")
+>>> result = agent.search(Board(6))
+>>> result.depth, result.nodes, str(result.move)
+(2, 35679, 'b1-d3/b5')
+"""
+
+from __future__ import annotations
+
+import time as _time
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import numpy as np
+from numba import njit, types
+
+from amazons_env import Board, Move, core
+
+from .base import Agent
+from .evaluator import KERNEL_TYPE, Evaluator, make_evaluator
+from .registry import make, register
+
+__all__ = ["SearchResult", "StudySearch", "VARIANTS", "search_kernel", "batch_two_iteration"]
+
+NODES, LIMIT, ABORTED = range(3)  # indices into the ``stats`` array
+INF = 1e30
+NO_LIMIT = 1 << 62
+VARIANTS = ("classic", "move-then-arrow", "two-iteration")
+
+_COMMON = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1],
+           types.int64, types.float64, types.float64, KERNEL_TYPE, types.float64[::1],
+           types.int64[::1], types.int64[::1], types.int64)
+
+
+@njit(cache=True)
+def _enter(cells, queens, nq, side, dirs, stats):
+    """Count a node; True if the search must stop (node budget spent or already aborted)."""
+    stats[NODES] += 1
+    if stats[NODES] > stats[LIMIT]:
+        stats[ABORTED] = 1
+    return stats[ABORTED] != 0
+
+
+@njit(types.float64(*_COMMON, types.int64[:, :, ::1]), cache=True)
+def classic(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, params, stats, best, ply, buf):
+    """Classic alpha-beta from the position (``side`` to move); ``best`` gets the root move."""
+    if _enter(cells, queens, nq, side, dirs, stats):
+        return 0.0
+    if not core.has_move(cells, queens, nq, side, dirs):
+        return -1.0
+    if depth == 0:
+        return kernel(cells, queens, nq, side, dirs, params)
+    moves = buf[depth]
+    n = core.generate_moves(cells, queens, nq, side, dirs, moves)
+    value = -INF
+    for k in range(n):
+        frm, to, arrow = moves[k, 0], moves[k, 1], moves[k, 2]
+        index = core.find_queen(queens, nq, side, frm)
+        core.make_move(cells, queens, side, index, to, arrow)
+        v = -classic(cells, queens, nq, 1 - side, dirs, depth - 1, -beta, -alpha, kernel, params,
+                     stats, best, ply + 1, buf)
+        core.unmake_move(cells, queens, side, index, frm, to, arrow)
+        if stats[ABORTED]:
+            return 0.0
+        if v > value:
+            value = v
+            if ply == 0:
+                best[0], best[1], best[2] = frm, to, arrow
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return value
+
+
+@njit(types.float64(*_COMMON), cache=True)
+def two_iteration(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, params, stats, best, ply):
+    """Two-iteration alpha-beta (queen level, then arrow level); ``best`` gets the root move."""
+    if _enter(cells, queens, nq, side, dirs, stats):
+        return 0.0
+    if not core.has_move(cells, queens, nq, side, dirs):
+        return -1.0
+    if depth == 0:
+        return kernel(cells, queens, nq, side, dirs, params)
+    piece = side + 1
+    value = -INF
+    for i in range(nq[side]):
+        frm = queens[side, i]
+        for d in range(8):
+            step = dirs[d]
+            to = frm + step
+            while cells[to] == core.EMPTY:
+                cells[frm] = core.EMPTY
+                cells[to] = piece
+                queens[side, i] = to
+                # the arrow level: its own best value and alpha, the same beta
+                arrow_value = -INF
+                arrow_alpha = alpha
+                for e in range(8):
+                    astep = dirs[e]
+                    a = to + astep
+                    while cells[a] == core.EMPTY:
+                        cells[a] = core.ARROW
+                        v = -two_iteration(cells, queens, nq, 1 - side, dirs, depth - 1, -beta, -arrow_alpha,
+                                           kernel, params, stats, best, ply + 1)
+                        cells[a] = core.EMPTY
+                        if stats[ABORTED]:
+                            break
+                        if v > arrow_value:
+                            arrow_value = v
+                            if ply == 0 and v > value:
+                                best[0], best[1], best[2] = frm, to, a
+                            if v > arrow_alpha:
+                                arrow_alpha = v
+                                if arrow_alpha >= beta:
+                                    break
+                        a += astep
+                    if stats[ABORTED] or arrow_alpha >= beta:
+                        break
+                cells[to] = core.EMPTY
+                cells[frm] = piece
+                queens[side, i] = frm
+                if stats[ABORTED]:
+                    return 0.0
+                # back at the queen level
+                if arrow_value > value:
+                    value = arrow_value
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            return value
+                to += step
+    return value
+
+
+@njit(types.float64(*_COMMON), cache=True)
+def move_then_arrow(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, params, stats, best, ply):
+    """Move-then-arrow alpha-beta (see the module docstring); ``best`` gets the root move."""
+    if _enter(cells, queens, nq, side, dirs, stats):
+        return 0.0
+    if not core.has_move(cells, queens, nq, side, dirs):
+        return -1.0
+    if depth == 0:
+        return kernel(cells, queens, nq, side, dirs, params)
+    piece = side + 1
+    # 1. the queen half: exact argmax over queen moves, no arrow shot
+    queen_value = -INF
+    best_i = -1
+    best_to = -1
+    for i in range(nq[side]):
+        frm = queens[side, i]
+        cells[frm] = core.EMPTY
+        for d in range(8):
+            step = dirs[d]
+            to = frm + step
+            while cells[to] == core.EMPTY:
+                cells[to] = piece
+                queens[side, i] = to
+                v = -move_then_arrow(cells, queens, nq, 1 - side, dirs, depth - 1, -INF, -queen_value,
+                                     kernel, params, stats, best, ply + 1)
+                cells[to] = core.EMPTY
+                queens[side, i] = frm
+                if stats[ABORTED]:
+                    break
+                if v > queen_value:
+                    queen_value = v
+                    best_i = i
+                    best_to = to
+                to += step
+            if stats[ABORTED]:
+                break
+        cells[frm] = piece
+        if stats[ABORTED]:
+            return 0.0
+    # 2. the arrow half, for the chosen queen move, under the parent's window
+    frm = queens[side, best_i]
+    to = best_to
+    cells[frm] = core.EMPTY
+    cells[to] = piece
+    queens[side, best_i] = to
+    value = -INF
+    for e in range(8):
+        astep = dirs[e]
+        a = to + astep
+        while cells[a] == core.EMPTY:
+            cells[a] = core.ARROW
+            v = -move_then_arrow(cells, queens, nq, 1 - side, dirs, depth - 1, -beta, -alpha,
+                                 kernel, params, stats, best, ply + 1)
+            cells[a] = core.EMPTY
+            if stats[ABORTED]:
+                break
+            if v > value:
+                value = v
+                if ply == 0:
+                    best[0], best[1], best[2] = frm, to, a
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+            a += astep
+        if stats[ABORTED] or alpha >= beta:
+            break
+    cells[to] = core.EMPTY
+    cells[frm] = piece
+    queens[side, best_i] = frm
+    return 0.0 if stats[ABORTED] else value
+
+
+@njit(cache=True)
+def _frontier(cells, queens, nq, side, dirs, moves, n, out, over):
+    """``out[k]``: the cells after ``moves[k]``; ``over[k]``: whether the opponent is then lost."""
+    for k in range(n):
+        frm, to, arrow = moves[k, 0], moves[k, 1], moves[k, 2]
+        index = core.find_queen(queens, nq, side, frm)
+        core.make_move(cells, queens, side, index, to, arrow)
+        out[k, :] = cells
+        over[k] = not core.has_move(cells, queens, nq, 1 - side, dirs)
+        core.unmake_move(cells, queens, side, index, frm, to, arrow)
+
+
+def batch_two_iteration(board: Board, depth: int, evaluator: Evaluator,
+                        node_limit: int = NO_LIMIT) -> tuple[Optional[Move], float, int]:
+    """The two-iteration search for evaluators without a kernel: ``(move, value, nodes)`` like
+    ``search_kernel``. Above depth 1 it is plain alpha-beta in Python over the moves in the order
+    of the kernel searches; a depth-1 node evaluates all its children with **one**
+    ``evaluator.evaluate_batch`` call (no pruning among them: one forward pass over the frontier
+    beats pruning for a neural net), so its value is exact and the root value equals the kernel
+    searches' with the same evaluation."""
+    cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
+    dirs = board.dirs
+    buf = np.empty((depth + 1, core.max_moves(board.size, int(nq.max())), 3), dtype=np.int64)
+    stats = [0, False]
+    best = [None]
+
+    def negamax(side: int, depth: int, alpha: float, beta: float, ply: int) -> float:
+        stats[0] += 1
+        if stats[0] > node_limit:
+            stats[1] = True
+            return 0.0
+        if not core.has_move(cells, queens, nq, side, dirs):
+            return -1.0
+        moves = buf[depth]
+        n = core.generate_moves(cells, queens, nq, side, dirs, moves)
+        if depth == 1:
+            out = np.empty((n, cells.shape[0]), dtype=np.uint8)
+            over = np.empty(n, dtype=np.bool_)
+            _frontier(cells, queens, nq, side, dirs, moves, n, out, over)
+            stats[0] += n
+            values = -np.asarray(evaluator.evaluate_batch(out, np.full(n, 1 - side, dtype=np.int64)),
+                                 dtype=np.float64)
+            values[over] = 1.0
+            k = int(np.argmax(values))
+            if ply == 0:
+                best[0] = moves[k].copy()
+            return float(values[k])
+        value = -INF
+        for k in range(n):
+            frm, to, arrow = (int(x) for x in moves[k])
+            index = core.find_queen(queens, nq, side, frm)
+            core.make_move(cells, queens, side, index, to, arrow)
+            v = -negamax(1 - side, depth - 1, -beta, -alpha, ply + 1)
+            core.unmake_move(cells, queens, side, index, frm, to, arrow)
+            if stats[1]:
+                return 0.0
+            if v > value:
+                value = v
+                if ply == 0:
+                    best[0] = moves[k].copy()
+                alpha = max(alpha, v)
+                if alpha >= beta:
+                    break
+        return value
+
+    value = negamax(int(board.turn), depth, -INF, INF, 0)
+    if stats[1]:
+        return None, 0.0, stats[0]
+    public = core.public_index(board.size)
+    return Move(*(int(public[p]) for p in best[0]), board.size), float(value), stats[0]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found: the ``move`` to play, its ``value`` for the side to move, the ``depth``
+    completed, the ``nodes`` searched (all iterations) and the ``seconds`` it took."""
+
+    move: Move
+    value: float
+    depth: int
+    nodes: int
+    seconds: float
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+def search_kernel(variant: str, board: Board, depth: int, evaluator: Evaluator,
+                  node_limit: int = NO_LIMIT) -> tuple[Optional[Move], float, int]:
+    """One fixed-depth search of ``board`` with a kernel evaluator: ``(move, value, nodes)``;
+    ``move`` is ``None`` if the node budget ran out first. The board is left unchanged."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown search {variant!r}; use one of {VARIANTS}")
+    if evaluator.kernel is None:
+        raise ValueError(f"{variant} needs an evaluator with a numba kernel; {evaluator.spec!r} has none "
+                         "(only two-iteration searches batch evaluators)")
+    cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
+    stats = np.array([0, node_limit, 0], dtype=np.int64)
+    best = np.full(3, -1, dtype=np.int64)
+    args = (cells, queens, nq, int(board.turn), board.dirs, depth, -INF, INF, evaluator.kernel,
+            evaluator.params, stats, best, 0)
+    if variant == "classic":
+        rows = core.max_moves(board.size, int(nq.max()))
+        value = classic(*args, np.empty((depth + 1, rows, 3), dtype=np.int64))
+    elif variant == "two-iteration":
+        value = two_iteration(*args)
+    else:
+        value = move_then_arrow(*args)
+    if stats[ABORTED]:
+        return None, 0.0, int(stats[NODES])
+    public = core.public_index(board.size)
+    return Move(*(int(public[p]) for p in best), board.size), float(value), int(stats[NODES])
+
+
+class StudySearch(Agent):
+    """One of the study's searches with an evaluator, as an agent.
+
+    ``depth``: the depth limit (default 3 when no ``time`` is given). ``time``: seconds per move,
+    searched by iterative deepening up to ``depth`` (unlimited if ``depth`` is not given).
+    ``eval``: an evaluator spec or object; other keyword options (``cof1``, ``bias``, ``jitter``)
+    go to the evaluator. With ``jitter`` the evaluator is reseeded from the agent's seed each move.
+    """
+
+    def __init__(self, variant: str, depth: Optional[int] = None, time: Optional[float] = None,
+                 eval: Any = "improved", seed: Optional[int] = None, **eval_options: Any) -> None:
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown search {variant!r}; use one of {VARIANTS}")
+        self.name = variant
+        super().__init__(seed)
+        if depth is not None and (int(depth) != depth or depth < 1):
+            raise ValueError(f"depth={depth!r}: must be a whole number >= 1")
+        if time is not None and not time > 0:
+            raise ValueError(f"time={time!r}: seconds per move must be > 0")
+        self.variant = variant
+        self.depth = None if depth is None and time is not None else int(depth or 3)
+        self.time = None if time is None else float(time)
+        self.evaluator = make_evaluator(eval, **eval_options)
+        if self.evaluator.kernel is None and variant != "two-iteration":
+            raise ValueError(f"{variant} needs an evaluator with a numba kernel; {self.evaluator.spec!r} "
+                             "has none: use two-iteration, which batches whole frontiers")
+        self.last_result: Optional[SearchResult] = None
+
+    def select_move(self, board: Board) -> Move:
+        self.last_result = self.search(board)
+        return self.last_result.move
+
+    def search(self, board: Board) -> SearchResult:
+        """Search ``board`` (its side to move) within this agent's depth and time limits."""
+        if board.is_game_over():
+            raise ValueError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
+        self.evaluator.seed(int(self.rng.integers(1 << 52)))
+        start = _time.perf_counter()
+        empties = int(np.count_nonzero(board.cells == core.EMPTY))
+        deepest = empties if self.depth is None else min(self.depth, empties)
+        if self.time is None:
+            move, value, nodes = self._search(board, deepest, NO_LIMIT)
+            return SearchResult(move, value, deepest, nodes, _time.perf_counter() - start)
+        deadline = start + self.time
+        done, total, prev_nodes, last_nodes, last_seconds = None, 0, 0, 0, 0.0
+        for depth in range(1, deepest + 1):
+            now = _time.perf_counter()
+            if prev_nodes:  # predict the next iteration from the growth of the last one
+                if now + last_seconds * max(2.0, last_nodes / prev_nodes) > deadline:
+                    break
+            rate = last_nodes / last_seconds if last_seconds > 0 else 0.0
+            limit = NO_LIMIT if done is None or rate == 0.0 else max(1, int(rate * (deadline - now)))
+            move, value, nodes = self._search(board, depth, limit)
+            total += nodes
+            if move is None:
+                break  # out of time: keep the last finished iteration
+            last_seconds = _time.perf_counter() - now
+            prev_nodes, last_nodes, done = last_nodes, nodes, (move, value, depth)
+        move, value, depth = done
+        return SearchResult(move, value, depth, total, _time.perf_counter() - start)
+
+    def _search(self, board: Board, depth: int, limit: int) -> tuple[Optional[Move], float, int]:
+        if self.evaluator.kernel is None:
+            return batch_two_iteration(board, depth, self.evaluator, limit)
+        return search_kernel(self.variant, board, depth, self.evaluator, limit)
+
+
+def _factory(variant: str):
+    def build(**options: Any) -> StudySearch:
+        return StudySearch(variant, **options)
+    build.__name__ = variant.replace("-", "_")
+    build.__doc__ = f"The study's {variant} alpha-beta search as an agent (see ``StudySearch``)."
+    return build
+
+
+for _variant in VARIANTS:
+    register(_variant)(_factory(_variant))
