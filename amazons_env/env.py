@@ -3,7 +3,7 @@
 >>> env = AmazonsEnv(size=6)
 >>> obs, info = env.reset(seed=0)
 >>> obs.shape, info["phase"], int(info["action_mask"].sum())
-((9, 6, 6), 0, 34)
+((9, 6, 6), 0, 40)
 >>> first, second = move_to_actions(Move.parse("b1-b4/b5", size=6))
 >>> action_to_str(first, 6), action_to_str(second, 6)
 ('b1-b4', 'b4-b5')

@@ -8,7 +8,7 @@ for its queen move and then for its arrow (see ``AmazonsEnv`` for actions and pl
 >>> game = env(size=6)
 >>> game.reset(seed=0)
 >>> game.agent_selection, int(game.observe("player_0")["action_mask"].sum())
-('player_0', 34)
+('player_0', 40)
 >>> game.step(int(game.observe("player_0")["action_mask"].argmax()))
 >>> game.agent_selection
 'player_0'

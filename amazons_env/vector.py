@@ -4,7 +4,7 @@
 >>> envs = AmazonsVectorEnv(num_envs=3, size=6)
 >>> obs, infos = envs.reset(seed=0)
 >>> obs.shape, infos["action_mask"].shape, infos["action_mask"].sum(axis=1).tolist()
-((3, 9, 6, 6), (3, 1296), [34, 34, 34])
+((3, 9, 6, 6), (3, 1296), [40, 40, 40])
 >>> actions = np.array([infos["action_mask"][i].argmax() for i in range(3)])
 >>> obs, rewards, terminated, truncated, infos = envs.step(actions)
 >>> infos["phase"].tolist()
