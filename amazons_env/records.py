@@ -35,6 +35,9 @@ line, ``{...}``) are skipped.
 
 Malformed records raise ``InvalidMoveError`` naming the input and the line; an illegal move raises
 ``IllegalMoveError`` naming its number and the position it was tried in.
+
+Many games (an arena's output) go in one file as an SGF collection: ``GameRecord.save_all(records,
+path)`` and ``GameRecord.load_all(path)``.
 """
 
 from __future__ import annotations
@@ -92,6 +95,9 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         self._finish("record")
+
+    def __hash__(self) -> int:
+        return hash((self.moves, self.size, self.start, self.result, tuple(self.headers.items())))
 
     def _finish(self, source: str) -> None:
         """Normalise the fields and replay the game (``source`` names the input in errors)."""
@@ -272,7 +278,19 @@ class GameRecord:
     @classmethod
     def from_sgf(cls, text: str, source: str = "<sgf>") -> "GameRecord":
         """Read the main line of an SGF game record (FF[4] GM[18]; see the module docstring)."""
-        nodes = _SgfParser(text, source).main_line()
+        games = _SgfParser(text, source).collection()
+        if len(games) > 1:
+            raise InvalidMoveError(f"{source}: holds {len(games)} games; read them with "
+                                   "GameRecord.sgf_collection or GameRecord.load_all")
+        return cls._from_sgf_nodes(games[0], source)
+
+    @classmethod
+    def sgf_collection(cls, text: str, source: str = "<sgf>") -> list["GameRecord"]:
+        """Every game of an SGF collection ``(;...)(;...)``, in order."""
+        return [cls._from_sgf_nodes(nodes, source) for nodes in _SgfParser(text, source).collection()]
+
+    @classmethod
+    def _from_sgf_nodes(cls, nodes: list[tuple[dict[str, list[str]], int]], source: str) -> "GameRecord":
         root, line_of = nodes[0]
         where = _where(source, line_of)
         game = root.get("GM", ["18"])[0].strip()
@@ -340,6 +358,19 @@ class GameRecord:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
         return cls.parse(text, size, source=os.fspath(path))
+
+    @staticmethod
+    def save_all(records: Iterable["GameRecord"], path: PathLike) -> None:
+        """Write several records to one file as an SGF collection (one game tree per line)."""
+        text = "".join(record.to_sgf() for record in records)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+    @classmethod
+    def load_all(cls, path: PathLike) -> list["GameRecord"]:
+        """Every game of an SGF collection file (see ``save_all``)."""
+        with open(path, encoding="utf-8") as handle:
+            return cls.sgf_collection(handle.read(), source=os.fspath(path))
 
     @classmethod
     def parse(cls, text: str, size: Optional[int] = None, source: str = "<record>") -> "GameRecord":
@@ -447,13 +478,19 @@ class _SgfParser:
         self.skip_space()
         return self.text[self.pos] if self.pos < len(self.text) else ""
 
-    def main_line(self) -> list[tuple[dict[str, list[str]], int]]:
+    def collection(self) -> list[list[tuple[dict[str, list[str]], int]]]:
+        """The main line of every game tree in the text."""
         if self.peek() != "(":
             raise self.error("SGF must start with '(;'")
-        nodes = self.game_tree(main=True)
-        if not nodes:
-            raise self.error("SGF game tree has no nodes")
-        return nodes
+        games = []
+        while self.peek() == "(":
+            nodes = self.game_tree(main=True)
+            if not nodes:
+                raise self.error("SGF game tree has no nodes")
+            games.append(nodes)
+        if self.peek():
+            raise self.error(f"expected '(' to start another game, found {self.peek()!r}")
+        return games
 
     def game_tree(self, main: bool) -> list[tuple[dict[str, list[str]], int]]:
         self.pos += 1  # '('

@@ -155,3 +155,16 @@ def test_load_names_the_file(tmp_path):
         GameRecord.load(path)
     with pytest.raises(InvalidMoveError, match="expected record text"):
         GameRecord.parse(None)
+
+
+def test_sgf_collections(tmp_path):
+    records = [GameRecord.from_board(random_board(size, seed=seed), headers={"Round": str(seed)})
+               for seed, size in enumerate([6, 8, 6])]
+    path = tmp_path / "games.sgf"
+    GameRecord.save_all(records, path)
+    assert GameRecord.load_all(path) == records
+    assert len({*records, *GameRecord.load_all(path)}) == 3  # hashable, equal records hash alike
+    with pytest.raises(InvalidMoveError, match="holds 3 games"):
+        GameRecord.load(path)
+    with pytest.raises(InvalidMoveError, match="another game"):
+        GameRecord.sgf_collection(path.read_text() + "junk")
