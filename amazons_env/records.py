@@ -47,6 +47,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Union
 
+from . import sgf
 from .board import Board
 from .core import MAX_SIZE, MIN_SIZE
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
@@ -66,10 +67,6 @@ _KEY_RE = re.compile(r"[A-Za-z][\w-]*\Z")
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*\Z')
 _NUMBER_RE = re.compile(r"\d+\.+")
 PathLike = Union[str, "os.PathLike[str]"]
-
-
-def _where(source: str, line: Optional[int] = None) -> str:
-    return f"{source}, line {line}" if line is not None else source
 
 
 @dataclass(frozen=True)
@@ -194,7 +191,7 @@ class GameRecord:
             if depth == 0 and raw.strip().startswith("["):
                 m = _TAG_RE.match(raw.strip())
                 if m is None:
-                    raise InvalidMoveError(f"{_where(source, line_no)}: {raw.strip()!r} is not a tag "
+                    raise InvalidMoveError(f"{sgf.where(source, line_no)}: {raw.strip()!r} is not a tag "
                                            'like [Size "10"]')
                 headers[m.group(1)] = _unquote(m.group(2))
                 continue
@@ -206,7 +203,7 @@ class GameRecord:
                     depth, opened = depth + 1, line_no
                 elif ch == "}":
                     if depth == 0:
-                        raise InvalidMoveError(f"{_where(source, line_no)}: '}}' without '{{'")
+                        raise InvalidMoveError(f"{sgf.where(source, line_no)}: '}}' without '{{'")
                     depth -= 1
                     kept.append(" ")
                 elif depth == 0:
@@ -217,14 +214,14 @@ class GameRecord:
                     if not token:
                         continue
                 if result_token is not None:
-                    raise InvalidMoveError(f"{_where(source, line_no)}: {token!r} after the result "
+                    raise InvalidMoveError(f"{sgf.where(source, line_no)}: {token!r} after the result "
                                            f"{result_token!r}")
                 if token in (*RESULTS, "*"):
                     result_token = token
                 else:
                     tokens.append((token, line_no))
         if depth:
-            raise InvalidMoveError(f"{_where(source, opened)}: comment '{{' is never closed")
+            raise InvalidMoveError(f"{sgf.where(source, opened)}: comment '{{' is never closed")
         tag_size = headers.pop("Size", None)
         start = headers.pop("Start", None)
         result = headers.pop("Result", None)
@@ -245,7 +242,7 @@ class GameRecord:
             try:
                 moves.append(Move.parse(token, record.size))
             except InvalidMoveError as error:
-                raise InvalidMoveError(f"{_where(source, line_no)}: {error}") from None
+                raise InvalidMoveError(f"{sgf.where(source, line_no)}: {error}") from None
         _init(record, moves, size, start, result, headers, source)
         return record
 
@@ -260,25 +257,25 @@ class GameRecord:
             white, black, arrows = board.layout()
             for ident, squares in (("AW", white), ("AB", black), ("AA", arrows)):
                 if squares:
-                    props.append(ident + "".join(f"[{_sgf_point(s, n)}]" for s in squares))
+                    props.append(ident + "".join(f"[{sgf.point(s, n)}]" for s in squares))
         props.append("PL[W]" if board.turn == Color.WHITE else "PL[B]")
         for key, value in self.headers.items():
             ident = _SGF_HEADERS.get(key)
-            props.append(f"{ident}[{_sgf_escape(value)}]" if ident
-                         else f"{_EXTRA}[{_sgf_escape(key + '=' + value)}]")
+            props.append(f"{ident}[{sgf.escape(value)}]" if ident
+                         else f"{_EXTRA}[{sgf.escape(key + '=' + value)}]")
         if self.result is not None:
             props.append("RE[W+]" if self.result == "1-0" else "RE[B+]")
         colour = board.turn
         nodes = []
         for move in self.moves:
-            nodes.append(f";{'W' if colour == Color.WHITE else 'B'}[{_sgf_move(move)}]")
+            nodes.append(f";{'W' if colour == Color.WHITE else 'B'}[{sgf.move_text(move)}]")
             colour = colour.other
         return "(;" + "".join(props) + "".join(nodes) + ")\n"
 
     @classmethod
     def from_sgf(cls, text: str, source: str = "<sgf>") -> "GameRecord":
         """Read the main line of an SGF game record (FF[4] GM[18]; see the module docstring)."""
-        games = _SgfParser(text, source).collection()
+        games = sgf.SgfParser(text, source).collection()
         if len(games) > 1:
             raise InvalidMoveError(f"{source}: holds {len(games)} games; read them with "
                                    "GameRecord.sgf_collection or GameRecord.load_all")
@@ -287,12 +284,12 @@ class GameRecord:
     @classmethod
     def sgf_collection(cls, text: str, source: str = "<sgf>") -> list["GameRecord"]:
         """Every game of an SGF collection ``(;...)(;...)``, in order."""
-        return [cls._from_sgf_nodes(nodes, source) for nodes in _SgfParser(text, source).collection()]
+        return [cls._from_sgf_nodes(nodes, source) for nodes in sgf.SgfParser(text, source).collection()]
 
     @classmethod
-    def _from_sgf_nodes(cls, nodes: list[tuple[dict[str, list[str]], int]], source: str) -> "GameRecord":
+    def _from_sgf_nodes(cls, nodes: list[tuple[sgf.Node, int]], source: str) -> "GameRecord":
         root, line_of = nodes[0]
-        where = _where(source, line_of)
+        where = sgf.where(source, line_of)
         game = root.get("GM", ["18"])[0].strip()
         if game != "18":
             raise InvalidMoveError(f"{where}: GM[{game}] is not Amazons (GM[18])")
@@ -301,11 +298,11 @@ class GameRecord:
         moves = []
         for index, (node, line_no) in enumerate(nodes):
             if index and any(k in node for k in ("AW", "AB", "AA", "AE")):
-                raise InvalidMoveError(f"{_where(source, line_no)}: set-up (AW/AB/AA/AE) after the "
+                raise InvalidMoveError(f"{sgf.where(source, line_no)}: set-up (AW/AB/AA/AE) after the "
                                        "first node is not supported")
             for ident in ("W", "B"):
                 for value in node.get(ident, []):
-                    moves.append(_sgf_parse_move(value, size, _where(source, line_no)))
+                    moves.append(sgf.parse_move(value, size, sgf.where(source, line_no)))
                     labels.append(ident)
         setup = any(k in root for k in ("AW", "AB", "AA"))
         player = root.get("PL", [labels[0] if labels else "W"])[0].strip().upper()
@@ -315,7 +312,7 @@ class GameRecord:
         start = None
         if setup:
             try:
-                squares = {k: [_sgf_square(p, size, where) for p in root.get(k, [])]
+                squares = {k: [sgf.square(p, size, where) for p in root.get(k, [])]
                            for k in ("AW", "AB", "AA")}
                 turn = Color.BLACK if first == "B" else Color.WHITE
                 start = Board.from_squares(size, squares["AW"], squares["AB"], squares["AA"], turn).text()
@@ -420,124 +417,3 @@ def _quote(value: str) -> str:
 
 def _unquote(value: str) -> str:
     return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), value)
-
-
-
-
-# -- SGF points and text -----------------------------------------------------------------------------
-
-def _sgf_point(square: int, size: int) -> str:
-    file, rank = square % size, square // size
-    return chr(97 + file) + chr(97 + size - 1 - rank)
-
-
-def _sgf_move(move: Move) -> str:
-    return "".join(_sgf_point(s, move.size) for s in (move.from_square, move.to_square, move.arrow))
-
-
-def _sgf_square(point: str, size: int, where: str) -> int:
-    point = point.strip()
-    if len(point) != 2 or not all("a" <= c < chr(97 + size) for c in point):
-        raise InvalidMoveError(f"{where}: {point!r} is not an SGF point of a {size}x{size} board")
-    return (size - 1 - (ord(point[1]) - 97)) * size + ord(point[0]) - 97
-
-
-def _sgf_parse_move(value: str, size: int, where: str) -> Move:
-    """An SGF move ``djddgd`` (also accepted: our notations, ``d1-d7/g7``)."""
-    value = value.strip()
-    try:
-        if re.fullmatch(r"[a-z]{6}", value):
-            return Move(*(_sgf_square(value[i:i + 2], size, where) for i in (0, 2, 4)), size=size)
-        return Move.parse(value, size)
-    except InvalidMoveError as error:
-        message = str(error) if str(error).startswith(where) else f"{where}: {error}"
-        raise InvalidMoveError(f"{message} (SGF move {value!r})") from None
-
-
-def _sgf_escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("]", "\\]")
-
-
-class _SgfParser:
-    """A small SGF reader: the nodes of the main line (first variation at every branch)."""
-
-    def __init__(self, text: str, source: str) -> None:
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"{source}: expected SGF text, got {type(text).__name__}")
-        self.text, self.source, self.pos = text, source, 0
-
-    def error(self, message: str) -> InvalidMoveError:
-        line = self.text.count("\n", 0, self.pos) + 1
-        return InvalidMoveError(f"{_where(self.source, line)}: {message}")
-
-    def skip_space(self) -> None:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
-
-    def peek(self) -> str:
-        self.skip_space()
-        return self.text[self.pos] if self.pos < len(self.text) else ""
-
-    def collection(self) -> list[list[tuple[dict[str, list[str]], int]]]:
-        """The main line of every game tree in the text."""
-        if self.peek() != "(":
-            raise self.error("SGF must start with '(;'")
-        games = []
-        while self.peek() == "(":
-            nodes = self.game_tree(main=True)
-            if not nodes:
-                raise self.error("SGF game tree has no nodes")
-            games.append(nodes)
-        if self.peek():
-            raise self.error(f"expected '(' to start another game, found {self.peek()!r}")
-        return games
-
-    def game_tree(self, main: bool) -> list[tuple[dict[str, list[str]], int]]:
-        self.pos += 1  # '('
-        nodes = []
-        while self.peek() == ";":
-            self.pos += 1
-            line = self.text.count("\n", 0, self.pos) + 1
-            nodes.append((self.node(), line))
-        first = True
-        while self.peek() == "(":
-            branch = self.game_tree(main and first)
-            if main and first:
-                nodes += branch
-            first = False
-        if self.peek() != ")":
-            found = self.peek() or "the end of the text"
-            raise self.error(f"expected ';', '(' or ')' in the game tree, found {found!r}")
-        self.pos += 1
-        return nodes if main else []
-
-    def node(self) -> dict[str, list[str]]:
-        props: dict[str, list[str]] = {}
-        while self.peek().isalpha():
-            start = self.pos
-            while self.pos < len(self.text) and self.text[self.pos].isalpha():
-                self.pos += 1
-            ident = "".join(c for c in self.text[start:self.pos] if c.isupper())
-            if self.peek() != "[":
-                raise self.error(f"property {ident!r} has no value")
-            values = props.setdefault(ident, [])
-            while self.peek() == "[":
-                values.append(self.value())
-        return props
-
-    def value(self) -> str:
-        self.pos += 1  # '['
-        out = []
-        while self.pos < len(self.text):
-            ch = self.text[self.pos]
-            if ch == "\\":
-                self.pos += 1
-                if self.pos < len(self.text) and self.text[self.pos] != "\n":
-                    out.append(self.text[self.pos])
-            elif ch == "]":
-                self.pos += 1
-                return "".join(out)
-            else:
-                out.append(ch)
-            self.pos += 1
-        raise self.error("property value '[' is never closed")
