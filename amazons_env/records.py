@@ -102,7 +102,7 @@ class GameRecord:
         set_ = object.__setattr__
         set_(self, "size", board.size)
         set_(self, "start", board.text())
-        headers = {str(k): str(v) for k, v in dict(self.headers).items()}
+        headers = {str(k): str(v) for k, v in dict(self.headers or {}).items()}
         for key in headers:
             if not _KEY_RE.match(key) or key in _STRUCTURAL:
                 raise InvalidMoveError(f"{source}: header name {key!r} is reserved or not a word "
