@@ -12,6 +12,8 @@ __all__ = ["main", "COMMANDS"]
 
 COMMANDS = {
     "perft": "amazons_env.perft_cli",
+    "match": "agents.match_cli",
+    "tournament": "agents.tournament_cli",
 }
 
 

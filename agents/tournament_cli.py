@@ -1,0 +1,20 @@
+"""``amazons tournament A B C ...``: a round robin (see ``agents.arena``)."""
+
+from __future__ import annotations
+
+import argparse
+
+from .arena import format_tournament, tournament
+from .match_cli import add_common, common_options
+
+HELP = "round robin between agents: every pair plays --games games, alternating colours; resumable"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("agents", nargs="+", help="agent specs (at least two)")
+    add_common(parser, games=10)
+
+
+def run(args: argparse.Namespace) -> int:
+    print(format_tournament(tournament(args.agents, **common_options(args))))
+    return 0
