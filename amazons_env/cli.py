@@ -14,6 +14,8 @@ COMMANDS = {
     "perft": "amazons_env.perft_cli",
     "match": "agents.match_cli",
     "tournament": "agents.tournament_cli",
+    "selfplay": "training.selfplay_cli",
+    "train": "training.train_cli",
 }
 
 

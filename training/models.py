@@ -1,0 +1,135 @@
+"""The value networks: the study's ``StudyCNN`` and our ``ResValueNet``.
+
+Each model class says which input planes it reads (``planes``, see ``training.planes``) and what
+its output means (``output``):
+
+* ``"white_sigmoid"``: White's winning chance in [0, 1] (the study's network; its planes have
+  no side to move), turned into a value for the side to move by ``value_for_side_to_move``.
+* ``"tanh"``: the value for the side to move in [-1, 1] directly.
+
+``build_model(arch, **kwargs)`` rebuilds a model from the ``(arch, kwargs)`` that
+``model.config()`` returns; ``training.export`` stores exactly that.
+
+>>> parameter_count(StudyCNN(size=10))
+905185
+>>> parameter_count(ResValueNet())
+60193
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch import nn
+
+from .planes import plane_count
+
+__all__ = ["StudyCNN", "ResValueNet", "MODELS", "build_model", "parameter_count",
+           "value_for_side_to_move"]
+
+
+class StudyCNN(nn.Module):
+    """The study's network, layer for layer (Keras there, PyTorch here): Conv 32 3x3 same + ReLU,
+    Dropout 0.2, Conv 32 3x3 + ReLU, Conv 32 3x3 + ReLU (same padding: the study's table keeps
+    10x10x32), Dropout 0.2, Flatten, Dense 256 + ReLU, Dense 256 + ReLU, Dense 1 + sigmoid.
+    905,185 parameters on 10x10. Input: the ``"study"`` planes (White, Black, arrows, occupied)."""
+
+    planes = "study"
+    output = "white_sigmoid"
+
+    def __init__(self, size: int = 10) -> None:
+        super().__init__()
+        self.size = int(size)
+        c = plane_count(self.planes)
+        self.features = nn.Sequential(
+            nn.Conv2d(c, 32, 3, padding=1), nn.ReLU(), nn.Dropout(0.2),
+            nn.Conv2d(32, 32, 3, padding=1), nn.ReLU(),
+            nn.Conv2d(32, 32, 3, padding=1), nn.ReLU(), nn.Dropout(0.2),
+            nn.Flatten(),
+        )
+        self.head = nn.Sequential(
+            nn.Linear(32 * self.size * self.size, 256), nn.ReLU(),
+            nn.Linear(256, 256), nn.ReLU(),
+            nn.Linear(256, 1), nn.Sigmoid(),
+        )
+
+    def config(self) -> dict[str, Any]:
+        return {"size": self.size}
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x)).squeeze(-1)
+
+
+class _Block(nn.Module):
+    """A residual block: two 3x3 convolutions with batch norm, the input added back."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Conv2d(channels, channels, 3, padding=1, bias=False), nn.BatchNorm2d(channels), nn.ReLU(),
+            nn.Conv2d(channels, channels, 3, padding=1, bias=False), nn.BatchNorm2d(channels),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(x + self.body(x))
+
+
+class ResValueNet(nn.Module):
+    """Our value net: a small residual tower on the ``"relative"`` planes (own/opponent queens,
+    arrows, empty, one-move reach of each side), then a 1x1 convolution, global mean and max
+    pooling and two dense layers to a ``tanh`` value for the side to move.
+
+    Fully convolutional up to the pooling, so one set of weights evaluates any board size (it is
+    trained on one size; other sizes are extrapolation). No dropout: the data is plentiful
+    self-play, and batch norm regularises enough."""
+
+    planes = "relative"
+    output = "tanh"
+
+    def __init__(self, channels: int = 32, blocks: int = 3, head: int = 16, hidden: int = 64) -> None:
+        super().__init__()
+        self.channels, self.blocks, self.head_channels, self.hidden = channels, blocks, head, hidden
+        self.stem = nn.Sequential(nn.Conv2d(plane_count(self.planes), channels, 3, padding=1, bias=False),
+                                  nn.BatchNorm2d(channels), nn.ReLU())
+        self.tower = nn.Sequential(*(_Block(channels) for _ in range(blocks)))
+        self.reduce = nn.Sequential(nn.Conv2d(channels, head, 1, bias=False), nn.BatchNorm2d(head), nn.ReLU())
+        self.value = nn.Sequential(nn.Linear(2 * head, hidden), nn.ReLU(), nn.Linear(hidden, 1), nn.Tanh())
+
+    def config(self) -> dict[str, Any]:
+        return {"channels": self.channels, "blocks": self.blocks, "head": self.head_channels,
+                "hidden": self.hidden}
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.reduce(self.tower(self.stem(x)))
+        pooled = torch.cat([h.mean(dim=(2, 3)), h.amax(dim=(2, 3))], dim=1)
+        return self.value(pooled).squeeze(-1)
+
+
+MODELS: dict[str, type[nn.Module]] = {"StudyCNN": StudyCNN, "ResValueNet": ResValueNet}
+
+
+def build_model(arch: str, **kwargs: Any) -> nn.Module:
+    """A fresh model of architecture ``arch`` (a key of ``MODELS``)."""
+    if arch not in MODELS:
+        raise ValueError(f"unknown architecture {arch!r}; use one of {sorted(MODELS)}")
+    return MODELS[arch](**kwargs)
+
+
+def parameter_count(model: nn.Module) -> int:
+    """The number of trainable parameters."""
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
+def value_for_side_to_move(model: nn.Module, out: torch.Tensor, sides: torch.Tensor) -> torch.Tensor:
+    """The model's raw output as a value in [-1, 1] for each position's side to move."""
+    if model.output == "tanh":
+        return out
+    white = 2.0 * out - 1.0
+    return torch.where(sides == 0, white, -white)
+
+
+if __name__ == "__main__":  # python -m training.models: the parameter counts
+    for name, model in [("StudyCNN(size=10)", StudyCNN(10)), ("StudyCNN(size=8)", StudyCNN(8)),
+                        ("ResValueNet()", ResValueNet())]:
+        print(f"{name:<20} {parameter_count(model):>9,} parameters")
