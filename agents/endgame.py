@@ -130,7 +130,9 @@ def count_fill(cells, queens, nq, dirs, budget, bounds, first):
                 for k in range(8):
                     t = s + dirs[k]
                     c = cells[t]
-                    if label[t] < 0 and (c == core.EMPTY or c == core.WHITE_QUEEN or c == core.BLACK_QUEEN):
+                    # amazons connect through empty squares, not through each other
+                    if label[t] < 0 and (c == core.EMPTY or (v == core.EMPTY and (
+                            c == core.WHITE_QUEEN or c == core.BLACK_QUEEN))):
                         label[t] = region
                         queue[tail] = t
                         tail += 1

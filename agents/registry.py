@@ -21,6 +21,7 @@ __all__ = ["Registry", "AGENTS", "register", "make", "parse_spec", "available", 
 AGENT_MODULES = (
     "agents.random_agent",
     "agents.study_search",
+    "agents.alphabeta",
 )
 
 class Registry:

@@ -1,0 +1,480 @@
+"""``alphabeta``: a selective principal-variation search over whole moves, in numba.
+
+What it does at each node (negamax, values for the side to move; the evaluator's values lie in
+[-1, 1], proven wins and losses are +-2 plus a small margin so they outrank any evaluation):
+
+* **Candidates** (Arrow's and ANKY's static ordering, in two stages): every queen move is scored by
+  the evaluation of the position after it (no arrow yet) and the best ``kq`` are kept; every arrow
+  of those queen moves is then scored by the evaluation of the position after the whole move. The
+  candidates are sorted by that score. ``kq=0`` keeps every queen move (unselective).
+* **Selective search**: only the best ``k`` candidates are searched (``k=0``: all). A depth-1 node
+  needs no recursion: its value is the best candidate's static score.
+* **Transposition table** on Zobrist keys (whole moves only, so no phase bit is needed: a position
+  after a whole move is the same whichever way it was reached), always-replace, storing value,
+  bound, depth and best move; the stored move is searched first.
+* **PVS**: the first candidate with the full window, the rest with a null window, re-searched
+  when they fail high inside the window. **Aspiration windows** at the root from depth 3.
+* **Filling phase** (``agents.endgame``): an interior node whose position is separated is scored
+  by the exact move counts when they decide the game; a separated root is played by the filling
+  move directly.
+* **Time**: iterative deepening; the search counts evaluator calls (the real cost) and aborts when
+  the budget predicted from the measured rate for the remaining time is spent; a new iteration
+  is not started when the last one's growth predicts it cannot finish. An aborted iteration still
+  counts if it had finished searching the previous best move (its best move is then at least as
+  good), otherwise the previous iteration's move is played.
+
+Killers and history tables are not used: the static ordering already sorts every node's candidates.
+
+Evaluators without a kernel (the CNN: ``evaluate_batch``) use ``batch_search``: the same candidate
+scores come from one ``evaluate_batch`` call on all the children of a node (no two-stage filter,
+no TT, no PVS), then the best ``k`` are searched by plain alpha-beta in Python.
+
+>>> from amazons_env import Board
+>>> agent = make("alphabeta:depth=2,k=6")
+>>> result = agent.search(Board(6))
+>>> result.depth, board_is_unchanged := True
+(2, True)
+"""
+
+from __future__ import annotations
+
+import time as _time
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import numpy as np
+from numba import njit, types
+
+from amazons_env import Board, Move, core
+
+from . import endgame
+from .base import Agent
+from .evaluator import KERNEL_TYPE, Evaluator, make_evaluator
+from .registry import make, register
+
+__all__ = ["AlphaBeta", "SearchResult", "TranspositionTable", "candidates", "negamax", "batch_search",
+           "zobrist_table", "position_key", "WIN"]
+
+WIN = 2.0
+INF = 1e9
+EPS = 1e-9
+NO_LIMIT = 1 << 62
+MAX_PLY = 64
+# stats slots
+NODES, EVALS, LIMIT, ABORTED, ROOT_IMPROVED = range(5)
+# cfg slots
+KQ, K, USE_TT, ENDGAME_BUDGET = range(4)
+# TT bound flags
+EXACT, LOWER, UPPER = range(3)
+
+
+def zobrist_table(width: int, seed: int = 20260522) -> np.ndarray:
+    """Random keys ``[4, W*W]``: rows 1-3 per cell value (queens, arrows); ``[0, 0]`` the side key."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(1, np.iinfo(np.int64).max, size=(4, width * width), dtype=np.int64).astype(np.uint64)
+
+
+@njit(cache=True)
+def position_key(cells, side, zob):
+    """The Zobrist key of a position (pieces and arrows, side to move)."""
+    key = zob[0, 0] if side == 1 else np.uint64(0)
+    for p in range(cells.shape[0]):
+        v = cells[p]
+        if v == core.WHITE_QUEEN or v == core.BLACK_QUEEN or v == core.ARROW:
+            key ^= zob[v, p]
+    return key
+
+
+class TranspositionTable:
+    """``2**bits`` always-replace entries: key, value, and (depth, bound, from, to, arrow)."""
+
+    def __init__(self, bits: int = 18) -> None:
+        if not 4 <= bits <= 26:
+            raise ValueError(f"tt_bits={bits!r}: must be in 4..26")
+        self.keys = np.zeros(1 << bits, dtype=np.uint64)
+        self.values = np.zeros(1 << bits, dtype=np.float64)
+        self.info = np.zeros((1 << bits, 5), dtype=np.int64)
+
+    def clear(self) -> None:
+        self.keys[:] = 0
+
+
+@njit(cache=True)
+def candidates(cells, queens, nq, side, dirs, kernel, params, kq, out, scores, qmoves, qscores, stats):
+    """Write ``side``'s candidate moves into ``out[:n]`` (padded from, to, arrow) with their static
+    scores (for ``side``) in ``scores[:n]``, best first; return ``n`` (module docstring)."""
+    piece = side + 1
+    other = 1 - side
+    nqm = 0
+    for i in range(nq[side]):
+        frm = queens[side, i]
+        for d in range(8):
+            step = dirs[d]
+            to = frm + step
+            while cells[to] == core.EMPTY:
+                qmoves[nqm, 0] = i
+                qmoves[nqm, 1] = to
+                nqm += 1
+                to += step
+    keep = nqm
+    if 0 < kq < nqm:
+        for j in range(nqm):
+            i, to = qmoves[j, 0], qmoves[j, 1]
+            frm = queens[side, i]
+            cells[frm] = core.EMPTY
+            cells[to] = piece
+            queens[side, i] = to
+            qscores[j] = -kernel(cells, queens, nq, other, dirs, params)
+            cells[to] = core.EMPTY
+            cells[frm] = piece
+            queens[side, i] = frm
+        stats[EVALS] += nqm
+        order = np.argsort(-qscores[:nqm])[:kq]
+        keep = kq
+    else:
+        order = np.arange(nqm)
+    n = 0
+    for j in range(keep):
+        i, to = qmoves[order[j], 0], qmoves[order[j], 1]
+        frm = queens[side, i]
+        cells[frm] = core.EMPTY
+        cells[to] = piece
+        queens[side, i] = to
+        for e in range(8):
+            astep = dirs[e]
+            a = to + astep
+            while cells[a] == core.EMPTY:
+                cells[a] = core.ARROW
+                if core.has_move(cells, queens, nq, other, dirs):
+                    scores[n] = -kernel(cells, queens, nq, other, dirs, params)
+                else:
+                    scores[n] = WIN
+                cells[a] = core.EMPTY
+                out[n, 0], out[n, 1], out[n, 2] = frm, to, a
+                n += 1
+                a += astep
+        cells[to] = core.EMPTY
+        cells[frm] = piece
+        queens[side, i] = frm
+    stats[EVALS] += n
+    order = np.argsort(-scores[:n])
+    sorted_moves = out[order]
+    sorted_scores = scores[order]
+    out[:n] = sorted_moves
+    scores[:n] = sorted_scores
+    return n
+
+
+_ARGS = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1],
+         types.int64, types.float64, types.float64, types.int64, types.uint64, KERNEL_TYPE,
+         types.float64[::1], types.int64[::1], types.uint64[:, ::1], types.uint64[::1],
+         types.float64[::1], types.int64[:, ::1], types.int64[:, :, ::1], types.float64[:, ::1],
+         types.int64[:, ::1], types.float64[::1], types.int64[::1], types.int64[::1])
+
+
+@njit(types.float64(*_ARGS), cache=True)
+def negamax(cells, queens, nq, side, dirs, depth, alpha, beta, ply, key, kernel, params, cfg, zob,
+            tt_key, tt_val, tt_info, moves, scores, qmoves, qscores, stats, best):
+    """The search (module docstring) to ``depth`` whole moves; ``best`` gets the root move."""
+    stats[NODES] += 1
+    if stats[EVALS] > stats[LIMIT]:
+        stats[ABORTED] = 1
+    if stats[ABORTED]:
+        return 0.0
+    if not core.has_move(cells, queens, nq, side, dirs):
+        return -WIN
+    if ply > 0 and cfg[ENDGAME_BUDGET] > 0:
+        outcome, margin = endgame.fill_value(cells, queens, nq, side, dirs, cfg[ENDGAME_BUDGET])
+        if outcome != 0:
+            return outcome * WIN + 0.001 * margin
+    if depth == 0:
+        stats[EVALS] += 1
+        return kernel(cells, queens, nq, side, dirs, params)
+    slot = key & np.uint64(tt_key.shape[0] - 1)
+    tt_from = -1
+    tt_to = -1
+    tt_arrow = -1
+    if cfg[USE_TT] and tt_key[slot] == key:
+        tt_from, tt_to, tt_arrow = tt_info[slot, 2], tt_info[slot, 3], tt_info[slot, 4]
+        if ply > 0 and tt_info[slot, 0] >= depth:
+            v = tt_val[slot]
+            flag = tt_info[slot, 1]
+            if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                return v
+    out = moves[ply]
+    sc = scores[ply]
+    n = candidates(cells, queens, nq, side, dirs, kernel, params, cfg[KQ], out, sc, qmoves, qscores, stats)
+    m = n if cfg[K] <= 0 else min(cfg[K], n)
+    if tt_from >= 0:  # the stored move first, wherever the static order put it
+        for j in range(n):
+            if out[j, 0] == tt_from and out[j, 1] == tt_to and out[j, 2] == tt_arrow:
+                for r in range(j, 0, -1):
+                    out[r, 0], out[r, 1], out[r, 2] = out[r - 1, 0], out[r - 1, 1], out[r - 1, 2]
+                    sc[r] = sc[r - 1]
+                out[0, 0], out[0, 1], out[0, 2] = tt_from, tt_to, tt_arrow
+                break
+    alpha0 = alpha
+    value = -INF
+    best_k = 0
+    if depth == 1:
+        value = sc[0]
+        for j in range(1, n):
+            if sc[j] > value:
+                value = sc[j]
+                best_k = j
+        if ply == 0:
+            best[0], best[1], best[2] = out[best_k, 0], out[best_k, 1], out[best_k, 2]
+            stats[ROOT_IMPROVED] = 1
+    else:
+        piece = side + 1
+        other = 1 - side
+        for k in range(m):
+            frm, to, arrow = out[k, 0], out[k, 1], out[k, 2]
+            index = core.find_queen(queens, nq, side, frm)
+            core.make_move(cells, queens, side, index, to, arrow)
+            child = key ^ zob[piece, frm] ^ zob[piece, to] ^ zob[core.ARROW, arrow] ^ zob[0, 0]
+            if k == 0:
+                v = -negamax(cells, queens, nq, other, dirs, depth - 1, -beta, -alpha, ply + 1, child, kernel,
+                             params, cfg, zob, tt_key, tt_val, tt_info, moves, scores, qmoves, qscores, stats, best)
+            else:
+                v = -negamax(cells, queens, nq, other, dirs, depth - 1, -alpha - EPS, -alpha, ply + 1, child,
+                             kernel, params, cfg, zob, tt_key, tt_val, tt_info, moves, scores, qmoves, qscores,
+                             stats, best)
+                if v > alpha and v < beta and not stats[ABORTED]:
+                    v = -negamax(cells, queens, nq, other, dirs, depth - 1, -beta, -alpha, ply + 1, child, kernel,
+                                 params, cfg, zob, tt_key, tt_val, tt_info, moves, scores, qmoves, qscores, stats,
+                                 best)
+            core.unmake_move(cells, queens, side, index, frm, to, arrow)
+            if stats[ABORTED]:
+                return 0.0
+            if v > value:
+                value = v
+                best_k = k
+                if v > alpha:
+                    alpha = v
+                    if ply == 0:
+                        best[0], best[1], best[2] = frm, to, arrow
+                        stats[ROOT_IMPROVED] = 1
+                    if alpha >= beta:
+                        break
+    if cfg[USE_TT]:
+        tt_key[slot] = key
+        tt_val[slot] = value
+        tt_info[slot, 0] = depth
+        tt_info[slot, 1] = UPPER if value <= alpha0 else (LOWER if value >= beta else EXACT)
+        tt_info[slot, 2], tt_info[slot, 3], tt_info[slot, 4] = out[best_k, 0], out[best_k, 1], out[best_k, 2]
+    return value
+
+
+@njit(cache=True)
+def _children(cells, queens, nq, side, dirs, moves, n, out, over):
+    """``out[k]``: the cells after ``moves[k]``; ``over[k]``: whether the opponent is then lost."""
+    for k in range(n):
+        frm, to, arrow = moves[k, 0], moves[k, 1], moves[k, 2]
+        index = core.find_queen(queens, nq, side, frm)
+        core.make_move(cells, queens, side, index, to, arrow)
+        out[k, :] = cells
+        over[k] = not core.has_move(cells, queens, nq, 1 - side, dirs)
+        core.unmake_move(cells, queens, side, index, frm, to, arrow)
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def batch_search(board: Board, depth: int, evaluator: Evaluator, k: int = 8,
+                 deadline: float = float("inf")) -> tuple[Optional[Move], float, int]:
+    """Selective alpha-beta for an evaluator without a kernel: at every node one
+    ``evaluator.evaluate_batch`` call scores all children; a depth-1 node returns the best score,
+    deeper nodes search their ``k`` best children (``k=0``: all). Returns ``(move, value, evals)``;
+    ``move`` is None if ``deadline`` (``time.perf_counter()``) passed first."""
+    cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
+    dirs = board.dirs
+    buf = np.empty((depth + 1, core.max_moves(board.size, int(nq.max())), 3), dtype=np.int64)
+    evals = [0]
+    best: list[Any] = [None]
+
+    def search(side: int, depth: int, alpha: float, beta: float, ply: int) -> float:
+        if _time.perf_counter() > deadline:
+            raise _OutOfTime
+        if not core.has_move(cells, queens, nq, side, dirs):
+            return -WIN
+        moves = buf[depth]
+        n = core.generate_moves(cells, queens, nq, side, dirs, moves)
+        children = np.empty((n, cells.shape[0]), dtype=np.uint8)
+        over = np.empty(n, dtype=np.bool_)
+        _children(cells, queens, nq, side, dirs, moves, n, children, over)
+        scores = -np.asarray(evaluator.evaluate_batch(children, np.full(n, 1 - side, dtype=np.int64)),
+                             dtype=np.float64)
+        evals[0] += n
+        scores[over] = WIN
+        order = np.argsort(-scores, kind="stable")
+        if depth == 1:
+            if ply == 0:
+                best[0] = moves[order[0]].copy()
+            return float(scores[order[0]])
+        value = -INF
+        for j in order[: (k if k > 0 else n)]:
+            frm, to, arrow = (int(x) for x in moves[j])
+            index = core.find_queen(queens, nq, side, frm)
+            core.make_move(cells, queens, side, index, to, arrow)
+            try:
+                v = -search(1 - side, depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                core.unmake_move(cells, queens, side, index, frm, to, arrow)
+            if v > value:
+                value = v
+                if ply == 0:
+                    best[0] = moves[j].copy()
+                alpha = max(alpha, v)
+                if alpha >= beta:
+                    break
+        return value
+
+    try:
+        value = search(int(board.turn), depth, -INF, INF, 0)
+    except _OutOfTime:
+        return None, 0.0, evals[0]
+    public = core.public_index(board.size)
+    return Move(*(int(public[p]) for p in best[0]), board.size), float(value), evals[0]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found: the ``move``, its ``value`` for the side to move (proven wins/losses
+    are beyond +-1), the ``depth`` completed, ``nodes`` and evaluator calls (``evals``) over all
+    iterations, and the ``seconds`` it took."""
+
+    move: Move
+    value: float
+    depth: int
+    nodes: int
+    evals: int
+    seconds: float
+
+
+@register("alphabeta")
+class AlphaBeta(Agent):
+    """The selective PVS engine (module docstring) as an agent.
+
+    Options: ``time`` seconds per move (default 1.0; iterative deepening), ``depth`` a depth limit
+    (alone: one fixed-depth search), ``eval`` an evaluator spec or object (default ``territory``;
+    other keyword options go to it), ``k`` children searched per node (0 = all), ``kq`` queen
+    moves kept before arrows are scored (0 = all), ``tt`` (use the table), ``tt_bits``,
+    ``endgame`` (fill-search budget per region inside the search; 0 = off), ``aspiration`` window
+    half-width.
+    """
+
+    name = "alphabeta"
+
+    def __init__(self, time: Optional[float] = None, depth: Optional[int] = None, eval: Any = "territory",
+                 k: int = 10, kq: int = 12, tt: bool = True, tt_bits: int = 18, endgame: int = 300,
+                 aspiration: float = 0.1, seed: Optional[int] = None, **eval_options: Any) -> None:
+        super().__init__(seed)
+        if depth is not None and (int(depth) != depth or not 1 <= depth < MAX_PLY):
+            raise ValueError(f"depth={depth!r}: must be a whole number in 1..{MAX_PLY - 1}")
+        if time is not None and not time > 0:
+            raise ValueError(f"time={time!r}: seconds per move must be > 0")
+        if k < 0 or kq < 0 or endgame < 0 or not aspiration > 0:
+            raise ValueError(f"k={k}, kq={kq}, endgame={endgame} must be >= 0 and aspiration={aspiration} > 0")
+        self.time = 1.0 if time is None and depth is None else time
+        self.depth = None if depth is None else int(depth)
+        self.evaluator = make_evaluator(eval, **eval_options)
+        self.k, self.kq, self.endgame, self.aspiration = int(k), int(kq), int(endgame), float(aspiration)
+        self.cfg = np.array([kq, k, int(bool(tt)), endgame], dtype=np.int64)
+        self.table = TranspositionTable(tt_bits)
+        self._arrays: dict[int, tuple] = {}
+        self.last_result: Optional[SearchResult] = None
+
+    def reset(self) -> None:
+        self.table.clear()
+
+    def select_move(self, board: Board) -> Move:
+        self.last_result = self.search(board)
+        return self.last_result.move
+
+    def _scratch(self, board: Board) -> tuple:
+        if board.size not in self._arrays:
+            rows = core.max_moves(board.size, core.MAX_QUEENS)
+            self._arrays[board.size] = (
+                zobrist_table(board.size + 2), np.empty((MAX_PLY, rows, 3), dtype=np.int64),
+                np.empty((MAX_PLY, rows)), np.empty((rows, 2), dtype=np.int64), np.empty(rows))
+        return self._arrays[board.size]
+
+    def _once(self, board: Board, depth: int, alpha: float, beta: float, limit: int,
+              stats: np.ndarray, best: np.ndarray) -> float:
+        zob, moves, scores, qmoves, qscores = self._scratch(board)
+        cells, queens = board.cells.copy(), board.queens.copy()
+        stats[LIMIT], stats[ABORTED], stats[ROOT_IMPROVED] = limit, 0, 0
+        side = int(board.turn)
+        return negamax(cells, queens, board.queen_counts.copy(), side, board.dirs, depth, alpha, beta, 0,
+                       position_key(cells, side, zob), self.evaluator.kernel, self.evaluator.params, self.cfg,
+                       zob, self.table.keys, self.table.values, self.table.info, moves, scores, qmoves,
+                       qscores, stats, best)
+
+    def search(self, board: Board) -> SearchResult:
+        """Search ``board`` for its side to move within this agent's time and depth limits."""
+        if board.is_game_over():
+            raise ValueError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
+        start = _time.perf_counter()
+        if self.endgame:
+            result = endgame.analyse(board)
+            if result.separated:
+                return SearchResult(result.moves[int(board.turn)], float(result.outcome()) * WIN, 0, 0, 0,
+                                    _time.perf_counter() - start)
+        empties = int(np.count_nonzero(board.cells == core.EMPTY))
+        deepest = min(empties, MAX_PLY - 1, self.depth or MAX_PLY)
+        if self.evaluator.kernel is None:
+            return self._search_batch(board, deepest, start)
+        deadline = None if self.time is None else start + self.time
+        stats = np.zeros(5, dtype=np.int64)
+        best = np.full(3, -1, dtype=np.int64)
+        done: Optional[tuple[np.ndarray, float, int]] = None
+        for depth in range(1, deepest + 1):
+            if self.depth is not None and deadline is None and depth < deepest:
+                continue  # a fixed-depth search: only the last iteration
+            now = _time.perf_counter()
+            if deadline is not None and done is not None:
+                if now - start > 0.5 * (deadline - start):
+                    break  # an iteration rarely finishes in less than the time already spent
+                rate = stats[EVALS] / max(now - start, 1e-6)
+                limit = int(stats[EVALS] + rate * (deadline - now))
+            else:
+                limit = NO_LIMIT
+            window = (-INF, INF)
+            if done is not None and depth >= 3 and abs(done[1]) < 1:
+                window = (done[1] - self.aspiration, done[1] + self.aspiration)
+            value = self._once(board, depth, *window, limit, stats, best)
+            if not stats[ABORTED] and (value <= window[0] or value >= window[1]):
+                value = self._once(board, depth, -INF, INF, limit, stats, best)
+            if stats[ABORTED]:
+                if stats[ROOT_IMPROVED] and window == (-INF, INF) and done is not None:
+                    done = (best.copy(), done[1], done[2])  # better than the last iteration's move
+                break
+            done = (best.copy(), value, depth)
+            if abs(value) >= WIN:
+                break  # proven
+        if done is None:  # even depth 1 ran out of time: take the static order's best move
+            stats[LIMIT] = NO_LIMIT
+            self._once(board, 1, -INF, INF, NO_LIMIT, stats, best)
+            done = (best.copy(), 0.0, 1)
+        public = core.public_index(board.size)
+        move = Move(*(int(public[p]) for p in done[0]), board.size)
+        return SearchResult(move, float(done[1]), done[2], int(stats[NODES]), int(stats[EVALS]),
+                            _time.perf_counter() - start)
+
+    def _search_batch(self, board: Board, deepest: int, start: float) -> SearchResult:
+        deadline = float("inf") if self.time is None else start + self.time
+        done, evals = None, 0
+        for depth in range(1, deepest + 1):
+            if self.depth is not None and self.time is None and depth < deepest:
+                continue
+            move, value, spent = batch_search(board, depth, self.evaluator, self.k, deadline)
+            evals += spent
+            if move is None:
+                break
+            done = (move, value, depth)
+        if done is None:
+            move, value, spent = batch_search(board, 1, self.evaluator, self.k)
+            done, evals = (move, value, 1), evals + spent
+        return SearchResult(done[0], done[1], done[2], 0, evals, _time.perf_counter() - start)

@@ -1,0 +1,232 @@
+"""Engines beyond the study: territory evaluation, the alpha-beta engine, the filling-phase counts.
+
+Small boards and late positions, so plain minimax and exhaustive fill searches stay affordable.
+"""
+
+from __future__ import annotations
+
+import doctest
+
+import numpy as np
+import pytest
+
+from agents import alphabeta, endgame, make, territory
+from agents.alphabeta import WIN
+from agents.evaluator import Evaluator, make_evaluator
+from amazons_env import Board, Move, core
+
+
+def random_position(seed: int, size: int = 6, max_moves: int = 40) -> Board:
+    """Random play from the start until the side to move has at most ``max_moves`` moves."""
+    rng = np.random.default_rng(seed)
+    board = Board(size)
+    while board.count_legal_moves() > max_moves:
+        moves = board.legal_moves_array()
+        board.push(Move(*moves[rng.integers(len(moves))].tolist(), size))
+    return board
+
+
+def minimax(board: Board, depth: int, evaluator: Evaluator) -> float:
+    """Plain negamax without pruning through the Board API, with the engine's terminal value."""
+    if board.is_game_over():
+        return -WIN
+    if depth == 0:
+        return evaluator.evaluate(board)
+    best = -np.inf
+    for move in board.legal_moves():
+        board.push(move)
+        best = max(best, -minimax(board, depth - 1, evaluator))
+        board.pop()
+    return best
+
+
+@pytest.mark.parametrize("module", [territory, endgame])
+def test_doctests(module):
+    assert doctest.testmod(module).failed == 0
+
+
+# -- territory ----------------------------------------------------------------------------------
+
+def slow_distances(board: Board, side: int, queen: bool) -> dict[int, int]:
+    """Queen/king distances from ``side``'s amazons over empty public squares, by plain BFS."""
+    n = board.size
+    steps = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
+    frontier = [s for s in range(n * n) if board.piece_at(s) == ("Q" if side == 0 else "q")]
+    dist = {s: 0 for s in frontier}
+    d = 0
+    while frontier:
+        d += 1
+        nxt = []
+        for s in frontier:
+            for dr, df in steps:
+                r, f = divmod(s, n)
+                while True:
+                    r, f = r + dr, f + df
+                    t = r * n + f
+                    if not (0 <= r < n and 0 <= f < n) or board.piece_at(t) is not None:
+                        break
+                    if t not in dist:
+                        dist[t] = d
+                        nxt.append(t)
+                    if not queen:
+                        break
+        frontier = nxt
+    return dist
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_distance_maps_match_plain_bfs(seed):
+    board = random_position(seed, size=8, max_moves=400)
+    maps = territory.distance_maps(board.cells, board.queens, board.queen_counts, board.dirs)
+    to_padded = core.padded_index(8)
+    for row, (side, queen) in enumerate([(0, True), (1, True), (0, False), (1, False)]):
+        slow = slow_distances(board, side, queen)
+        for s in range(64):
+            if board.piece_at(s) is None:
+                assert maps[row, to_padded[s]] == slow.get(s, territory.FAR), (row, s)
+
+
+def test_territory_features_and_sign():
+    # White owns the left column region, Black the right: t1 counts it, w = 0 (separated)
+    board = Board.from_text("Q1*3/**4/6/******/3*1q/6 w")
+    f = territory.features(board.cells, board.queens, board.queen_counts, 0, board.dirs, 0.1)
+    assert f[territory.T1] == 14 - 10 and f[territory.W] == 0
+    evaluator = make_evaluator("territory")
+    white = evaluator.evaluate(board)
+    black = evaluator.evaluate(Board.from_text("Q1*3/**4/6/******/3*1q/6 b"))
+    assert white > 0 and black < 0 and white == pytest.approx(-black)
+    with pytest.raises(ValueError, match="kappa"):
+        make_evaluator("territory:kappa=0.5")
+
+
+# -- alpha-beta ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_alphabeta_equals_minimax_on_small_positions(seed, depth):
+    board = random_position(seed, size=5, max_moves=12)
+    evaluator = make_evaluator("territory")
+    expected = minimax(board, depth, evaluator)
+    agent = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0")
+    result = agent.search(board)
+    assert result.value == pytest.approx(expected, abs=1e-6)
+    board.push(result.move)  # the move reaches that value
+    assert -minimax(board, depth - 1, evaluator) == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_transposition_table_keeps_fixed_depth_values(seed):
+    board = random_position(seed, size=6, max_moves=60)
+    with_tt = make("alphabeta:depth=3,k=0,kq=0,endgame=0,tt=true").search(board)
+    without = make("alphabeta:depth=3,k=0,kq=0,endgame=0,tt=false").search(board)
+    assert with_tt.value == pytest.approx(without.value, abs=1e-9)
+    assert with_tt.nodes <= without.nodes
+
+
+def test_zobrist_key_is_incremental():
+    board = random_position(3, size=6, max_moves=200)
+    zob = alphabeta.zobrist_table(8)
+    key = alphabeta.position_key(board.cells, int(board.turn), zob)
+    move = board.legal_moves()[7]
+    p = core.padded_index(6)
+    piece = int(board.turn) + 1
+    board.push(move)
+    expected = alphabeta.position_key(board.cells, int(board.turn), zob)
+    assert key ^ zob[piece, p[move.from_square]] ^ zob[piece, p[move.to_square]] \
+        ^ zob[core.ARROW, p[move.arrow]] ^ zob[0, 0] == expected
+
+
+def test_alphabeta_timed_search_leaves_board_and_plays_legal():
+    board = random_position(11, size=8, max_moves=1000)
+    before = board.text()
+    agent = make("alphabeta:time=0.2")
+    result = agent.search(board)
+    assert board.text() == before and board.is_legal(result.move) and result.depth >= 1
+
+
+def test_batch_path_matches_kernel_path():
+    class BatchOnly(Evaluator):  # the territory values through evaluate_batch only (like the CNN)
+        name = "batch-territory"
+
+        def __init__(self):
+            super().__init__()
+            self.inner = make_evaluator("territory")
+
+        def evaluate_batch(self, cells, sides):
+            return self.inner.evaluate_batch(cells, sides)
+
+    board = random_position(2, size=5, max_moves=14)
+    for depth in (1, 2):
+        kernel = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0").search(board)
+        batch = make(f"alphabeta:depth={depth},k=0,endgame=0", eval=BatchOnly()).search(board)
+        assert batch.value == pytest.approx(kernel.value, abs=1e-9)
+
+
+# -- the filling phase --------------------------------------------------------------------------
+
+def slow_fill(board: Board, side: int) -> int:
+    """Longest sequence of moves ``side`` can make alone (the opponent passes): exhaustive."""
+    if board.turn != side:
+        board = Board.from_squares(board.size, *board.layout(), turn=side)
+    best = 0
+    for move in board.legal_moves():
+        board.push_unchecked(move)
+        board._turn ^= 1  # the opponent passes: separated positions only
+        best = max(best, 1 + slow_fill(board, side))
+        board._turn ^= 1
+        board.pop()
+    return best
+
+
+def separated_position(seed: int, size: int = 6) -> Board:
+    """Random play until the filling phase (the amazons of the two sides are separated)."""
+    rng = np.random.default_rng(seed)
+    board = Board(size)
+    while not endgame.analyse(board).separated:
+        moves = board.legal_moves_array()
+        board.push(Move(*moves[rng.integers(len(moves))].tolist(), size))
+    return board
+
+
+# a hand-made defect: White's queen on b6 reaches a5 and c5 only diagonally; after either move its
+# arrow must go back to b6 (the only square it sees), so the other square is lost
+DEFECT = "*Q**1q/1*1***/******/6/6/6 w"
+SEPARATED = [DEFECT] + [separated_position(seed).text() for seed in range(6)]
+
+
+@pytest.mark.parametrize("text", SEPARATED)
+def test_fill_counts_equal_exhaustive_search(text):
+    board = Board.from_text(text)
+    result = endgame.analyse(board)
+    assert result.separated and result.exact
+    for side in (0, 1):
+        if result.upper[side] <= 12:  # exhaustive search affordable
+            assert result.lower[side] == slow_fill(Board.from_squares(board.size, *board.layout(), turn=side), side)
+    if text == DEFECT:
+        assert result.lower == (1, 1) and result.outcome() == -1
+
+
+def test_not_separated_is_reported():
+    assert not endgame.analyse(Board(6)).separated
+
+
+def play(board: Board, white, black, max_plies: int = 200) -> int:
+    """Play to the end; the winner's colour."""
+    players = (white, black)
+    for _ in range(max_plies):
+        if board.is_game_over():
+            return 1 - int(board.turn)
+        board.push(players[int(board.turn)].select_move(board))
+    raise AssertionError("game did not end")
+
+
+@pytest.mark.parametrize("text", SEPARATED)
+@pytest.mark.parametrize("opponent", ["random", "alphabeta:depth=2"])
+def test_never_loses_a_counted_win(text, opponent):
+    board = Board.from_text(text)
+    result = endgame.analyse(board)
+    winner = int(board.turn) if result.outcome() == 1 else 1 - int(board.turn)
+    engine = make("alphabeta:depth=2")
+    other = make(opponent, seed=1)
+    players = (engine, other) if winner == 0 else (other, engine)
+    assert play(board.copy(), *players) == winner
