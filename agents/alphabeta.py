@@ -30,10 +30,10 @@ scores come from one ``evaluate_batch`` call on all the children of a node (no t
 no TT, no PVS), then the best ``k`` are searched by plain alpha-beta in Python.
 
 >>> from amazons_env import Board
->>> agent = make("alphabeta:depth=2,k=6")
->>> result = agent.search(Board(6))
->>> result.depth, board_is_unchanged := True
-(2, True)
+>>> board = Board(6)
+>>> result = make("alphabeta:depth=2,k=6").search(board)
+>>> result.depth, board.is_legal(result.move), board.ply
+(2, True, 0)
 """
 
 from __future__ import annotations

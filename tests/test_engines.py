@@ -40,7 +40,7 @@ def minimax(board: Board, depth: int, evaluator: Evaluator) -> float:
     return best
 
 
-@pytest.mark.parametrize("module", [territory, endgame])
+@pytest.mark.parametrize("module", [territory, endgame, alphabeta])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
