@@ -45,6 +45,18 @@ class Outcome:
         return "1-0" if self.winner == Color.WHITE else "0-1"
 
 
+_SCRATCH: dict[int, np.ndarray] = {}
+
+
+def _scratch(size: int) -> np.ndarray:
+    """One move buffer per board size, shared by all boards (``core.legal_move_rows`` copies out
+    of it before returning, so sharing is safe): board copies allocate nothing big."""
+    buffer = _SCRATCH.get(size)
+    if buffer is None:
+        buffer = _SCRATCH[size] = np.empty((core.max_moves(size, core.MAX_QUEENS), 3), dtype=np.int64)
+    return buffer
+
+
 class Board:
     """An Amazons position, the side to move and the moves that led here.
 
@@ -109,7 +121,6 @@ class Board:
         self._cells[self._to_padded[list(layout.arrows)]] = core.ARROW
         self._turn = turn
         self._stack: list[tuple[Move, int]] = []
-        self._buffer = np.empty((core.max_moves(size, core.MAX_QUEENS), 3), dtype=np.int64)
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -163,9 +174,8 @@ class Board:
 
     def legal_moves_array(self) -> np.ndarray:
         """The legal moves as an ``int64`` array of rows (from, to, arrow) in public squares."""
-        n = core.generate_public_moves(self._cells, self._queens, self._nq, self._turn, self._dirs,
-                                       self._to_public, self._buffer)
-        return self._buffer[:n].copy()
+        return core.legal_move_rows(self._cells, self._queens, self._nq, self._turn, self._dirs,
+                                    self._to_public, _scratch(self._size))
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of the side to move (empty when the game is over)."""
@@ -262,7 +272,6 @@ class Board:
         board._queens = self._queens.copy()
         board._nq = self._nq.copy()
         board._stack = list(self._stack) if stack else []
-        board._buffer = np.empty_like(self._buffer)
         return board
 
     def transform(self, symmetry: int) -> "Board":

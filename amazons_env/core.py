@@ -26,7 +26,7 @@ from numba import njit
 __all__ = [
     "EMPTY", "WHITE_QUEEN", "BLACK_QUEEN", "ARROW", "WALL", "MAX_QUEENS", "MIN_SIZE", "MAX_SIZE",
     "directions", "padded_index", "public_index", "max_moves",
-    "generate_moves", "generate_public_moves", "count_moves", "count_moves_from", "count_moves_open", "run_tables", "count_queen_moves", "count_arrows", "count_directions",
+    "generate_moves", "generate_public_moves", "legal_move_rows", "count_moves", "count_moves_from", "count_moves_open", "run_tables", "count_queen_moves", "count_arrows", "count_directions",
     "has_move", "find_queen", "make_move", "unmake_move", "is_legal_move",
 ]
 
@@ -127,6 +127,14 @@ def generate_public_moves(cells, queens, nq, side, dirs, to_public, out):
     """``generate_moves`` writing public squares (``to_public = public_index(size)``) instead of
     padded ones, so no conversion pass is needed afterwards."""
     return _emit_moves(cells, queens, nq, side, dirs, to_public, out)
+
+
+@njit(cache=True)
+def legal_move_rows(cells, queens, nq, side, dirs, to_public, scratch):
+    """``generate_public_moves`` into ``scratch``, returned as a new ``(n, 3)`` array. The copy is
+    made inside the kernel, so a scratch buffer shared between boards is safe under the GIL."""
+    n = generate_public_moves(cells, queens, nq, side, dirs, to_public, scratch)
+    return scratch[:n].copy()
 
 
 # The four lines through a square as pairs of opposite entries of ``directions()``, and for each

@@ -206,3 +206,13 @@ def test_start_positions_against_the_reference(size):
     assert sorted(map(tuple, board.legal_moves_array().tolist())) == sorted(reference_moves(board))
     # the start is symmetric under the left-right mirror
     assert board.transform(1) == board
+
+
+def test_move_arrays_are_independent_of_the_shared_scratch():
+    first, second = Board(8), Board(8)
+    second.push(second.legal_moves()[5])
+    rows = first.legal_moves_array()
+    kept = rows.copy()
+    other = second.legal_moves_array()
+    assert np.array_equal(rows, kept) and not np.array_equal(rows[:len(other)], other)
+    assert first.copy().legal_moves_array().tolist() == kept.tolist()
