@@ -99,7 +99,9 @@ class TranspositionTable:
         self.keys[:] = 0
 
 
-@njit(cache=True)
+@njit(types.int64(types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1],
+                  KERNEL_TYPE, types.float64[::1], types.int64, types.int64[:, ::1], types.float64[::1],
+                  types.int64[:, ::1], types.float64[::1], types.int64[::1]), cache=True)
 def candidates(cells, queens, nq, side, dirs, kernel, params, kq, out, scores, qmoves, qscores, stats):
     """Write ``side``'s candidate moves into ``out[:n]`` (padded from, to, arrow) with their static
     scores (for ``side``) in ``scores[:n]``, best first; return ``n`` (module docstring)."""

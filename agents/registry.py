@@ -22,6 +22,7 @@ AGENT_MODULES = (
     "agents.random_agent",
     "agents.study_search",
     "agents.alphabeta",
+    "agents.mcts",
 )
 
 class Registry:

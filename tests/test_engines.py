@@ -230,3 +230,49 @@ def test_never_loses_a_counted_win(text, opponent):
     other = make(opponent, seed=1)
     players = (engine, other) if winner == 0 else (other, engine)
     assert play(board.copy(), *players) == winner
+
+
+# -- MCTS -----------------------------------------------------------------------------------------
+
+def test_mcts_plays_legal_moves_and_reuses_its_tree():
+    board = random_position(5, size=6, max_moves=300)
+    agent = make("mcts:sims=40,k=6")
+    before = board.text()
+    result = agent.search(board)
+    assert board.text() == before and board.is_legal(result.move) and result.simulations == 40
+    root = agent.root
+    j = max(root.children, key=lambda i: root.visits[i])
+    child = root.children[j]
+    if child.terminal or not child.children:
+        pytest.skip("no grandchild expanded")
+    jj = max(child.children, key=lambda i: child.visits[i])
+    public = core.public_index(6)
+    for move in (root.moves[j], child.moves[jj]):
+        board.push(Move(*(int(public[p]) for p in move), 6))
+    assert agent._reused_root(board) is child.children[jj]
+
+
+def test_mcts_visits_sum_to_simulations():
+    agent = make("mcts:sims=25,reuse=false")
+    agent.search(Board(6))
+    assert agent.root.visits.sum() == 25
+
+
+def test_mcts_finds_an_immediate_win():
+    # Black's queen on a6 has a5 as its only exit; White's arrow along the a5-e1 diagonal wins
+    board = Board.from_text("q*4/1*4/*5/6/6/3Q2 w")
+    assert not endgame.analyse(board).separated
+    agent = make("mcts:sims=50,endgame=0")
+    move = agent.select_move(board)
+    board.push(move)
+    assert board.is_game_over()
+
+
+@pytest.mark.parametrize("text", SEPARATED[:4])
+def test_mcts_never_loses_a_counted_win(text):
+    board = Board.from_text(text)
+    result = endgame.analyse(board)
+    winner = int(board.turn) if result.outcome() == 1 else 1 - int(board.turn)
+    engine, other = make("mcts:sims=20"), make("random", seed=2)
+    players = (engine, other) if winner == 0 else (other, engine)
+    assert play(board.copy(), *players) == winner
