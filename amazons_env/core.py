@@ -224,19 +224,17 @@ def count_moves_open(cells, queens, nq, side, dirs, runs):
     for i in range(nq[side]):
         frm = queens[side, i]
         for line in range(4):
-            p = q = 0
-            step = dirs[_LINES[line, 0]]
-            to = frm + step
-            while cells[to] == EMPTY:
-                p += 1
-                n += runs[8, to]
-                to += step
-            step = dirs[_LINES[line, 1]]
-            to = frm + step
-            while cells[to] == EMPTY:
-                q += 1
-                n += runs[8, to]
-                to += step
+            p = 0
+            for half in range(2):
+                step = dirs[_LINES[line, half]]
+                to = frm + step
+                q = 0
+                while cells[to] == EMPTY:
+                    q += 1
+                    n += runs[8, to]
+                    to += step
+                if half == 0:
+                    p = q
             n += p + q + 2 * p * q
     return n
 
