@@ -221,6 +221,7 @@ class AmazonsEnv(gymnasium.Env):
         self._pub = core.public_index(n)
         self._dirs = core.directions(n + 2)
         self._start = Board(n)
+        self._legal = np.zeros(K.max_legal(n), np.int32)
         self._meta: Optional[np.ndarray] = None
         self.learner_color: Optional[Color] = None
 
@@ -265,7 +266,7 @@ class AmazonsEnv(gymnasium.Env):
         obs = np.zeros(NUM_PLANES * self._nn, np.int8)
         mask = np.zeros(self._nn * self._nn, np.int8)
         code = K.single_step(self._cells, self._queens, self._nq, meta, self._dirs, self._pad, self._pub,
-                             self._nn, value, obs, mask)
+                             self._nn, value, obs, mask, self._legal)
         reward = 0.0
         info_extra: dict[str, Any] = {}
         if code == K.ILLEGAL:
@@ -294,6 +295,13 @@ class AmazonsEnv(gymnasium.Env):
         if self.render_mode == "human":
             self.render()
         return obs, reward, bool(meta[K.DONE]), False, info
+
+    def legal_actions(self) -> np.ndarray:
+        """The legal actions of the current phase, ``int64[k]`` (the mask's non-zero entries,
+        already listed by the step kernel)."""
+        if self._meta is None:
+            raise gymnasium.error.ResetNeeded("call reset() before legal_actions()")
+        return self._legal[:self._meta[K.NLEGAL]].astype(np.int64)
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask of the current phase (``int8[N**4]``), for MaskablePPO."""
@@ -382,7 +390,7 @@ class AmazonsEnv(gymnasium.Env):
         obs = np.zeros(NUM_PLANES * self._nn, np.int8)
         mask = np.zeros(self._nn * self._nn, np.int8)
         K.write_obs_mask(self._cells, self._queens, self._nq, meta, self._dirs, self._pad, self._pub, self._nn,
-                         side, obs, mask)
+                         side, obs, mask, self._legal)
         return obs.reshape(NUM_PLANES, self.size, self.size), mask
 
     def _info(self) -> dict[str, Any]:

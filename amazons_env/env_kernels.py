@@ -19,7 +19,7 @@ from . import core
 from .core import ARROW, EMPTY, MAX_QUEENS
 
 __all__ = [
-    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "ROWN", "ROWS", "ROWC", "META_SIZE",
+    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS", "META_SIZE", "max_legal",
     "NUM_PLANES", "OK", "WIN", "ILLEGAL",
     "new_meta", "step_one", "write_obs_mask", "clear_mask", "single_step",
     "step_batch", "reset_batch", "check_batch", "sample_legal",
@@ -34,10 +34,10 @@ QIDX = 4      # arrow phase: that queen's index in queens[side]
 TURNS = 5     # full turns completed
 DONE = 6      # 1 once the game has ended (a side has no move, or an illegal action was taken)
 WINNER = 7    # the winner once DONE, else -1
-ROWN = 8      # number of mask rows set (their public from-squares in ROWS.., legal counts in ROWC..)
-ROWS = 9
-ROWC = ROWS + MAX_QUEENS
-META_SIZE = ROWC + MAX_QUEENS
+NLEGAL = 8    # number of legal actions (listed in the game's ``legal`` buffer)
+ROWN = 9      # number of mask rows set (their public from-squares in ROWS..)
+ROWS = 10
+META_SIZE = ROWS + MAX_QUEENS
 
 NUM_PLANES = 9
 
@@ -45,6 +45,11 @@ NUM_PLANES = 9
 OK = 0
 WIN = 1       # the mover's arrow left the opponent without a move: the mover won
 ILLEGAL = 2
+
+
+def max_legal(size: int) -> int:
+    """Room for the legal actions of one step (queen phase: every queen's slides)."""
+    return MAX_QUEENS * 4 * (size - 1)
 
 
 def new_meta(side: int) -> np.ndarray:
@@ -103,11 +108,10 @@ def _reach(cells, queens, nq, side, dirs, pub, out, offset):
 
 
 @njit(cache=True)
-def _legal_row(cells, dirs, pub, nn, frm, mask, out, offset):
-    """Set the mask row of the slides from ``frm``, mark their targets in ``out[offset + sq]``;
-    return how many there are."""
+def _legal_row(cells, dirs, pub, nn, frm, mask, out, offset, legal, n):
+    """Set the mask row of the slides from ``frm``, mark their targets in ``out[offset + sq]``,
+    list the actions in ``legal[n:]``; return the new length of the list."""
     base = pub[frm] * nn
-    n = 0
     for d in range(8):
         step = dirs[d]
         s = frm + step
@@ -115,17 +119,19 @@ def _legal_row(cells, dirs, pub, nn, frm, mask, out, offset):
             sq = pub[s]
             mask[base + sq] = 1
             out[offset + sq] = 1
+            legal[n] = base + sq
             n += 1
             s += step
     return n
 
 
 @njit(cache=True)
-def write_obs_mask(cells, queens, nq, meta, dirs, pad, pub, nn, perspective, out, mask):
+def write_obs_mask(cells, queens, nq, meta, dirs, pad, pub, nn, perspective, out, mask, legal):
     """Write the ``NUM_PLANES`` planes seen by ``perspective`` (see ``AmazonsEnv``) into the flat
     ``int8[NUM_PLANES * nn]`` array ``out``; when it is ``perspective``'s turn, also set the legal
-    actions in the all-zero ``mask`` and record its non-zero rows in ``meta`` (for ``clear_mask``).
-    A finished game has no legal action."""
+    actions in the all-zero ``mask``, list them in ``legal[:meta[NLEGAL]]`` (``max_legal`` room)
+    and record the mask's non-zero rows in ``meta`` (for ``clear_mask``). A finished game has no
+    legal action."""
     out[:] = 0
     other = perspective ^ 1
     for i in range(nq[perspective]):
@@ -139,17 +145,22 @@ def write_obs_mask(cells, queens, nq, meta, dirs, pad, pub, nn, perspective, out
         out[3 * nn:4 * nn] = 1
         out[4 * nn + pub[meta[DST]]] = 1
         out[5 * nn + pub[meta[SRC]]] = 1
-    meta[ROWN] = 0
-    if perspective == meta[SIDE] and meta[DONE] == 0:
+    mover = perspective == meta[SIDE]
+    if mover:  # another side's view leaves the mover's mask bookkeeping alone
+        meta[ROWN] = 0
+        meta[NLEGAL] = 0
+    if mover and meta[DONE] == 0:
         if arrow_phase:
-            meta[ROWC] = _legal_row(cells, dirs, pub, nn, meta[DST], mask, out, 6 * nn)
+            meta[NLEGAL] = _legal_row(cells, dirs, pub, nn, meta[DST], mask, out, 6 * nn, legal, 0)
             meta[ROWS] = pub[meta[DST]]
             meta[ROWN] = 1
         else:
+            n = 0
             for i in range(nq[perspective]):
                 q = queens[perspective, i]
-                meta[ROWC + i] = _legal_row(cells, dirs, pub, nn, q, mask, out, 6 * nn)
+                n = _legal_row(cells, dirs, pub, nn, q, mask, out, 6 * nn, legal, n)
                 meta[ROWS + i] = pub[q]
+            meta[NLEGAL] = n
             meta[ROWN] = nq[perspective]
     else:
         _reach(cells, queens, nq, perspective, dirs, pub, out, 6 * nn)
@@ -168,18 +179,18 @@ def clear_mask(meta, nn, mask):
 
 
 @njit(cache=True)
-def single_step(cells, queens, nq, meta, dirs, pad, pub, nn, action, obs, mask):
+def single_step(cells, queens, nq, meta, dirs, pad, pub, nn, action, obs, mask, legal):
     """``step_one``, then the next observation (for the side to move) and mask into fresh
     zeroed ``obs``/``mask`` arrays (skipped when the action was illegal)."""
     code = step_one(cells, queens, nq, meta, dirs, pad, nn, action)
     if code != ILLEGAL:
-        write_obs_mask(cells, queens, nq, meta, dirs, pad, pub, nn, meta[SIDE], obs, mask)
+        write_obs_mask(cells, queens, nq, meta, dirs, pad, pub, nn, meta[SIDE], obs, mask, legal)
     return code
 
 
 @njit(cache=True)
 def reset_batch(cells, queens, nq, meta, which, init_cells, init_queens, init_nq, init_side,
-                dirs, pad, pub, nn, obs, masks):
+                dirs, pad, pub, nn, obs, masks, legal):
     """Put every game ``i`` with ``which[i]`` back to the initial position and refresh its
     observation and mask."""
     for i in range(cells.shape[0]):
@@ -191,7 +202,8 @@ def reset_batch(cells, queens, nq, meta, which, init_cells, init_queens, init_nq
             meta[i, :] = 0
             meta[i, SIDE] = init_side
             meta[i, WINNER] = -1
-            write_obs_mask(cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, init_side, obs[i], masks[i])
+            write_obs_mask(cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, init_side, obs[i], masks[i],
+                           legal[i])
 
 
 @njit(cache=True)
@@ -205,9 +217,9 @@ def check_batch(meta, masks, actions):
 
 @njit(cache=True)
 def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_side,
-               dirs, pad, pub, nn, obs, masks, rewards, terminated, illegal):
+               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal):
     m = meta[i]
-    legal = masks[i, actions[i]] == 1  # the mask of the current position, kept by this env
+    in_mask = masks[i, actions[i]] == 1  # the mask of the current position, kept by this env
     clear_mask(m, nn, masks[i])
     rewards[i] = 0.0
     terminated[i] = False
@@ -220,7 +232,7 @@ def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, ini
         m[SIDE] = init_side
         m[WINNER] = -1
     else:
-        code = step_one(cells[i], queens[i], nq[i], m, dirs, pad, nn, actions[i], True) if legal else ILLEGAL
+        code = step_one(cells[i], queens[i], nq[i], m, dirs, pad, nn, actions[i], True) if in_mask else ILLEGAL
         if code == WIN:
             rewards[i] = 1.0
             terminated[i] = True
@@ -230,42 +242,24 @@ def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, ini
             illegal[i] = True
             m[DONE] = 1
             m[WINNER] = m[SIDE] ^ 1
-    write_obs_mask(cells[i], queens[i], nq[i], m, dirs, pad, pub, nn, m[SIDE], obs[i], masks[i])
+    write_obs_mask(cells[i], queens[i], nq[i], m, dirs, pad, pub, nn, m[SIDE], obs[i], masks[i], legal[i])
 
 
 @njit(cache=True)
 def step_batch(cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_side,
-               dirs, pad, pub, nn, obs, masks, rewards, terminated, illegal):
+               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal):
     """Advance every game by one action (next-step autoreset: a game that ended on the previous
     step is reset instead and its action ignored); write rewards for the acting side,
     terminations, illegal-action flags, observations (for the side to move next) and masks."""
     for i in range(cells.shape[0]):
         _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_side,
-                   dirs, pad, pub, nn, obs, masks, rewards, terminated, illegal)
+                   dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal)
 
 
 @njit(cache=True)
-def sample_legal(masks, meta, nn, uniforms, out):
+def sample_legal(meta, legal, uniforms, out):
     """``out[i]``: a uniformly random legal action of game ``i`` (``uniforms[i]`` in [0, 1) picks
-    it), read from the mask rows recorded in ``meta``; -1 for a finished game."""
-    for i in range(masks.shape[0]):
-        m = meta[i]
-        total = 0
-        for r in range(m[ROWN]):
-            total += m[ROWC + r]
-        out[i] = -1
-        if total == 0:
-            continue
-        k = int(uniforms[i] * total)
-        r = 0
-        while k >= m[ROWC + r]:
-            k -= m[ROWC + r]
-            r += 1
-        row = masks[i]
-        base = m[ROWS + r] * nn
-        for j in range(base, base + nn):
-            if row[j]:
-                if k == 0:
-                    out[i] = j
-                    break
-                k -= 1
+    it from its ``legal`` list); -1 for a finished game."""
+    for i in range(meta.shape[0]):
+        n = meta[i, NLEGAL]
+        out[i] = legal[i, int(uniforms[i] * n)] if n > 0 else -1

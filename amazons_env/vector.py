@@ -84,6 +84,7 @@ class AmazonsVectorEnv(VectorEnv):
         self._meta = np.tile(K.new_meta(self._init_side), (b, 1))
         self._obs = np.zeros((b, K.NUM_PLANES * nn), np.int8)
         self._masks = np.zeros((b, nn * nn), np.int8)
+        self._legal = np.zeros((b, K.max_legal(n)), np.int32)
         self._rewards = np.zeros(b, np.float64)
         self._terminated = np.zeros(b, np.bool_)
         self._truncated = np.zeros(b, np.bool_)
@@ -114,7 +115,7 @@ class AmazonsVectorEnv(VectorEnv):
                     raise gymnasium.error.ResetNeeded("the first reset must reset every game")
         K.reset_batch(self._cells, self._queens, self._nq, self._meta, which, self._init_cells, self._init_queens,
                       self._init_nq, self._init_side, self._dirs, self._pad, self._pub, self._nn,
-                      self._obs, self._masks)
+                      self._obs, self._masks, self._legal)
         self._illegal[which] = False
         self._started = True
         return self._observations(), self._infos()
@@ -139,7 +140,7 @@ class AmazonsVectorEnv(VectorEnv):
                                        f"({int(actions[bad])}); no game was changed")
         K.step_batch(self._cells, self._queens, self._nq, self._meta, actions, self._init_cells, self._init_queens,
                      self._init_nq, self._init_side, self._dirs, self._pad, self._pub, self._nn, self._obs,
-                     self._masks, self._rewards, self._terminated, self._illegal)
+                     self._masks, self._legal, self._rewards, self._terminated, self._illegal)
         out = (self._rewards, self._terminated, self._truncated)
         if self.copy:
             out = tuple(a.copy() for a in out)
@@ -147,10 +148,11 @@ class AmazonsVectorEnv(VectorEnv):
 
     def sample_legal_actions(self) -> np.ndarray:
         """A uniformly random legal action for every game (from ``np_random``; -1 where a game has
-        just ended: any action does for the autoreset step). Reads only the mask rows of the pieces
-        that can move, so it costs far less than scanning the ``N**4`` mask."""
+        just ended: any action does for the autoreset step). It picks from the list of legal
+        actions the step kernel writes beside the mask, so it costs far less than scanning the
+        ``N**4`` mask."""
         out = np.empty(self.num_envs, np.int64)
-        K.sample_legal(self._masks, self._meta, self._nn, self.np_random.random(self.num_envs), out)
+        K.sample_legal(self._meta, self._legal, self.np_random.random(self.num_envs), out)
         return out
 
     def action_masks(self) -> np.ndarray:

@@ -7,7 +7,8 @@ Runs ``AmazonsVectorEnv`` with uniformly random legal actions (and, with probabi
 ``--illegal``, an arbitrary action, usually illegal) and checks, for every game at every step:
 
 * mask == legal list: the mask equals the (from, to) pairs (queen phase) or the arrow squares
-  (arrow phase) of ``core.generate_moves`` run on the position before the turn;
+  (arrow phase) of ``core.generate_moves`` run on the position before the turn, and the env's
+  list of legal actions (used by ``sample_legal_actions``) holds each of them once;
 * planes == board: every observation plane against the core arrays (queens, arrows, phase,
   shooter, vacated square, reach planes, colour);
 * rewards: 0 on every non-final step; a game ends exactly when the side to move has no move,
@@ -48,7 +49,7 @@ def _reach_ref(cells, queens, nq, side, dirs, pub, nn, out):
 
 
 @njit(cache=True)
-def check_game(cells, queens, nq, meta, dirs, pad, pub, nn, obs, mask, scratch, moves, plane):
+def check_game(cells, queens, nq, meta, dirs, pad, pub, nn, obs, mask, legal, scratch, moves, plane):
     """0 if game ``i``'s observation and mask are right, else a violation code."""
     side = meta[K.SIDE]
     if meta[K.DONE] != 0:
@@ -81,6 +82,11 @@ def check_game(cells, queens, nq, meta, dirs, pad, pub, nn, obs, mask, scratch, 
             return 5
         if obs[5, sq] != (phase == 1 and pad[sq] == meta[K.SRC]):
             return 5
+    listed = np.zeros(nn * nn, np.int8)
+    for k in range(meta[K.NLEGAL]):
+        listed[legal[k]] += 1
+    if not np.array_equal(listed, mask):
+        return 12
     targets = np.zeros(nn, np.int8)
     for a in range(nn * nn):
         if mask[a]:
@@ -94,12 +100,12 @@ def check_game(cells, queens, nq, meta, dirs, pad, pub, nn, obs, mask, scratch, 
 
 
 @njit(cache=True)
-def check_batch(cells, queens, nq, meta, dirs, pad, pub, nn, obs, masks, rewards, terminated, illegal,
+def check_batch(cells, queens, nq, meta, dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal,
                 was_done, scratch, moves, plane, codes):
     """Check every game; ``was_done[i]``: game ``i`` had ended before this step (autoreset step)."""
     bad = 0
     for i in range(cells.shape[0]):
-        code = check_game(cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, obs[i], masks[i],
+        code = check_game(cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, obs[i], masks[i], legal[i],
                           scratch, moves, plane)
         if code == 0:
             has = core.has_move(cells[i], queens[i], nq[i], meta[i, K.SIDE], dirs)
@@ -149,7 +155,7 @@ def main() -> None:
             actions[arbitrary] = rng.integers(nn * nn, size=int(arbitrary.sum()))
             obs, rewards, terminated, truncated, infos = envs.step(actions)
             bad = check_batch(envs._cells, envs._queens, envs._nq, envs._meta, envs._dirs, envs._pad, envs._pub,
-                              nn, obs.reshape(b, NUM_PLANES, nn), infos["action_mask"], rewards, terminated,
+                              nn, obs.reshape(b, NUM_PLANES, nn), infos["action_mask"], envs._legal, rewards, terminated,
                               infos["illegal_action"], was_done, scratch, moves, plane, codes)
             if bad:
                 violations += bad

@@ -87,6 +87,8 @@ def test_mask_and_planes_match_board_along_random_games(size, games):
             board = env.board
             assert np.array_equal(info["action_mask"], expected_mask(board, pending))
             assert np.array_equal(env.action_masks(), info["action_mask"])
+            env.observation(1 - int(board.turn))  # the other side's view must not disturb the lists
+            assert np.array_equal(np.sort(env.legal_actions()), np.flatnonzero(info["action_mask"]))
             assert np.array_equal(obs, expected_planes(board, pending))
             assert info["phase"] == (pending is not None) and info["player"] == int(board.turn)
             assert info["move_number"] == board.ply
