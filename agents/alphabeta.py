@@ -450,8 +450,10 @@ class AlphaBeta(Agent):
             if not stats[ABORTED] and (value <= window[0] or value >= window[1]):
                 value = self._once(board, depth, -INF, INF, limit, stats, best)
             if stats[ABORTED]:
-                if stats[ROOT_IMPROVED] and window == (-INF, INF) and done is not None:
-                    done = (best.copy(), done[1], done[2])  # better than the last iteration's move
+                if stats[ROOT_IMPROVED] and done is not None:
+                    # a finished root move beat the window's lower bound: no worse than the last
+                    # iteration's move, which PVS searched first
+                    done = (best.copy(), done[1], done[2])
                 break
             done = (best.copy(), value, depth)
             if abs(value) >= WIN:

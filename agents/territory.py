@@ -42,6 +42,7 @@ __all__ = ["Territory", "territory_kernel", "distance_maps", "features", "FAR", 
 FAR = 127  # "unreachable" distance
 PARAM_NAMES = ("kappa", "scale", "mob", "a1", "a2", "a3", "a4")
 KAPPA, SCALE, MOB, A1, A2, A3, A4 = range(len(PARAM_NAMES))
+_HALF_POWERS = 0.5 ** np.arange(FAR + 1, dtype=np.float64)  # 2^-d by table: pow() is slow in the loop
 # indices into ``features`` (White's point of view)
 T1, T2, C1, C2, W = range(5)
 
@@ -147,9 +148,9 @@ def _accumulate(cells, maps, side, kappa, out):
         qw, qb, kw, kb = maps[0, p], maps[1, p], maps[2, p], maps[3, p]
         if qw < FAR or qb < FAR:
             out[T1] += 1.0 if qw < qb else (-1.0 if qw > qb else tie)
-            out[C1] += 2.0 * (2.0 ** -qw - 2.0 ** -qb)
+            out[C1] += 2.0 * (_HALF_POWERS[qw] - _HALF_POWERS[qb])
             if qw < FAR and qb < FAR:
-                out[W] += 2.0 ** -abs(qw - qb)
+                out[W] += _HALF_POWERS[abs(qw - qb)]
         if kw < FAR or kb < FAR:
             out[T2] += 1.0 if kw < kb else (-1.0 if kw > kb else tie)
             out[C2] += min(1.0, max(-1.0, (kb - kw) / 6.0))

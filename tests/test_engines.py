@@ -144,17 +144,20 @@ def test_alphabeta_timed_search_leaves_board_and_plays_legal():
     assert board.text() == before and board.is_legal(result.move) and result.depth >= 1
 
 
+class BatchOnly(Evaluator):
+    """The territory values through ``evaluate_batch`` only, as the CNN provides them."""
+
+    name = "batch-territory"
+
+    def __init__(self):
+        super().__init__()
+        self.inner = make_evaluator("territory")
+
+    def evaluate_batch(self, cells, sides):
+        return self.inner.evaluate_batch(cells, sides)
+
+
 def test_batch_path_matches_kernel_path():
-    class BatchOnly(Evaluator):  # the territory values through evaluate_batch only (like the CNN)
-        name = "batch-territory"
-
-        def __init__(self):
-            super().__init__()
-            self.inner = make_evaluator("territory")
-
-        def evaluate_batch(self, cells, sides):
-            return self.inner.evaluate_batch(cells, sides)
-
     board = random_position(2, size=5, max_moves=14)
     for depth in (1, 2):
         kernel = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0").search(board)
@@ -276,3 +279,9 @@ def test_mcts_never_loses_a_counted_win(text):
     engine, other = make("mcts:sims=20"), make("random", seed=2)
     players = (engine, other) if winner == 0 else (other, engine)
     assert play(board.copy(), *players) == winner
+
+
+def test_mcts_with_a_batch_evaluator():
+    board = random_position(4, size=6, max_moves=300)
+    result = make("mcts:sims=10", eval=BatchOnly()).search(board)
+    assert board.is_legal(result.move) and result.simulations == 10
