@@ -14,16 +14,7 @@ from agents import alphabeta, endgame, make, territory
 from agents.alphabeta import WIN
 from agents.evaluator import Evaluator, make_evaluator
 from amazons_env import Board, Move, core
-
-
-def random_position(seed: int, size: int = 6, max_moves: int = 40) -> Board:
-    """Random play from the start until the side to move has at most ``max_moves`` moves."""
-    rng = np.random.default_rng(seed)
-    board = Board(size)
-    while board.count_legal_moves() > max_moves:
-        moves = board.legal_moves_array()
-        board.push(Move(*moves[rng.integers(len(moves))].tolist(), size))
-    return board
+from test_agents import random_position  # random play to a late position (the study's tests)
 
 
 def minimax(board: Board, depth: int, evaluator: Evaluator) -> float:
