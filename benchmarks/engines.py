@@ -3,6 +3,7 @@ from the start and at move 20 (the position after 20 plies of ``alphabeta:depth=
 
     python3 benchmarks/engines.py                 # 10x10, 1 s per search
     python3 benchmarks/engines.py --size 8 --time 0.5
+    python3 benchmarks/engines.py --table benchmarks/engines_results/*.json   # README strength rows
 
 Every figure of one run comes from the same process, so the ratios between rows are what to
 compare (the machine is shared and noisy). numba compiles are warmed up first.
@@ -11,12 +12,15 @@ compare (the machine is shared and noisy). numba compiles are warmed up first.
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from itertools import combinations
 
 import numpy as np
 from numba import njit, types
 
 from agents import make
+from agents.arena import summarize
 from agents.evaluator import KERNEL_TYPE, make_evaluator
 from amazons_env import Board
 
@@ -53,11 +57,39 @@ def position_at(size: int, plies: int) -> Board:
     return board
 
 
+def strength_rows(paths: list[str]) -> None:
+    """Markdown rows (score, 95% interval, Elo, per colour) for every pairing in arena JSON files."""
+    print("| board, time | A | B | games | A score (95% CI) | Elo (95% CI) | A wins as White / as Black |")
+    print("|---|---|---|---|---|---|---|")
+    for path in paths:
+        payload = json.load(open(path))
+        config, results = payload["config"], payload["results"]
+        specs = sorted({r["white"] for r in results} | {r["black"] for r in results}, key=str)
+        for a, b in combinations(specs, 2):
+            m = summarize(results, a, b)
+            if not m["games"]:
+                continue
+            if m["score"] < 0.5:
+                a, b = b, a
+                m = summarize(results, a, b)
+            low, high = m["score_ci95"]
+            elo_low, elo_high = m["elo_ci95"]
+            per = m["per_colour"]
+            print(f"| {config['size']}x{config['size']}, {config['time']} s | `{a}` | `{b}` | {m['games']} | "
+                  f"{m['score']:.2f} ({low:.2f}-{high:.2f}) | {m['elo']:+.0f} ({elo_low:+.0f} to {elo_high:+.0f}) | "
+                  f"{per['a_white']['a_wins']}/{per['a_white']['games']}, "
+                  f"{per['a_black']['a_wins']}/{per['a_black']['games']} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=10)
     parser.add_argument("--time", type=float, default=1.0, help="seconds per search (default 1)")
+    parser.add_argument("--table", nargs="+", metavar="JSON", help="print strength rows from arena results instead")
     args = parser.parse_args()
+    if args.table:
+        strength_rows(args.table)
+        return
     positions = {"start": Board(args.size), "move 20": position_at(args.size, 20)}
     print(f"{args.size}x{args.size}, searches of {args.time} s")
     print("\nevaluator calls/s (numba loop)")
