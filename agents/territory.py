@@ -51,6 +51,7 @@ T1, T2, C1, C2, W = range(5)
 def _queen_bfs(cells, queens, nq, side, dirs, dist, queue):
     """``dist``: fewest queen moves from ``side``'s amazons to each empty square (``FAR`` if none)."""
     dist[:] = FAR
+    walked = np.zeros(cells.shape[0], dtype=np.uint8)  # bit k: a walk in direction k passed here
     tail = 0
     for i in range(nq[side]):
         dist[queens[side, i]] = 0
@@ -60,17 +61,18 @@ def _queen_bfs(cells, queens, nq, side, dirs, dist, queue):
     while head < tail:
         s = queue[head]
         head += 1
-        here = dist[s]
+        reach = dist[s] + 1
         for k in range(8):
             step = dirs[k]
+            bit = np.uint8(1 << k)
             t = s + step
-            while cells[t] == core.EMPTY:
-                # a square already at distance <= here was (or will be) expanded along this
-                # same line with the same or better result: nothing beyond it to gain
-                if dist[t] <= here:
-                    break
-                if dist[t] > here + 1:
-                    dist[t] = here + 1
+            # a square already passed in this direction by a walk from a square dequeued earlier
+            # (so no farther than s) got everything beyond it at distance <= reach: stop there;
+            # so every (square, direction) is walked once
+            while cells[t] == core.EMPTY and not (walked[t] & bit):
+                walked[t] |= bit
+                if dist[t] > reach:
+                    dist[t] = reach
                     queue[tail] = t
                     tail += 1
                 t += step
@@ -110,8 +112,21 @@ def distance_maps(cells, queens, nq, dirs):
 
 
 @njit(cache=True)
-def _mobility_alpha(cells, dirs, square, opponent_queen_dist):
-    """Lieberum's alpha for the amazon on ``square``."""
+def _free_neighbours(cells, dirs):
+    """``N(b)``: the number of empty king neighbours of every square."""
+    free = np.zeros(cells.shape[0], dtype=np.int64)
+    width = dirs[2]
+    for b in range(width + 1, cells.shape[0] - width - 1):
+        if cells[b] == core.EMPTY:
+            for e in range(8):
+                if cells[b + dirs[e]] == core.EMPTY:
+                    free[b] += 1
+    return free
+
+
+@njit(cache=True)
+def _mobility_alpha(cells, dirs, square, opponent_queen_dist, free):
+    """Lieberum's alpha for the amazon on ``square`` (``free``: ``_free_neighbours``)."""
     alpha = 0.0
     for k in range(8):
         step = dirs[k]
@@ -119,11 +134,7 @@ def _mobility_alpha(cells, dirs, square, opponent_queen_dist):
         weight = 0.5
         while cells[b] == core.EMPTY:
             if opponent_queen_dist[b] < FAR:
-                free = 0
-                for e in range(8):
-                    if cells[b + dirs[e]] == core.EMPTY:
-                        free += 1
-                alpha += weight * free
+                alpha += weight * free[b]
             weight *= 0.5
             b += step
     return alpha
@@ -170,10 +181,11 @@ def territory_kernel(cells, queens, nq, side, dirs, params):
     score = ((1.0 - params[A1] * s) * f[T1] + params[A2] * s * f[T2] + params[A3] * s * f[C1]
              + params[A4] * s * f[C2])
     if s > 0.0 and params[MOB] != 0.0:
+        free = _free_neighbours(cells, dirs)
         for j in range(2):
             sign = 1.0 if j == 1 else -1.0  # a penalty for Black's amazons counts for White
             for i in range(nq[j]):
-                alpha = _mobility_alpha(cells, dirs, queens[j, i], maps[1 - j])
+                alpha = _mobility_alpha(cells, dirs, queens[j, i], maps[1 - j], free)
                 score += sign * params[MOB] * s * 2.0 ** (-alpha / 4.0)
     if side == 1:
         score = -score
