@@ -75,7 +75,8 @@ def strength_rows(paths: list[str]) -> None:
             low, high = m["score_ci95"]
             elo_low, elo_high = m["elo_ci95"]
             per = m["per_colour"]
-            print(f"| {config['size']}x{config['size']}, {config['time']} s | `{a}` | `{b}` | {m['games']} | "
+            budget = "depth in spec" if config.get("time") is None else f"{config['time']} s"
+            print(f"| {config['size']}x{config['size']}, {budget} | `{a}` | `{b}` | {m['games']} | "
                   f"{m['score']:.2f} ({low:.2f}-{high:.2f}) | {m['elo']:+.0f} ({elo_low:+.0f} to {elo_high:+.0f}) | "
                   f"{per['a_white']['a_wins']}/{per['a_white']['games']}, "
                   f"{per['a_black']['a_wins']}/{per['a_black']['games']} |")
