@@ -35,6 +35,7 @@ __all__ = ["Evaluator", "EVALUATORS", "register_evaluator", "make_evaluator", "q
 EVALUATOR_MODULES: tuple[str, ...] = (
     "agents.evaluators_study",
     "agents.territory",
+    "agents.cnn",
 )
 
 KERNEL_SIGNATURE = types.float64(types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64,

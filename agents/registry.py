@@ -23,6 +23,7 @@ AGENT_MODULES = (
     "agents.study_search",
     "agents.alphabeta",
     "agents.mcts",
+    "agents.cnn",
 )
 
 class Registry:
