@@ -58,12 +58,17 @@ def position_at(size: int, plies: int) -> Board:
 
 
 def strength_rows(paths: list[str]) -> None:
-    """Markdown rows (score, 95% interval, Elo, per colour) for every pairing in arena JSON files."""
-    print("| board, time | A | B | games | A score (95% CI) | Elo (95% CI) | A wins as White / as Black |")
-    print("|---|---|---|---|---|---|---|")
+    """Markdown rows (score, 95% interval, Elo, per colour) for every pairing in arena JSON files;
+    games of the same board size and time per move are pooled across files (independent seeds)."""
+    groups: dict[tuple, list] = {}
     for path in paths:
         payload = json.load(open(path))
-        config, results = payload["config"], payload["results"]
+        config = payload["config"]
+        groups.setdefault((config["size"], config.get("time")), []).extend(payload["results"])
+    print("| board, time | A | B | games | A score (95% CI) | Elo (95% CI) | A wins as White / as Black |")
+    print("|---|---|---|---|---|---|---|")
+    for (size, seconds), results in sorted(groups.items(), key=lambda item: (item[0][0], item[0][1] or 0)):
+        budget = "depth in spec" if seconds is None else f"{seconds} s"
         specs = sorted({r["white"] for r in results} | {r["black"] for r in results}, key=str)
         for a, b in combinations(specs, 2):
             m = summarize(results, a, b)
@@ -75,8 +80,7 @@ def strength_rows(paths: list[str]) -> None:
             low, high = m["score_ci95"]
             elo_low, elo_high = m["elo_ci95"]
             per = m["per_colour"]
-            budget = "depth in spec" if config.get("time") is None else f"{config['time']} s"
-            print(f"| {config['size']}x{config['size']}, {budget} | `{a}` | `{b}` | {m['games']} | "
+            print(f"| {size}x{size}, {budget} | `{a}` | `{b}` | {m['games']} | "
                   f"{m['score']:.2f} ({low:.2f}-{high:.2f}) | {m['elo']:+.0f} ({elo_low:+.0f} to {elo_high:+.0f}) | "
                   f"{per['a_white']['a_wins']}/{per['a_white']['games']}, "
                   f"{per['a_black']['a_wins']}/{per['a_black']['games']} |")
