@@ -458,10 +458,7 @@ class AlphaBeta(Agent):
             done = (best.copy(), value, depth)
             if abs(value) >= WIN:
                 break  # proven
-        if done is None:  # even depth 1 ran out of time: take the static order's best move
-            stats[LIMIT] = NO_LIMIT
-            self._once(board, 1, -INF, INF, NO_LIMIT, stats, best)
-            done = (best.copy(), 0.0, 1)
+        assert done is not None  # the first iteration runs without a limit
         public = core.public_index(board.size)
         move = Move(*(int(public[p]) for p in done[0]), board.size)
         return SearchResult(move, float(done[1]), done[2], int(stats[NODES]), int(stats[EVALS]),
