@@ -96,8 +96,7 @@ class MCTS(Agent):
         self.root: Optional[Node] = None
         self.root_cells: Optional[bytes] = None
         self.last_result: Optional[MCTSResult] = None
-        self._stats = np.zeros(5, dtype=np.int64)
-        self._stats[2] = 1 << 62  # no evaluation limit inside ``candidates``
+        self._stats = np.zeros(5, dtype=np.int64)  # ``candidates`` counts its evaluator calls here
 
     def reset(self) -> None:
         self.root, self.root_cells = None, None
