@@ -31,9 +31,10 @@ def nets(tmp_path_factory):
             "study": str(save_model(StudyCNN(6), folder / "study", board_size=6))}
 
 
-def frontier(board: Board) -> tuple[np.ndarray, np.ndarray]:
+def frontier(board: Board, limit: "int | None" = 50) -> tuple[np.ndarray, np.ndarray]:
+    """The cells after each of the first ``limit`` legal moves, and the side to move there."""
     cells = []
-    for move in board.legal_moves()[:50]:
+    for move in board.legal_moves()[:limit]:
         board.push_unchecked(move)
         cells.append(board.cells.copy())
         board.pop()
@@ -95,22 +96,13 @@ def test_batch_two_iteration_is_exact_minimax(nets):
         if board.is_game_over():
             v = 1.0
         else:
-            cells, sides = frontier_all(board)
+            cells, sides = frontier(board, limit=None)
             child = -evaluator.evaluate_batch(cells, sides)
             child[[b for b in range(len(cells)) if over(cells[b], board)]] = 1.0
             v = -child.max()
         board.pop()
         best = max(best, v)
     assert value == pytest.approx(best, abs=1e-6)
-
-
-def frontier_all(board: Board) -> tuple[np.ndarray, np.ndarray]:
-    cells = []
-    for move in board.legal_moves():
-        board.push_unchecked(move)
-        cells.append(board.cells.copy())
-        board.pop()
-    return np.array(cells), np.full(len(cells), 1 - int(board.turn))
 
 
 def over(cells: np.ndarray, board: Board) -> bool:
