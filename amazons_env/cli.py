@@ -20,11 +20,13 @@ COMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(names: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
+    """The parser with the subcommands ``names`` (all by default). Each command's module is
+    imported only when its subcommand is added, so ``amazons perft`` does not import torch."""
     parser = argparse.ArgumentParser(prog="amazons", description="The Game of the Amazons toolkit.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, module_name in COMMANDS.items():
-        module = importlib.import_module(module_name)
+    for name in COMMANDS if names is None else names:
+        module = importlib.import_module(COMMANDS[name])
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(_run=module.run)
@@ -32,12 +34,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((arg for arg in argv if not arg.startswith("-")), None)
+    args = build_parser([chosen] if chosen in COMMANDS else None).parse_args(argv)
     try:
         return int(args._run(args) or 0)
     except ValueError as error:  # our errors all subclass ValueError: say what was wrong, no traceback
         print(f"amazons {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head` and closed early
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
