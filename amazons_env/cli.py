@@ -27,7 +27,8 @@ def build_parser(names: Optional[Sequence[str]] = None) -> argparse.ArgumentPars
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS if names is None else names:
         module = importlib.import_module(COMMANDS[name])
-        command = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        text = module.HELP.replace("%", "%%")  # argparse formats help strings with %
+        command = sub.add_parser(name, help=text, description=text)
         module.add_arguments(command)
         command.set_defaults(_run=module.run)
     return parser
