@@ -1,6 +1,7 @@
 """The filling phase: once the amazons of the two sides are separated, count moves exactly.
 
-The empty squares and the amazons split into *regions* (connected under king steps). When no
+The empty squares and the amazons split into *regions* (connected under king steps; an amazon
+next to another joins their regions, since the square it leaves opens a path). When no
 region holds amazons of both sides the game is a sum of one-player puzzles: each side can make
 exactly ``F(side) = sum over its regions of fill(region)`` more moves, where ``fill`` is the
 longest sequence of moves its amazons can make inside the region (every move fills one empty
@@ -130,9 +131,9 @@ def count_fill(cells, queens, nq, dirs, budget, bounds, first):
                 for k in range(8):
                     t = s + dirs[k]
                     c = cells[t]
-                    # amazons connect through empty squares, not through each other
-                    if label[t] < 0 and (c == core.EMPTY or (v == core.EMPTY and (
-                            c == core.WHITE_QUEEN or c == core.BLACK_QUEEN))):
+                    # amazons belong to the regions they touch, and so do amazons they touch:
+                    # an amazon that moves away opens its square to its neighbours
+                    if label[t] < 0 and (c == core.EMPTY or c == core.WHITE_QUEEN or c == core.BLACK_QUEEN):
                         label[t] = region
                         queue[tail] = t
                         tail += 1
