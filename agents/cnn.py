@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Any, Optional
 
@@ -36,7 +37,7 @@ from .registry import make, register
 
 __all__ = ["CNNEvaluator", "WEIGHTS", "weights_path", "cnn_agent"]
 
-WEIGHTS_DIR = Path(__file__).resolve().parent.parent / "training" / "weights"
+WEIGHTS_DIR = Path(importlib.util.find_spec("training.weights").origin).parent
 WEIGHTS = {"default": "resvalue-8x8", "study": "studycnn-8x8"}
 
 
