@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any, Optional
 
 import numpy as np
-import torch
 
 from .base import Agent
 from .evaluator import Evaluator, make_evaluator, register_evaluator
@@ -55,6 +54,8 @@ class CNNEvaluator(Evaluator):
     name = "cnn"
 
     def __init__(self, weights: str = "default", threads: int = 1) -> None:
+        import torch  # imported here so that listing or using other agents never loads torch
+
         from training.export import load_model
         from training.models import value_for_side_to_move
 
@@ -70,6 +71,8 @@ class CNNEvaluator(Evaluator):
         self._to_value = value_for_side_to_move
 
     def evaluate_batch(self, cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
+        import torch
+
         from training.planes import board_width, make_planes
 
         cells = np.ascontiguousarray(cells, dtype=np.uint8)
