@@ -8,6 +8,6 @@ True
 """
 
 from .base import Agent
-from .registry import available, make, parse_spec, register
+from .registry import DEFAULT_OPPONENT, available, make, parse_spec, register
 
-__all__ = ["Agent", "make", "register", "parse_spec", "available"]
+__all__ = ["Agent", "make", "register", "parse_spec", "available", "DEFAULT_OPPONENT"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .arena import format_match, match
+from .registry import DEFAULT_OPPONENT
 
 HELP = "play a match between two agents: alternating colours, score with 95% CI, Elo, resumable"
 
@@ -27,7 +28,8 @@ def add_common(parser: argparse.ArgumentParser, games: int) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("a", help="first agent spec, e.g. 'two-iteration:depth=2,eval=improved'")
-    parser.add_argument("b", help="second agent spec, e.g. random")
+    parser.add_argument("b", nargs="?", default=DEFAULT_OPPONENT,
+                        help=f"second agent spec (default {DEFAULT_OPPONENT}, our strongest)")
     add_common(parser, games=20)
 
 

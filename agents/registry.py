@@ -16,7 +16,7 @@ from typing import Any, Callable, Union
 
 from .base import Agent
 
-__all__ = ["Registry", "AGENTS", "register", "make", "parse_spec", "available", "AGENT_MODULES"]
+__all__ = ["Registry", "AGENTS", "DEFAULT_OPPONENT", "register", "make", "parse_spec", "available", "AGENT_MODULES"]
 
 AGENT_MODULES = (
     "agents.random_agent",
@@ -95,6 +95,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise ValueError(f"spec {spec!r} has no name")
     return name, options
 
+
+#: The strongest agent we have (README, "Strength at equal time per move"): the command line's
+#: default opponent.
+DEFAULT_OPPONENT = "alphabeta"
 
 AGENTS = Registry("agent", AGENT_MODULES)
 register = AGENTS.register

@@ -23,3 +23,12 @@ def test_each_command_has_help(name, capsys):
 def test_errors_are_reported_without_traceback(capsys):
     assert main(["perft", "1", "--size", "3"]) == 2
     assert "size" in capsys.readouterr().err
+
+
+def test_match_defaults_to_the_strongest_agent():
+    from agents import DEFAULT_OPPONENT, available
+    from amazons_env.cli import build_parser
+
+    assert DEFAULT_OPPONENT in available()
+    args = build_parser(["match"]).parse_args(["match", "random"])
+    assert args.b == DEFAULT_OPPONENT
