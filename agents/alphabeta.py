@@ -49,7 +49,7 @@ from amazons_env import Board, Move, core
 
 from . import endgame
 from .base import Agent
-from .evaluator import KERNEL_TYPE, Evaluator, make_evaluator
+from .evaluator import KERNEL_TYPE, Evaluator, frontier_cells, make_evaluator
 from .registry import make, register
 
 __all__ = ["AlphaBeta", "SearchResult", "TranspositionTable", "candidates", "negamax", "batch_search",
@@ -268,18 +268,6 @@ def negamax(cells, queens, nq, side, dirs, depth, alpha, beta, ply, key, kernel,
     return value
 
 
-@njit(cache=True)
-def _children(cells, queens, nq, side, dirs, moves, n, out, over):
-    """``out[k]``: the cells after ``moves[k]``; ``over[k]``: whether the opponent is then lost."""
-    for k in range(n):
-        frm, to, arrow = moves[k, 0], moves[k, 1], moves[k, 2]
-        index = core.find_queen(queens, nq, side, frm)
-        core.make_move(cells, queens, side, index, to, arrow)
-        out[k, :] = cells
-        over[k] = not core.has_move(cells, queens, nq, 1 - side, dirs)
-        core.unmake_move(cells, queens, side, index, frm, to, arrow)
-
-
 class _OutOfTime(Exception):
     pass
 
@@ -305,7 +293,7 @@ def batch_search(board: Board, depth: int, evaluator: Evaluator, k: int = 8,
         n = core.generate_moves(cells, queens, nq, side, dirs, moves)
         children = np.empty((n, cells.shape[0]), dtype=np.uint8)
         over = np.empty(n, dtype=np.bool_)
-        _children(cells, queens, nq, side, dirs, moves, n, children, over)
+        frontier_cells(cells, queens, nq, side, dirs, moves, n, children, over)
         scores = -np.asarray(evaluator.evaluate_batch(children, np.full(n, 1 - side, dtype=np.int64)),
                              dtype=np.float64)
         evals[0] += n

@@ -29,7 +29,7 @@ from amazons_env import Board, core
 
 from .registry import Registry
 
-__all__ = ["Evaluator", "EVALUATORS", "register_evaluator", "make_evaluator", "queens_from_cells",
+__all__ = ["Evaluator", "EVALUATORS", "register_evaluator", "make_evaluator", "queens_from_cells", "frontier_cells",
            "KERNEL_SIGNATURE", "KERNEL_TYPE"]
 
 EVALUATOR_MODULES: tuple[str, ...] = (
@@ -57,6 +57,20 @@ def queens_from_cells(cells, queens, nq):
             side = v - 1
             queens[side, nq[side]] = p
             nq[side] += 1
+
+
+@njit(cache=True)
+def frontier_cells(cells, queens, nq, side, dirs, moves, n, out, over):
+    """``out[k]``: the cells after ``moves[k]`` (padded rows, as ``generate_moves`` writes them)
+    for ``k < n``; ``over[k]``: whether the opponent then has no move. A search hands ``out`` to
+    ``evaluate_batch`` to score a whole frontier at once. The arrays are restored on return."""
+    for k in range(n):
+        frm, to, arrow = moves[k, 0], moves[k, 1], moves[k, 2]
+        index = core.find_queen(queens, nq, side, frm)
+        core.make_move(cells, queens, side, index, to, arrow)
+        out[k, :] = cells
+        over[k] = not core.has_move(cells, queens, nq, 1 - side, dirs)
+        core.unmake_move(cells, queens, side, index, frm, to, arrow)
 
 
 class Evaluator:

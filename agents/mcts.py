@@ -31,9 +31,9 @@ import numpy as np
 from amazons_env import Board, Move, core
 
 from . import endgame
-from .alphabeta import WIN, _children, candidates
+from .alphabeta import WIN, candidates
 from .base import Agent
-from .evaluator import make_evaluator
+from .evaluator import frontier_cells, make_evaluator
 from .registry import register
 
 __all__ = ["MCTS", "Node", "MCTSResult"]
@@ -122,7 +122,7 @@ class MCTS(Agent):
             n = core.generate_moves(cells, queens, nq, side, dirs, moves)
             boards = np.empty((n, cells.shape[0]), dtype=np.uint8)
             over = np.empty(n, dtype=np.bool_)
-            _children(cells, queens, nq, side, dirs, moves, n, boards, over)
+            frontier_cells(cells, queens, nq, side, dirs, moves, n, boards, over)
             values = -np.asarray(self.evaluator.evaluate_batch(boards, np.full(n, 1 - side, dtype=np.int64)))
             values[over] = WIN
             order = np.argsort(-values, kind="stable")

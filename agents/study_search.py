@@ -51,7 +51,7 @@ from numba import njit, types
 from amazons_env import Board, Move, core
 
 from .base import Agent
-from .evaluator import KERNEL_TYPE, Evaluator, make_evaluator
+from .evaluator import KERNEL_TYPE, Evaluator, frontier_cells, make_evaluator
 from .registry import make, register
 
 __all__ = ["SearchResult", "StudySearch", "VARIANTS", "search_kernel", "batch_two_iteration"]
@@ -240,18 +240,6 @@ def move_then_arrow(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, p
     return 0.0 if stats[ABORTED] else value
 
 
-@njit(cache=True)
-def _frontier(cells, queens, nq, side, dirs, moves, n, out, over):
-    """``out[k]``: the cells after ``moves[k]``; ``over[k]``: whether the opponent is then lost."""
-    for k in range(n):
-        frm, to, arrow = moves[k, 0], moves[k, 1], moves[k, 2]
-        index = core.find_queen(queens, nq, side, frm)
-        core.make_move(cells, queens, side, index, to, arrow)
-        out[k, :] = cells
-        over[k] = not core.has_move(cells, queens, nq, 1 - side, dirs)
-        core.unmake_move(cells, queens, side, index, frm, to, arrow)
-
-
 def batch_two_iteration(board: Board, depth: int, evaluator: Evaluator,
                         node_limit: int = NO_LIMIT) -> tuple[Optional[Move], float, int]:
     """The two-iteration search for evaluators without a kernel: ``(move, value, nodes)`` like
@@ -278,7 +266,7 @@ def batch_two_iteration(board: Board, depth: int, evaluator: Evaluator,
         if depth == 1:
             out = np.empty((n, cells.shape[0]), dtype=np.uint8)
             over = np.empty(n, dtype=np.bool_)
-            _frontier(cells, queens, nq, side, dirs, moves, n, out, over)
+            frontier_cells(cells, queens, nq, side, dirs, moves, n, out, over)
             stats[0] += n
             values = -np.asarray(evaluator.evaluate_batch(out, np.full(n, 1 - side, dtype=np.int64)),
                                  dtype=np.float64)

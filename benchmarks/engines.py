@@ -16,7 +16,6 @@ import json
 import time
 from itertools import combinations
 
-import numpy as np
 from numba import njit, types
 
 from agents import make

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from amazons_env import Board, core
+from amazons_env import Board
 from amazons_env.cli import main as cli_main
 from training.export import FORMAT_VERSION, ModelFileError, load_model, save_model
 from training.models import ResValueNet, StudyCNN, parameter_count
