@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import doctest
 
 import gymnasium
 
 import agents
-from agents import env_adapter
 from agents.arena import play_game
 from agents.env_adapter import EnvPlayer, play_episode
 from amazons_env import Board
 from amazons_env.env import AmazonsEnv, encode_action
 from amazons_env.pettingzoo import raw_env
-
-
-def test_doctest():
-    assert doctest.testmod(env_adapter).failed == 0
 
 
 def test_env_game_equals_board_game():

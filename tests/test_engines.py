@@ -5,7 +5,6 @@ Small boards and late positions, so plain minimax and exhaustive fill searches s
 
 from __future__ import annotations
 
-import doctest
 
 import numpy as np
 import pytest
@@ -14,26 +13,7 @@ from agents import alphabeta, endgame, make, territory
 from agents.alphabeta import WIN
 from agents.evaluator import Evaluator, make_evaluator
 from amazons_env import Board, Move, core
-from test_agents import random_position  # random play to a late position (the study's tests)
-
-
-def minimax(board: Board, depth: int, evaluator: Evaluator) -> float:
-    """Plain negamax without pruning through the Board API, with the engine's terminal value."""
-    if board.is_game_over():
-        return -WIN
-    if depth == 0:
-        return evaluator.evaluate(board)
-    best = -np.inf
-    for move in board.legal_moves():
-        board.push(move)
-        best = max(best, -minimax(board, depth - 1, evaluator))
-        board.pop()
-    return best
-
-
-@pytest.mark.parametrize("module", [territory, endgame, alphabeta])
-def test_doctests(module):
-    assert doctest.testmod(module).failed == 0
+from test_agents import minimax, random_position  # random play to a late position (the study's tests)
 
 
 # -- territory ----------------------------------------------------------------------------------
@@ -97,12 +77,12 @@ def test_territory_features_and_sign():
 def test_alphabeta_equals_minimax_on_small_positions(seed, depth):
     board = random_position(seed, size=5, max_moves=12)
     evaluator = make_evaluator("territory")
-    expected = minimax(board, depth, evaluator)
+    expected = minimax(board, depth, evaluator, loss=-WIN)
     agent = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0")
     result = agent.search(board)
     assert result.value == pytest.approx(expected, abs=1e-6)
     board.push(result.move)  # the move reaches that value
-    assert -minimax(board, depth - 1, evaluator) == pytest.approx(expected, abs=1e-6)
+    assert -minimax(board, depth - 1, evaluator, loss=-WIN) == pytest.approx(expected, abs=1e-6)
 
 
 @pytest.mark.parametrize("seed", range(4))

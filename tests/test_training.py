@@ -255,10 +255,3 @@ def test_cli_selfplay_and_train(tmp_path, capsys):
     assert cli_main(["selfplay", str(data), "--games", "0"]) == 2
 
 
-@pytest.mark.parametrize("module", ["training.planes", "training.models", "training.export",
-                                    "training.selfplay", "training.train", "agents.cnn"])
-def test_docstring_examples(module):
-    import doctest
-    import importlib
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.attempted > 0 and result.failed == 0
