@@ -11,6 +11,10 @@ batch paths (``two-iteration``: ``batch_two_iteration``; ``alphabeta``: ``batch_
 per search process is what the arena's process pool wants, and on two cores more threads only
 fight each other. ``threads=0`` leaves torch's setting alone.
 
+The forward pass runs an inference-only copy of the net (``inference_module``: equal to
+``model(x)`` up to float rounding) on chunks of ``chunk`` positions (default 512: a chunk's
+activations stay in the caches, where a 1,400-position frontier's 19 MB per layer do not).
+
 The ``cnn`` agent is a search with this evaluator: ``make("cnn")`` is ``alphabeta`` (selective,
 timed) with the default weights; ``make("cnn:search=two-iteration,depth=1")`` and other searches
 take the same evaluator (every option but ``search``, ``weights`` and ``threads`` goes to the search).
@@ -24,9 +28,10 @@ True
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -34,7 +39,11 @@ from .base import Agent
 from .evaluator import Evaluator, make_evaluator, register_evaluator
 from .registry import make, register
 
-__all__ = ["CNNEvaluator", "WEIGHTS", "weights_path", "cnn_agent"]
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
+
+__all__ = ["CNNEvaluator", "WEIGHTS", "weights_path", "inference_module", "cnn_agent"]
 
 WEIGHTS_DIR = Path(importlib.util.find_spec("training.weights").origin).parent
 WEIGHTS = {"default": "resvalue-8x8", "study": "studycnn-8x8"}
@@ -47,13 +56,76 @@ def weights_path(weights: str = "default") -> Path:
     return Path(weights)
 
 
+def _fold_batch_norms(model: "nn.Module") -> "nn.Module":
+    """A copy of ``model`` (in eval mode) with every ``Conv2d`` followed by a ``BatchNorm2d`` in a
+    ``Sequential`` replaced by one convolution with the normalisation folded into its weights."""
+    from torch import nn
+    from torch.nn.utils.fusion import fuse_conv_bn_eval
+
+    model = copy.deepcopy(model).eval()
+    for sequence in model.modules():
+        if isinstance(sequence, nn.Sequential):
+            for i in range(len(sequence) - 1):
+                if isinstance(sequence[i], nn.Conv2d) and isinstance(sequence[i + 1], nn.BatchNorm2d):
+                    sequence[i] = fuse_conv_bn_eval(sequence[i], sequence[i + 1])
+                    sequence[i + 1] = nn.Identity()
+    return model
+
+
+def _study_inference(model: "nn.Module") -> "nn.Module":
+    """``StudyCNN`` for inference (see ``inference_module``)."""
+    import torch
+    from torch import nn
+
+    class StudyInference(nn.Module):
+        """The convolutions and dense layers of a ``StudyCNN`` without its dropout (the identity
+        in eval mode), with in-place ReLUs, and with the first dense layer's inputs permuted from
+        the (channel, rank, file) order of ``Flatten`` on NCHW to the (rank, file, channel) order
+        of channels-last memory, so that flattening the last convolution's output is a view
+        instead of a copy."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.convs = nn.ModuleList(m for m in model.features if isinstance(m, nn.Conv2d))
+            first, *self.dense = [m for m in model.head if isinstance(m, nn.Linear)]
+            channels, size = self.convs[-1].out_channels, model.size
+            weight = first.weight.detach().reshape(-1, channels, size, size).permute(0, 2, 3, 1)
+            self.weight = nn.Parameter(weight.reshape(first.out_features, -1).contiguous(), requires_grad=False)
+            self.bias = nn.Parameter(first.bias.detach().clone(), requires_grad=False)
+            self.hidden, self.out = self.dense
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            for conv in self.convs:
+                x = torch.relu_(conv(x))
+            x = x.permute(0, 2, 3, 1).reshape(len(x), -1)
+            x = torch.relu_(torch.nn.functional.linear(x, self.weight, self.bias))
+            x = torch.relu_(self.hidden(x))
+            return torch.sigmoid(self.out(x)).squeeze(-1)
+
+    return StudyInference().eval()
+
+
+def inference_module(model: "nn.Module") -> "nn.Module":
+    """An inference-only module computing ``model(x)`` (a net of ``training.models`` in eval mode)
+    up to float rounding, faster on the CPU, with channels-last weights (feed it channels-last
+    input). ``StudyCNN``: see ``StudyInference`` above (~20% faster on one core, with chunking);
+    other nets: batch norms folded into the convolutions (~15% for ``ResValueNet``). ``model`` is
+    not changed; building the copy takes milliseconds."""
+    import torch
+
+    from training.models import StudyCNN
+
+    fast = _study_inference(model) if isinstance(model, StudyCNN) else _fold_batch_norms(model)
+    return fast.to(memory_format=torch.channels_last)
+
+
 @register_evaluator("cnn")
 class CNNEvaluator(Evaluator):
     """A trained value net as an evaluator (see the module docstring)."""
 
     name = "cnn"
 
-    def __init__(self, weights: str = "default", threads: int = 1) -> None:
+    def __init__(self, weights: str = "default", threads: int = 1, chunk: int = 512) -> None:
         import torch  # imported here so that listing or using other agents never loads torch
 
         from training.export import load_model
@@ -62,10 +134,12 @@ class CNNEvaluator(Evaluator):
         super().__init__()
         if threads:
             torch.set_num_threads(int(threads))
+        self.chunk = int(chunk)
+        if self.chunk < 1:
+            raise ValueError(f"chunk={chunk!r}: give a positive number of positions per forward pass")
         self.path = weights_path(str(weights))
         self.model, self.config = load_model(self.path)
-        # channels-last is oneDNN's preferred layout for CPU convolutions (~30% faster here)
-        self.model = self.model.to(memory_format=torch.channels_last)
+        self.fast = inference_module(self.model)
         self.planes = self.config["planes"]
         self.fixed_size = self.config["board_size"] if "size" in self.config["kwargs"] else None
         self._to_value = value_for_side_to_move
@@ -80,9 +154,12 @@ class CNNEvaluator(Evaluator):
             raise ValueError(f"{self.path.name} evaluates {self.fixed_size}x{self.fixed_size} boards, "
                              f"not {board_width(cells) - 2}x{board_width(cells) - 2}")
         sides = np.ascontiguousarray(sides, dtype=np.int64)
+        # channels-last is oneDNN's preferred layout for CPU convolutions (~30% faster here)
         x = torch.from_numpy(make_planes(cells, sides, self.planes)).contiguous(memory_format=torch.channels_last)
         with torch.inference_mode():
-            values = self._to_value(self.model, self.model(x), torch.from_numpy(sides))
+            parts = max(1, -(-len(x) // self.chunk))  # equal chunks of at most ``chunk`` positions
+            out = torch.cat([self.fast(part) for part in torch.tensor_split(x, parts)])
+            values = self._to_value(self.model, out, torch.from_numpy(sides))
         return values.double().numpy()
 
 

@@ -1,9 +1,11 @@
 """Value-net inference speed on one CPU thread: positions/s one at a time vs batched.
 
 For each model, positions are real ones (the children of a mid-game position: what a search
-frontier holds), evaluated through ``CNNEvaluator.evaluate_batch`` (planes in numba + one forward
-pass) either one position per call or the whole frontier in one call. Both run in the same
-process, one after the other, so the ratio is meaningful on a noisy machine.
+frontier holds), evaluated through ``CNNEvaluator.evaluate_batch`` (planes in numba + the forward
+pass of ``agents.cnn.inference_module`` in chunks) either one position per call or the whole
+frontier in one call; and, as the reference, the whole frontier through the plain model
+(``model(x)`` on channels-last planes in one pass, what the evaluator did before). All run in the
+same process, one after the other, so the ratios are meaningful on a noisy machine.
 
     python3 benchmarks/nn_inference.py                 # StudyCNN 10x10 (untrained), committed nets 8x8
     python3 benchmarks/nn_inference.py --seconds 3
@@ -21,7 +23,8 @@ import torch
 from agents.cnn import CNNEvaluator, weights_path
 from amazons_env import Board, core
 from training.export import save_model
-from training.models import StudyCNN, parameter_count
+from training.models import StudyCNN, parameter_count, value_for_side_to_move
+from training.planes import make_planes
 
 
 def frontier(size: int, plies: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -54,6 +57,18 @@ def rate(evaluate, cells, sides, batch: int, seconds: float) -> tuple[float, flo
     return done / (time.perf_counter() - start), done / (time.process_time() - cpu)
 
 
+def plain(evaluator: CNNEvaluator):
+    """The reference: ``evaluate_batch`` with the plain model in one channels-last forward pass."""
+    model = evaluator.model.to(memory_format=torch.channels_last)
+
+    def evaluate(cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
+        x = torch.from_numpy(make_planes(cells, sides, evaluator.planes)).contiguous(memory_format=torch.channels_last)
+        with torch.inference_mode():
+            return value_for_side_to_move(model, model(x), torch.from_numpy(sides)).double().numpy()
+
+    return evaluate
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
@@ -68,15 +83,19 @@ def main() -> None:
     print(f"torch {torch.__version__}, {torch.get_num_threads()} thread; positions = children of a "
           f"position 6 plies into a game")
     print("positions/s per wall-clock second, and [per CPU second of this one-thread process]")
-    print(f"{'model':<28} {'params':>9} {'frontier':>8} {'single/s':>17} {'batched/s':>19} {'ratio':>6}")
+    print(f"{'model':<28} {'params':>9} {'frontier':>8} {'single/s':>17} {'batched/s':>19} {'ratio':>6} "
+          f"{'plain model/s':>19} {'batched/plain (CPU s)':>21}")
     for label, weights, size in cases:
         evaluator = CNNEvaluator(weights, threads=1)
         cells, sides = frontier(size, 6)
+        np.testing.assert_allclose(evaluator.evaluate_batch(cells, sides), plain(evaluator)(cells, sides), atol=1e-5)
         single = rate(evaluator.evaluate_batch, cells, sides, 1, args.seconds)
         batched = rate(evaluator.evaluate_batch, cells, sides, len(cells), args.seconds)
+        reference = rate(plain(evaluator), cells, sides, len(cells), args.seconds)
         print(f"{label:<28} {parameter_count(evaluator.model):>9,} {len(cells):>8} "
               f"{single[0]:>7,.0f} [{single[1]:>7,.0f}] {batched[0]:>8,.0f} [{batched[1]:>8,.0f}] "
-              f"{batched[0] / single[0]:>5.1f}x")
+              f"{batched[0] / single[0]:>5.1f}x {reference[0]:>8,.0f} [{reference[1]:>8,.0f}] "
+              f"{batched[1] / reference[1]:>20.2f}x")
     mover = Board(10)
     start = time.perf_counter()
     n = 0

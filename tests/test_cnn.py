@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import agents
-from agents.cnn import CNNEvaluator, weights_path
+from agents.cnn import CNNEvaluator, inference_module, weights_path
 from agents.evaluator import make_evaluator
 from agents.study_search import batch_two_iteration
 from amazons_env import Board
@@ -51,6 +51,39 @@ def test_batch_equals_single_and_in_range(nets, net):
     assert (np.abs(batch) <= 1).all()
     single = [evaluator.evaluate_batch(cells[i:i + 1], sides[i:i + 1])[0] for i in range(len(cells))]
     np.testing.assert_allclose(batch, single, atol=1e-5)
+
+
+@pytest.mark.parametrize("model", [StudyCNN(6), StudyCNN(10), ResValueNet(channels=8, blocks=2)],
+                         ids=["study6", "study10", "res"])
+def test_inference_module_equals_model(model):
+    torch.manual_seed(2)
+    for module in model.modules():  # batch norms with non-trivial statistics, so folding them shows
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.uniform_(-1, 1)
+            module.running_var.uniform_(0.5, 2)
+            module.weight.data.uniform_(0.5, 1.5)
+            module.bias.data.uniform_(-0.5, 0.5)
+    model.eval()
+    size = getattr(model, "size", 8)
+    x = (torch.rand(40, 4 if isinstance(model, StudyCNN) else 6, size, size) < 0.3).float()
+    before = [t.clone() for t in model.state_dict().values()]
+    fast = inference_module(model)
+    with torch.inference_mode():
+        expected = model(x)
+        torch.testing.assert_close(fast(x.contiguous(memory_format=torch.channels_last)), expected)
+        torch.testing.assert_close(fast(x), expected)  # any layout
+        torch.testing.assert_close(fast(x[:1]), expected[:1])
+    assert all(torch.equal(a, b) for a, b in zip(before, model.state_dict().values()))  # model untouched
+
+
+@pytest.mark.parametrize("net", ["res", "study"])
+def test_chunks_equal_one_pass(nets, net):
+    cells, sides = frontier(play(Board(6), 2, 6))
+    one = CNNEvaluator(nets[net], threads=0, chunk=1000).evaluate_batch(cells, sides)
+    np.testing.assert_allclose(CNNEvaluator(nets[net], threads=0, chunk=7).evaluate_batch(cells, sides), one,
+                               atol=1e-6)
+    with pytest.raises(ValueError, match="chunk"):
+        CNNEvaluator(nets[net], chunk=0)
 
 
 def test_study_cnn_value_flips_with_side(nets):
