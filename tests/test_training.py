@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import shutil
 
 import numpy as np
 import pytest
@@ -11,6 +13,8 @@ import torch
 
 from amazons_env import Board
 from amazons_env.cli import main as cli_main
+from training import train as train_module
+from training.checkpoint import latest_state
 from training.export import FORMAT_VERSION, ModelFileError, load_model, save_model
 from training.models import ResValueNet, StudyCNN, parameter_count
 from training.planes import make_planes
@@ -251,7 +255,110 @@ def test_cli_selfplay_and_train(tmp_path, capsys):
     assert cli_main(["train", str(data), "--out", str(tmp_path / "run"), "--kwargs", '{"channels": 4, "blocks": 1}',
                      "--epochs", "1"]) == 0
     assert "parameters on" in capsys.readouterr().out
+    assert cli_main(["train", str(data), "--out", str(tmp_path / "run"), "--kwargs", '{"channels": 4, "blocks": 1}',
+                     "--epochs", "1", "--resume"]) == 0
+    assert "resumed after epoch 1" in capsys.readouterr().out
     assert cli_main(["train", str(data), "--out", str(tmp_path / "run"), "--kwargs", "{bad"]) == 2
     assert cli_main(["selfplay", str(data), "--games", "0"]) == 2
 
 
+def interrupted(monkeypatch, config: TrainConfig, after: int) -> None:
+    """Run ``config`` and kill it (KeyboardInterrupt) right after epoch ``after`` is saved."""
+    real = train_module.save_state
+
+    def save_then_stop(base, progress, *args):
+        path = real(base, progress, *args)
+        if progress.epoch == after:
+            raise KeyboardInterrupt
+        return path
+
+    with monkeypatch.context() as patch:
+        patch.setattr(train_module, "save_state", save_then_stop)
+        with pytest.raises(KeyboardInterrupt):
+            train(config)
+
+
+@pytest.mark.parametrize("arch, kwargs, optimizer", [("ResValueNet", {"channels": 8, "blocks": 1}, "adam"),
+                                                     ("StudyCNN", {}, "sgd")])
+def test_resume_equals_uninterrupted(tiny_data, tmp_path, monkeypatch, arch, kwargs, optimizer):
+    """2 epochs in one go == 1 epoch, killed, then resumed: same weights bit for bit, same metrics.
+    (StudyCNN: dropout draws from the global RNG, so its state must be restored too.)"""
+    config = TrainConfig(data=[str(tiny_data)], out=str(tmp_path / "whole"), arch=arch, kwargs=kwargs, epochs=2,
+                         batch_size=16, optimizer=optimizer, progress=False, seed=5)
+    whole = train(config)
+    split = dataclasses.replace(config, out=str(tmp_path / "split"))
+    interrupted(monkeypatch, split, after=1)
+    assert latest_state(tmp_path / "split" / "checkpoints").name == "epoch-001"
+    resumed = train(dataclasses.replace(split, resume=True))
+    assert resumed["resumed_from"] == 1 and whole["resumed_from"] == 0
+    for name in ("checkpoints/epoch-002", "best"):
+        a, _ = load_model(tmp_path / "whole" / name)
+        b, _ = load_model(tmp_path / "split" / name)
+        for (key, x), y in zip(a.state_dict().items(), b.state_dict().values()):
+            assert torch.equal(x, y), key
+    strip = [{k: v for k, v in row.items() if k != "seconds"} for row in whole["history"]]
+    assert strip == [{k: v for k, v in row.items() if k != "seconds"} for row in resumed["history"]]
+    assert len((tmp_path / "split" / "metrics.csv").read_text().splitlines()) == 3
+    states = sorted(p.name for p in (tmp_path / "split" / "checkpoints").glob("*.state.*"))
+    assert states == ["epoch-002.state.json", "epoch-002.state.safetensors"]  # only the latest state is kept
+
+
+@pytest.fixture(scope="module")
+def one_epoch(tiny_data, tmp_path_factory):
+    """A 2-epoch run stopped after epoch 1 (its config and folder)."""
+    folder = tmp_path_factory.mktemp("one_epoch")
+    config = TrainConfig(data=[str(tiny_data)], out=str(folder), kwargs={"channels": 4, "blocks": 1}, epochs=2,
+                         batch_size=32, progress=False)
+    with pytest.MonkeyPatch.context() as patch:
+        interrupted(patch, config, after=1)
+    return config
+
+
+def rewrite_tensors(state_json, change) -> None:
+    """Apply ``change`` to the state's tensors; keep the JSON's tensor list and hash consistent."""
+    from safetensors.torch import load_file, save_file
+
+    from training.export import file_sha256
+    path = state_json.with_name(state_json.name.replace(".json", ".safetensors"))
+    tensors = load_file(str(path))
+    change(tensors)
+    save_file(tensors, str(path))
+    config = json.loads(state_json.read_text())
+    config["tensors"] = {name: list(t.shape) for name, t in tensors.items()}
+    config["tensors_sha256"] = file_sha256(path)
+    state_json.write_text(json.dumps(config))
+
+
+def edit_json(state_json, edit) -> None:
+    config = json.loads(state_json.read_text())
+    edit(config)
+    state_json.write_text(json.dumps(config))
+
+
+@pytest.mark.parametrize("spoil, message", [
+    (lambda j, t: None, "other settings .*lr"),
+    (lambda j, t: t.write_bytes(t.read_bytes()[:-50]), "SHA-256"),
+    (lambda j, t: j.write_text(j.read_text()[:100]), "not valid JSON"),
+    (lambda j, t: edit_json(j, lambda c: c.update(format_version=99)), "format_version"),
+    (lambda j, t: edit_json(j, lambda c: c["optimizer"].update({"class": "SGD"})), "optimizer 'SGD'"),
+    (lambda j, t: edit_json(j, lambda c: c.update(model_sha256="0" * 64)), "other weights"),
+    (lambda j, t: edit_json(j, lambda c: c["scheduler"].pop("total_steps")), "scheduler"),
+    (lambda j, t: rewrite_tensors(j, lambda d: d.pop("optimizer.0.exp_avg")), "exp_avg' is missing"),
+    (lambda j, t: rewrite_tensors(j, lambda d: d.update({"optimizer.0.exp_avg": torch.zeros(3)})), "has shape"),
+    (lambda j, t: rewrite_tensors(j, lambda d: d.update({"optimizer.99.x": torch.zeros(3)})), "unexpected"),
+    (lambda j, t: rewrite_tensors(j, lambda d: d.pop("rng.shuffle")), "rng.shuffle"),
+])
+def test_resume_refuses_bad_state(one_epoch, tmp_path, spoil, message):
+    out = tmp_path / "run"
+    shutil.copytree(one_epoch.out, out)
+    state = out / "checkpoints" / "epoch-001.state.json"
+    spoil(state, state.with_name("epoch-001.state.safetensors"))
+    lr = one_epoch.lr * (2 if "settings" in message else 1)
+    with pytest.raises(ModelFileError, match=message):
+        train(dataclasses.replace(one_epoch, out=str(out), resume=True, lr=lr))
+
+
+def test_resume_without_state_starts_fresh(tiny_data, tmp_path):
+    report = train(TrainConfig(data=[str(tiny_data)], out=str(tmp_path), kwargs={"channels": 4, "blocks": 1},
+                               epochs=1, progress=False, resume=True))
+    assert report["resumed_from"] == 0 and len(report["history"]) == 1

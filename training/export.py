@@ -34,7 +34,8 @@ from torch import nn
 
 from .models import MODELS, build_model
 
-__all__ = ["FORMAT_VERSION", "ModelFileError", "save_model", "load_model", "read_config", "file_sha256"]
+__all__ = ["FORMAT_VERSION", "ModelFileError", "save_model", "load_model", "read_config", "read_json",
+           "file_sha256"]
 
 FORMAT_VERSION = 1
 PathLike = Union[str, os.PathLike]
@@ -85,25 +86,31 @@ def save_model(model: nn.Module, path: PathLike, board_size: Optional[int] = Non
     return base
 
 
-def read_config(path: PathLike) -> dict[str, Any]:
-    """The checked JSON config of the model at ``path`` (weights not read)."""
-    base = _base(path)
-    name = base.with_suffix(".json")
+def read_json(name: Path, what: str, version: int, keys: tuple[str, ...]) -> dict[str, Any]:
+    """The JSON object in file ``name`` (a ``what``, e.g. "model config"), of format ``version``
+    and with all ``keys``; else ``ModelFileError`` naming the file and the problem."""
     try:
         config = json.loads(name.read_text())
     except FileNotFoundError:
-        raise ModelFileError(f"model config {name} does not exist") from None
+        raise ModelFileError(f"{what} {name} does not exist") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ModelFileError(f"model config {name} is not valid JSON (truncated?): {error}") from None
+        raise ModelFileError(f"{what} {name} is not valid JSON (truncated?): {error}") from None
     if not isinstance(config, dict):
-        raise ModelFileError(f"model config {name} is not a JSON object")
-    version = config.get("format_version")
-    if version != FORMAT_VERSION:
-        raise ModelFileError(f"model config {name} has format_version {version!r}; this code reads "
-                             f"version {FORMAT_VERSION}")
-    for key in ("arch", "kwargs", "planes", "output", "board_size", "tensors", "weights_sha256"):
+        raise ModelFileError(f"{what} {name} is not a JSON object")
+    found = config.get("format_version")
+    if found != version:
+        raise ModelFileError(f"{what} {name} has format_version {found!r}; this code reads version {version}")
+    for key in keys:
         if key not in config:
-            raise ModelFileError(f"model config {name} lacks {key!r}")
+            raise ModelFileError(f"{what} {name} lacks {key!r}")
+    return config
+
+
+def read_config(path: PathLike) -> dict[str, Any]:
+    """The checked JSON config of the model at ``path`` (weights not read)."""
+    name = _base(path).with_suffix(".json")
+    config = read_json(name, "model config", FORMAT_VERSION,
+                       ("arch", "kwargs", "planes", "output", "board_size", "tensors", "weights_sha256"))
     if config["arch"] not in MODELS:
         raise ModelFileError(f"model config {name}: unknown architecture {config['arch']!r}")
     return config

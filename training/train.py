@@ -10,7 +10,13 @@
 * Augmentation: each batch is split into eight parts, each under one of the 8 board symmetries.
 * Output folder: ``metrics.csv`` (one row per epoch), ``curves.png`` (when matplotlib is
   installed), ``checkpoints/epoch-NNN.{safetensors,json}`` and ``best.{safetensors,json}`` (the
-  epoch with the lowest validation loss), all written with ``training.export``.
+  epoch with the lowest validation loss), all written with ``training.export``, and the training
+  state of the last finished epoch, ``checkpoints/epoch-NNN.state.{safetensors,json}``
+  (``training.checkpoint``: optimizer, LR schedule, gradient scaler, random generators, metrics).
+* Resuming: ``resume=True`` (``amazons train ... --resume``) continues from the last finished
+  epoch in ``out`` (a fresh start when there is none); the settings and the data must be the
+  same (``device`` and ``threads`` may change). On the same device and thread count the result is
+  the uninterrupted run's, bit for bit (tested on the CPU).
 
 >>> import tempfile
 >>> from training.selfplay import selfplay
@@ -21,6 +27,10 @@
 ...                            kwargs={"channels": 8, "blocks": 1}, epochs=2, progress=False))
 >>> len(report["history"]), report["best"].name
 (2, 'best')
+>>> again = train(TrainConfig(data=[data], out=report["best"].parent, arch="ResValueNet",
+...                           kwargs={"channels": 8, "blocks": 1}, epochs=2, progress=False, resume=True))
+>>> again["resumed_from"], again["history"] == report["history"]   # nothing left to do
+(2, True)
 """
 
 from __future__ import annotations
@@ -36,6 +46,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from .checkpoint import Progress, TrainingParts, latest_state, load_state, save_state, state_base
 from .export import save_model
 from .models import build_model, parameter_count, value_for_side_to_move
 from .planes import make_planes
@@ -65,6 +76,7 @@ class TrainConfig:
     device: str = ""  # "": cuda if available, else cpu
     threads: int = 0  # torch CPU threads, 0: torch's default
     progress: bool = True
+    resume: bool = False  # continue from the last finished epoch in ``out``
 
 
 def pick_device(name: str = "") -> torch.device:
@@ -147,7 +159,8 @@ def _plot(rows: list[dict[str, Any]], path: Path, title: str) -> bool:
 
 
 def train(config: TrainConfig) -> dict[str, Any]:
-    """Train a model as ``config`` says; returns ``{"history", "best", "device", "parameters", "data_hash"}``."""
+    """Train a model as ``config`` says; returns ``{"history", "best", "device", "parameters",
+    "data_hash", "resumed_from"}`` (``resumed_from``: the epoch a resumed run went on from, else 0)."""
     torch.manual_seed(config.seed)
     np.random.seed(config.seed)
     if config.threads:
@@ -180,20 +193,24 @@ def train(config: TrainConfig) -> dict[str, Any]:
     scaler = torch.amp.GradScaler("cuda", enabled=amp)
     out = Path(config.out)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
-    recipe = {k: v for k, v in dataclasses.asdict(config).items() if k not in ("out", "progress")}
+    recipe = {k: v for k, v in dataclasses.asdict(config).items() if k not in ("out", "progress", "resume")}
     recipe["device"] = device.type
     recipe["train_positions"], recipe["val_positions"] = len(xt), len(xv)
-    rows: list[dict[str, Any]] = []
-    best_loss, best = float("inf"), out / "best"
-    generator = torch.Generator().manual_seed(config.seed)
-    epochs = range(1, config.epochs + 1)
+    best = out / "best"
+    training = TrainingParts(optimizer, schedule, scaler, torch.Generator().manual_seed(config.seed), device)
+    progress = Progress()
+    last = latest_state(out / "checkpoints") if config.resume else None
+    if last is not None:
+        progress = load_state(last, model, training, recipe, data_hash)
+    resumed_from, rows = progress.epoch, progress.history
+    epochs = range(progress.epoch + 1, config.epochs + 1)
     if config.progress:
         from tqdm import tqdm
-        epochs = tqdm(epochs, desc=f"train {config.arch}", unit="epoch")
+        epochs = tqdm(epochs, desc=f"train {config.arch}", unit="epoch", initial=progress.epoch, total=config.epochs)
     for epoch in epochs:
         start = time.perf_counter()
         model.train()
-        order = torch.randperm(len(xt), generator=generator)
+        order = torch.randperm(len(xt), generator=training.shuffle)
         total = 0.0
         for i in range(0, len(order), config.batch_size):
             idx = order[i:i + config.batch_size]
@@ -219,14 +236,16 @@ def train(config: TrainConfig) -> dict[str, Any]:
                "seconds": round(time.perf_counter() - start, 2)}
         rows.append(row)
         meta = dict(recipe, epoch=epoch, val_loss=val_loss)
-        save_model(model, out / "checkpoints" / f"epoch-{epoch:03d}", size, meta, data_hash)
-        if val_loss < best_loss or not len(xv):
-            best_loss = val_loss
+        checkpoint = save_model(model, state_base(out / "checkpoints", epoch), size, meta, data_hash)
+        if val_loss < progress.best_loss or not len(xv):
+            progress.best_loss = val_loss
             save_model(model, best, size, meta, data_hash)
         with open(out / "metrics.csv", "w", newline="") as handle:
             writer = csv.DictWriter(handle, fieldnames=list(row))
             writer.writeheader()
             writer.writerows(rows)
+        progress.epoch = epoch
+        save_state(checkpoint, progress, training, recipe, data_hash)
     _plot(rows, out / "curves.png", f"{config.arch} ({parameter_count(model):,} parameters), {size}x{size}")
     return {"history": rows, "best": best, "device": device.type, "parameters": parameter_count(model),
-            "data_hash": data_hash}
+            "data_hash": data_hash, "resumed_from": resumed_from}

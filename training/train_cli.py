@@ -23,6 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--optimizer", choices=("adam", "sgd"), default=defaults.optimizer)
     parser.add_argument("--no-augment", action="store_true", help="no symmetry augmentation")
     parser.add_argument("--device", default="", help="torch device (default: cuda if available, else cpu)")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue from the last finished epoch in --out (same settings and data)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,8 +37,10 @@ def run(args: argparse.Namespace) -> int:
                          weight_decay=args.weight_decay, value_weight=args.value_weight,
                          val_fraction=args.val_fraction, augment=not args.no_augment,
                          max_positions=args.max_positions, seed=args.seed, device=args.device,
-                         threads=args.threads)
+                         threads=args.threads, resume=args.resume)
     report = train(config)
+    if report["resumed_from"]:
+        print(f"resumed after epoch {report['resumed_from']}")
     last = report["history"][-1]
     print(f"{args.arch}: {report['parameters']:,} parameters on {report['device']}; epoch {last['epoch']}: "
           f"val loss {last['val_loss']:.4f}, winner accuracy {last['val_accuracy']:.3f}; best -> {report['best']}")
