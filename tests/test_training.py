@@ -289,7 +289,8 @@ def test_resume_equals_uninterrupted(tiny_data, tmp_path, monkeypatch, arch, kwa
     split = dataclasses.replace(config, out=str(tmp_path / "split"))
     interrupted(monkeypatch, split, after=1)
     assert latest_state(tmp_path / "split" / "checkpoints").name == "epoch-001"
-    resumed = train(dataclasses.replace(split, resume=True))
+    moved = shutil.copytree(tiny_data, tmp_path / "moved")  # data folders may move (their hash is checked)
+    resumed = train(dataclasses.replace(split, resume=True, data=[str(moved)]))
     assert resumed["resumed_from"] == 1 and whole["resumed_from"] == 0
     for name in ("checkpoints/epoch-002", "best"):
         a, _ = load_model(tmp_path / "whole" / name)

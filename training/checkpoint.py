@@ -45,8 +45,9 @@ __all__ = ["STATE_VERSION", "Progress", "TrainingParts", "state_base", "latest_s
 
 STATE_VERSION = 1
 _STATE_NAME = re.compile(r"epoch-(\d+)\.state\.json")
-# recipe entries that may change between the interrupted run and its resumption
-_FREE = ("device", "threads")
+# recipe entries that may change between the interrupted run and its resumption ("data": the
+# folders may move; the data hash checks their content)
+_FREE = ("data", "device", "threads")
 
 
 @dataclass
@@ -202,7 +203,7 @@ def load_state(base: Path, model: nn.Module, parts: TrainingParts, recipe: dict[
     base = Path(base)
     where = _state_files(base)[0]
     config, tensors = _read(base)
-    ours = {k: v for k, v in recipe.items() if k not in _FREE}
+    ours = {k: v for k, v in json.loads(json.dumps(recipe)).items() if k not in _FREE}  # as JSON reads it back
     theirs = {k: v for k, v in config["recipe"].items() if k not in _FREE} if isinstance(config["recipe"], dict) else {}
     if ours != theirs or config["data_hash"] != data_hash:
         changed = sorted(k for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k))

@@ -14,9 +14,10 @@
   state of the last finished epoch, ``checkpoints/epoch-NNN.state.{safetensors,json}``
   (``training.checkpoint``: optimizer, LR schedule, gradient scaler, random generators, metrics).
 * Resuming: ``resume=True`` (``amazons train ... --resume``) continues from the last finished
-  epoch in ``out`` (a fresh start when there is none); the settings and the data must be the
-  same (``device`` and ``threads`` may change). On the same device and thread count the result is
-  the uninterrupted run's, bit for bit (tested on the CPU).
+  epoch in ``out`` (a fresh start when there is none); the settings and the data (by hash) must
+  be the same, ``epochs`` included (the LR schedule spans them); ``device``, ``threads`` and the
+  data folders' paths may change. On the same device and thread count the result is the
+  uninterrupted run's, bit for bit (tested on the CPU).
 
 >>> import tempfile
 >>> from training.selfplay import selfplay
