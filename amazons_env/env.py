@@ -233,7 +233,7 @@ class AmazonsEnv(gymnasium.Env):
         self._cells = start.cells.copy()
         self._queens = start.queens.copy()
         self._nq = start.queen_counts.copy()
-        self._meta = K.new_meta(int(start.turn))
+        self._meta = K.new_meta(self._cells, int(start.turn))
         self._origin = start.copy(stack=False)
         self._board = self._origin.copy()
         self._history: list[tuple[int, int, int]] = []

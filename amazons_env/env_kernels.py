@@ -12,17 +12,19 @@ Actions are ``from_square * N*N + to_square`` in public squares (``rank * N + fi
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from numba import get_num_threads, njit, prange
+from numba import njit, prange
 
 from . import core
-from .core import ARROW, EMPTY, MAX_QUEENS
+from .core import ARROW, EMPTY, MAX_QUEENS, MAX_SIZE
 
 __all__ = [
-    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS", "META_SIZE", "max_legal",
+    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS", "EMPTY_ROWS", "META_SIZE", "max_legal",
     "NUM_PLANES", "OK", "WIN", "ILLEGAL",
     "new_meta", "step_one", "write_obs_mask", "clear_mask", "single_step",
-    "step_batch", "reset_batch", "check_batch", "sample_legal",
+    "step_batch", "reset_batch", "first_out_of_range", "check_batch", "sample_legal",
 ]
 
 # meta fields (padded squares unless said otherwise)
@@ -37,7 +39,8 @@ WINNER = 7    # the winner once DONE, else -1
 NLEGAL = 8    # number of legal actions (listed in the game's ``legal`` buffer)
 ROWN = 9      # number of mask rows set (their public from-squares in ROWS..)
 ROWS = 10
-META_SIZE = ROWS + MAX_QUEENS
+EMPTY_ROWS = ROWS + MAX_QUEENS  # bit c of field EMPTY_ROWS + r: square (r, c) is empty
+META_SIZE = EMPTY_ROWS + MAX_SIZE
 
 NUM_PLANES = 9
 
@@ -52,15 +55,26 @@ def max_legal(size: int) -> int:
     return MAX_QUEENS * 4 * (size - 1)
 
 
-def new_meta(side: int) -> np.ndarray:
-    """A fresh ``meta`` row for a game with ``side`` to move in the queen phase."""
+def new_meta(cells: np.ndarray, side: int) -> np.ndarray:
+    """A fresh ``meta`` row for the position ``cells`` with ``side`` to move in the queen phase."""
     meta = np.zeros(META_SIZE, dtype=np.int64)
     meta[SIDE] = side
     meta[WINNER] = -1
+    width = math.isqrt(len(cells))
+    empty = cells.reshape(width, width)[1:-1, 1:-1] == EMPTY
+    meta[EMPTY_ROWS:EMPTY_ROWS + width - 2] = empty @ (1 << np.arange(width - 2, dtype=np.int64))
     return meta
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _occupy(meta, size, sq, occupied):
+    """Keep ``EMPTY_ROWS`` in step with ``cells``: public square ``sq`` became occupied or empty."""
+    r = EMPTY_ROWS + sq // size
+    bit = np.int64(1) << (sq % size)
+    meta[r] = (meta[r] & ~bit) if occupied else (meta[r] | bit)
+
+
+@njit(cache=True, inline="always")
 def step_one(cells, queens, nq, meta, dirs, pad, nn, action, known_legal=False):
     """Apply one in-range ``action`` to one game. Returns ``OK``, ``WIN`` or ``ILLEGAL``; the
     state is untouched when the action is illegal. ``known_legal``: the caller has checked the
@@ -75,6 +89,9 @@ def step_one(cells, queens, nq, meta, dirs, pad, nn, action, known_legal=False):
         cells[frm] = EMPTY
         cells[to] = side + 1
         queens[side, index] = to
+        size = dirs[2] - 2
+        _occupy(meta, size, action // nn, False)
+        _occupy(meta, size, action % nn, True)
         meta[SRC] = frm
         meta[DST] = to
         meta[QIDX] = index
@@ -83,6 +100,7 @@ def step_one(cells, queens, nq, meta, dirs, pad, nn, action, known_legal=False):
     if frm != meta[DST] or not (known_legal or core._line_clear(cells, dirs, frm, to)):
         return ILLEGAL
     cells[to] = ARROW
+    _occupy(meta, dirs[2] - 2, action % nn, True)
     meta[PHASE] = 0
     meta[TURNS] += 1
     side ^= 1
@@ -94,20 +112,66 @@ def step_one(cells, queens, nq, meta, dirs, pad, nn, action, known_legal=False):
     return OK
 
 
-@njit(cache=True)
-def _reach(cells, queens, nq, side, dirs, pub, out, offset):
-    """Mark in ``out[offset + sq]`` every square one queen move from a queen of ``side``."""
+@njit(cache=True, inline="always")
+def _fill(g, p, left):
+    """Occluded fill of the bits ``g`` along a row through the bits ``p`` (shifting left or right):
+    ``g`` plus every bit of ``p`` reached from it without crossing a bit outside ``p``."""
+    if left:
+        g |= p & (g << 1)
+        p &= p << 1
+        g |= p & (g << 2)
+        p &= p << 2
+        g |= p & (g << 4)
+        p &= p << 4
+        return g | (p & (g << 8))
+    g |= p & (g >> 1)
+    p &= p >> 1
+    g |= p & (g >> 2)
+    p &= p >> 2
+    g |= p & (g >> 4)
+    p &= p >> 4
+    return g | (p & (g >> 8))
+
+
+@njit(cache=True, inline="always")
+def _reach(meta, queens, nq, side, dirs, pub, out, offset, rows):
+    """Set ``out[offset + sq]`` to 1 on every square one queen move from a queen of ``side``, 0
+    elsewhere. ``rows``: ``int64[2 * MAX_SIZE]`` scratch.
+
+    Branch-free on row bit masks (bit c of row r = square (r, c); the empty squares are kept in
+    ``meta``): one pass up the board carries the north, north-east and north-west rays from row
+    to row, one pass down the southern ones, and each row fills east and west within itself.
+    Walking 8 rays per queen instead ends every ray in a mispredicted branch."""
+    size = dirs[2] - 2
+    rows[:size] = 0
     for i in range(nq[side]):
-        q = queens[side, i]
-        for d in range(8):
-            step = dirs[d]
-            s = q + step
-            while cells[s] == EMPTY:
-                out[offset + pub[s]] = 1
-                s += step
+        sq = pub[queens[side, i]]
+        rows[sq // size] |= np.int64(1) << (sq % size)
+    n = ne = nw = 0
+    below = 0  # the queens of the row below
+    for r in range(size):
+        empty = meta[EMPTY_ROWS + r]
+        mine = rows[r]
+        n = (n | below) & empty
+        ne = ((ne | below) << 1) & empty
+        nw = ((nw | below) >> 1) & empty
+        rows[size + r] = (n | ne | nw | (_fill(mine, empty, True) << 1) | (_fill(mine, empty, False) >> 1)) & empty
+        below = mine
+    s = se = sw = 0
+    above = 0
+    for r in range(size - 1, -1, -1):
+        empty = meta[EMPTY_ROWS + r]
+        s = (s | above) & empty
+        se = ((se | above) << 1) & empty
+        sw = ((sw | above) >> 1) & empty
+        reach = rows[size + r] | s | se | sw
+        above = rows[r]
+        at = offset + r * size
+        for c in range(size):
+            out[at + c] = (reach >> c) & 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _legal_row(cells, dirs, pub, nn, frm, mask, out, offset, legal, n):
     """Set the mask row of the slides from ``frm``, mark their targets in ``out[offset + sq]``,
     list the actions in ``legal[n:]``; return the new length of the list."""
@@ -125,21 +189,23 @@ def _legal_row(cells, dirs, pub, nn, frm, mask, out, offset, legal, n):
     return n
 
 
-@njit(cache=True)
-def write_obs_mask(cells, queens, nq, meta, dirs, pad, pub, nn, perspective, out, mask, legal):
-    """Write the ``NUM_PLANES`` planes seen by ``perspective`` (see ``AmazonsEnv``) into the flat
-    ``int8[NUM_PLANES * nn]`` array ``out``; when it is ``perspective``'s turn, also set the legal
-    actions in the all-zero ``mask``, list them in ``legal[:meta[NLEGAL]]`` (``max_legal`` room)
-    and record the mask's non-zero rows in ``meta`` (for ``clear_mask``). A finished game has no
-    legal action."""
-    out[:] = 0
+@njit(cache=True, inline="always")
+def _arrow_plane(cells, pad, nn, out):
+    """Plane 2 from ``cells`` (the step kernel then only adds each new arrow)."""
+    for sq in range(nn):  # branch-free: arrows sit at random places
+        out[2 * nn + sq] = cells[pad[sq]] == ARROW
+
+
+@njit(cache=True, inline="always")
+def _other_planes(cells, queens, nq, meta, dirs, pub, nn, perspective, out, mask, legal, rows):
+    """Every plane but the arrows (see ``write_obs_mask``)."""
+    out[:2 * nn] = 0
+    out[3 * nn:] = 0
     other = perspective ^ 1
     for i in range(nq[perspective]):
         out[pub[queens[perspective, i]]] = 1
     for i in range(nq[other]):
         out[nn + pub[queens[other, i]]] = 1
-    for sq in range(nn):  # branch-free: arrows sit at random places
-        out[2 * nn + sq] = cells[pad[sq]] == ARROW
     arrow_phase = meta[PHASE] == 1 and meta[DONE] == 0
     if arrow_phase:
         out[3 * nn:4 * nn] = 1
@@ -163,13 +229,25 @@ def write_obs_mask(cells, queens, nq, meta, dirs, pad, pub, nn, perspective, out
             meta[NLEGAL] = n
             meta[ROWN] = nq[perspective]
     else:
-        _reach(cells, queens, nq, perspective, dirs, pub, out, 6 * nn)
-    _reach(cells, queens, nq, other, dirs, pub, out, 7 * nn)
+        _reach(meta, queens, nq, perspective, dirs, pub, out, 6 * nn, rows)
+    _reach(meta, queens, nq, other, dirs, pub, out, 7 * nn, rows)
     if perspective == 1:
         out[8 * nn:9 * nn] = 1
 
 
 @njit(cache=True)
+def write_obs_mask(cells, queens, nq, meta, dirs, pad, pub, nn, perspective, out, mask, legal):
+    """Write the ``NUM_PLANES`` planes seen by ``perspective`` (see ``AmazonsEnv``) into the flat
+    ``int8[NUM_PLANES * nn]`` array ``out``; when it is ``perspective``'s turn, also set the legal
+    actions in the all-zero ``mask``, list them in ``legal[:meta[NLEGAL]]`` (``max_legal`` room)
+    and record the mask's non-zero rows in ``meta`` (for ``clear_mask``). A finished game has no
+    legal action."""
+    _arrow_plane(cells, pad, nn, out)
+    rows = np.empty(2 * MAX_SIZE, np.int64)
+    _other_planes(cells, queens, nq, meta, dirs, pub, nn, perspective, out, mask, legal, rows)
+
+
+@njit(cache=True, inline="always")
 def clear_mask(meta, nn, mask):
     """Zero the rows ``write_obs_mask`` set (cheaper than clearing all ``nn * nn`` entries)."""
     for r in range(meta[ROWN]):
@@ -189,7 +267,7 @@ def single_step(cells, queens, nq, meta, dirs, pad, pub, nn, action, obs, mask, 
 
 
 @njit(cache=True)
-def reset_batch(cells, queens, nq, meta, which, init_cells, init_queens, init_nq, init_side,
+def reset_batch(cells, queens, nq, meta, which, init_cells, init_queens, init_nq, init_meta,
                 dirs, pad, pub, nn, obs, masks, legal):
     """Put every game ``i`` with ``which[i]`` back to the initial position and refresh its
     observation and mask."""
@@ -199,11 +277,18 @@ def reset_batch(cells, queens, nq, meta, which, init_cells, init_queens, init_nq
             cells[i, :] = init_cells
             queens[i, :, :] = init_queens
             nq[i, :] = init_nq
-            meta[i, :] = 0
-            meta[i, SIDE] = init_side
-            meta[i, WINNER] = -1
-            write_obs_mask(cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, init_side, obs[i], masks[i],
+            meta[i, :] = init_meta
+            write_obs_mask(cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, init_meta[SIDE], obs[i], masks[i],
                            legal[i])
+
+
+@njit(cache=True)
+def first_out_of_range(actions, limit):
+    """Index of the first action outside ``0 <= action < limit``, or -1."""
+    for i in range(actions.shape[0]):
+        if actions[i] < 0 or actions[i] >= limit:
+            return i
+    return -1
 
 
 @njit(cache=True)
@@ -215,12 +300,15 @@ def check_batch(meta, masks, actions):
     return -1
 
 
-@njit(cache=True)
-def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_side,
-               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal):
+@njit(cache=True, inline="always")
+def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, rows):
     m = meta[i]
-    in_mask = masks[i, actions[i]] == 1  # the mask of the current position, kept by this env
-    clear_mask(m, nn, masks[i])
+    out = obs[i]
+    mask = masks[i]
+    action = actions[i]
+    in_mask = mask[action] == 1  # the mask of the current position, kept by this env
+    clear_mask(m, nn, mask)
     rewards[i] = 0.0
     terminated[i] = False
     illegal[i] = False
@@ -228,38 +316,44 @@ def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, ini
         cells[i, :] = init_cells
         queens[i, :, :] = init_queens
         nq[i, :] = init_nq
-        m[:] = 0
-        m[SIDE] = init_side
-        m[WINNER] = -1
+        m[:] = init_meta
+        _arrow_plane(cells[i], pad, nn, out)
     else:
-        code = step_one(cells[i], queens[i], nq[i], m, dirs, pad, nn, actions[i], True) if in_mask else ILLEGAL
-        if code == WIN:
-            rewards[i] = 1.0
-            terminated[i] = True
-        elif code == ILLEGAL:
+        shot = m[PHASE] == 1
+        code = step_one(cells[i], queens[i], nq[i], m, dirs, pad, nn, action, True) if in_mask else ILLEGAL
+        if code == ILLEGAL:
             rewards[i] = -1.0
             terminated[i] = True
             illegal[i] = True
             m[DONE] = 1
             m[WINNER] = m[SIDE] ^ 1
-    write_obs_mask(cells[i], queens[i], nq[i], m, dirs, pad, pub, nn, m[SIDE], obs[i], masks[i], legal[i])
+        else:
+            if shot:  # the arrow plane only gains the new arrow
+                out[2 * nn + action % nn] = 1
+            if code == WIN:
+                rewards[i] = 1.0
+                terminated[i] = True
+    _other_planes(cells[i], queens[i], nq[i], m, dirs, pub, nn, m[SIDE], out, mask, legal[i], rows)
 
 
 @njit(cache=True, parallel=True)
-def step_batch(cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_side,
-               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal):
+def step_batch(cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, blocks):
     """Advance every game by one action (next-step autoreset: a game that ended on the previous
     step is reset instead and its action ignored); write rewards for the acting side,
-    terminations, illegal-action flags, observations (for the side to move next) and masks."""
-    # One contiguous block of games per numba thread. Games are independent and each writes only
-    # its own rows, so the result does not depend on the thread count. Blocks, not ``prange`` over
-    # single games: per-game views inside ``prange`` contend on reference counts (several times slower).
+    terminations, illegal-action flags, observations (for the side to move next) and masks.
+    The arrays must hold what ``reset_batch`` and earlier calls left (planes are updated, not
+    rebuilt)."""
+    # ``blocks`` contiguous blocks of games (one per numba thread), games in a block in order. Games
+    # are independent and each writes only its own rows, so the result does not depend on
+    # ``blocks``. Blocks, not ``prange`` over single games: per-game views inside ``prange``
+    # contend on reference counts (several times slower).
     n = cells.shape[0]
-    blocks = get_num_threads()
     for b in prange(blocks):
+        rows = np.empty(2 * MAX_SIZE, np.int64)  # scratch of this block
         for i in range(b * n // blocks, (b + 1) * n // blocks):
-            _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_side,
-                       dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal)
+            _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+                       dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, rows)
 
 
 @njit(cache=True)

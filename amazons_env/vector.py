@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 import gymnasium
+import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -43,7 +44,8 @@ class AmazonsVectorEnv(VectorEnv):
     only some games. Each ``step`` runs one numba kernel over all games.
 
     ``copy=True`` (default) returns fresh arrays each step; ``copy=False`` returns read-only views
-    of the env's own buffers, overwritten by the next ``step`` (faster; copy what you keep).
+    of the env's own buffers (observations, rewards, flags and every ``infos`` array), overwritten
+    by the next ``step`` (faster; copy what you keep).
     ``sample_legal_actions()`` draws a uniformly random legal action per game (random play).
     ``illegal_action="raise"`` checks every action first and raises ``IllegalMoveError`` naming the
     game, leaving all games unchanged.
@@ -76,12 +78,12 @@ class AmazonsVectorEnv(VectorEnv):
         self._init_cells = start.cells.copy()
         self._init_queens = start.queens.copy()
         self._init_nq = start.queen_counts.copy()
-        self._init_side = int(start.turn)
+        self._init_meta = K.new_meta(start.cells, int(start.turn))
         b = self.num_envs
         self._cells = np.tile(self._init_cells, (b, 1))
         self._queens = np.tile(self._init_queens, (b, 1, 1))
         self._nq = np.tile(self._init_nq, (b, 1))
-        self._meta = np.tile(K.new_meta(self._init_side), (b, 1))
+        self._meta = np.tile(self._init_meta, (b, 1))
         self._obs = np.zeros((b, K.NUM_PLANES * nn), np.int8)
         self._masks = np.zeros((b, nn * nn), np.int8)
         self._legal = np.zeros((b, K.max_legal(n)), np.int32)
@@ -94,8 +96,12 @@ class AmazonsVectorEnv(VectorEnv):
         # copy=False hands out read-only views: the masks double as this env's legality check
         self._obs_view = self._obs.reshape(b, K.NUM_PLANES, n, n)[...]
         self._masks_view = self._masks[...]
-        for view in (self._obs_view, self._masks_view):
+        self._info_views = {"player": self._meta[:, K.SIDE], "phase": self._meta[:, K.PHASE],
+                            "move_number": self._meta[:, K.TURNS], "illegal_action": self._illegal[...]}
+        for view in (self._obs_view, self._masks_view, *self._info_views.values()):
             view.flags.writeable = False
+        # games split into this many blocks, one per numba thread (any count gives the same result)
+        self._blocks = numba.get_num_threads()
         self._started = False
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
@@ -114,7 +120,7 @@ class AmazonsVectorEnv(VectorEnv):
                 if not self._started and not which.all():
                     raise gymnasium.error.ResetNeeded("the first reset must reset every game")
         K.reset_batch(self._cells, self._queens, self._nq, self._meta, which, self._init_cells, self._init_queens,
-                      self._init_nq, self._init_side, self._dirs, self._pad, self._pub, self._nn,
+                      self._init_nq, self._init_meta, self._dirs, self._pad, self._pub, self._nn,
                       self._obs, self._masks, self._legal)
         self._illegal[which] = False
         self._started = True
@@ -129,8 +135,8 @@ class AmazonsVectorEnv(VectorEnv):
                 f"actions must be an integer array of shape ({self.num_envs},), got {actions.dtype} {actions.shape}")
         actions = actions.astype(np.int64, copy=False)
         limit = self._nn * self._nn
-        if actions.min() < 0 or actions.max() >= limit:
-            bad = int(np.flatnonzero((actions < 0) | (actions >= limit))[0])
+        bad = K.first_out_of_range(actions, limit)
+        if bad >= 0:
             raise InvalidMoveError(f"game {bad}: action {int(actions[bad])} is out of range (0 <= action < {limit})")
         if self.illegal_action == "raise":
             bad = K.check_batch(self._meta, self._masks, actions)
@@ -139,8 +145,8 @@ class AmazonsVectorEnv(VectorEnv):
                 raise IllegalMoveError(f"game {bad}: illegal action {action_to_str(int(actions[bad]), self.size)} "
                                        f"({int(actions[bad])}); no game was changed")
         K.step_batch(self._cells, self._queens, self._nq, self._meta, actions, self._init_cells, self._init_queens,
-                     self._init_nq, self._init_side, self._dirs, self._pad, self._pub, self._nn, self._obs,
-                     self._masks, self._legal, self._rewards, self._terminated, self._illegal)
+                     self._init_nq, self._init_meta, self._dirs, self._pad, self._pub, self._nn, self._obs,
+                     self._masks, self._legal, self._rewards, self._terminated, self._illegal, self._blocks)
         out = (self._rewards, self._terminated, self._truncated)
         if self.copy:
             out = tuple(a.copy() for a in out)
@@ -163,10 +169,10 @@ class AmazonsVectorEnv(VectorEnv):
         return self._obs_view.copy() if self.copy else self._obs_view
 
     def _infos(self) -> dict[str, Any]:
-        meta = self._meta
-        masks = self._masks_view.copy() if self.copy else self._masks_view
-        info = {"action_mask": masks, "player": meta[:, K.SIDE].copy(), "phase": meta[:, K.PHASE].copy(),
-                "move_number": meta[:, K.TURNS].copy(), "illegal_action": self._illegal.copy()}
+        if self.copy:
+            info = {"action_mask": self._masks.copy(), **{k: v.copy() for k, v in self._info_views.items()}}
+        else:
+            info = {"action_mask": self._masks_view, **self._info_views}
         for key in list(info):
             info["_" + key] = self._present
         return info

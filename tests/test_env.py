@@ -75,7 +75,7 @@ def test_check_env_registered_and_render_modes():
     assert gymnasium.make("Amazons-v0").unwrapped.size == 10
 
 
-@pytest.mark.parametrize("size,games", [(6, 6), (8, 3), (10, 1)])
+@pytest.mark.parametrize("size,games", [(4, 6), (6, 6), (8, 3), (10, 1), (12, 1)])
 def test_mask_and_planes_match_board_along_random_games(size, games):
     env = AmazonsEnv(size=size)
     rng = np.random.default_rng(size)
