@@ -198,17 +198,17 @@ def _arrow_plane(cells, pad, nn, out):
 
 @njit(cache=True, inline="always")
 def _other_planes(cells, queens, nq, meta, dirs, pub, nn, perspective, out, mask, legal, rows):
-    """Every plane but the arrows (see ``write_obs_mask``)."""
+    """Every plane but the arrows (see ``write_obs_mask``). Planes written whole are not zeroed first."""
     out[:2 * nn] = 0
-    out[3 * nn:] = 0
+    out[4 * nn:6 * nn] = 0
     other = perspective ^ 1
     for i in range(nq[perspective]):
         out[pub[queens[perspective, i]]] = 1
     for i in range(nq[other]):
         out[nn + pub[queens[other, i]]] = 1
     arrow_phase = meta[PHASE] == 1 and meta[DONE] == 0
+    out[3 * nn:4 * nn] = arrow_phase
     if arrow_phase:
-        out[3 * nn:4 * nn] = 1
         out[4 * nn + pub[meta[DST]]] = 1
         out[5 * nn + pub[meta[SRC]]] = 1
     mover = perspective == meta[SIDE]
@@ -216,6 +216,7 @@ def _other_planes(cells, queens, nq, meta, dirs, pub, nn, perspective, out, mask
         meta[ROWN] = 0
         meta[NLEGAL] = 0
     if mover and meta[DONE] == 0:
+        out[6 * nn:7 * nn] = 0
         if arrow_phase:
             meta[NLEGAL] = _legal_row(cells, dirs, pub, nn, meta[DST], mask, out, 6 * nn, legal, 0)
             meta[ROWS] = pub[meta[DST]]
@@ -231,8 +232,7 @@ def _other_planes(cells, queens, nq, meta, dirs, pub, nn, perspective, out, mask
     else:
         _reach(meta, queens, nq, perspective, dirs, pub, out, 6 * nn, rows)
     _reach(meta, queens, nq, other, dirs, pub, out, 7 * nn, rows)
-    if perspective == 1:
-        out[8 * nn:9 * nn] = 1
+    out[8 * nn:9 * nn] = perspective
 
 
 @njit(cache=True)
