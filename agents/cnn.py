@@ -2,7 +2,8 @@
 
 ``CNNEvaluator`` (``make_evaluator("cnn")``) loads a model exported by ``training.export`` (the
 committed default weights unless ``weights=`` names another: ``"study"`` for our trained
-``StudyCNN``, or a path) and scores positions with ``evaluate_batch``: a whole frontier (all
+``StudyCNN``, or a path; named weights come per board size, see ``WEIGHTS``, and each board
+size gets the net trained on it, or on the nearest size) and scores positions with ``evaluate_batch``: a whole frontier (all
 children of a node) becomes one stack of input planes (``training.planes``, numba) and one forward
 pass on the CPU under ``torch.inference_mode``. It has no numba kernel, so the searches use their
 batch paths (``two-iteration``: ``batch_two_iteration``; ``alphabeta``: ``batch_search``).
@@ -31,7 +32,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 import numpy as np
 
@@ -43,17 +44,38 @@ if TYPE_CHECKING:
     import torch
     from torch import nn
 
-__all__ = ["CNNEvaluator", "WEIGHTS", "weights_path", "inference_module", "cnn_agent"]
+__all__ = ["CNNEvaluator", "Net", "WEIGHTS", "weights_path", "inference_module", "cnn_agent"]
 
 WEIGHTS_DIR = Path(importlib.util.find_spec("training.weights").origin).parent
-WEIGHTS = {"default": "resvalue-8x8", "study": "studycnn-8x8"}
+# committed weights by name and the board size they were trained on
+WEIGHTS = {"default": {8: "resvalue-8x8", 10: "resvalue-10x10"}, "study": {8: "studycnn-8x8", 10: "studycnn-10x10"}}
 
 
-def weights_path(weights: str = "default") -> Path:
-    """The base path (no suffix) of named committed weights, or of a given path."""
+def weights_path(weights: str = "default", size: int = 10) -> Path:
+    """The base path (no suffix) of named committed weights for ``size`` x ``size`` boards (those
+    trained on that size, else on the nearest size with weights), or of a given path.
+
+    >>> weights_path("default", 8).name, weights_path("default", 12).name, weights_path("my/net").name
+    ('resvalue-8x8', 'resvalue-10x10', 'net')
+    """
     if weights in WEIGHTS:
-        return WEIGHTS_DIR / WEIGHTS[weights]
+        trained = WEIGHTS[weights]
+        return WEIGHTS_DIR / trained[min(trained, key=lambda s: (abs(s - size), -s))]
     return Path(weights)
+
+
+class Net(NamedTuple):
+    """One loaded model file: the model, its JSON config and its inference-only copy."""
+
+    path: Path
+    model: "nn.Module"
+    config: dict
+    fast: "nn.Module"
+
+    @property
+    def fixed_size(self) -> Optional[int]:
+        """The only board size the net runs on, or None for a fully convolutional net."""
+        return self.config["board_size"] if "size" in self.config["kwargs"] else None
 
 
 def _fold_batch_norms(model: "nn.Module") -> "nn.Module":
@@ -128,7 +150,6 @@ class CNNEvaluator(Evaluator):
     def __init__(self, weights: str = "default", threads: int = 1, chunk: int = 512) -> None:
         import torch  # imported here so that listing or using other agents never loads torch
 
-        from training.export import load_model
         from training.models import value_for_side_to_move
 
         super().__init__()
@@ -137,12 +158,20 @@ class CNNEvaluator(Evaluator):
         self.chunk = int(chunk)
         if self.chunk < 1:
             raise ValueError(f"chunk={chunk!r}: give a positive number of positions per forward pass")
-        self.path = weights_path(str(weights))
-        self.model, self.config = load_model(self.path)
-        self.fast = inference_module(self.model)
-        self.planes = self.config["planes"]
-        self.fixed_size = self.config["board_size"] if "size" in self.config["kwargs"] else None
+        self.weights = str(weights)
+        self._nets: dict[Path, Net] = {}
+        self.net(10)  # load now: a missing or bad file fails here, not inside a search
         self._to_value = value_for_side_to_move
+
+    def net(self, size: int) -> Net:
+        """The net that evaluates ``size`` x ``size`` boards (loaded once, on first use)."""
+        from training.export import load_model
+
+        path = weights_path(self.weights, size)
+        if path not in self._nets:
+            model, config = load_model(path)
+            self._nets[path] = Net(path, model, config, inference_module(model))
+        return self._nets[path]
 
     def evaluate_batch(self, cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
         import torch
@@ -150,16 +179,17 @@ class CNNEvaluator(Evaluator):
         from training.planes import board_width, make_planes
 
         cells = np.ascontiguousarray(cells, dtype=np.uint8)
-        if self.fixed_size is not None and board_width(cells) - 2 != self.fixed_size:
-            raise ValueError(f"{self.path.name} evaluates {self.fixed_size}x{self.fixed_size} boards, "
-                             f"not {board_width(cells) - 2}x{board_width(cells) - 2}")
+        size = board_width(cells) - 2
+        net = self.net(size)
+        if net.fixed_size is not None and size != net.fixed_size:
+            raise ValueError(f"{net.path.name} evaluates {net.fixed_size}x{net.fixed_size} boards, not {size}x{size}")
         sides = np.ascontiguousarray(sides, dtype=np.int64)
         # channels-last is oneDNN's preferred layout for CPU convolutions (~30% faster here)
-        x = torch.from_numpy(make_planes(cells, sides, self.planes)).contiguous(memory_format=torch.channels_last)
+        x = torch.from_numpy(make_planes(cells, sides, net.config["planes"])).contiguous(memory_format=torch.channels_last)
         with torch.inference_mode():
             parts = max(1, -(-len(x) // self.chunk))  # equal chunks of at most ``chunk`` positions
-            out = torch.cat([self.fast(part) for part in torch.tensor_split(x, parts)])
-            values = self._to_value(self.model, out, torch.from_numpy(sides))
+            out = torch.cat([net.fast(part) for part in torch.tensor_split(x, parts)])
+            values = self._to_value(net.model, out, torch.from_numpy(sides))
         return values.double().numpy()
 
 

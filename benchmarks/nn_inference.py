@@ -7,7 +7,7 @@ frontier in one call; and, as the reference, the whole frontier through the plai
 (``model(x)`` on channels-last planes in one pass, what the evaluator did before). All run in the
 same process, one after the other, so the ratios are meaningful on a noisy machine.
 
-    python3 benchmarks/nn_inference.py                 # StudyCNN 10x10 (untrained), committed nets 8x8
+    python3 benchmarks/nn_inference.py                 # StudyCNN 10x10 (untrained), committed nets 10x10 and 8x8
     python3 benchmarks/nn_inference.py --seconds 3
 """
 
@@ -20,7 +20,7 @@ import time
 import numpy as np
 import torch
 
-from agents.cnn import CNNEvaluator, weights_path
+from agents.cnn import CNNEvaluator
 from amazons_env import Board, core
 from training.export import save_model
 from training.models import StudyCNN, parameter_count, value_for_side_to_move
@@ -57,12 +57,13 @@ def rate(evaluate, cells, sides, batch: int, seconds: float) -> tuple[float, flo
     return done / (time.perf_counter() - start), done / (time.process_time() - cpu)
 
 
-def plain(evaluator: CNNEvaluator):
+def plain(evaluator: CNNEvaluator, size: int):
     """The reference: ``evaluate_batch`` with the plain model in one channels-last forward pass."""
-    model = evaluator.model.to(memory_format=torch.channels_last)
+    net = evaluator.net(size)
+    model = net.model.to(memory_format=torch.channels_last)
 
     def evaluate(cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
-        x = torch.from_numpy(make_planes(cells, sides, evaluator.planes)).contiguous(memory_format=torch.channels_last)
+        x = torch.from_numpy(make_planes(cells, sides, net.config["planes"])).contiguous(memory_format=torch.channels_last)
         with torch.inference_mode():
             return value_for_side_to_move(model, model(x), torch.from_numpy(sides)).double().numpy()
 
@@ -78,8 +79,8 @@ def main() -> None:
     study10 = save_model(StudyCNN(10), f"{folder}/study10", 10)
     cases = [("StudyCNN 10x10 (untrained)", str(study10), 10)]
     for name in ("study", "default"):
-        if weights_path(name).with_suffix(".json").exists():
-            cases.append((f"cnn:weights={name}", name, 8))
+        for size in (10, 8):
+            cases.append((f"cnn:weights={name} {size}x{size}", name, size))
     print(f"torch {torch.__version__}, {torch.get_num_threads()} thread; positions = children of a "
           f"position 6 plies into a game")
     print("positions/s per wall-clock second, and [per CPU second of this one-thread process]")
@@ -88,11 +89,11 @@ def main() -> None:
     for label, weights, size in cases:
         evaluator = CNNEvaluator(weights, threads=1)
         cells, sides = frontier(size, 6)
-        np.testing.assert_allclose(evaluator.evaluate_batch(cells, sides), plain(evaluator)(cells, sides), atol=1e-5)
+        np.testing.assert_allclose(evaluator.evaluate_batch(cells, sides), plain(evaluator, size)(cells, sides), atol=1e-5)
         single = rate(evaluator.evaluate_batch, cells, sides, 1, args.seconds)
         batched = rate(evaluator.evaluate_batch, cells, sides, len(cells), args.seconds)
-        reference = rate(plain(evaluator), cells, sides, len(cells), args.seconds)
-        print(f"{label:<28} {parameter_count(evaluator.model):>9,} {len(cells):>8} "
+        reference = rate(plain(evaluator, size), cells, sides, len(cells), args.seconds)
+        print(f"{label:<28} {parameter_count(evaluator.net(size).model):>9,} {len(cells):>8} "
               f"{single[0]:>7,.0f} [{single[1]:>7,.0f}] {batched[0]:>8,.0f} [{batched[1]:>8,.0f}] "
               f"{batched[0] / single[0]:>5.1f}x {reference[0]:>8,.0f} [{reference[1]:>8,.0f}] "
               f"{batched[1] / reference[1]:>20.2f}x")
