@@ -1,5 +1,7 @@
 """AmazonsEnv: gymnasium conformance, masks vs the legal move list, planes vs the Board, errors."""
 
+import sys
+
 import gymnasium
 import numpy as np
 import pytest
@@ -212,14 +214,25 @@ def test_constructor_arguments_are_validated():
         AmazonsEnv(opponent="no-such-agent")
 
 
-def test_human_mode_without_pygame_says_how_to_install():
-    try:
-        import pygame  # noqa: F401
-    except ImportError:
-        with pytest.raises(gymnasium.error.DependencyNotInstalled, match="amazons\\[render\\]"):
-            AmazonsEnv(size=6, render_mode="human")
-    else:
-        pytest.skip("pygame is installed")
+def test_human_mode_without_pygame_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pygame", None)  # import pygame now fails, installed or not
+    with pytest.raises(gymnasium.error.DependencyNotInstalled, match="amazons\\[render\\]"):
+        AmazonsEnv(size=6, render_mode="human")
+
+
+def test_human_mode_draws_the_board_in_a_window(monkeypatch):
+    pygame = pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # a window without a display
+    env = AmazonsEnv(size=6, render_mode="human")
+    env.metadata = {**env.metadata, "render_fps": 1000}  # do not wait between frames
+    twin = AmazonsEnv(size=6, render_mode="rgb_array")
+    for e in (env, twin):
+        obs, info = e.reset(seed=0)
+        e.step(int(np.flatnonzero(info["action_mask"])[0]))  # human mode renders in step
+    picture = np.transpose(pygame.surfarray.array3d(pygame.display.get_surface()), (1, 0, 2))
+    assert np.array_equal(picture, twin.render())
+    env.close()
+    assert pygame.display.get_surface() is None
 
 
 def test_render_ansi_and_rgb_array():
