@@ -49,7 +49,7 @@ from amazons_env import Board, Move, core
 
 from . import endgame
 from .base import Agent
-from .evaluator import KERNEL_TYPE, Evaluator, frontier_cells, make_evaluator
+from .evaluator import KERNEL_TYPE, Evaluator, make_evaluator
 from .registry import make, register
 
 __all__ = ["AlphaBeta", "SearchResult", "TranspositionTable", "candidates", "negamax", "batch_search",
@@ -291,13 +291,8 @@ def batch_search(board: Board, depth: int, evaluator: Evaluator, k: int = 8,
             return -WIN
         moves = buf[depth]
         n = core.generate_moves(cells, queens, nq, side, dirs, moves)
-        children = np.empty((n, cells.shape[0]), dtype=np.uint8)
-        over = np.empty(n, dtype=np.bool_)
-        frontier_cells(cells, queens, nq, side, dirs, moves, n, children, over)
-        scores = -np.asarray(evaluator.evaluate_batch(children, np.full(n, 1 - side, dtype=np.int64)),
-                             dtype=np.float64)
+        scores = evaluator.score_moves(cells, queens, nq, side, dirs, moves, n, WIN)
         evals[0] += n
-        scores[over] = WIN
         order = np.argsort(-scores, kind="stable")
         if depth == 1:
             if ply == 0:

@@ -105,6 +105,19 @@ class Evaluator:
                self.params, out)
         return out
 
+    def score_moves(self, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, side: int,
+                    dirs: np.ndarray, moves: np.ndarray, n: int, win: float = 1.0) -> np.ndarray:
+        """Values of the first ``n`` of ``moves`` for ``side``, the side making them, from one
+        ``evaluate_batch`` call over the positions they lead to (``frontier_cells``); a move that
+        leaves the opponent without a move scores ``win``. The arrays are restored on return."""
+        children = np.empty((n, cells.shape[0]), dtype=np.uint8)
+        over = np.empty(n, dtype=np.bool_)
+        frontier_cells(cells, queens, nq, side, dirs, moves, n, children, over)
+        values = -np.asarray(self.evaluate_batch(children, np.full(n, 1 - side, dtype=np.int64)),
+                             dtype=np.float64)
+        values[over] = win
+        return values
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec!r}>"
 

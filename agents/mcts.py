@@ -33,7 +33,7 @@ from amazons_env import Board, Move, core
 from . import endgame
 from .alphabeta import WIN, candidates
 from .base import Agent
-from .evaluator import frontier_cells, make_evaluator
+from .evaluator import make_evaluator
 from .registry import register
 
 __all__ = ["MCTS", "Node", "MCTSResult"]
@@ -120,11 +120,7 @@ class MCTS(Agent):
                            moves, scores, np.empty((rows, 2), dtype=np.int64), np.empty(rows), self._stats)
         else:
             n = core.generate_moves(cells, queens, nq, side, dirs, moves)
-            boards = np.empty((n, cells.shape[0]), dtype=np.uint8)
-            over = np.empty(n, dtype=np.bool_)
-            frontier_cells(cells, queens, nq, side, dirs, moves, n, boards, over)
-            values = -np.asarray(self.evaluator.evaluate_batch(boards, np.full(n, 1 - side, dtype=np.int64)))
-            values[over] = WIN
+            values = self.evaluator.score_moves(cells, queens, nq, side, dirs, moves, n, WIN)
             order = np.argsort(-values, kind="stable")
             moves[:n], scores[:n] = moves[order], values[order]
         keep = min(self.k, n)

@@ -51,7 +51,7 @@ from numba import njit, types
 from amazons_env import Board, Move, core
 
 from .base import Agent
-from .evaluator import KERNEL_TYPE, Evaluator, frontier_cells, make_evaluator
+from .evaluator import KERNEL_TYPE, Evaluator, make_evaluator
 from .registry import make, register
 
 __all__ = ["SearchResult", "StudySearch", "VARIANTS", "search_kernel", "batch_two_iteration"]
@@ -264,13 +264,8 @@ def batch_two_iteration(board: Board, depth: int, evaluator: Evaluator,
         moves = buf[depth]
         n = core.generate_moves(cells, queens, nq, side, dirs, moves)
         if depth == 1:
-            out = np.empty((n, cells.shape[0]), dtype=np.uint8)
-            over = np.empty(n, dtype=np.bool_)
-            frontier_cells(cells, queens, nq, side, dirs, moves, n, out, over)
             stats[0] += n
-            values = -np.asarray(evaluator.evaluate_batch(out, np.full(n, 1 - side, dtype=np.int64)),
-                                 dtype=np.float64)
-            values[over] = 1.0
+            values = evaluator.score_moves(cells, queens, nq, side, dirs, moves, n)
             k = int(np.argmax(values))
             if ply == 0:
                 best[0] = moves[k].copy()
