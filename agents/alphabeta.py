@@ -402,11 +402,9 @@ class AlphaBeta(Agent):
         if board.is_game_over():
             raise ValueError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
         start = _time.perf_counter()
-        if self.endgame:
-            result = endgame.analyse(board)
-            if result.separated:
-                return SearchResult(result.moves[int(board.turn)], float(result.outcome()) * WIN, 0, 0, 0,
-                                    _time.perf_counter() - start)
+        filling = endgame.filling_move(board) if self.endgame else None
+        if filling is not None:
+            return SearchResult(filling[0], float(filling[1]) * WIN, 0, 0, 0, _time.perf_counter() - start)
         empties = int(np.count_nonzero(board.cells == core.EMPTY))
         deepest = min(empties, MAX_PLY - 1, self.depth or MAX_PLY)
         if self.evaluator.kernel is None:

@@ -217,7 +217,11 @@ def analyse(board: Board, budget: int = DEFAULT_BUDGET) -> Analysis:
                     (int(bounds[0, 1]), int(bounds[1, 1])), bool(bounds[0, 2] and bounds[1, 2]), moves)
 
 
-def filling_move(board: Board, budget: int = DEFAULT_BUDGET) -> Optional[Move]:
-    """The side to move's best filling move if the position is separated, else None."""
+def filling_move(board: Board, budget: int = DEFAULT_BUDGET) -> Optional[tuple[Move, int]]:
+    """If ``board`` is in the filling phase: the side to move's best filling move and its outcome
+    (``Analysis.outcome``: 1 won, -1 lost, 0 not decided by the counts); else None. The searches
+    play this move instead of searching a separated position."""
     result = analyse(board, budget)
-    return result.moves[int(board.turn)] if result.separated else None
+    if not result.separated:
+        return None
+    return result.moves[int(board.turn)], result.outcome()

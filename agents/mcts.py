@@ -181,12 +181,10 @@ class MCTS(Agent):
         if board.is_game_over():
             raise ValueError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
         start = _time.perf_counter()
-        if self.endgame:
-            result = endgame.analyse(board)
-            if result.separated:
-                self.root = None
-                return MCTSResult(result.moves[int(board.turn)], float(result.outcome()), 0, 0,
-                                  _time.perf_counter() - start)
+        filling = endgame.filling_move(board) if self.endgame else None
+        if filling is not None:
+            self.root = None
+            return MCTSResult(filling[0], float(filling[1]), 0, 0, _time.perf_counter() - start)
         cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
         side, dirs = int(board.turn), board.dirs
         root = self._reused_root(board)
