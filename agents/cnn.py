@@ -160,7 +160,8 @@ class CNNEvaluator(Evaluator):
             raise ValueError(f"chunk={chunk!r}: give a positive number of positions per forward pass")
         self.weights = str(weights)
         self._nets: dict[Path, Net] = {}
-        self.net(10)  # load now: a missing or bad file fails here, not inside a search
+        for size in WEIGHTS.get(self.weights, (10,)):  # load now: a bad file fails here, not inside a search
+            self.net(size)
         self._to_value = value_for_side_to_move
 
     def net(self, size: int) -> Net:
