@@ -359,7 +359,8 @@ def step_batch(cells, queens, nq, meta, actions, init_cells, init_queens, init_n
 @njit(cache=True)
 def sample_legal(meta, legal, uniforms, out):
     """``out[i]``: a uniformly random legal action of game ``i`` (``uniforms[i]`` in [0, 1) picks
-    it from its ``legal`` list); -1 for a finished game."""
+    it from its ``legal`` list); 0 for a finished game (its next step is the autoreset, which
+    ignores the action, and 0 passes the range check)."""
     for i in range(meta.shape[0]):
         n = meta[i, NLEGAL]
-        out[i] = legal[i, int(uniforms[i] * n)] if n > 0 else -1
+        out[i] = legal[i, int(uniforms[i] * n)] if n > 0 else 0

@@ -153,8 +153,9 @@ class AmazonsVectorEnv(VectorEnv):
         return (self._observations(), *out, self._infos())
 
     def sample_legal_actions(self) -> np.ndarray:
-        """A uniformly random legal action for every game (from ``np_random``; -1 where a game has
-        just ended: any action does for the autoreset step). It picks from the list of legal
+        """A uniformly random legal action for every game (from ``np_random``; 0 where a game has
+        just ended: the autoreset step ignores it, so ``step(sample_legal_actions())`` plays on
+        through game ends). It picks from the list of legal
         actions the step kernel writes beside the mask, so it costs far less than scanning the
         ``N**4`` mask."""
         out = np.empty(self.num_envs, np.int64)

@@ -76,7 +76,7 @@ def bench_vector(size: int, num_envs: int, seconds: float, sampler: str = "rows"
 
     def choose() -> np.ndarray:
         if sampler == "rows":
-            return np.maximum(envs.sample_legal_actions(), 0)
+            return envs.sample_legal_actions()
         scan_sample(infos["action_mask"], rng.random(num_envs), actions)
         return actions
 

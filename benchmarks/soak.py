@@ -150,7 +150,7 @@ def main() -> None:
     start = time.perf_counter()
     with tqdm(total=args.steps, unit="step", unit_scale=True, mininterval=2) as bar:
         while steps < args.steps:
-            actions = np.maximum(envs.sample_legal_actions(), 0)
+            actions = envs.sample_legal_actions()
             arbitrary = rng.random(b) < args.illegal
             actions[arbitrary] = rng.integers(nn * nn, size=int(arbitrary.sum()))
             obs, rewards, terminated, truncated, infos = envs.step(actions)

@@ -91,3 +91,22 @@ def test_vector_errors():
         envs.reset(options={"mask": None})
     with pytest.raises(ValueError, match="bool array"):
         envs.reset(options={"reset_mask": [1, 0]})
+
+
+
+def test_sample_legal_actions_plays_through_game_ends():
+    """Every sampled action of a running game is in its mask, repeated draws cover all its legal
+    actions, and ``step(sample_legal_actions())`` goes on through the autoreset steps."""
+    envs = AmazonsVectorEnv(4, 4, copy=False)
+    _, infos = envs.reset(seed=5)
+    ended = 0
+    for _ in range(60):
+        masks = infos["action_mask"].copy()
+        running = masks.any(axis=1)
+        draws = np.stack([envs.sample_legal_actions() for _ in range(300)])
+        for i in np.flatnonzero(running):
+            assert set(draws[:, i].tolist()) == set(np.flatnonzero(masks[i]).tolist())
+        assert (draws[:, ~running] == 0).all()
+        _, _, terminated, _, infos = envs.step(envs.sample_legal_actions())
+        ended += int(terminated.sum())
+    assert ended >= 4  # 60 steps of 4x4 games: several ended and were reset on the way
