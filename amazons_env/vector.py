@@ -45,7 +45,7 @@ class AmazonsVectorEnv(VectorEnv):
 
     ``copy=True`` (default) returns fresh arrays each step; ``copy=False`` returns read-only views
     of the env's own buffers (observations, rewards, flags and every ``infos`` array), overwritten
-    by the next ``step`` (faster; copy what you keep).
+    by the next ``step``, and the same ``infos`` dict every time (faster; copy what you keep).
     ``sample_legal_actions()`` draws a uniformly random legal action per game (random play).
     ``illegal_action="raise"`` checks every action first and raises ``IllegalMoveError`` naming the
     game, leaving all games unchanged.
@@ -100,6 +100,9 @@ class AmazonsVectorEnv(VectorEnv):
                             "move_number": self._meta[:, K.TURNS], "illegal_action": self._illegal[...]}
         for view in (self._obs_view, self._masks_view, *self._info_views.values()):
             view.flags.writeable = False
+        # with copy=False the infos are the same read-only views every step: build the dict once
+        self._info_cache = self._with_presence({"action_mask": self._masks_view, **self._info_views})
+        self._uniforms = np.empty(self.num_envs)
         # games split into this many blocks, one per numba thread (any count gives the same result)
         self._blocks = numba.get_num_threads()
         self._started = False
@@ -159,7 +162,7 @@ class AmazonsVectorEnv(VectorEnv):
         actions the step kernel writes beside the mask, so it costs far less than scanning the
         ``N**4`` mask."""
         out = np.empty(self.num_envs, np.int64)
-        K.sample_legal(self._meta, self._legal, self.np_random.random(self.num_envs), out)
+        K.sample_legal(self._meta, self._legal, self.np_random.random(out=self._uniforms), out)
         return out
 
     def action_masks(self) -> np.ndarray:
@@ -170,10 +173,13 @@ class AmazonsVectorEnv(VectorEnv):
         return self._obs_view.copy() if self.copy else self._obs_view
 
     def _infos(self) -> dict[str, Any]:
-        if self.copy:
-            info = {"action_mask": self._masks.copy(), **{k: v.copy() for k, v in self._info_views.items()}}
-        else:
-            info = {"action_mask": self._masks_view, **self._info_views}
+        if not self.copy:
+            return self._info_cache
+        return self._with_presence({"action_mask": self._masks.copy(),
+                                    **{k: v.copy() for k, v in self._info_views.items()}})
+
+    def _with_presence(self, info: dict[str, Any]) -> dict[str, Any]:
+        """Add gymnasium's ``_key`` flags (every game has every key)."""
         for key in list(info):
             info["_" + key] = self._present
         return info
