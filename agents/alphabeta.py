@@ -273,14 +273,21 @@ class _OutOfTime(Exception):
 
 
 def batch_search(board: Board, depth: int, evaluator: Evaluator, k: int = 8,
-                 deadline: float = float("inf")) -> tuple[Optional[Move], float, int]:
+                 deadline: float = float("inf"), prefilter: Optional[Evaluator] = None,
+                 shortlist: int = 48, kq: int = 12) -> tuple[Optional[Move], float, int]:
     """Selective alpha-beta for an evaluator without a kernel: at every node one
-    ``evaluator.evaluate_batch`` call scores all children; a depth-1 node returns the best score,
-    deeper nodes search their ``k`` best children (``k=0``: all). Returns ``(move, value, evals)``;
-    ``move`` is None if ``deadline`` (``time.perf_counter()``) passed first."""
+    ``evaluator.evaluate_batch`` call scores the children; a depth-1 node returns the best score,
+    deeper nodes search their ``k`` best children (``k=0``: all). The children scored are all of
+    them, or with a ``prefilter`` (an evaluator with a kernel) the best ``shortlist`` of its
+    two-stage ``candidates`` (``kq`` queen moves): the cheap kernel picks the moves worth a
+    forward pass. Returns ``(move, value, evals)``, ``evals`` counting the main evaluator's
+    positions; ``move`` is None if ``deadline`` (``time.perf_counter()``) passed first."""
     cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
     dirs = board.dirs
-    buf = np.empty((depth + 1, core.max_moves(board.size, int(nq.max())), 3), dtype=np.int64)
+    rows = core.max_moves(board.size, int(nq.max()))
+    buf = np.empty((depth + 1, rows, 3), dtype=np.int64)
+    if prefilter is not None:
+        scratch = (np.empty(rows), np.empty((rows, 2), dtype=np.int64), np.empty(rows), np.zeros(5, np.int64))
     evals = [0]
     best: list[Any] = [None]
 
@@ -290,7 +297,11 @@ def batch_search(board: Board, depth: int, evaluator: Evaluator, k: int = 8,
         if not core.has_move(cells, queens, nq, side, dirs):
             return -WIN
         moves = buf[depth]
-        n = core.generate_moves(cells, queens, nq, side, dirs, moves)
+        if prefilter is None:
+            n = core.generate_moves(cells, queens, nq, side, dirs, moves)
+        else:
+            n = min(shortlist, candidates(cells, queens, nq, side, dirs, prefilter.kernel, prefilter.params, kq,
+                                          moves, *scratch))
         scores = evaluator.score_moves(cells, queens, nq, side, dirs, moves, n, WIN)
         evals[0] += n
         order = np.argsort(-scores, kind="stable")
@@ -347,14 +358,17 @@ class AlphaBeta(Agent):
     other keyword options go to it), ``k`` children searched per node (0 = all), ``kq`` queen
     moves kept before arrows are scored (0 = all), ``tt`` (use the table), ``tt_bits``,
     ``endgame`` (fill-search budget per region inside the search; 0 = off), ``aspiration`` window
-    half-width.
+    half-width. For an evaluator without a kernel (``batch_search``): ``prefilter`` an evaluator
+    spec with a kernel that shortlists the ``shortlist`` best candidates per node for it (default
+    None: it scores every child).
     """
 
     name = "alphabeta"
 
     def __init__(self, time: Optional[float] = None, depth: Optional[int] = None, eval: Any = "territory",
                  k: int = 10, kq: int = 12, tt: bool = True, tt_bits: int = 18, endgame: int = 300,
-                 aspiration: float = 0.1, seed: Optional[int] = None, **eval_options: Any) -> None:
+                 aspiration: float = 0.1, prefilter: Any = None, shortlist: int = 48,
+                 seed: Optional[int] = None, **eval_options: Any) -> None:
         super().__init__(seed)
         if depth is not None and (int(depth) != depth or not 1 <= depth < MAX_PLY):
             raise ValueError(f"depth={depth!r}: must be a whole number in 1..{MAX_PLY - 1}")
@@ -365,6 +379,13 @@ class AlphaBeta(Agent):
         self.time = 1.0 if time is None and depth is None else time
         self.depth = None if depth is None else int(depth)
         self.evaluator = make_evaluator(eval, **eval_options)
+        self.prefilter = None if prefilter is None else make_evaluator(prefilter)
+        if self.prefilter is not None and (self.prefilter.kernel is None or self.evaluator.kernel is not None):
+            raise ValueError(f"prefilter={prefilter!r}: a prefilter needs a kernel and serves an evaluator "
+                             f"without one ({self.evaluator.spec!r})")
+        if shortlist < 1:
+            raise ValueError(f"shortlist={shortlist!r}: must be >= 1")
+        self.shortlist = int(shortlist)
         self.k, self.kq, self.endgame, self.aspiration = int(k), int(kq), int(endgame), float(aspiration)
         self.cfg = np.array([kq, k, int(bool(tt)), endgame], dtype=np.int64)
         self.table = TranspositionTable(tt_bits)
@@ -451,12 +472,14 @@ class AlphaBeta(Agent):
         for depth in range(1, deepest + 1):
             if self.depth is not None and self.time is None and depth < deepest:
                 continue
-            move, value, spent = batch_search(board, depth, self.evaluator, self.k, deadline)
+            move, value, spent = batch_search(board, depth, self.evaluator, self.k, deadline, self.prefilter,
+                                              self.shortlist, self.kq)
             evals += spent
             if move is None:
                 break
             done = (move, value, depth)
         if done is None:
-            move, value, spent = batch_search(board, 1, self.evaluator, self.k)
+            move, value, spent = batch_search(board, 1, self.evaluator, self.k, prefilter=self.prefilter,
+                                              shortlist=self.shortlist, kq=self.kq)
             done, evals = (move, value, 1), evals + spent
         return SearchResult(done[0], done[1], done[2], 0, evals, _time.perf_counter() - start)

@@ -136,6 +136,37 @@ def test_batch_path_matches_kernel_path():
         assert batch.value == pytest.approx(kernel.value, abs=1e-9)
 
 
+def test_prefilter_shortlists_the_batch_evaluator():
+    board = random_position(2, size=5, max_moves=14)
+    for depth in (1, 2):  # a shortlist of every move (kq=0) changes nothing
+        kernel = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0").search(board)
+        full = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0,prefilter=basic,shortlist=100000",
+                    eval=BatchOnly()).search(board)
+        assert full.value == pytest.approx(kernel.value, abs=1e-9)
+
+    class Counting(BatchOnly):
+        sizes: list[int] = []
+
+        def evaluate_batch(self, cells, sides):
+            self.sizes.append(len(cells))
+            return super().evaluate_batch(cells, sides)
+
+    board = Board(8)
+    evaluator = Counting()
+    result = make("alphabeta:depth=2,k=3,prefilter=basic,shortlist=5", eval=evaluator).search(board)
+    assert board.is_legal(result.move) and evaluator.sizes and max(evaluator.sizes) == 5
+    assert len(evaluator.sizes) == 1 + 3  # the root and its 3 best children
+    shortlist = alphabeta.batch_search(board, 1, make_evaluator("basic"), prefilter=make_evaluator("basic"),
+                                       shortlist=5)
+    assert shortlist[2] == 5
+    with pytest.raises(ValueError, match="prefilter"):
+        make("alphabeta:prefilter=basic")  # the territory kernel needs no shortlist
+    with pytest.raises(ValueError, match="prefilter"):
+        make("alphabeta:prefilter=cnn", eval=BatchOnly())
+    with pytest.raises(ValueError, match="shortlist"):
+        make("alphabeta:prefilter=basic,shortlist=0", eval=BatchOnly())
+
+
 # -- the filling phase --------------------------------------------------------------------------
 
 def slow_fill(board: Board, side: int) -> int:
