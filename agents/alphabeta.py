@@ -49,6 +49,7 @@ from amazons_env import Board, Move, core
 
 from . import endgame
 from .base import Agent
+from .batched import MoveSource, batched_alphabeta
 from .evaluator import KERNEL_TYPE, Evaluator, make_evaluator
 from .registry import make, register
 
@@ -268,71 +269,30 @@ def negamax(cells, queens, nq, side, dirs, depth, alpha, beta, ply, key, kernel,
     return value
 
 
-class _OutOfTime(Exception):
-    pass
-
-
 def batch_search(board: Board, depth: int, evaluator: Evaluator, k: int = 8,
                  deadline: float = float("inf"), prefilter: Optional[Evaluator] = None,
                  shortlist: int = 48, kq: int = 12) -> tuple[Optional[Move], float, int]:
-    """Selective alpha-beta for an evaluator without a kernel: at every node one
-    ``evaluator.evaluate_batch`` call scores the children; a depth-1 node returns the best score,
-    deeper nodes search their ``k`` best children (``k=0``: all). The children scored are all of
-    them, or with a ``prefilter`` (an evaluator with a kernel) the best ``shortlist`` of its
-    two-stage ``candidates`` (``kq`` queen moves): the cheap kernel picks the moves worth a
+    """Selective alpha-beta for an evaluator without a kernel (``agents.batched``): at every node
+    one ``evaluator.evaluate_batch`` call scores the children; a depth-1 node returns the best
+    score, deeper nodes search their ``k`` best children (``k=0``: all). The children scored are
+    all of them, or with a ``prefilter`` (an evaluator with a kernel) the best ``shortlist`` of
+    its two-stage ``candidates`` (``kq`` queen moves): the cheap kernel picks the moves worth a
     forward pass. Returns ``(move, value, evals)``, ``evals`` counting the main evaluator's
     positions; ``move`` is None if ``deadline`` (``time.perf_counter()``) passed first."""
-    cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
-    dirs = board.dirs
-    rows = core.max_moves(board.size, int(nq.max()))
-    buf = np.empty((depth + 1, rows, 3), dtype=np.int64)
-    if prefilter is not None:
-        scratch = (np.empty(rows), np.empty((rows, 2), dtype=np.int64), np.empty(rows), np.zeros(5, np.int64))
-    evals = [0]
-    best: list[Any] = [None]
+    moves_of = None if prefilter is None else _shortlister(board, prefilter, shortlist, kq)
+    result = batched_alphabeta(board, depth, evaluator, k=k, win=WIN, deadline=deadline, moves_of=moves_of)
+    return result.move, result.value, result.evals
 
-    def search(side: int, depth: int, alpha: float, beta: float, ply: int) -> float:
-        if _time.perf_counter() > deadline:
-            raise _OutOfTime
-        if not core.has_move(cells, queens, nq, side, dirs):
-            return -WIN
-        moves = buf[depth]
-        if prefilter is None:
-            n = core.generate_moves(cells, queens, nq, side, dirs, moves)
-        else:
-            n = min(shortlist, candidates(cells, queens, nq, side, dirs, prefilter.kernel, prefilter.params, kq,
-                                          moves, *scratch))
-        scores = evaluator.score_moves(cells, queens, nq, side, dirs, moves, n, WIN)
-        evals[0] += n
-        order = np.argsort(-scores, kind="stable")
-        if depth == 1:
-            if ply == 0:
-                best[0] = moves[order[0]].copy()
-            return float(scores[order[0]])
-        value = -INF
-        for j in order[: (k if k > 0 else n)]:
-            frm, to, arrow = (int(x) for x in moves[j])
-            index = core.find_queen(queens, nq, side, frm)
-            core.make_move(cells, queens, side, index, to, arrow)
-            try:
-                v = -search(1 - side, depth - 1, -beta, -alpha, ply + 1)
-            finally:
-                core.unmake_move(cells, queens, side, index, frm, to, arrow)
-            if v > value:
-                value = v
-                if ply == 0:
-                    best[0] = moves[j].copy()
-                alpha = max(alpha, v)
-                if alpha >= beta:
-                    break
-        return value
 
-    try:
-        value = search(int(board.turn), depth, -INF, INF, 0)
-    except _OutOfTime:
-        return None, 0.0, evals[0]
-    public = core.public_index(board.size)
-    return Move(*(int(public[p]) for p in best[0]), board.size), float(value), evals[0]
+def _shortlister(board: Board, prefilter: Evaluator, shortlist: int, kq: int) -> MoveSource:
+    """A move source giving the ``shortlist`` best of ``prefilter``'s ``candidates``."""
+    rows = core.max_moves(board.size, int(board.queen_counts.max()))
+    scratch = (np.empty(rows), np.empty((rows, 2), dtype=np.int64), np.empty(rows), np.zeros(5, np.int64))
+
+    def moves_of(cells, queens, nq, side, dirs, out) -> int:
+        return min(shortlist, candidates(cells, queens, nq, side, dirs, prefilter.kernel, prefilter.params, kq,
+                                         out, *scratch))
+    return moves_of
 
 
 @dataclass(frozen=True)

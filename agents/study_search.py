@@ -51,6 +51,7 @@ from numba import njit, types
 from amazons_env import Board, Move, core
 
 from .base import Agent
+from .batched import batched_alphabeta
 from .evaluator import KERNEL_TYPE, Evaluator, make_evaluator
 from .registry import make, register
 
@@ -247,52 +248,9 @@ def batch_two_iteration(board: Board, depth: int, evaluator: Evaluator,
     of the kernel searches; a depth-1 node evaluates all its children with **one**
     ``evaluator.evaluate_batch`` call (no pruning among them: one forward pass over the frontier
     beats pruning for a neural net), so its value is exact and the root value equals the kernel
-    searches' with the same evaluation."""
-    cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
-    dirs = board.dirs
-    buf = np.empty((depth + 1, core.max_moves(board.size, int(nq.max())), 3), dtype=np.int64)
-    stats = [0, False]
-    best = [None]
-
-    def negamax(side: int, depth: int, alpha: float, beta: float, ply: int) -> float:
-        stats[0] += 1
-        if stats[0] > node_limit:
-            stats[1] = True
-            return 0.0
-        if not core.has_move(cells, queens, nq, side, dirs):
-            return -1.0
-        moves = buf[depth]
-        n = core.generate_moves(cells, queens, nq, side, dirs, moves)
-        if depth == 1:
-            stats[0] += n
-            values = evaluator.score_moves(cells, queens, nq, side, dirs, moves, n)
-            k = int(np.argmax(values))
-            if ply == 0:
-                best[0] = moves[k].copy()
-            return float(values[k])
-        value = -INF
-        for k in range(n):
-            frm, to, arrow = (int(x) for x in moves[k])
-            index = core.find_queen(queens, nq, side, frm)
-            core.make_move(cells, queens, side, index, to, arrow)
-            v = -negamax(1 - side, depth - 1, -beta, -alpha, ply + 1)
-            core.unmake_move(cells, queens, side, index, frm, to, arrow)
-            if stats[1]:
-                return 0.0
-            if v > value:
-                value = v
-                if ply == 0:
-                    best[0] = moves[k].copy()
-                alpha = max(alpha, v)
-                if alpha >= beta:
-                    break
-        return value
-
-    value = negamax(int(board.turn), depth, -INF, INF, 0)
-    if stats[1]:
-        return None, 0.0, stats[0]
-    public = core.public_index(board.size)
-    return Move(*(int(public[p]) for p in best[0]), board.size), float(value), stats[0]
+    searches' with the same evaluation (``agents.batched``)."""
+    result = batched_alphabeta(board, depth, evaluator, ordered=False, node_limit=node_limit)
+    return result.move, result.value, result.nodes
 
 
 @dataclass(frozen=True)

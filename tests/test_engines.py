@@ -11,6 +11,7 @@ import pytest
 
 from agents import alphabeta, endgame, make, territory
 from agents.alphabeta import WIN
+from agents.batched import batched_alphabeta
 from agents.evaluator import Evaluator, make_evaluator
 from amazons_env import Board, Move, core
 from test_agents import minimax, random_position  # random play to a late position (the study's tests)
@@ -165,6 +166,21 @@ def test_prefilter_shortlists_the_batch_evaluator():
         make("alphabeta:prefilter=cnn", eval=BatchOnly())
     with pytest.raises(ValueError, match="shortlist"):
         make("alphabeta:prefilter=basic,shortlist=0", eval=BatchOnly())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_batched_search_orders_without_changing_the_value(seed):
+    """Scoring and ordering the children (k=0: all searched) is still exact alpha-beta: the value
+    equals plain minimax and the unordered search's; a spent budget returns no move."""
+    board = random_position(seed, size=6, max_moves=30)
+    evaluator = BatchOnly()
+    expected = minimax(board, 2, evaluator, loss=-WIN)
+    ordered = batched_alphabeta(board, 2, evaluator, win=WIN)
+    plain = batched_alphabeta(board, 2, evaluator, ordered=False, win=WIN)
+    assert ordered.value == pytest.approx(expected) and plain.value == pytest.approx(expected)
+    assert board.is_legal(ordered.move) and ordered.evals >= plain.evals
+    assert batched_alphabeta(board, 2, evaluator, node_limit=3).move is None
+    assert batched_alphabeta(board, 2, evaluator, deadline=0.0).move is None
 
 
 # -- the filling phase --------------------------------------------------------------------------

@@ -1,0 +1,117 @@
+"""Alpha-beta for evaluators without a numba kernel (the CNN): one ``evaluate_batch`` call per node.
+
+A neural net costs about as much for one position as for a few hundred in one forward pass, so
+this search scores all the children of a node at once instead of one leaf at a time. It is plain
+negamax with alpha-beta in Python over the rules core's arrays; two searches use it:
+
+* ``two-iteration`` (``agents.study_search.batch_two_iteration``): full width, moves in the order
+  ``core.generate_moves`` lists them (the study's tree); only depth-1 nodes call the net, so the
+  root value equals the kernel searches' with the same evaluation.
+* ``alphabeta`` (``agents.alphabeta.batch_search``): every node scores its children, searches them
+  best first and only the best ``k``; its moves may come from a cheap kernel's shortlist.
+
+>>> from amazons_env import Board
+>>> from agents.evaluator import make_evaluator
+>>> result = batched_alphabeta(Board(6), 1, make_evaluator("basic"))
+>>> result.nodes, result.evals, Board(6).is_legal(result.move)
+(545, 544, True)
+"""
+
+from __future__ import annotations
+
+import time as _time
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import numpy as np
+
+from amazons_env import Board, Move, core
+
+from .evaluator import Evaluator
+
+__all__ = ["BatchedResult", "batched_alphabeta", "MoveSource"]
+
+INF = 1e30
+NO_LIMIT = 1 << 62
+
+# (cells, queens, nq, side, dirs, out) -> n: writes a node's moves (padded from, to, arrow) to out[:n]
+MoveSource = Callable[[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray, np.ndarray], int]
+
+
+@dataclass(frozen=True)
+class BatchedResult:
+    """``move`` (None when the budget ran out first), its ``value`` for the side to move,
+    ``nodes`` (positions entered plus the leaves scored) and ``evals`` (positions sent to the
+    evaluator)."""
+
+    move: Optional[Move]
+    value: float
+    nodes: int
+    evals: int
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def batched_alphabeta(board: Board, depth: int, evaluator: Evaluator, *, k: int = 0, ordered: bool = True,
+                      win: float = 1.0, deadline: float = float("inf"), node_limit: int = NO_LIMIT,
+                      moves_of: Optional[MoveSource] = None) -> BatchedResult:
+    """Search ``board`` to ``depth`` whole moves with ``evaluator.score_moves`` (module docstring).
+
+    ``ordered``: interior nodes score their children too and search them best first, only the
+    best ``k`` (``k=0``: all); otherwise they search every move in list order and only depth-1
+    nodes are scored. ``win``: the value of a position whose opponent has no move. The search
+    stops with ``move=None`` once ``time.perf_counter()`` passes ``deadline`` or more than
+    ``node_limit`` nodes were counted. ``moves_of``: where a node's moves come from (default
+    ``core.generate_moves``: all of them). The board is left unchanged."""
+    cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
+    dirs = board.dirs
+    generate = core.generate_moves if moves_of is None else moves_of
+    buf = np.empty((depth + 1, core.max_moves(board.size, int(nq.max())), 3), dtype=np.int64)
+    count = [0, 0]  # nodes, evals
+    best: list[Optional[np.ndarray]] = [None]
+
+    def search(side: int, depth: int, alpha: float, beta: float, ply: int) -> float:
+        count[0] += 1
+        if count[0] > node_limit or _time.perf_counter() > deadline:
+            raise _OutOfBudget
+        if not core.has_move(cells, queens, nq, side, dirs):
+            return -win
+        moves = buf[depth]
+        n = generate(cells, queens, nq, side, dirs, moves)
+        if depth == 1 or ordered:
+            scores = evaluator.score_moves(cells, queens, nq, side, dirs, moves, n, win)
+            count[1] += n
+        if depth == 1:
+            count[0] += n
+            j = int(np.argmax(scores))
+            if ply == 0:
+                best[0] = moves[j].copy()
+            return float(scores[j])
+        order = np.argsort(-scores, kind="stable")[: k if k > 0 else n] if ordered else range(n)
+        value = -INF
+        for j in order:
+            frm, to, arrow = (int(x) for x in moves[j])
+            index = core.find_queen(queens, nq, side, frm)
+            core.make_move(cells, queens, side, index, to, arrow)
+            try:
+                v = -search(1 - side, depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                core.unmake_move(cells, queens, side, index, frm, to, arrow)
+            if v > value:
+                value = v
+                if ply == 0:
+                    best[0] = moves[j].copy()
+                alpha = max(alpha, v)
+                if alpha >= beta:
+                    break
+        return value
+
+    try:
+        value = search(int(board.turn), depth, -INF, INF, 0)
+    except _OutOfBudget:
+        return BatchedResult(None, 0.0, count[0], count[1])
+    public = core.public_index(board.size)
+    move = Move(*(int(public[p]) for p in best[0]), board.size)
+    return BatchedResult(move, float(value), count[0], count[1])
