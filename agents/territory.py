@@ -47,16 +47,22 @@ _HALF_POWERS = 0.5 ** np.arange(FAR + 1, dtype=np.float64)  # 2^-d by table: pow
 T1, T2, C1, C2, W = range(5)
 
 
+@njit(cache=True, inline="always")
+def _start_bfs(queens, nq, side, dist, queue):
+    """Both BFS start the same way: every square ``FAR`` but ``side``'s amazons (distance 0, queued).
+    Returns the queue's length."""
+    dist[:] = FAR
+    for i in range(nq[side]):
+        dist[queens[side, i]] = 0
+        queue[i] = queens[side, i]
+    return nq[side]
+
+
 @njit(cache=True)
 def _queen_bfs(cells, queens, nq, side, dirs, dist, queue):
     """``dist``: fewest queen moves from ``side``'s amazons to each empty square (``FAR`` if none)."""
-    dist[:] = FAR
     walked = np.zeros(cells.shape[0], dtype=np.uint8)  # bit k: a walk in direction k passed here
-    tail = 0
-    for i in range(nq[side]):
-        dist[queens[side, i]] = 0
-        queue[tail] = queens[side, i]
-        tail += 1
+    tail = _start_bfs(queens, nq, side, dist, queue)
     head = 0
     while head < tail:
         s = queue[head]
@@ -81,12 +87,7 @@ def _queen_bfs(cells, queens, nq, side, dirs, dist, queue):
 @njit(cache=True)
 def _king_bfs(cells, queens, nq, side, dirs, dist, queue):
     """``dist``: fewest king moves from ``side``'s amazons to each empty square (``FAR`` if none)."""
-    dist[:] = FAR
-    tail = 0
-    for i in range(nq[side]):
-        dist[queens[side, i]] = 0
-        queue[tail] = queens[side, i]
-        tail += 1
+    tail = _start_bfs(queens, nq, side, dist, queue)
     head = 0
     while head < tail:
         s = queue[head]
