@@ -428,18 +428,21 @@ class AlphaBeta(Agent):
 
     def _search_batch(self, board: Board, deepest: int, start: float) -> SearchResult:
         deadline = float("inf") if self.time is None else start + self.time
+
+        def search(depth: int, deadline: float) -> tuple[Optional[Move], float, int]:
+            return batch_search(board, depth, self.evaluator, self.k, deadline, self.prefilter, self.shortlist,
+                                self.kq)
+
         done, evals = None, 0
         for depth in range(1, deepest + 1):
             if self.depth is not None and self.time is None and depth < deepest:
                 continue
-            move, value, spent = batch_search(board, depth, self.evaluator, self.k, deadline, self.prefilter,
-                                              self.shortlist, self.kq)
+            move, value, spent = search(depth, deadline)
             evals += spent
             if move is None:
                 break
             done = (move, value, depth)
-        if done is None:
-            move, value, spent = batch_search(board, 1, self.evaluator, self.k, prefilter=self.prefilter,
-                                              shortlist=self.shortlist, kq=self.kq)
+        if done is None:  # not even depth 1 in time: finish it anyway
+            move, value, spent = search(1, float("inf"))
             done, evals = (move, value, 1), evals + spent
         return SearchResult(done[0], done[1], done[2], 0, evals, _time.perf_counter() - start)

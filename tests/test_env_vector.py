@@ -93,7 +93,6 @@ def test_vector_errors():
         envs.reset(options={"reset_mask": [1, 0]})
 
 
-
 def test_sample_legal_actions_plays_through_game_ends():
     """Every sampled action of a running game is in its mask, repeated draws cover all its legal
     actions, and ``step(sample_legal_actions())`` goes on through the autoreset steps."""
