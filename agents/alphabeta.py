@@ -25,9 +25,10 @@ What it does at each node (negamax, values for the side to move; the evaluator's
 
 Killers and history tables are not used: the static ordering already sorts every node's candidates.
 
-Evaluators without a kernel (the CNN: ``evaluate_batch``) use ``batch_search``: the same candidate
-scores come from one ``evaluate_batch`` call on all the children of a node (no two-stage filter,
-no TT, no PVS), then the best ``k`` are searched by plain alpha-beta in Python.
+Evaluators without a kernel (the CNN: ``evaluate_batch``) use ``batch_search`` (``agents.batched``):
+the candidate scores come from one ``evaluate_batch`` call on the children of a node (all of them,
+or with ``prefilter`` the best ``shortlist`` of a kernel evaluator's two-stage candidates; no TT,
+no PVS), then the best ``k`` are searched by plain alpha-beta in Python.
 
 >>> from amazons_env import Board
 >>> board = Board(6)
