@@ -1,7 +1,7 @@
 """Rules-core speed, each figure beside its reference in the same run (report the ratios).
 
 1. perft(depth) from the 10x10 start: ours (numba) vs the plain C mailbox reference
-   ``../shared/bench/perft_ref.c`` compiled with ``gcc -O3 -march=native`` (skipped without gcc).
+   ``benchmarks/perft_ref.c`` compiled with ``gcc -O3 -march=native`` (skipped without gcc).
 2. Full legal-move-list generation in moves/s on positions from seeded random games: our kernel
    writing (from, to, arrow) rows into a buffer, and ``Board.legal_moves_array`` (public squares),
    vs OpenSpiel enumerating the same positions through its three action phases (the best of
@@ -32,7 +32,7 @@ from amazons_env import Board, core
 from amazons_env.perft import perft
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_C_SOURCE = ROOT.parent / "shared" / "bench" / "perft_ref.c"
+DEFAULT_C_SOURCE = Path(__file__).with_name("perft_ref.c")
 PERFT_10X10 = {1: 2176, 2: 4_307_152, 3: 8_350_439_170}
 
 
