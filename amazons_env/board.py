@@ -21,7 +21,8 @@ from . import core
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from .move import Move
 from .position import Layout, format_position, parse_position, start_layout, validate_layout
-from .squares import FILE_NAMES, Color, check_size
+from .render import ansi
+from .squares import Color, check_size
 from .symmetry import transform_square
 
 __all__ = ["Board", "Outcome"]
@@ -301,13 +302,22 @@ class Board:
         return f"Board(position={self.text()!r})"
 
     def __str__(self) -> str:
+        """A diagram with coordinates (rank N at the top) and a line saying whose turn it is.
+
+        >>> print(Board(4))
+         4 . q q .
+         3 q . . q
+         2 Q . . Q
+         1 . Q Q .
+           a b c d
+        White to move
+        """
         n = self._size
-        lines = []
-        for rank in range(n - 1, -1, -1):
-            row = " ".join(self.piece_at(rank * n + f) or "." for f in range(n))
-            lines.append(f"{rank + 1:>2} {row}")
-        lines.append("   " + " ".join(FILE_NAMES[:n]))
-        return "\n".join(lines)
+        grid = self._cells[self._to_padded].reshape(n, n)
+        winner = self.winner
+        caption = (f"{self.turn.name.capitalize()} to move" if winner is None else
+                   f"{self.turn.name.capitalize()} has no move: {winner.name.capitalize()} won")
+        return ansi(grid, caption)
 
     def _repr_svg_(self) -> str:
         from .svg import board_svg
