@@ -1,10 +1,10 @@
 """The CNN value net in search: the ``cnn`` evaluator and the ``cnn`` agent.
 
-``CNNEvaluator`` (``make_evaluator("cnn")``) loads a model exported by ``training.export`` (the
+``CNNEvaluator`` (``make_evaluator("cnn")``) loads a model exported by ``agents.nets.export`` (the
 committed default weights unless ``weights=`` names another: ``"study"`` for our trained
 ``StudyCNN``, or a path; named weights come per board size, see ``WEIGHTS``, and each board
 size gets the net trained on it, or on the nearest size) and scores positions with ``evaluate_batch``: a whole frontier (all
-children of a node) becomes one stack of input planes (``training.planes``, numba) and one forward
+children of a node) becomes one stack of input planes (``agents.nets.planes``, numba) and one forward
 pass on the CPU under ``torch.inference_mode``. It has no numba kernel, so the searches use their
 batch paths (``two-iteration``: ``batch_two_iteration``; ``alphabeta``: ``batch_search``).
 
@@ -38,6 +38,7 @@ import numpy as np
 
 from .base import Agent
 from .evaluator import Evaluator, make_evaluator, register_evaluator
+from .nets import require_torch
 from .registry import make, register
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CNNEvaluator", "Net", "WEIGHTS", "weights_path", "inference_module", "cnn_agent"]
 
-WEIGHTS_DIR = Path(importlib.util.find_spec("training.weights").origin).parent
+WEIGHTS_DIR = Path(importlib.util.find_spec("agents.nets.weights").origin).parent
 # committed weights by name and the board size they were trained on
 WEIGHTS = {"default": {8: "resvalue-8x8", 10: "resvalue-10x10"}, "study": {8: "studycnn-8x8", 10: "studycnn-10x10"}}
 
@@ -127,7 +128,7 @@ def _study_inference(model: "nn.Module") -> "nn.Module":
 
 
 def inference_module(model: "nn.Module") -> "nn.Module":
-    """An inference-only module computing ``model(x)`` (a net of ``training.models`` in eval mode)
+    """An inference-only module computing ``model(x)`` (a net of ``agents.nets.models`` in eval mode)
     up to float rounding, faster on the CPU, with channels-last weights (feed it channels-last
     input). ``StudyCNN``: the ``StudyInference`` module of ``_study_inference``; other nets: a copy
     with the batch norms folded into the convolutions. ``model`` is not changed; building the copy
@@ -135,7 +136,7 @@ def inference_module(model: "nn.Module") -> "nn.Module":
     evaluator's chunking: ~1.15-1.2x for ``StudyCNN`` 10x10 on one core)."""
     import torch
 
-    from training.models import StudyCNN
+    from .nets.models import StudyCNN
 
     fast = _study_inference(model) if isinstance(model, StudyCNN) else _fold_batch_norms(model)
     return fast.to(memory_format=torch.channels_last)
@@ -148,9 +149,10 @@ class CNNEvaluator(Evaluator):
     name = "cnn"
 
     def __init__(self, weights: str = "default", threads: int = 1, chunk: int = 512) -> None:
+        require_torch("the cnn evaluator")
         import torch  # imported here so that listing or using other agents never loads torch
 
-        from training.models import value_for_side_to_move
+        from .nets.models import value_for_side_to_move
 
         super().__init__()
         if threads:
@@ -166,7 +168,7 @@ class CNNEvaluator(Evaluator):
 
     def net(self, size: int) -> Net:
         """The net that evaluates ``size`` x ``size`` boards (loaded once, on first use)."""
-        from training.export import load_model
+        from .nets.export import load_model
 
         path = weights_path(self.weights, size)
         if path not in self._nets:
@@ -177,7 +179,7 @@ class CNNEvaluator(Evaluator):
     def evaluate_batch(self, cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
         import torch
 
-        from training.planes import board_width, make_planes
+        from .nets.planes import board_width, make_planes
 
         cells = np.ascontiguousarray(cells, dtype=np.uint8)
         size = board_width(cells) - 2

@@ -21,10 +21,10 @@ import numpy as np
 import torch
 
 from agents.cnn import CNNEvaluator
+from agents.nets.export import save_model
+from agents.nets.models import StudyCNN, parameter_count, value_for_side_to_move
+from agents.nets.planes import make_planes
 from amazons_env import Board, core
-from training.export import save_model
-from training.models import StudyCNN, parameter_count, value_for_side_to_move
-from training.planes import make_planes
 
 
 def frontier(size: int, plies: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

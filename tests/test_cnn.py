@@ -9,10 +9,10 @@ import torch
 import agents
 from agents.cnn import CNNEvaluator, inference_module, weights_path
 from agents.evaluator import make_evaluator
+from agents.nets.export import load_model, save_model
+from agents.nets.models import ResValueNet, StudyCNN
 from agents.study_search import batch_two_iteration
 from amazons_env import Board
-from training.export import load_model, save_model
-from training.models import ResValueNet, StudyCNN
 
 
 def play(board: Board, plies: int, seed: int) -> Board:
@@ -97,7 +97,7 @@ def test_study_cnn_value_flips_with_side(nets):
 def test_model_matches_evaluator(nets):
     model, _ = load_model(nets["res"])
     board = play(Board(6), 2, 2)
-    from training.planes import make_planes
+    from agents.nets.planes import make_planes
     with torch.inference_mode():
         expected = float(model(torch.from_numpy(make_planes(board.cells[None], [int(board.turn)], "relative")))[0])
     assert CNNEvaluator(nets["res"], threads=0).evaluate(board) == pytest.approx(expected, abs=1e-6)
@@ -151,7 +151,7 @@ def over(cells: np.ndarray, board: Board) -> bool:
 
 def test_cnn_agent_with_committed_weights():
     if not weights_path("default").with_suffix(".json").exists():
-        pytest.fail("the committed default weights training/weights/ are missing")
+        pytest.fail("the committed default weights agents/nets/weights/ are missing")
     agent = agents.make("cnn:search=two-iteration,depth=1", threads=0)
     board = play(Board(8), 3, 5)
     assert board.is_legal(agent.select_move(board))

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 import torch
 
+from agents.nets.export import FORMAT_VERSION, ModelFileError, load_model, save_model
+from agents.nets.models import ResValueNet, StudyCNN, parameter_count
+from agents.nets.planes import make_planes
 from amazons_env import Board
 from amazons_env.cli import main as cli_main
 from training import train as train_module
 from training.checkpoint import latest_state
-from training.export import FORMAT_VERSION, ModelFileError, load_model, save_model
-from training.models import ResValueNet, StudyCNN, parameter_count
-from training.planes import make_planes
 from training.selfplay import load_dataset, read_manifest, selfplay
 from training.train import TrainConfig, symmetry, train
 
@@ -190,7 +190,7 @@ def test_export_refuses_mismatched_shapes(tmp_path):
     state = load_file(str(base.with_suffix(".safetensors")))
     good = {k: v for k, v in config.items() if k != "weights_sha256"}
     good["kwargs"] = {**good["kwargs"], "channels": 8}
-    from training.export import _canonical, file_sha256
+    from agents.nets.export import _canonical, file_sha256
     save_file(state, str(base.with_suffix(".safetensors")), metadata={"config": _canonical(good)})
     good["weights_sha256"] = file_sha256(base.with_suffix(".safetensors"))
     base.with_suffix(".json").write_text(json.dumps(good))
@@ -319,7 +319,7 @@ def rewrite_tensors(state_json, change) -> None:
     """Apply ``change`` to the state's tensors; keep the JSON's tensor list and hash consistent."""
     from safetensors.torch import load_file, save_file
 
-    from training.export import file_sha256
+    from agents.nets.export import file_sha256
     path = state_json.with_name(state_json.name.replace(".json", ".safetensors"))
     tensors = load_file(str(path))
     change(tensors)

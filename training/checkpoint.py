@@ -1,6 +1,6 @@
 """Resumable training state without pickle: ``save_state`` after each epoch, ``load_state`` to go on.
 
-Beside each epoch's model checkpoint ``epoch-NNN.{safetensors,json}`` (``training.export``),
+Beside each epoch's model checkpoint ``epoch-NNN.{safetensors,json}`` (``agents.nets.export``),
 ``training.train`` writes what the next epoch depends on besides the weights:
 
 * ``epoch-NNN.state.safetensors``: every tensor: the optimizer's per-parameter state, named
@@ -39,7 +39,7 @@ from safetensors.torch import load as load_bytes
 from safetensors.torch import save as save_bytes
 from torch import nn
 
-from .export import ModelFileError, file_sha256, load_model, read_config, read_json
+from agents.nets.export import ModelFileError, file_sha256, load_model, read_config, read_json
 
 __all__ = ["STATE_VERSION", "Progress", "TrainingParts", "state_base", "latest_state", "save_state", "load_state"]
 

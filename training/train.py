@@ -10,7 +10,7 @@
 * Augmentation: each batch is split into eight parts, each under one of the 8 board symmetries.
 * Output folder: ``metrics.csv`` (one row per epoch), ``curves.png`` (when matplotlib is
   installed), ``checkpoints/epoch-NNN.{safetensors,json}`` and ``best.{safetensors,json}`` (the
-  epoch with the lowest validation loss), all written with ``training.export``, and the training
+  epoch with the lowest validation loss), all written with ``agents.nets.export``, and the training
   state of the last finished epoch, ``checkpoints/epoch-NNN.state.{safetensors,json}``
   (``training.checkpoint``: optimizer, LR schedule, gradient scaler, random generators, metrics).
 * Resuming: ``resume=True`` (``amazons train ... --resume``) continues from the last finished
@@ -47,10 +47,11 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.nets.export import save_model
+from agents.nets.models import build_model, parameter_count, value_for_side_to_move
+from agents.nets.planes import make_planes
+
 from .checkpoint import Progress, TrainingParts, latest_state, load_state, save_state, state_base
-from .export import save_model
-from .models import build_model, parameter_count, value_for_side_to_move
-from .planes import make_planes
 from .selfplay import load_dataset
 
 __all__ = ["TrainConfig", "train", "symmetry", "pick_device"]

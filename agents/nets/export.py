@@ -10,7 +10,7 @@ header, so editing either file alone is caught.
 file and the problem for a missing, truncated, tampered, mismatched or newer-version file.
 
 >>> import tempfile, os
->>> from training.models import ResValueNet
+>>> from agents.nets.models import ResValueNet
 >>> folder = tempfile.mkdtemp()
 >>> base = save_model(ResValueNet(channels=8, blocks=1), os.path.join(folder, "net"), board_size=8)
 >>> model, config = load_model(base)

@@ -1,6 +1,6 @@
 """The value networks: the study's ``StudyCNN`` and our ``ResValueNet``.
 
-Each model class says which input planes it reads (``planes``, see ``training.planes``) and what
+Each model class says which input planes it reads (``planes``, see ``agents.nets.planes``) and what
 its output means (``output``):
 
 * ``"white_sigmoid"``: White's winning chance in [0, 1] (the study's network; its planes have
@@ -8,7 +8,7 @@ its output means (``output``):
 * ``"tanh"``: the value for the side to move in [-1, 1] directly.
 
 ``build_model(arch, **kwargs)`` rebuilds a model from the ``(arch, kwargs)`` that
-``model.config()`` returns; ``training.export`` stores exactly that.
+``model.config()`` returns; ``agents.nets.export`` stores exactly that.
 
 >>> parameter_count(StudyCNN(size=10))
 905185
@@ -129,7 +129,7 @@ def value_for_side_to_move(model: nn.Module, out: torch.Tensor, sides: torch.Ten
     return torch.where(sides == 0, white, -white)
 
 
-if __name__ == "__main__":  # python -m training.models: the parameter counts
+if __name__ == "__main__":  # python -m agents.nets.models: the parameter counts
     for name, model in [("StudyCNN(size=10)", StudyCNN(10)), ("StudyCNN(size=8)", StudyCNN(8)),
                         ("ResValueNet()", ResValueNet())]:
         print(f"{name:<20} {parameter_count(model):>9,} parameters")

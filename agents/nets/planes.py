@@ -1,6 +1,6 @@
 """Input planes for the value nets, built from the rules core's padded ``cells`` arrays in numba.
 
-Two plane sets (the name is stored with every exported model, see ``training.export``):
+Two plane sets (the name is stored with every exported model, see ``agents.nets.export``):
 
 * ``"study"``: the study's four planes, **absolute colours**: White queens, Black queens, arrows,
   occupied (any of the three). The side to move is not encoded (the study's network had no such

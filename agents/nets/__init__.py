@@ -1,0 +1,36 @@
+"""agents.nets: the value nets an agent plays with, and their files.
+
+* ``agents.nets.models``: the architectures (``StudyCNN``, ``ResValueNet``), needs torch;
+* ``agents.nets.export``: safe model files (safetensors + JSON, no pickle), needs torch and safetensors;
+* ``agents.nets.planes``: the input planes, built in numba from the rules core's arrays;
+* ``agents/nets/weights/``: the committed weights (package data).
+
+``training`` builds on this package (it trains and exports these nets); nothing here imports
+``training``. torch and safetensors come with the ``nn`` extra (``pip install "amazons[nn]"``);
+where they are missing, ``require_torch`` says so in one line instead of a traceback.
+
+>>> require_torch("the cnn agent")  # torch is installed here: nothing happens
+"""
+
+from __future__ import annotations
+
+__all__ = ["TorchMissingError", "require_torch", "INSTALL_NN"]
+
+INSTALL_NN = ('pip install "amazons[nn]" (the CPU build of torch: add '
+              "--extra-index-url https://download.pytorch.org/whl/cpu)")
+
+
+class TorchMissingError(ImportError, ValueError):
+    """torch or safetensors is not installed. A ``ValueError`` too, so that the command line
+    prints its one line like any other refused input."""
+
+
+def require_torch(what: str) -> None:
+    """Raise ``TorchMissingError`` naming ``what`` (e.g. ``"the cnn agent"``) and the install
+    command unless torch and safetensors import."""
+    try:
+        import safetensors  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as error:
+        raise TorchMissingError(f"{what} needs torch and safetensors ({error}); install them with "
+                                f"{INSTALL_NN}") from None
