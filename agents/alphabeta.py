@@ -17,11 +17,14 @@ What it does at each node (negamax, values for the side to move; the evaluator's
 * **Filling phase** (``agents.endgame``): an interior node whose position is separated is scored
   by the exact move counts when they decide the game; a separated root is played by the filling
   move directly.
-* **Time**: iterative deepening; the search counts evaluator calls (the real cost) and aborts when
-  the budget predicted from the measured rate for the remaining time is spent; a new iteration
-  is not started when the last one's growth predicts it cannot finish. An aborted iteration still
-  counts if it had finished searching the previous best move (its best move is then at least as
-  good), otherwise the previous iteration's move is played.
+* **Time** (``clock=full``, the default): iterative deepening that keeps starting iterations while
+  time is left and aborts the running one on the deadline (``agents.clock``: the search reads
+  the wall clock every ``CHECK_EVERY`` evaluator calls), so ``time=T`` thinks about T seconds. An
+  aborted iteration still counts if it had finished searching the previous best move (its best
+  move is then at least as good) or had failed high at the root, otherwise the previous
+  iteration's move is played. ``clock=legacy`` is round one's manager, kept to reproduce its
+  games: it budgets evaluator calls from the measured rate and starts no iteration after half the
+  time, so it thinks about 0.6 T per move.
 
 Killers and history tables are not used: the static ordering already sorts every node's candidates.
 
@@ -51,6 +54,7 @@ from amazons_env import Board, Move, core
 from . import endgame
 from .base import Agent
 from .batched import MoveSource, batched_alphabeta
+from .clock import CHECK_EVERY, CLOCKS, NEVER, deadline_ns, now_ns
 from .evaluator import KERNEL_TYPE, Evaluator, make_evaluator
 from .registry import make, register
 
@@ -62,8 +66,8 @@ INF = 1e9
 EPS = 1e-9
 NO_LIMIT = 1 << 62
 MAX_PLY = 64
-# stats slots
-NODES, EVALS, LIMIT, ABORTED, ROOT_IMPROVED = range(5)
+# stats slots (DEADLINE, NEXT_CHECK: ``agents.clock``'s ``perf_counter_ns`` values / evaluator calls)
+NODES, EVALS, LIMIT, ABORTED, ROOT_IMPROVED, DEADLINE, NEXT_CHECK = range(7)
 # cfg slots
 KQ, K, USE_TT, ENDGAME_BUDGET = range(4)
 # TT bound flags
@@ -183,6 +187,10 @@ def negamax(cells, queens, nq, side, dirs, depth, alpha, beta, ply, key, kernel,
     stats[NODES] += 1
     if stats[EVALS] > stats[LIMIT]:
         stats[ABORTED] = 1
+    elif stats[EVALS] >= stats[NEXT_CHECK]:
+        stats[NEXT_CHECK] = stats[EVALS] + CHECK_EVERY
+        if now_ns() > stats[DEADLINE]:
+            stats[ABORTED] = 1
     if stats[ABORTED]:
         return 0.0
     if not core.has_move(cells, queens, nq, side, dirs):
@@ -319,7 +327,7 @@ class AlphaBeta(Agent):
     other keyword options go to it), ``k`` children searched per node (0 = all), ``kq`` queen
     moves kept before arrows are scored (0 = all), ``tt`` (use the table), ``tt_bits``,
     ``endgame`` (fill-search budget per region inside the search; 0 = off), ``aspiration`` window
-    half-width. For an evaluator without a kernel (``batch_search``): ``prefilter`` an evaluator
+    half-width, ``clock`` the time manager (``full``, or ``legacy``: round one's, module docstring). For an evaluator without a kernel (``batch_search``): ``prefilter`` an evaluator
     spec with a kernel that shortlists the ``shortlist`` best candidates per node for it (default
     None: it scores every child).
     """
@@ -328,9 +336,12 @@ class AlphaBeta(Agent):
 
     def __init__(self, time: Optional[float] = None, depth: Optional[int] = None, eval: Any = "territory",
                  k: int = 10, kq: int = 12, tt: bool = True, tt_bits: int = 18, endgame: int = 300,
-                 aspiration: float = 0.1, prefilter: Any = None, shortlist: int = 48,
+                 aspiration: float = 0.1, prefilter: Any = None, shortlist: int = 48, clock: str = "full",
                  seed: Optional[int] = None, **eval_options: Any) -> None:
         super().__init__(seed)
+        if clock not in CLOCKS:
+            raise ValueError(f"clock={clock!r}: use one of {', '.join(CLOCKS)}")
+        self.clock = clock
         if depth is not None and (int(depth) != depth or not 1 <= depth < MAX_PLY):
             raise ValueError(f"depth={depth!r}: must be a whole number in 1..{MAX_PLY - 1}")
         if time is not None and not time > 0:
@@ -369,10 +380,11 @@ class AlphaBeta(Agent):
         return self._arrays[board.size]
 
     def _once(self, board: Board, depth: int, alpha: float, beta: float, limit: int,
-              stats: np.ndarray, best: np.ndarray) -> float:
+              stats: np.ndarray, best: np.ndarray, deadline: int = NEVER) -> float:
         zob, moves, scores, qmoves, qscores = self._scratch(board)
         cells, queens = board.cells.copy(), board.queens.copy()
         stats[LIMIT], stats[ABORTED], stats[ROOT_IMPROVED] = limit, 0, 0
+        stats[DEADLINE], stats[NEXT_CHECK] = deadline, stats[EVALS] if deadline < NEVER else NEVER
         side = int(board.turn)
         return negamax(cells, queens, board.queen_counts.copy(), side, board.dirs, depth, alpha, beta, 0,
                        position_key(cells, side, zob), self.evaluator.kernel, self.evaluator.params, self.cfg,
@@ -391,9 +403,62 @@ class AlphaBeta(Agent):
         deepest = min(empties, MAX_PLY - 1, self.depth or MAX_PLY)
         if self.evaluator.kernel is None:
             return self._search_batch(board, deepest, start)
-        deadline = None if self.time is None else start + self.time
-        stats = np.zeros(5, dtype=np.int64)
+        stats = np.zeros(7, dtype=np.int64)
         best = np.full(3, -1, dtype=np.int64)
+        deepen = self._deepen_legacy if self.clock == "legacy" else self._deepen
+        done = deepen(board, deepest, start, stats, best)
+        public = core.public_index(board.size)
+        move = Move(*(int(public[p]) for p in done[0]), board.size)
+        return SearchResult(move, float(done[1]), done[2], int(stats[NODES]), int(stats[EVALS]),
+                            _time.perf_counter() - start)
+
+    def _window(self, depth: int, done: Optional[tuple[np.ndarray, float, int]]) -> tuple[float, float]:
+        """The root window: aspiration around the last iteration's value from depth 3."""
+        if done is not None and depth >= 3 and abs(done[1]) < 1:
+            return (done[1] - self.aspiration, done[1] + self.aspiration)
+        return (-INF, INF)
+
+    def _deepen(self, board: Board, deepest: int, start: float, stats: np.ndarray,
+                best: np.ndarray) -> tuple[np.ndarray, float, int]:
+        """``clock=full``: iterative deepening that starts the next iteration while time is left
+        and aborts it on the deadline (``agents.clock``). Returns ``(best move, value, depth)``.
+
+        An aborted iteration's move replaces the last finished one only when that is safe: a
+        root move finished inside the window (PVS searched the last best move first, so this one
+        is at least as good), or the aspiration window failed high (that move beats the last
+        value by the window's width) before the full-window search was cut."""
+        deadline = NEVER if self.time is None else deadline_ns(start, self.time)
+        done: Optional[tuple[np.ndarray, float, int]] = None
+        for depth in range(1, deepest + 1):
+            if self.time is None and depth < deepest:
+                continue  # a fixed-depth search: only the last iteration
+            if done is not None and now_ns() >= deadline:
+                break
+            bound = NEVER if done is None else deadline  # the first iteration always finishes
+            window = self._window(depth, done)
+            value = self._once(board, depth, *window, NO_LIMIT, stats, best, bound)
+            fail_high = None
+            if not stats[ABORTED] and (value <= window[0] or value >= window[1]):
+                fail_high = best.copy() if value >= window[1] else None
+                value = self._once(board, depth, -INF, INF, NO_LIMIT, stats, best, bound)
+            if stats[ABORTED]:
+                if done is not None and stats[ROOT_IMPROVED]:
+                    done = (best.copy(), done[1], done[2])
+                elif done is not None and fail_high is not None:
+                    done = (fail_high, done[1], done[2])
+                break
+            done = (best.copy(), value, depth)
+            if abs(value) >= WIN:
+                break  # proven
+        assert done is not None  # the first iteration runs without a deadline
+        return done
+
+    def _deepen_legacy(self, board: Board, deepest: int, start: float, stats: np.ndarray,
+                       best: np.ndarray) -> tuple[np.ndarray, float, int]:
+        """``clock=legacy``: round one's time manager, kept to reproduce its games. It budgets
+        evaluator calls from the measured rate and does not start an iteration after half the
+        time (it thinks ~0.6 T per move)."""
+        deadline = None if self.time is None else start + self.time
         done: Optional[tuple[np.ndarray, float, int]] = None
         for depth in range(1, deepest + 1):
             if self.depth is not None and deadline is None and depth < deepest:
@@ -406,9 +471,7 @@ class AlphaBeta(Agent):
                 limit = int(stats[EVALS] + rate * (deadline - now))
             else:
                 limit = NO_LIMIT
-            window = (-INF, INF)
-            if done is not None and depth >= 3 and abs(done[1]) < 1:
-                window = (done[1] - self.aspiration, done[1] + self.aspiration)
+            window = self._window(depth, done)
             value = self._once(board, depth, *window, limit, stats, best)
             if not stats[ABORTED] and (value <= window[0] or value >= window[1]):
                 value = self._once(board, depth, -INF, INF, limit, stats, best)
@@ -422,10 +485,7 @@ class AlphaBeta(Agent):
             if abs(value) >= WIN:
                 break  # proven
         assert done is not None  # the first iteration runs without a limit
-        public = core.public_index(board.size)
-        move = Move(*(int(public[p]) for p in done[0]), board.size)
-        return SearchResult(move, float(done[1]), done[2], int(stats[NODES]), int(stats[EVALS]),
-                            _time.perf_counter() - start)
+        return done
 
     def _search_batch(self, board: Board, deepest: int, start: float) -> SearchResult:
         deadline = float("inf") if self.time is None else start + self.time
