@@ -18,11 +18,11 @@ from typing import Iterable, Optional, Union
 import numpy as np
 
 from . import core
-from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError, describe
 from .move import Move
 from .position import Layout, format_position, parse_position, start_layout, validate_layout
 from .render import ansi
-from .squares import Color, check_size
+from .squares import Color, as_int, as_square, check_size
 from .symmetry import transform_square
 
 __all__ = ["Board", "Outcome"]
@@ -37,6 +37,14 @@ class Outcome:
     winner: Color
     plies: int
 
+    def __post_init__(self) -> None:
+        plies = as_int(self.plies)
+        if as_int(self.winner) not in (0, 1) or plies is None or plies < 0:
+            raise InvalidArgumentError(f"Outcome(winner={describe(self.winner)}, plies={describe(self.plies)}): "
+                                       "winner must be a Color and plies an integer >= 0")
+        object.__setattr__(self, "winner", Color(as_int(self.winner)))
+        object.__setattr__(self, "plies", plies)
+
     @property
     def loser(self) -> Color:
         return self.winner.other
@@ -46,6 +54,7 @@ class Outcome:
         return "1-0" if self.winner == Color.WHITE else "0-1"
 
 
+_PIECE_SYMBOLS = {core.WHITE_QUEEN: "Q", core.BLACK_QUEEN: "q", core.ARROW: "*"}
 _SCRATCH: dict[int, np.ndarray] = {}
 
 
@@ -77,8 +86,7 @@ class Board:
         size, if ``size`` is also given, must agree)."""
         if position is not None:
             parsed_size, layout, turn = parse_position(position)
-            if size is not None and size != parsed_size:
-                check_size(size)
+            if size is not None and check_size(size) != parsed_size:
                 raise InvalidPositionError(
                     f"size={size} disagrees with position {position!r} ({parsed_size}x{parsed_size})")
             self._setup(parsed_size, layout, turn)
@@ -98,9 +106,11 @@ class Board:
                      arrows: Iterable[int] = (), turn: int = Color.WHITE) -> "Board":
         """A custom position from square lists; raises ``InvalidPositionError`` if impossible."""
         board = cls.__new__(cls)
-        if turn not in (0, 1):
-            raise InvalidPositionError(f"turn must be Color.WHITE or Color.BLACK, got {turn!r}")
-        board._setup(size, validate_layout(size, white, black, arrows), int(turn))
+        side = as_int(turn)
+        if side not in (0, 1):
+            raise InvalidPositionError(f"turn must be Color.WHITE or Color.BLACK, got {describe(turn)}")
+        layout = validate_layout(size, white, black, arrows)
+        board._setup(check_size(size), layout, side)
         return board
 
     def _setup(self, size: int, layout: Layout, turn: int) -> None:
@@ -167,9 +177,13 @@ class Board:
                         for value in (core.WHITE_QUEEN, core.BLACK_QUEEN, core.ARROW)))
 
     def piece_at(self, square: int) -> Optional[str]:
-        """``"Q"`` (White queen), ``"q"`` (Black queen), ``"*"`` (arrow) or ``None`` (empty)."""
-        return {core.WHITE_QUEEN: "Q", core.BLACK_QUEEN: "q", core.ARROW: "*"}.get(
-            int(self._cells[self._to_padded[square]]))
+        """``"Q"`` (White queen), ``"q"`` (Black queen), ``"*"`` (arrow) or ``None`` (empty).
+        ``InvalidMoveError`` if ``square`` is not a square of this board (no wrapping around)."""
+        sq = as_square(square, self._size)
+        if sq is None:
+            raise InvalidMoveError(
+                f"square {describe(square)} is off this {self._size}x{self._size} board")
+        return _PIECE_SYMBOLS.get(int(self._cells[self._to_padded[sq]]))
 
     # -- moves ----------------------------------------------------------------------------------
 
@@ -190,7 +204,7 @@ class Board:
         if isinstance(move, str):
             return Move.parse(move, self._size)
         if not isinstance(move, Move):
-            raise InvalidMoveError(f"expected a Move or move text, got {move!r}")
+            raise InvalidMoveError(f"expected a Move or move text, got {describe(move)}")
         if move.size != self._size:
             raise IllegalMoveError(
                 f"{move!r} is for a {move.size}x{move.size} board, not this {self._size}x{self._size} one")

@@ -14,13 +14,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import InvalidMoveError
+from .errors import InvalidMoveError, describe
 from .squares import as_square, check_size, parse_square, square_name
 
 __all__ = ["Move"]
 
 _SQ = r"([a-l](?:1[0-2]|[1-9]))"
-_STANDARD_RE = re.compile(rf"{_SQ}\s*[-x]?\s*{_SQ}\s*[/(]\s*{_SQ}\)?\Z")
+# Possessive ``\s*+``: the runs of spaces around the separators are taken whole, never given back,
+# so matching is linear in the text (``\s*[-x]?\s*`` backtracks quadratically on "a1" + spaces).
+_STANDARD_RE = re.compile(rf"{_SQ}\s*+[-x]?\s*+{_SQ}\s*+[/(]\s*+{_SQ}\)?\Z")
 _FSF_RE = re.compile(rf"{_SQ}{_SQ},{_SQ}{_SQ}\Z")
 
 
@@ -38,22 +40,24 @@ class Move:
     size: int = 10
 
     def __post_init__(self) -> None:
-        check_size(self.size)
+        object.__setattr__(self, "size", check_size(self.size))  # numpy ints become plain ints
         for name in ("from_square", "to_square", "arrow"):
             value = as_square(getattr(self, name), self.size)
             if value is None:
                 raise InvalidMoveError(
-                    f"{name}={getattr(self, name)!r} is not a square of a {self.size}x{self.size} board")
+                    f"{name}={describe(getattr(self, name))} is not a square of a {self.size}x{self.size} board")
             object.__setattr__(self, name, value)  # numpy ints become plain ints
         if self.from_square == self.to_square or self.to_square == self.arrow:
             raise InvalidMoveError(f"{self} is not a move: a queen must move, and its arrow must fly")
 
     @classmethod
     def parse(cls, text: str, size: int = 10) -> "Move":
-        """Read ``"d1-d7/g7"`` (also ``"d1d7/g7"``, ``"d1-d7(g7)"``) or Fairy-Stockfish's ``"d1d7,d7g7"``."""
+        """Read ``"d1-d7/g7"`` (also ``"d1d7/g7"``, ``"d1-d7(g7)"``) or Fairy-Stockfish's ``"d1d7,d7g7"``
+        (ASCII only: a look-alike letter or digit from elsewhere in Unicode is refused)."""
+        size = check_size(size)
         if not isinstance(text, str):
-            raise InvalidMoveError(f"expected move text like 'd1-d7/g7', got {text!r}")
-        cleaned = text.strip().lower()
+            raise InvalidMoveError(f"expected move text like 'd1-d7/g7', got {describe(text)}")
+        cleaned = text.strip().lower() if text.isascii() else ""
         m = _STANDARD_RE.match(cleaned)
         if m:
             names = m.groups()
@@ -61,11 +65,11 @@ class Move:
             m = _FSF_RE.match(cleaned)
             if m is None:
                 raise InvalidMoveError(
-                    f"{text!r} is not a move: expected 'd1-d7/g7' or Fairy-Stockfish's 'd1d7,d7g7'")
+                    f"{describe(text)} is not a move: expected 'd1-d7/g7' or Fairy-Stockfish's 'd1d7,d7g7'")
             names = (m.group(1), m.group(2), m.group(4))
             if m.group(3) != m.group(2):
                 raise InvalidMoveError(
-                    f"{text!r}: the arrow must be shot from the queen's new square {m.group(2)}")
+                    f"{describe(text)}: the arrow must be shot from the queen's new square {m.group(2)}")
         return cls(*(parse_square(name, size) for name in names), size=size)
 
     def __str__(self) -> str:

@@ -7,15 +7,13 @@ run lengths of the position give each queen's move count; see its docstring).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from numba import njit
 
+from .board import Board
 from .core import ARROW, EMPTY, count_moves_open
-
-if TYPE_CHECKING:
-    from .board import Board
+from .errors import InvalidArgumentError, describe
+from .squares import as_int
 
 __all__ = ["perft", "perft_kernel"]
 
@@ -60,14 +58,18 @@ def _perft(cells, queens, nq, side, dirs, depth, runs):
     return total
 
 
-def perft(board: "Board", depth: int) -> int:
+def perft(board: Board, depth: int) -> int:
     """Leaf count of ``board``'s move tree to ``depth`` full moves; the board is left as it was.
 
     >>> from amazons_env import Board
     >>> perft(Board(10), 2)
     4307152
     """
-    if depth < 0:
-        raise ValueError(f"perft depth must be >= 0, got {depth}")
+    value = as_int(depth)
+    if value is None or value < 0:
+        raise InvalidArgumentError(f"perft depth must be an integer >= 0, got {describe(depth)}")
+    if not isinstance(board, Board):
+        raise InvalidArgumentError(f"perft needs a Board, got {describe(board)}")
+    depth = value
     cells, queens = board.cells.copy(), board.queens.copy()
     return int(perft_kernel(cells, queens, board.queen_counts, int(board.turn), board.dirs, depth))

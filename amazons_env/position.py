@@ -12,10 +12,11 @@ a number a run of empty squares; then ``w`` or ``b`` for the side to move. Any f
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Iterable, NamedTuple
 
 from .core import MAX_QUEENS
-from .errors import InvalidPositionError
+from .errors import InvalidPositionError, describe
 from .squares import as_square, check_size, square_name
 
 __all__ = ["Layout", "start_layout", "validate_layout", "parse_position", "format_position"]
@@ -47,22 +48,33 @@ def start_layout(size: int) -> Layout:
 
 def validate_layout(size: int, white: Iterable[int], black: Iterable[int],
                     arrows: Iterable[int] = ()) -> Layout:
-    """Check a custom position and return it as a sorted ``Layout``; raise ``InvalidPositionError``."""
-    check_size(size)
-    groups = {"white": tuple(white), "black": tuple(black), "arrows": tuple(arrows)}
+    """Check a custom position and return it as a sorted ``Layout``; raise ``InvalidPositionError``.
+
+    Each group is read only as far as a board can hold (``size * size`` squares, one more to see
+    that there are too many), so an endless iterable is refused rather than read forever."""
+    size = check_size(size)
+    groups = {"white": white, "black": black, "arrows": arrows}
     seen: dict[int, str] = {}
     for name, squares in groups.items():
+        if isinstance(squares, (str, bytes)):
+            raise InvalidPositionError(f"{name} must be a list of squares (integers), not {describe(squares)}")
+        try:
+            squares = tuple(islice(squares, size * size + 1))
+        except TypeError:
+            raise InvalidPositionError(
+                f"{name} must be an iterable of squares (integers), not {describe(squares)}") from None
         plain = []
         for value in squares:
             sq = as_square(value, size)
             if sq is None:
-                raise InvalidPositionError(f"{name} square {value!r} is not a square of a {size}x{size} board")
+                raise InvalidPositionError(
+                    f"{name} square {describe(value)} is not a square of a {size}x{size} board")
             plain.append(sq)
             if sq in seen:
                 raise InvalidPositionError(
                     f"square {square_name(sq, size)} holds both {seen[sq]} and {name}")
             seen[sq] = name
-        groups[name] = tuple(plain)
+        groups[name] = tuple(plain)  # more than size * size squares overlap somewhere: refused above
     for name in ("white", "black"):
         count = len(groups[name])
         if not 1 <= count <= MAX_QUEENS:
@@ -70,42 +82,60 @@ def validate_layout(size: int, white: Iterable[int], black: Iterable[int],
     return Layout(*(tuple(sorted(groups[n])) for n in ("white", "black", "arrows")))
 
 
+_TOKEN_RE = re.compile(r"[0-9]+|.", re.DOTALL)
+_PIECES = {"Q": 0, "q": 1, "*": 2}
+
+
 def parse_position(text: str) -> tuple[int, Layout, int]:
-    """Read a position text; return ``(size, layout, turn)`` with turn 0 = White, 1 = Black."""
-    if not isinstance(text, str) or not text.split():
-        raise InvalidPositionError(f"expected a position text like '1q2q1/q4q/6/6/Q4Q/1Q2Q1 w', got {text!r}")
-    fields = text.split()
+    """Read a position text; return ``(size, layout, turn)`` with turn 0 = White, 1 = Black.
+
+    Refusals are ``InvalidPositionError`` naming the text (cut short if long) and, for a bad
+    character, its rank and its offset in the text. Work is linear in the text's length.
+    """
+    if not isinstance(text, str) or text.isspace() or not text:
+        raise InvalidPositionError(
+            f"expected a position text like '1q2q1/q4q/6/6/Q4Q/1Q2Q1 w', got {describe(text)}")
+    shown = describe(text)
+    fields = text.split(maxsplit=2)
     if len(fields) < 2 or fields[1] not in ("w", "b"):
-        raise InvalidPositionError(f"position {text!r}: the side to move ('w' or 'b') must follow the board")
-    rows = fields[0].split("/")
-    size = len(rows)
+        raise InvalidPositionError(f"position {shown}: the side to move ('w' or 'b') must follow the board")
+    board_field = fields[0]
+    size = board_field.count("/") + 1
     try:
         check_size(size)
     except InvalidPositionError as error:
-        raise InvalidPositionError(f"position {text!r} has {size} ranks: {error}") from None
-    white, black, arrows = [], [], []
-    for i, row in enumerate(rows):
+        raise InvalidPositionError(f"position {shown} has {size} ranks: {error}") from None
+    groups: tuple[list[int], list[int], list[int]] = ([], [], [])
+    offset = len(text) - len(text.lstrip())  # where the board starts in the text, for error positions
+    for i, row in enumerate(board_field.split("/")):
         rank = size - 1 - i
         file = 0
-        for token in re.findall(r"\d+|.", row):
-            if token.isdigit():
-                file += int(token)
-                continue
+        for token in _TOKEN_RE.finditer(row):
+            piece = token.group()
+            if piece[0] in "0123456789":
+                if len(piece) <= 2:  # a run of up to 99 squares; more digits are too long anyway
+                    file += int(piece)
+                    continue
+                raise InvalidPositionError(
+                        f"position {shown}: rank {rank + 1} describes more than {size} squares")
+            group = _PIECES.get(piece)
+            if group is None:
+                raise InvalidPositionError(
+                    f"position {shown}: unknown piece {describe(piece)} on rank {rank + 1} "
+                    f"(character {offset + token.start() + 1})")
             if file >= size:
                 raise InvalidPositionError(
-                    f"position {text!r}: rank {rank + 1} describes more than {size} squares")
-            target = {"Q": white, "q": black, "*": arrows}.get(token)
-            if target is None:
-                raise InvalidPositionError(f"position {text!r}: unknown piece {token!r} on rank {rank + 1}")
-            target.append(rank * size + file)
+                    f"position {shown}: rank {rank + 1} describes more than {size} squares")
+            groups[group].append(rank * size + file)
             file += 1
         if file != size:
             raise InvalidPositionError(
-                f"position {text!r}: rank {rank + 1} describes {file} squares, the board has {size}")
+                f"position {shown}: rank {rank + 1} describes {file} squares, the board has {size}")
+        offset += len(row) + 1
     try:
-        layout = validate_layout(size, white, black, arrows)
+        layout = validate_layout(size, *groups)
     except InvalidPositionError as error:
-        raise InvalidPositionError(f"position {text!r}: {error}") from None
+        raise InvalidPositionError(f"position {shown}: {error}") from None
     return size, layout, 0 if fields[1] == "w" else 1
 
 

@@ -45,16 +45,17 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Union
+from collections.abc import Iterable, Mapping
+from typing import Optional, Union
 
 from . import sgf
 from .board import Board
 from .core import MAX_SIZE, MIN_SIZE
-from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, UnreadableFileError, describe
 from .move import Move
-from .squares import Color
+from .squares import Color, check_size
 
-__all__ = ["GameRecord", "RESULTS"]
+__all__ = ["GameRecord", "RESULTS", "read_text"]
 
 RESULTS = ("1-0", "0-1")
 _SGF_HEADERS = {"White": "PW", "Black": "PB", "Event": "EV", "Site": "PC", "Date": "DT",
@@ -65,7 +66,8 @@ _EXTRA = "XH"  # SGF property that carries headers with no SGF name: XH[Key=valu
 _STRUCTURAL = ("Size", "Start", "Result")
 _KEY_RE = re.compile(r"[A-Za-z][\w-]*\Z")
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*\Z')
-_NUMBER_RE = re.compile(r"\d+\.+")
+_NUMBER_RE = re.compile(r"[0-9]+\.+")
+_SIZE_RE = re.compile(r"\s*0*([0-9]{1,2})\s*(?::\s*0*([0-9]{1,2})\s*)?\Z")
 PathLike = Union[str, "os.PathLike[str]"]
 
 
@@ -102,14 +104,12 @@ class GameRecord:
         set_ = object.__setattr__
         set_(self, "size", board.size)
         set_(self, "start", board.text())
-        headers = {str(k): str(v) for k, v in dict(self.headers or {}).items()}
-        for key in headers:
-            if not _KEY_RE.match(key) or key in _STRUCTURAL:
-                raise InvalidMoveError(f"{source}: header name {key!r} is reserved or not a word "
-                                       "(letters, digits, '_' or '-', starting with a letter)")
-        set_(self, "headers", headers)
-        if self.result not in (None, *RESULTS):
-            raise InvalidMoveError(f"{source}: result {self.result!r} is not '1-0', '0-1' or None")
+        set_(self, "headers", _check_headers(self.headers, source))
+        if not (self.result is None or isinstance(self.result, str) and self.result in RESULTS):
+            raise InvalidMoveError(f"{source}: result {describe(self.result)} is not '1-0', '0-1' or None")
+        if isinstance(self.moves, (str, bytes)) or not isinstance(self.moves, Iterable):
+            raise InvalidMoveError(f"{source}: moves must be a sequence of moves (Move or move text), "
+                                   f"not {describe(self.moves)}")
         moves = []
         for number, move in enumerate(self.moves, 1):
             moves.append(_push(board, move, number, source))
@@ -122,14 +122,15 @@ class GameRecord:
 
     def _start_board(self, source: str) -> Board:
         try:
+            size = None if self.size is None else check_size(self.size)
             if self.start is None:
-                return Board(size=10 if self.size is None else self.size)
+                return Board(size=10 if size is None else size)
             board = Board.from_text(self.start)
         except InvalidPositionError as error:
             raise InvalidMoveError(f"{source}: {error}") from None
-        if self.size is not None and self.size != board.size:
+        if size is not None and size != board.size:
             raise InvalidMoveError(
-                f"{source}: size {self.size} disagrees with the start position {self.start!r}")
+                f"{source}: size {describe(self.size)} disagrees with the start position {describe(self.start)}")
         return board
 
     # -- building and replaying --------------------------------------------------------------
@@ -191,7 +192,7 @@ class GameRecord:
             if depth == 0 and raw.strip().startswith("["):
                 m = _TAG_RE.match(raw.strip())
                 if m is None:
-                    raise InvalidMoveError(f"{sgf.where(source, line_no)}: {raw.strip()!r} is not a tag "
+                    raise InvalidMoveError(f"{sgf.where(source, line_no)}: {describe(raw.strip())} is not a tag "
                                            'like [Size "10"]')
                 headers[m.group(1)] = _unquote(m.group(2))
                 continue
@@ -214,7 +215,7 @@ class GameRecord:
                     if not token:
                         continue
                 if result_token is not None:
-                    raise InvalidMoveError(f"{sgf.where(source, line_no)}: {token!r} after the result "
+                    raise InvalidMoveError(f"{sgf.where(source, line_no)}: {describe(token)} after the result "
                                            f"{result_token!r}")
                 if token in (*RESULTS, "*"):
                     result_token = token
@@ -229,7 +230,7 @@ class GameRecord:
             result = None
         if result_token in RESULTS:
             if result is not None and result != result_token:
-                raise InvalidMoveError(f"{source}: Result tag {result!r} disagrees with {result_token!r}")
+                raise InvalidMoveError(f"{source}: Result tag {describe(result)} disagrees with {result_token!r}")
             result = result_token
         if tag_size is not None:
             size = _read_size(tag_size, source)
@@ -351,10 +352,11 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: PathLike, size: Optional[int] = None) -> "GameRecord":
-        """Read a record from ``path``: SGF if the text starts with ``(``, else a move list."""
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-        return cls.parse(text, size, source=os.fspath(path))
+        """Read a record from ``path``: SGF if the text starts with ``(``, else a move list.
+        ``UnreadableFileError`` (an ``OSError`` and a ``ValueError``) if the file cannot be read
+        as UTF-8 text."""
+        text, source = read_text(path)
+        return cls.parse(text, size, source=source)
 
     @staticmethod
     def save_all(records: Iterable["GameRecord"], path: PathLike) -> None:
@@ -366,8 +368,8 @@ class GameRecord:
     @classmethod
     def load_all(cls, path: PathLike) -> list["GameRecord"]:
         """Every game of an SGF collection file (see ``save_all``)."""
-        with open(path, encoding="utf-8") as handle:
-            return cls.sgf_collection(handle.read(), source=os.fspath(path))
+        text, source = read_text(path)
+        return cls.sgf_collection(text, source=source)
 
     @classmethod
     def parse(cls, text: str, size: Optional[int] = None, source: str = "<record>") -> "GameRecord":
@@ -388,6 +390,55 @@ def _init(record: GameRecord, moves: Iterable[Move], size: Optional[int], start:
     record._finish(source)
 
 
+def read_text(path: PathLike) -> tuple[str, str]:
+    """The UTF-8 text of the file at ``path`` and the path as a string (how errors name it).
+    Every failure is an ``UnreadableFileError`` naming the file: a path that is not a path, a
+    missing file, a directory, bytes that are not UTF-8 (with their offset).
+
+    >>> read_text("no/such/file.sgf")
+    Traceback (most recent call last):
+    ...
+    amazons_env.errors.UnreadableFileError: cannot read 'no/such/file.sgf': No such file or directory
+    """
+    try:
+        source = os.fspath(path)
+    except TypeError:
+        raise UnreadableFileError(f"expected a file path, got {describe(path)}") from None
+    shown = describe(source)
+    try:
+        with open(source, "rb") as handle:
+            data = handle.read()
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise UnreadableFileError(f"cannot read {shown}: {reason}") from None
+    try:
+        return data.decode("utf-8"), os.fsdecode(source)
+    except UnicodeDecodeError as error:
+        raise UnreadableFileError(f"{shown} is not UTF-8 text: byte {error.start} is "
+                                  f"{data[error.start:error.start + 1]!r}") from None
+
+
+def _check_headers(headers: object, source: str) -> dict[str, str]:
+    """The headers as a ``str -> str`` dict (number values become text); ``InvalidMoveError`` if
+    not a mapping, or a key is reserved or not a word, or a value is not text or a number."""
+    if headers is None:
+        return {}
+    if not isinstance(headers, Mapping):
+        raise InvalidMoveError(f"{source}: headers must be a dict of names to text, not {describe(headers)}")
+    checked = {}
+    for key, value in headers.items():
+        if not isinstance(key, str) or not _KEY_RE.match(key) or key in _STRUCTURAL:
+            raise InvalidMoveError(f"{source}: header name {describe(key)} is reserved or not a word "
+                                   "(letters, digits, '_' or '-', starting with a letter)")
+        if isinstance(value, float) or isinstance(value, int) and not isinstance(value, bool) \
+                and value.bit_length() <= 64:
+            value = str(value)
+        if not isinstance(value, str):
+            raise InvalidMoveError(f"{source}: header {key} must be text or a number, not {describe(value)}")
+        checked[key] = value
+    return checked
+
+
 def _push(board: Board, move: Union[Move, str], number: int, source: str) -> Move:
     colour = board.turn.name.lower()
     try:
@@ -402,13 +453,13 @@ def _push(board: Board, move: Union[Move, str], number: int, source: str) -> Mov
 
 
 def _read_size(text: str, where: str) -> int:
-    """``SZ[8]``, ``SZ[8:8]`` or a ``Size`` tag: a square board size from 4 to 12."""
-    parts = {part.strip() for part in text.split(":")}
-    value = parts.pop() if len(parts) == 1 and text.count(":") <= 1 else ""
-    if not value.isdigit() or not MIN_SIZE <= int(value) <= MAX_SIZE:
-        raise InvalidMoveError(f"{where}: board size {text!r} is not a square size from "
+    """``SZ[8]``, ``SZ[8:8]`` or a ``Size`` tag: a square board size from 4 to 12 (ASCII digits)."""
+    m = _SIZE_RE.match(text)
+    if m is None or (m.group(2) is not None and m.group(2) != m.group(1)) \
+            or not MIN_SIZE <= int(m.group(1)) <= MAX_SIZE:
+        raise InvalidMoveError(f"{where}: board size {describe(text)} is not a square size from "
                                f"{MIN_SIZE} to {MAX_SIZE}")
-    return int(value)
+    return int(m.group(1))
 
 
 def _quote(value: str) -> str:

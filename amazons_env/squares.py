@@ -19,10 +19,10 @@ from enum import IntEnum
 from typing import Optional
 
 from .core import MAX_SIZE, MIN_SIZE
-from .errors import InvalidMoveError, InvalidPositionError
+from .errors import InvalidMoveError, InvalidPositionError, describe
 
 __all__ = ["Color", "WHITE", "BLACK", "FILE_NAMES", "square", "square_file", "square_rank",
-           "square_name", "parse_square", "check_size", "as_square"]
+           "square_name", "parse_square", "check_size", "as_square", "as_int"]
 
 FILE_NAMES = "abcdefghijkl"
 _SQUARE_RE = re.compile(r"([a-l])(1[0-2]|[1-9])\Z")
@@ -46,56 +46,78 @@ WHITE = Color.WHITE
 BLACK = Color.BLACK
 
 
-def check_size(size: int) -> int:
-    """Return ``size`` if it is a supported board size, else raise ``InvalidPositionError``."""
-    if isinstance(size, bool) or not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
+def check_size(size: object) -> int:
+    """``size`` as a plain int if it is a supported board size (numpy ints too, not bools or
+    floats), else raise ``InvalidPositionError``."""
+    value = as_int(size)
+    if value is None or not MIN_SIZE <= value <= MAX_SIZE:
         raise InvalidPositionError(
-            f"board size {size!r} is not supported: use an integer from {MIN_SIZE} to {MAX_SIZE}")
-    return size
+            f"board size {describe(size)} is not supported: use an integer from {MIN_SIZE} to {MAX_SIZE}")
+    return value
+
+
+def as_int(value: object) -> Optional[int]:
+    """``value`` as a plain int if it is an integer (numpy ints too, not bools), else ``None``."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 def as_square(value: object, size: int) -> Optional[int]:
     """``value`` as a plain int if it is an integer (numpy ints too, not bools) naming a square of
     a ``size`` x ``size`` board, else ``None``."""
-    if isinstance(value, bool):
-        return None
-    try:
-        sq = operator.index(value)
-    except TypeError:
-        return None
-    return sq if 0 <= sq < size * size else None
+    sq = as_int(value)
+    return sq if sq is not None and 0 <= sq < size * size else None
+
+
+def _square_arg(sq: object, size: object) -> tuple[int, int]:
+    """Check the ``(sq, size)`` arguments of the square functions; return them as plain ints."""
+    size = check_size(size)
+    value = as_square(sq, size)
+    if value is None:
+        raise InvalidMoveError(f"square {describe(sq)} is off a {size}x{size} board "
+                               f"(squares are integers from 0 to {size * size - 1})")
+    return value, size
 
 
 def square(file: int, rank: int, size: int = 10) -> int:
     """The square on ``file`` and ``rank`` (both counted from 0)."""
-    if not (0 <= file < size and 0 <= rank < size):
-        raise InvalidMoveError(f"file {file}, rank {rank} is off a {size}x{size} board")
-    return rank * size + file
+    size = check_size(size)
+    f, r = as_int(file), as_int(rank)
+    if f is None or r is None or not (0 <= f < size and 0 <= r < size):
+        raise InvalidMoveError(f"file {describe(file)}, rank {describe(rank)} is off a {size}x{size} board")
+    return r * size + f
 
 
 def square_file(sq: int, size: int = 10) -> int:
     """The file of ``sq``, counted from 0 (a = 0)."""
+    sq, size = _square_arg(sq, size)
     return sq % size
 
 
 def square_rank(sq: int, size: int = 10) -> int:
     """The rank of ``sq``, counted from 0 (rank 1 = 0)."""
+    sq, size = _square_arg(sq, size)
     return sq // size
 
 
 def square_name(sq: int, size: int = 10) -> str:
     """The name of ``sq``, like ``"d1"``."""
-    if not 0 <= sq < size * size:
-        raise InvalidMoveError(f"square {sq!r} is off a {size}x{size} board")
+    sq, size = _square_arg(sq, size)
     return f"{FILE_NAMES[sq % size]}{sq // size + 1}"
 
 
 def parse_square(name: str, size: int = 10) -> int:
-    """The square named ``name`` (like ``"d1"``) on a ``size`` x ``size`` board."""
-    m = _SQUARE_RE.match(name.strip().lower()) if isinstance(name, str) else None
+    """The square named ``name`` (like ``"d1"``, ASCII only) on a ``size`` x ``size`` board."""
+    size = check_size(size)
+    m = _SQUARE_RE.match(name.strip().lower()) if isinstance(name, str) and name.isascii() else None
     if m is None:
-        raise InvalidMoveError(f"{name!r} is not a square name (expected a file letter and a rank, like 'd1')")
+        raise InvalidMoveError(
+            f"{describe(name)} is not a square name (expected a file letter and a rank, like 'd1')")
     file, rank = FILE_NAMES.index(m.group(1)), int(m.group(2)) - 1
     if file >= size or rank >= size:
-        raise InvalidMoveError(f"square {name!r} is off a {size}x{size} board")
+        raise InvalidMoveError(f"square {describe(name)} is off a {size}x{size} board")
     return rank * size + file

@@ -11,7 +11,9 @@ under 0 and 1: mirroring ranks swaps where the colours start).
 
 from __future__ import annotations
 
+from .errors import InvalidArgumentError, InvalidMoveError, describe
 from .move import Move
+from .squares import as_int, as_square, check_size
 
 __all__ = ["SYMMETRIES", "transform_square", "transform_move"]
 
@@ -19,11 +21,20 @@ SYMMETRIES = ("identity", "mirror_files", "mirror_ranks", "rotate_180",
               "transpose", "rotate_90", "rotate_270", "anti_transpose")
 
 
+def _check_symmetry(symmetry: object) -> int:
+    value = as_int(symmetry)
+    if value is None or not 0 <= value < 8:
+        raise InvalidArgumentError(f"symmetry must be an integer from 0 to 7, got {describe(symmetry)}")
+    return value
+
+
 def transform_square(square: int, symmetry: int, size: int = 10) -> int:
     """The image of ``square`` under symmetry number ``symmetry`` on a ``size`` board."""
-    if not 0 <= symmetry < 8:
-        raise ValueError(f"symmetry must be 0..7, got {symmetry!r}")
-    file, rank = square % size, square // size
+    symmetry, size = _check_symmetry(symmetry), check_size(size)
+    sq = as_square(square, size)
+    if sq is None:
+        raise InvalidMoveError(f"square {describe(square)} is off a {size}x{size} board")
+    file, rank = sq % size, sq // size
     if symmetry & 4:
         file, rank = rank, file
     if symmetry & 1:
@@ -35,6 +46,8 @@ def transform_square(square: int, symmetry: int, size: int = 10) -> int:
 
 def transform_move(move: Move, symmetry: int) -> Move:
     """The image of ``move`` under symmetry number ``symmetry``."""
+    if not isinstance(move, Move):
+        raise InvalidMoveError(f"expected a Move, got {describe(move)}")
     n = move.size
     return Move(transform_square(move.from_square, symmetry, n),
                 transform_square(move.to_square, symmetry, n),
