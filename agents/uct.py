@@ -1,0 +1,254 @@
+"""``uct``: Monte Carlo tree search in numba, with the territory evaluation at the leaves.
+
+The tree lives in flat arrays and every simulation runs in numba (``agents.uct_tree`` describes
+the tree, the two shapes and a simulation); this module is the agent around it:
+
+* **Budget**: ``time`` seconds per move (default 1.0) or ``sims`` simulations. The simulations
+  run in batches sized from the measured rate so that the last one ends just before the
+  deadline: the clock is used, and not overrun.
+* **Tree reuse**: after our move and the reply, the subtree of the position reached is copied to
+  the front of a fresh tree (``uct_tree.compact``) and searched on.
+* **Filling phase**: a separated root is played by ``endgame.filling_move`` directly, as the other
+  engines do; inside the tree the counts give solved values.
+* **The move** is a proven win if there is one, else the most visited child (at each level of a
+  split tree: the queen move, then its arrow).
+
+Options (``make("uct:time=0.5,c=0.8")``): ``tree`` ``"split"`` (queen move and arrow as two tree
+levels, the default) or ``"move"`` (whole moves), ``c`` the PUCT exploration constant, ``tau``
+the prior temperature, ``pw``/``pw_exp`` progressive widening (``pw * N^pw_exp`` children open;
+``pw=0``: all), ``kq`` queen moves kept per position (0 = all), ``expand_at`` visits before a leaf
+is expanded, ``playout`` random plies before a leaf's evaluation (0 = the evaluation itself),
+``endgame`` the fill-search budget per region (0 = off), ``reuse``, ``eval`` the evaluator (a spec
+with a numba kernel; further keyword options go to it).
+
+>>> from amazons_env import Board
+>>> board = Board(6)
+>>> agent = make("uct:sims=200,seed=1")
+>>> result = agent.search(board)
+>>> board.is_legal(result.move), result.simulations, board.ply
+(True, 200, 0)
+"""
+
+from __future__ import annotations
+
+import time as _time
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import numpy as np
+
+from amazons_env import Board, Move, core
+
+from . import endgame as _endgame
+from . import uct_tree as T
+from .base import Agent
+from .evaluator import make_evaluator
+from .registry import make, register
+
+__all__ = ["UCT", "UCTResult"]
+
+TREES = ("split", "move")
+START_NODES = 1 << 18
+MAX_NODES = 1 << 22  # ~250 MB of tree at most
+BATCH_SECONDS = 0.01  # one numba call; the last one is sized to end at the deadline
+MARGIN = 0.004  # seconds kept for choosing the move and returning
+
+
+@dataclass(frozen=True)
+class UCTResult:
+    """The ``move`` chosen, its mean ``value`` for the side to move, the ``simulations`` of this
+    move (also reported as ``nodes``, so the arena prints simulations per second), the evaluator
+    calls ``evals``, the ``tree`` size after the search and the ``seconds`` taken."""
+
+    move: Move
+    value: float
+    simulations: int
+    evals: int
+    tree: int
+    seconds: float
+
+    @property
+    def nodes(self) -> int:
+        return self.simulations
+
+
+@register("uct")
+class UCT(Agent):
+    """MCTS with evaluation at the leaves, priors and progressive widening (module docstring)."""
+
+    name = "uct"
+
+    def __init__(self, time: Optional[float] = None, sims: Optional[int] = None, eval: Any = "territory",
+                 tree: str = "split", c: float = 0.5, tau: float = 0.1, pw: float = 2.0, pw_exp: float = 0.5,
+                 kq: int = 0, expand_at: int = 1, playout: int = 0, endgame: int = 300, reuse: bool = True,
+                 seed: Optional[int] = None, **eval_options: Any) -> None:
+        super().__init__(seed)
+        if time is not None and not (isinstance(time, (int, float)) and 0 < time < float("inf")):
+            raise ValueError(f"time={time!r}: seconds per move must be a finite number > 0")
+        if sims is not None and not (isinstance(sims, int) and sims >= 1):
+            raise ValueError(f"sims={sims!r}: must be a whole number >= 1")
+        if tree not in TREES:
+            raise ValueError(f"tree={tree!r}: must be one of {', '.join(TREES)}")
+        for key, value in (("c", c), ("tau", tau), ("pw_exp", pw_exp)):
+            if not (isinstance(value, (int, float)) and 0 < value < float("inf")):
+                raise ValueError(f"{key}={value!r}: must be a finite number > 0")
+        if not (isinstance(pw, (int, float)) and 0 <= pw < float("inf")):
+            raise ValueError(f"pw={pw!r}: must be a finite number >= 0 (0: no widening)")
+        for key, value in (("kq", kq), ("expand_at", expand_at), ("playout", playout), ("endgame", endgame)):
+            if not (isinstance(value, int) and value >= 0):
+                raise ValueError(f"{key}={value!r}: must be a whole number >= 0")
+        self.evaluator = make_evaluator(eval, **eval_options)
+        if self.evaluator.kernel is None:
+            raise ValueError(f"eval={eval!r}: uct needs an evaluator with a numba kernel")
+        self.time = 1.0 if time is None and sims is None else time
+        self.sims = sims
+        self.tree, self.endgame, self.reuse = tree, int(endgame), bool(reuse)
+        self.fcfg = np.array([c, tau, pw, pw_exp], dtype=np.float64)
+        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0], dtype=np.int64)
+        self.last_result: Optional[UCTResult] = None
+        self._tree: Optional[tuple[np.ndarray, np.ndarray, np.ndarray]] = None
+        self._tree_position: Optional[tuple[bytes, int]] = None  # root cells and ply of the kept tree
+        self._scratch: dict[int, tuple[np.ndarray, ...]] = {}
+
+    def reset(self) -> None:
+        self._tree, self._tree_position = None, None
+
+    def select_move(self, board: Board) -> Move:
+        self.last_result = self.search(board)
+        return self.last_result.move
+
+    # -- the tree -------------------------------------------------------------------------------
+
+    def _buffers(self, size: int) -> tuple[np.ndarray, ...]:
+        if size not in self._scratch:
+            rows = core.max_moves(size, core.MAX_QUEENS)
+            self._scratch[size] = (np.empty((rows, 3), dtype=np.int64), np.empty(rows),
+                                   np.empty((rows, 2), dtype=np.int64), np.empty(rows))
+        return self._scratch[size]
+
+    def _root(self, board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The tree for ``board``: the kept subtree two plies down if reuse finds it, else new."""
+        node = self._reused_node(board) if self.reuse else None
+        if node is not None:
+            ni, nf, _ = self._tree
+            capacity = START_NODES
+            while True:
+                out_i, out_f = np.empty((capacity, T.NI), dtype=np.int32), np.empty((capacity, T.NF))
+                used = T.compact(ni, nf, node, out_i, out_f)
+                if used >= 0 and used <= capacity // 2 or capacity >= MAX_NODES:
+                    break
+                capacity *= 2
+            if used >= 0:
+                st = np.zeros(T.NST, dtype=np.int64)
+                st[T.FREE] = used
+                return out_i, out_f, st
+        ni, nf = np.empty((START_NODES, T.NI), dtype=np.int32), np.empty((START_NODES, T.NF))
+        st = np.zeros(T.NST, dtype=np.int64)
+        T.new_root(ni, nf, st)
+        return ni, nf, st
+
+    def _reused_node(self, board: Board) -> Optional[int]:
+        """The node of the kept tree for ``board``, reached by its last two moves, or None."""
+        if self._tree is None or self._tree_position is None or len(board.move_stack) < 2:
+            return None
+        cells_bytes, ply = self._tree_position
+        if board.ply != ply + 2 or len(cells_bytes) != len(board.cells):
+            return None
+        padded = core.padded_index(board.size)
+        cells = np.frombuffer(cells_bytes, dtype=np.uint8).copy()
+        ni, _, st = self._tree
+        node = int(st[T.ROOT])
+        for move in board.move_stack[-2:]:
+            frm, to, arrow = (int(padded[s]) for s in (move.from_square, move.to_square, move.arrow))
+            cells[to], cells[frm], cells[arrow] = cells[frm], core.EMPTY, core.ARROW
+            for key, value in (((T.FROM, T.TO), (frm, to)), ((T.ARROW,), (arrow,))) if self.tree == "split" \
+                    else (((T.FROM, T.TO, T.ARROW), (frm, to, arrow)),):
+                first, n = int(ni[node, T.FIRST]), int(ni[node, T.NKIDS])
+                if first < 0:
+                    return None
+                kids = ni[first:first + n]
+                hit = np.flatnonzero(np.all(kids[:, list(key)] == np.array(value), axis=1))
+                if len(hit) == 0:
+                    return None
+                node = first + int(hit[0])
+        return node if np.array_equal(cells, board.cells) else None
+
+    def _grow(self, ni: np.ndarray, nf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        capacity = min(2 * len(ni), MAX_NODES)
+        out_i, out_f = np.empty((capacity, T.NI), dtype=np.int32), np.empty((capacity, T.NF))
+        out_i[:len(ni)], out_f[:len(nf)] = ni, nf
+        return out_i, out_f
+
+    # -- the search -----------------------------------------------------------------------------
+
+    def search(self, board: Board) -> UCTResult:
+        """Run the simulations for ``board``'s side to move and choose the move."""
+        if board.is_game_over():
+            raise ValueError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
+        start = _time.perf_counter()
+        filling = _endgame.filling_move(board) if self.endgame else None
+        if filling is not None:
+            self.reset()
+            return UCTResult(filling[0], float(filling[1]), 0, 0, 0, _time.perf_counter() - start)
+        cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
+        side, dirs = int(board.turn), board.dirs
+        icfg = self.icfg.copy()
+        most = int(nq.max())
+        reach = 4 * (board.size - 1)  # squares one queen line move reaches, at most
+        if self.tree == "split":
+            icfg[T.MAX_KIDS] = most * reach
+        else:
+            icfg[T.MAX_KIDS] = int(icfg[T.KQ]) * reach if icfg[T.KQ] > 0 else core.max_moves(board.size, most)
+        ni, nf, st = self._root(board)
+        st[T.RNG] = int(self.rng.integers(1, 1 << 62))
+        buffers = self._buffers(board.size)
+        deadline = None if self.time is None else start + self.time - MARGIN
+        batch = 64 if deadline is not None else 4096
+        sims = 0
+        while True:
+            todo = batch if self.sims is None else min(batch, self.sims - sims)
+            if todo <= 0:
+                break
+            t0 = _time.perf_counter()
+            done = T.run(cells, queens, nq, side, dirs, self.evaluator.kernel, self.evaluator.params, self.fcfg,
+                         icfg, ni, nf, st, todo, *buffers)
+            now = _time.perf_counter()
+            sims += done
+            if done < todo:
+                break  # the root is solved
+            if st[T.FREE] > 0.75 * len(ni) and len(ni) < MAX_NODES:
+                ni, nf = self._grow(ni, nf)
+            if deadline is not None:
+                per = (now - t0) / max(done, 1)
+                left = deadline - _time.perf_counter()
+                if left < per:
+                    break
+                batch = max(1, int(min(left, BATCH_SECONDS) / per))
+        move, value = self._choose(ni, nf, int(st[T.ROOT]), board)
+        self._tree = (ni, nf, st)
+        self._tree_position = (board.cells.tobytes(), board.ply)
+        return UCTResult(move, value, sims, int(st[T.EVALS]), int(st[T.FREE]), _time.perf_counter() - start)
+
+    def _choose(self, ni: np.ndarray, nf: np.ndarray, root: int, board: Board) -> tuple[Move, float]:
+        """A proven win, else the most visited child (then the best mean), level by level."""
+        node, value, frm, to, arrow = root, 0.0, -1, -1, -1
+        for _ in range(2 if self.tree == "split" else 1):
+            first, n = int(ni[node, T.FIRST]), int(ni[node, T.NKIDS])
+            if first < 0 or n == 0:  # a queen move whose arrows were never expanded: shoot back
+                arrow = frm
+                break
+            kids = slice(first, first + n)
+            visits = ni[kids, T.VISITS].astype(np.float64)
+            mean = np.where(visits > 0, nf[kids, T.WSUM] / np.maximum(visits, 1), nf[kids, T.STATIC])
+            solved = ni[kids, T.SOLVED]
+            key = np.where(solved == 1, np.inf, np.where(solved == -1, -1.0, visits))
+            best = int(np.lexsort((mean, key))[-1])
+            node = first + best
+            value = float(mean[best]) if solved[best] == 0 else float(solved[best])
+            if ni[node, T.FROM] >= 0:
+                frm, to = int(ni[node, T.FROM]), int(ni[node, T.TO])
+            if ni[node, T.ARROW] >= 0:
+                arrow = int(ni[node, T.ARROW])
+        public = core.public_index(board.size)
+        return Move(int(public[frm]), int(public[to]), int(public[arrow]), board.size), value
+
