@@ -18,8 +18,9 @@ from amazons_env import Board
 from amazons_env.cli import main as cli_main
 from training import train as train_module
 from training.checkpoint import latest_state
+from training.config import TrainConfig
 from training.selfplay import load_dataset, read_manifest, selfplay
-from training.train import TrainConfig, symmetry, train
+from training.train import symmetry, train
 
 SPEC = "two-iteration:depth=1,eval=improved"
 

@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import os
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,33 +52,10 @@ from agents.nets.models import build_model, parameter_count, value_for_side_to_m
 from agents.nets.planes import make_planes
 
 from .checkpoint import Progress, TrainingParts, latest_state, load_state, save_state, state_base
+from .config import TrainConfig
 from .selfplay import load_dataset
 
-__all__ = ["TrainConfig", "train", "symmetry", "pick_device"]
-
-
-@dataclass
-class TrainConfig:
-    """Everything a training run depends on (stored as the ``recipe`` of the exported model)."""
-
-    data: list[str]
-    out: str
-    arch: str = "ResValueNet"
-    kwargs: dict[str, Any] = field(default_factory=dict)
-    epochs: int = 10
-    batch_size: int = 256
-    lr: float = 2e-3
-    optimizer: str = "adam"  # or "sgd" (the study: SGD, lr 0.02, batch 64)
-    weight_decay: float = 1e-4
-    value_weight: float = 0.25
-    val_fraction: float = 0.1
-    augment: bool = True
-    max_positions: int = 0  # 0: all
-    seed: int = 0
-    device: str = ""  # "": cuda if available, else cpu
-    threads: int = 0  # torch CPU threads, 0: torch's default
-    progress: bool = True
-    resume: bool = False  # continue from the last finished epoch in ``out``
+__all__ = ["train", "symmetry", "pick_device"]
 
 
 def pick_device(name: str = "") -> torch.device:
@@ -137,6 +114,7 @@ def _evaluate(model, x, t, sides, batch, device) -> tuple[float, float, float]:
 
 
 def _plot(rows: list[dict[str, Any]], path: Path, title: str) -> bool:
+    """Draw the loss and accuracy curves into ``path``; False when matplotlib is not installed."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -162,7 +140,9 @@ def _plot(rows: list[dict[str, Any]], path: Path, title: str) -> bool:
 
 def train(config: TrainConfig) -> dict[str, Any]:
     """Train a model as ``config`` says; returns ``{"history", "best", "device", "parameters",
-    "data_hash", "resumed_from"}`` (``resumed_from``: the epoch a resumed run went on from, else 0)."""
+    "data_hash", "resumed_from", "curves"}`` (``resumed_from``: the epoch a resumed run went on from,
+    else 0; ``curves``: the path of ``curves.png``, or None when matplotlib is missing)."""
+    config.check()
     torch.manual_seed(config.seed)
     np.random.seed(config.seed)
     if config.threads:
@@ -186,16 +166,15 @@ def train(config: TrainConfig) -> dict[str, Any]:
     xv, tv, sv = x[val_idx], t[val_idx], sides[val_idx]
     if config.optimizer == "sgd":
         optimizer = torch.optim.SGD(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
-    elif config.optimizer == "adam":
+    else:  # "adam" (``config.check`` allows no other)
         optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
-    else:
-        raise ValueError(f"optimizer={config.optimizer!r}: use 'adam' or 'sgd'")
     steps = config.epochs * ((len(xt) + config.batch_size - 1) // config.batch_size)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=config.lr, total_steps=max(1, steps))
     scaler = torch.amp.GradScaler("cuda", enabled=amp)
     out = Path(config.out)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     recipe = {k: v for k, v in dataclasses.asdict(config).items() if k not in ("out", "progress", "resume")}
+    recipe["data"] = [os.fspath(folder) for folder in config.data]
     recipe["device"] = device.type
     recipe["train_positions"], recipe["val_positions"] = len(xt), len(xv)
     best = out / "best"
@@ -248,6 +227,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
             writer.writerows(rows)
         progress.epoch = epoch
         save_state(checkpoint, progress, training, recipe, data_hash)
-    _plot(rows, out / "curves.png", f"{config.arch} ({parameter_count(model):,} parameters), {size}x{size}")
+    curves = out / "curves.png"
+    plotted = _plot(rows, curves, f"{config.arch} ({parameter_count(model):,} parameters), {size}x{size}")
     return {"history": rows, "best": best, "device": device.type, "parameters": parameter_count(model),
-            "data_hash": data_hash, "resumed_from": resumed_from}
+            "data_hash": data_hash, "resumed_from": resumed_from, "curves": curves if plotted else None}

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from .train import TrainConfig, train
+from agents.nets import require_torch
+
+from .config import TrainConfig
 
 HELP = "train a value net on self-play data (CUDA with mixed precision when present, else CPU)"
 
@@ -32,6 +34,9 @@ def run(args: argparse.Namespace) -> int:
         kwargs = json.loads(args.kwargs)
     except json.JSONDecodeError as error:
         raise ValueError(f"--kwargs {args.kwargs!r} is not JSON: {error}") from None
+    require_torch("amazons train")
+    from .train import train
+
     config = TrainConfig(data=args.data, out=args.out, arch=args.arch, kwargs=kwargs, epochs=args.epochs,
                          batch_size=args.batch_size, lr=args.lr, optimizer=args.optimizer,
                          weight_decay=args.weight_decay, value_weight=args.value_weight,
@@ -41,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
     report = train(config)
     if report["resumed_from"]:
         print(f"resumed after epoch {report['resumed_from']}")
+    if report["curves"] is None:
+        print("curves.png skipped: matplotlib is not installed (pip install matplotlib; metrics.csv has the figures)")
     last = report["history"][-1]
     print(f"{args.arch}: {report['parameters']:,} parameters on {report['device']}; epoch {last['epoch']}: "
           f"val loss {last['val_loss']:.4f}, winner accuracy {last['val_accuracy']:.3f}; best -> {report['best']}")

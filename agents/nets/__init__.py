@@ -16,8 +16,8 @@ from __future__ import annotations
 
 __all__ = ["TorchMissingError", "require_torch", "INSTALL_NN"]
 
-INSTALL_NN = ('pip install "amazons[nn]" (the CPU build of torch: add '
-              "--extra-index-url https://download.pytorch.org/whl/cpu)")
+INSTALL_NN = ('pip install "amazons[nn]" (on Linux, for the CPU-only build of torch, first: '
+              "pip install torch --index-url https://download.pytorch.org/whl/cpu)")
 
 
 class TorchMissingError(ImportError, ValueError):
