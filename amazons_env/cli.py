@@ -11,6 +11,9 @@ from typing import Optional, Sequence
 __all__ = ["main", "COMMANDS"]
 
 COMMANDS = {
+    "play": "agents.play_cli",
+    "watch": "agents.watch_cli",
+    "replay": "amazons_env.replay_cli",
     "perft": "amazons_env.perft_cli",
     "match": "agents.match_cli",
     "tournament": "agents.tournament_cli",

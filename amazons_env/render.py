@@ -36,6 +36,7 @@ _DARK = np.array([181, 136, 99], np.uint8)
 _LAST = np.array([205, 210, 106], np.uint8)     # squares of the last move
 _SHOOTER = np.array([120, 190, 120], np.uint8)  # the queen that must shoot
 _ARROW = np.array([60, 60, 60], np.uint8)
+_TARGET = np.array([70, 120, 200], np.uint8)  # dots on the legal targets of a selected queen
 
 
 def ansi(grid: np.ndarray, caption: str = "") -> str:
@@ -55,10 +56,11 @@ def _disk(cell: int, radius: float) -> np.ndarray:
 
 
 def rgb_array(grid: np.ndarray, last: Iterable[int] = (), shooter: Optional[int] = None,
-              cell: int = CELL) -> np.ndarray:
+              cell: int = CELL, targets: Iterable[int] = ()) -> np.ndarray:
     """A ``uint8[N*cell, N*cell, 3]`` picture: checkered board (rank N at the top), last-move
     squares tinted yellow, the queen that must shoot tinted green, White queens as white discs,
-    Black queens as black discs (both outlined), arrows as dark squares with a cross."""
+    Black queens as black discs (both outlined), arrows as dark squares with a cross, and a blue
+    dot on each square of ``targets`` (where a selected queen or its arrow may go)."""
     n = grid.shape[0]
     image = np.empty((n * cell, n * cell, 3), np.uint8)
     outer, inner = _disk(cell, cell * 0.38), _disk(cell, cell * 0.32)
@@ -68,7 +70,8 @@ def rgb_array(grid: np.ndarray, last: Iterable[int] = (), shooter: Optional[int]
     block[pad:cell - pad, pad:cell - pad] = True
     diagonal = np.abs(np.subtract.outer(np.arange(cell), np.arange(cell))) <= 1
     cross = block & (diagonal | diagonal[::-1])
-    last = set(last)
+    dot = _disk(cell, cell * 0.14)
+    last, targets = set(last), set(targets)
     for rank in range(n):
         for file in range(n):
             square = rank * n + file
@@ -89,6 +92,8 @@ def rgb_array(grid: np.ndarray, last: Iterable[int] = (), shooter: Optional[int]
             elif piece == ARROW:
                 tile[block] = _ARROW
                 tile[cross] = (200, 40, 40)
+            if square in targets:
+                tile[dot] = _TARGET
     return image
 
 
@@ -107,13 +112,17 @@ class HumanWindow:
         self._title = title
         self._screen = None
 
-    def show(self, picture: np.ndarray, fps: int = 4) -> None:
+    def show(self, picture: np.ndarray, fps: int = 4, caption: Optional[str] = None) -> None:
+        """Draw ``picture``, then wait for the next of ``fps`` frames per second; ``caption``
+        replaces the window title."""
         pygame = self._pygame
+        if caption is not None:
+            self._title = caption
         if self._screen is None:
-            pygame.init()
-            pygame.display.set_caption(self._title)
+            pygame.display.init()  # not pygame.init(): no audio device is opened
             self._screen = pygame.display.set_mode(picture.shape[1::-1])
             self._clock = pygame.time.Clock()
+        pygame.display.set_caption(self._title)
         pygame.event.pump()
         surface = pygame.surfarray.make_surface(np.transpose(picture, (1, 0, 2)))
         self._screen.blit(surface, (0, 0))
