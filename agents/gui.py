@@ -151,7 +151,11 @@ class ClickGame:
     def run(self) -> int:
         """Play until the window closes or ``q``; returns 0 (130 after Ctrl-C)."""
         try:
-            self.draw()  # opens the window
+            try:
+                self.draw()  # opens the window
+            except self.pygame.error as error:  # no display, or SDL_VIDEODRIVER names none
+                raise InvalidArgumentError(f"--gui cannot open a window ({error}); "
+                                           "play in the terminal (without --gui)") from None
             self.reply()
             while self.running:
                 self.step()

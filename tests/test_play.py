@@ -274,3 +274,10 @@ def test_the_window_without_pygame_says_what_to_do(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "pygame", None)  # import pygame now fails, installed or not
     assert main(["play", "random", "--size", "6", "--gui"]) == 2
     assert "--gui needs pygame" in capsys.readouterr().err
+
+
+def test_the_window_without_a_display_says_what_to_do(monkeypatch, capsys):
+    pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "no-such-driver")
+    assert main(["play", "random", "--size", "6", "--gui"]) == 2
+    assert "--gui cannot open a window" in capsys.readouterr().err
