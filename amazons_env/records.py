@@ -62,6 +62,7 @@ _SGF_HEADERS = {"White": "PW", "Black": "PB", "Event": "EV", "Site": "PC", "Date
                 "Round": "RO", "Annotator": "AN", "Comment": "GC", "TimeControl": "TM",
                 "Application": "AP"}
 _HEADER_OF_SGF = {v: k for k, v in _SGF_HEADERS.items()}
+_SETUP = frozenset(("AW", "AB", "AA", "AE"))
 _EXTRA = "XH"  # SGF property that carries headers with no SGF name: XH[Key=value]
 _STRUCTURAL = ("Size", "Start", "Result")
 _KEY_RE = re.compile(r"[A-Za-z][\w-]*\Z")
@@ -298,7 +299,7 @@ class GameRecord:
         labels: list[str] = []
         moves = []
         for index, (node, line_no) in enumerate(nodes):
-            if index and any(k in node for k in ("AW", "AB", "AA", "AE")):
+            if index and not _SETUP.isdisjoint(node):
                 raise InvalidMoveError(f"{sgf.where(source, line_no)}: set-up (AW/AB/AA/AE) after the "
                                        "first node is not supported")
             for ident in ("W", "B"):

@@ -65,8 +65,10 @@ class SgfParser:
     """A small SGF reader: for each game tree, the nodes of its main line (the first variation at
     every branch), each with the line it starts on. Errors are ``InvalidMoveError`` naming the line.
 
-    It is iterative (variations nested 100,000 deep are no problem) and linear in the text: the
-    line number is counted forward from the last one found, never from the start again.
+    One regular expression reads a whole token (a bracket, a ``;``, or a property with all its
+    values) and a loop with an explicit stack follows the nesting, so reading is linear in the
+    text and variations nested 100,000 deep are no problem; the line number is counted forward
+    from the last one found, never from the start again.
 
     >>> SgfParser("(;GM[18](;W[djddgd])(;W[gjgegg]))", "<sgf>").collection()
     [[({'GM': ['18']}, 1), ({'W': ['djddgd']}, 1)]]
@@ -88,81 +90,67 @@ class SgfParser:
     def error(self, message: str) -> InvalidMoveError:
         return InvalidMoveError(f"{where(self.source, self.line())}: {message}")
 
-    def skip_space(self) -> None:
-        m = _SPACE_RE.match(self.text, self.pos)
-        self.pos = m.end()
-
-    def peek(self) -> str:
-        self.skip_space()
-        return self.text[self.pos] if self.pos < len(self.text) else ""
-
     def collection(self) -> list[list[tuple[Node, int]]]:
         """The main line of every game tree in the text."""
-        if self.peek() != "(":
-            raise self.error("SGF must start with '(;'")
-        games = []
-        while self.peek() == "(":
-            nodes = self.game_tree()
-            if not nodes:
-                raise self.error("SGF game tree has no nodes")
-            games.append(nodes)
-        if self.peek():
-            raise self.error(f"expected '(' to start another game, found {describe(self.peek())}")
-        return games
-
-    def game_tree(self) -> list[tuple[Node, int]]:
-        """The main-line nodes of the game tree that starts at ``(``. Nested variations are
-        tracked on an explicit stack of ``[on the main line, has had a variation]`` pairs."""
-        self.pos += 1  # '('
+        games: list[list[tuple[Node, int]]] = []
         nodes: list[tuple[Node, int]] = []
-        stack = [[True, False]]
-        while stack:
-            top = stack[-1]
-            ch = self.peek()
-            if ch == ";" and not top[1]:
-                self.pos += 1
-                line = self.line()
-                node = self.node()
-                if top[0]:
-                    nodes.append((node, line))
-            elif ch == "(":
-                self.pos += 1
-                stack.append([top[0] and not top[1], False])
-                top[1] = True
-            elif ch == ")":
-                self.pos += 1
-                stack.pop()
-            else:
-                found = describe(ch) if ch else "the end of the text"
-                expected = "'(' or ')'" if top[1] else "';', '(' or ')'"
-                raise self.error(f"expected {expected} in the game tree, found {found}")
-        return nodes
-
-    def node(self) -> Node:
-        props: Node = {}
+        stack: list[list[bool]] = []  # per open tree: [on the main line, has had a variation]
+        node: Optional[Node] = None  # the node whose properties are being read
+        text, pos = self.text, 0
         while True:
-            self.skip_space()
-            m = _IDENT_RE.match(self.text, self.pos)
-            if m is None:
-                return props
-            self.pos = m.end()
-            ident = "".join(c for c in m.group() if c.isupper())  # FF[3] allowed lowercase: 'AddWhite'
-            if self.peek() != "[":
-                raise self.error(f"property {describe(ident)} has no value")
-            values = props.setdefault(ident, [])
-            while self.peek() == "[":
-                values.append(self.value())
+            m = _TOKEN_RE.match(text, pos)
+            kind = m.lastgroup
+            self.pos, pos = m.start("ident" if kind == "values" else kind), m.end()
+            if kind == "open":
+                if stack:
+                    top = stack[-1]
+                    stack.append([top[0] and not top[1], False])
+                    top[1] = True
+                else:
+                    nodes, stack = [], [[True, False]]
+                node = None
+            elif kind == "node" and stack and not stack[-1][1]:
+                node = {}
+                if stack[-1][0]:
+                    nodes.append((node, self.line()))
+            elif kind == "close" and stack:
+                stack.pop()
+                node = None
+                if not stack:
+                    if not nodes:
+                        raise self.error("SGF game tree has no nodes")
+                    games.append(nodes)
+            elif kind == "values" and node is not None:
+                ident = m.group("ident")
+                if not ident.isupper():  # FF[3] allowed 'AddWhite' for AW
+                    ident = "".join(c for c in ident if c.isupper())
+                if text.startswith("[", pos):
+                    self.pos = pos
+                    raise self.error("property value '[' is never closed")
+                if not m.group("values"):
+                    raise self.error(f"property {describe(ident)} has no value")
+                values = node.setdefault(ident, [])
+                for value in _VALUE_RE.findall(m.group("values")):
+                    values.append(_ESCAPE_RE.sub(_unescape, value))
+            elif kind == "end" and not stack and games:
+                return games
+            else:
+                found = describe(text[self.pos]) if kind != "end" else "the end of the text"
+                if not games and not stack:
+                    raise self.error("SGF must start with '(;'")
+                if not stack:
+                    raise self.error(f"expected '(' to start another game, found {found}")
+                expected = "'(' or ')'" if stack[-1][1] else "';', '(' or ')'"
+                raise self.error(f"expected {expected} in the game tree, found {found}")
 
-    def value(self) -> str:
-        """The text of ``[...]``: ``\\`` escapes the next character, an escaped newline is dropped."""
-        m = _VALUE_RE.match(self.text, self.pos + 1)
-        if m is None:
-            raise self.error("property value '[' is never closed")
-        self.pos = m.end()
-        return _ESCAPE_RE.sub(lambda e: "" if e.group(1) == "\n" else e.group(1), m.group(1))
+
+def _unescape(m: re.Match) -> str:
+    """``\\`` escapes the next character; an escaped newline is dropped (a soft line break)."""
+    return "" if m.group(1) == "\n" else m.group(1)
 
 
-_SPACE_RE = re.compile(r"\s*")
-_IDENT_RE = re.compile(r"[A-Za-z]+")
-_VALUE_RE = re.compile(r"((?:[^\\\]]|\\.)*+)\]", re.DOTALL)  # possessive: linear on unclosed values
-_ESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
+_VALUE = r"\[(?:[^\\\]]|\\.)*+\]"  # possessive: an unclosed value is scanned once, not backtracked
+_TOKEN_RE = re.compile(rf"\s*+(?:(?P<open>\()|(?P<node>;)|(?P<close>\))"
+                       rf"|(?P<ident>[A-Za-z]++)\s*+(?P<values>(?:{_VALUE}\s*+)*+)|(?P<end>\Z)|(?P<other>.))", re.S)
+_VALUE_RE = re.compile(r"\[((?:[^\\\]]|\\.)*+)\]", re.S)
+_ESCAPE_RE = re.compile(r"\\(.)", re.S)
