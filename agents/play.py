@@ -120,6 +120,15 @@ def take_back(board: Board, human: Color) -> list[Move]:
     return taken[::-1]
 
 
+def read_line(prompt: str) -> str:
+    """``input(prompt)``, echoing the line when it does not come from a terminal (piped input
+    then reads like a typed session)."""
+    line = input(prompt)
+    if not sys.stdin.isatty():
+        print(line, flush=True)
+    return line
+
+
 def thinking_text(agent: Agent) -> str:
     """``"alphabeta is thinking (1 s)..."``: what the user sees while the agent searches."""
     seconds = getattr(agent, "time", None)
@@ -138,7 +147,7 @@ class TerminalGame:
                  read: Optional[Callable[[str], str]] = None) -> None:
         self.agent, self.human, self.board = agent, Color(human), board
         self.out = out or sys.stdout  # looked up now, not at import: tests swap sys.stdout
-        self.read = read or input
+        self.read = read or read_line
         self.slide: Optional[tuple[int, int]] = None  # the first half of a move typed in halves
         self.resigned = False
 
@@ -253,7 +262,7 @@ class TerminalGame:
         try:
             move = Move.parse(text, n)
         except InvalidMoveError as error:
-            raise InvalidMoveError(f"{error}; or a square like d1, or a command (type help)") from None
+            raise InvalidMoveError(f"{error} (help: what to type)") from None
         self.play(move)
 
     def list_targets(self, square: int) -> None:
