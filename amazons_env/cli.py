@@ -17,6 +17,7 @@ COMMANDS = {
     "perft": "amazons_env.perft_cli",
     "match": "agents.match_cli",
     "tournament": "agents.tournament_cli",
+    "engine": "agents.engine_cli",
     "demo": "agents.demo",
     "selfplay": "training.selfplay_cli",
     "train": "training.train_cli",
