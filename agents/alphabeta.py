@@ -56,6 +56,7 @@ from .base import Agent
 from .batched import MoveSource, batched_alphabeta
 from .clock import CHECK_EVERY, CLOCKS, NEVER, deadline_ns, now_ns
 from .evaluator import KERNEL_TYPE, Evaluator, make_evaluator
+from .options import EVAL, TIME, opt
 from .registry import make, register
 
 __all__ = ["AlphaBeta", "SearchResult", "TranspositionTable", "candidates", "negamax", "batch_search",
@@ -318,7 +319,17 @@ class SearchResult:
     seconds: float
 
 
-@register("alphabeta")
+@register("alphabeta", forward="eval", options={
+    "time": TIME, "depth": opt("depth limit (alone: one fixed-depth search)", ge=1, lt=MAX_PLY), "eval": EVAL,
+    "k": opt("children searched per node (0 = all)", ge=0),
+    "kq": opt("queen moves kept before arrows are scored (0 = all)", ge=0),
+    "tt": opt("use the transposition table"), "tt_bits": opt("log2 of the table's entries", ge=4, le=26),
+    "endgame": opt("fill-search budget per region inside the search (0 = off)", ge=0),
+    "aspiration": opt("aspiration window half-width", gt=0),
+    "prefilter": opt("for an evaluator without a kernel: a kernel evaluator that shortlists moves",
+                     kind="evaluator"),
+    "shortlist": opt("candidates per node the prefilter keeps", ge=1),
+    "clock": opt("time manager (full: deepen until the deadline)", choices=CLOCKS)})
 class AlphaBeta(Agent):
     """The selective PVS engine (module docstring) as an agent.
 

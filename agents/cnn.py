@@ -39,6 +39,7 @@ import numpy as np
 from .base import Agent
 from .evaluator import Evaluator, make_evaluator, register_evaluator
 from .nets import require_torch
+from .options import opt
 from .registry import make, register
 
 if TYPE_CHECKING:
@@ -142,7 +143,14 @@ def inference_module(model: "nn.Module") -> "nn.Module":
     return fast.to(memory_format=torch.channels_last)
 
 
-@register_evaluator("cnn")
+_WEIGHTS = opt("committed weights by name (default: ResValueNet, study: StudyCNN) or a model file path "
+               "without its suffix")
+_THREADS = opt("torch threads for the forward passes (0: leave torch's setting)", ge=0)
+
+
+@register_evaluator("cnn", options={
+    "weights": _WEIGHTS, "threads": _THREADS,
+    "chunk": opt("positions per forward pass at most", ge=1)})
 class CNNEvaluator(Evaluator):
     """A trained value net as an evaluator (see the module docstring)."""
 
@@ -196,7 +204,10 @@ class CNNEvaluator(Evaluator):
         return values.double().numpy()
 
 
-@register("cnn")
+@register("cnn", forward="search", provides=("eval",), options={
+    "search": opt("the search that the CNN evaluates for (an agent taking eval=); its options go to it",
+                  kind="agent"),
+    "weights": _WEIGHTS, "threads": _THREADS})
 def cnn_agent(search: str = "alphabeta", weights: str = "default", threads: int = 1,
               seed: Optional[int] = None, **options: Any) -> Agent:
     """A search agent (``search``: an agent name taking ``eval=``) evaluating with the CNN."""

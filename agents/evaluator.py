@@ -27,6 +27,7 @@ from numba import njit, types
 
 from amazons_env import Board, core
 
+from .options import OptionError
 from .registry import Registry
 
 __all__ = ["Evaluator", "EVALUATORS", "register_evaluator", "make_evaluator", "queens_from_cells", "frontier_cells",
@@ -41,9 +42,6 @@ EVALUATOR_MODULES: tuple[str, ...] = (
 KERNEL_SIGNATURE = types.float64(types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64,
                                  types.int64[::1], types.float64[::1])
 KERNEL_TYPE = types.FunctionType(KERNEL_SIGNATURE)
-
-EVALUATORS = Registry("evaluator", EVALUATOR_MODULES)
-register_evaluator = EVALUATORS.register
 
 
 @njit((types.uint8[::1], types.int64[:, ::1], types.int64[::1]), cache=True)
@@ -122,6 +120,10 @@ class Evaluator:
         return f"<{type(self).__name__} {self.spec!r}>"
 
 
+EVALUATORS = Registry("evaluator", EVALUATOR_MODULES, Evaluator)
+register_evaluator = EVALUATORS.register
+
+
 @njit((KERNEL_TYPE, types.uint8[:, ::1], types.int64[::1], types.int64[::1], types.float64[::1],
        types.float64[::1]), cache=True)
 def _batch(kernel, cells, sides, dirs, params, out):
@@ -138,5 +140,7 @@ def _batch(kernel, cells, sides, dirs, params, out):
 def make_evaluator(spec: "str | Evaluator", **options: Any) -> Evaluator:
     """An evaluator from a spec string like ``"improved:cof1=0.45"`` (or the object itself)."""
     if isinstance(spec, Evaluator):
+        if options:
+            raise OptionError(f"options {sorted(options)} given with an evaluator object {spec!r}")
         return spec
     return EVALUATORS.make(spec, **options)

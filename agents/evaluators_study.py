@@ -32,6 +32,7 @@ from numba import njit
 from amazons_env import core
 
 from .evaluator import KERNEL_SIGNATURE, Evaluator, make_evaluator, register_evaluator
+from .options import opt
 
 __all__ = ["Basic", "Improved", "basic_kernel", "improved_kernel", "BIAS", "JITTER", "SEED", "COF1"]
 
@@ -104,7 +105,11 @@ class _StudyEvaluator(Evaluator):
         self.params[SEED] = float(int(seed) % (1 << 52))
 
 
-@register_evaluator("basic")
+_BIAS = opt("the study's bias magnitude in the ratio", gt=0, lt=1)
+_JITTER = opt("random noise added to each value (tiny next to bias; 0 = none)", ge=0)
+
+
+@register_evaluator("basic", options={"bias": _BIAS, "jitter": _JITTER})
 class Basic(_StudyEvaluator):
     """The study's basic heuristic: the mobility ratio (see the module docstring)."""
 
@@ -114,7 +119,8 @@ class Basic(_StudyEvaluator):
         super().__init__(basic_kernel, bias, jitter, 1.0)
 
 
-@register_evaluator("improved")
+@register_evaluator("improved", options={"cof1": opt("weight of mobility against directions", ge=0, le=1),
+                                         "bias": _BIAS, "jitter": _JITTER})
 class Improved(_StudyEvaluator):
     """The study's improved heuristic: mobility and directions ratios mixed by ``cof1``."""
 

@@ -34,6 +34,7 @@ from . import endgame
 from .alphabeta import WIN, candidates
 from .base import Agent
 from .evaluator import make_evaluator
+from .options import EVAL, TIME, opt
 from .registry import register
 
 __all__ = ["MCTS", "Node", "MCTSResult"]
@@ -70,7 +71,13 @@ class MCTSResult:
     seconds: float
 
 
-@register("mcts")
+@register("mcts", forward="eval", options={
+    "time": TIME, "sims": opt("simulations per move (instead of time)", ge=1), "eval": EVAL,
+    "k": opt("children kept per node", ge=1),
+    "kq": opt("queen moves kept before arrows are scored (0 = all)", ge=0),
+    "c": opt("exploration constant", gt=0), "tau": opt("prior temperature", gt=0),
+    "reuse": opt("keep the subtree between moves"),
+    "endgame": opt("fill-search budget per region at expansion (0 = off)", ge=0)})
 class MCTS(Agent):
     """PUCT with evaluation cut-offs (module docstring). Options: ``time`` seconds per move
     (default 1.0) or ``sims`` simulations, ``eval`` (default ``territory``), ``k`` children kept

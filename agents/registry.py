@@ -1,46 +1,90 @@
 """The agent registry: ``make("two-iteration:depth=3,eval=improved")`` or ``make("random", seed=1)``.
 
-A spec string is ``name`` or ``name:key=value,key=value``; values are read as int, float,
-``true``/``false`` or left as strings. Options given as keywords override those in the string.
-Agent modules register their factories with ``@register("name")``; the modules listed in
-``AGENT_MODULES`` are imported on first use.
+**Spec strings.** ``NAME[:OPTIONS]`` names a registered agent; ``FILE.py:CLASS[:OPTIONS]`` or
+``package.module:CLASS[:OPTIONS]`` names your own (a class or factory taking the options as
+keywords and returning an ``Agent``). ``OPTIONS`` is ``key=value,key=value``; values are read as
+int, float, ``true``/``false``, ``none`` or left as strings. Options given as keywords override
+those in the string. Registered names never contain ``.`` or ``/``, so the forms cannot be confused.
+
+**Options** are checked before the factory runs, against a schema built from the factory's
+signature and the declaration given to ``register`` (``agents.options``): an unknown option or a
+bad value raises ``OptionError`` (a ``ValueError``) naming the agent and the option.
 
 >>> parse_spec("two-iteration:depth=3,eval=improved,jitter=false")
 ('two-iteration', {'depth': 3, 'eval': 'improved', 'jitter': False})
+>>> parse_spec("examples/my_agent.py:Greedy:depth=2")
+('examples/my_agent.py:Greedy', {'depth': 2})
+>>> make("classic:dept=2")
+Traceback (most recent call last):
+...
+agents.options.UnknownOptionError: agent 'classic': unknown option 'dept' (did you mean 'depth'?); options: depth, time, eval, seed; with evaluator 'improved': cof1, bias, jitter
 """
 
 from __future__ import annotations
 
+import difflib
+import hashlib
 import importlib
-from typing import Any, Callable, Union
+import importlib.util
+import os
+import re
+import sys
+from typing import Any, Callable, ClassVar, Mapping, Optional, Union
+
+from amazons_env.errors import describe
 
 from .base import Agent
+from .options import Opt, OptionError, Schema, schema_of
 
-__all__ = ["Registry", "AGENTS", "DEFAULT_OPPONENT", "register", "make", "parse_spec", "available", "AGENT_MODULES"]
+__all__ = ["Registry", "AGENTS", "DEFAULT_OPPONENT", "register", "make", "parse_spec", "format_spec",
+           "available", "schema", "AGENT_MODULES"]
 
 AGENT_MODULES = (
     "agents.random_agent",
     "agents.study_search",
     "agents.alphabeta",
     "agents.mcts",
+    "agents.uct",
     "agents.cnn",
 )
 
-class Registry:
-    """Named factories, loaded from ``modules`` on first use (used for agents and evaluators)."""
+_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
+_CUSTOM = re.compile(r"(?P<name>(?:.+?\.py|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+):[A-Za-z_]\w*)(?::(?P<rest>.*))?\Z",
+                     re.DOTALL)
+#: the module that defines each registry, so a spec-valued option can be resolved before it is used
+_HOMES = {"agent": "agents.registry", "evaluator": "agents.evaluator"}
 
-    def __init__(self, kind: str, modules: tuple[str, ...]) -> None:
+
+class Registry:
+    """Named factories with their option schemas, loaded from ``modules`` on first use (one for
+    agents, one for evaluators). ``base``: the class every product must be an instance of."""
+
+    BY_KIND: ClassVar[dict[str, "Registry"]] = {}
+
+    def __init__(self, kind: str, modules: tuple[str, ...], base: Optional[type] = None) -> None:
         self.kind = kind
         self.modules = modules
+        self.base = base
         self.factories: dict[str, Callable[..., Any]] = {}
+        self._declared: dict[str, tuple[Optional[Mapping[str, Opt]], Optional[str], tuple[str, ...]]] = {}
+        self._schemas: dict[str, Schema] = {}
         self._loaded = False
+        Registry.BY_KIND[kind] = self
 
-    def register(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Decorator: make ``factory`` reachable as ``make(name, **options)``."""
+    def register(self, name: str, options: Optional[Mapping[str, Opt]] = None, forward: Optional[str] = None,
+                 provides: tuple[str, ...] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Decorator: make ``factory`` reachable as ``make(name, **options)``. ``options``
+        declares each parameter's help and range (``opt``); ``forward`` names the spec-valued
+        option whose target takes the factory's ``**kwargs``; ``provides``: what the factory
+        passes to that target itself (see ``agents.options.Schema``)."""
+        if not _NAME.match(name):
+            raise ValueError(f"{self.kind} name {name!r}: use lower-case letters, digits, '-' and '_'")
+
         def decorate(factory: Callable[..., Any]) -> Callable[..., Any]:
             if self.factories.get(name, factory) is not factory:
                 raise ValueError(f"{self.kind} name {name!r} is registered twice")
             self.factories[name] = factory
+            self._declared[name] = (options, forward, tuple(provides))
             return factory
         return decorate
 
@@ -51,29 +95,117 @@ class Registry:
 
     def _load(self) -> None:
         if not self._loaded:
-            for module in self.modules:
-                importlib.import_module(module)
             self._loaded = True
+            for module in self.modules:
+                try:
+                    importlib.import_module(module)
+                except ModuleNotFoundError as error:
+                    if error.name != module:  # a listed module that is not there yet is skipped
+                        raise
+
+    def factory(self, name: str) -> Callable[..., Any]:
+        """The factory of a registered name or of a custom ``FILE.py:CLASS`` / ``module:CLASS``."""
+        self._load()
+        if name in self.factories:
+            return self.factories[name]
+        if ":" in name:
+            return self._custom(name)
+        close = difflib.get_close_matches(name, list(self.factories), n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        for other in Registry.BY_KIND.values():
+            if other is not self and name in other.factories:
+                hint = f" ({name!r} is an {other.kind})"
+        raise OptionError(f"unknown {self.kind} {describe(name)}{hint}; available: {', '.join(sorted(self.factories))}"
+                          "; or your own as path/to/file.py:Class or package.module:Class")
+
+    def schema(self, name: str) -> Schema:
+        """The option schema of ``name`` (registered or custom)."""
+        if name not in self._schemas:
+            factory = self.factory(name)
+            options, forward, provides = self._declared.get(name, (None, None, ()))
+            self._schemas[name] = schema_of(factory, f"{self.kind} {name!r}", options, forward, provides,
+                                            resolve_spec)
+        return self._schemas[name]
+
+    def validate(self, spec: str, **options: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:
+        """``(name, options as given, options checked)`` of a spec, without building anything."""
+        if not isinstance(spec, str):
+            raise OptionError(f"{self.kind} spec: expected a string such as 'alphabeta:time=1' or an object, "
+                              f"got {type(spec).__name__} {describe(spec)}")
+        name, parsed = parse_spec(spec)
+        parsed.update(options)
+        return name, parsed, self.schema(name).validate(parsed)
 
     def make(self, spec: str, **options: Any) -> Any:
         """Build from a spec string; keyword options override the string's. Sets ``.spec``."""
-        self._load()
-        name, parsed = parse_spec(spec)
-        if name not in self.factories:
-            raise ValueError(f"unknown {self.kind} {name!r}; available: {', '.join(sorted(self.factories))}")
-        parsed.update(options)
+        name, parsed, checked = self.validate(spec, **options)
         try:
-            made = self.factories[name](**parsed)
-        except TypeError as error:
-            raise ValueError(f"{self.kind} spec {spec!r}: {error}") from None
-        made.spec = name + (":" + ",".join(f"{k}={v}" for k, v in parsed.items()) if parsed else "")
+            made = self.factory(name)(**checked)
+        except ValueError as error:
+            if type(error) is not ValueError:  # our own error classes already say what they refused
+                raise
+            raise OptionError(f"{self.kind} {name!r}: {error}") from None
+        if self.base is not None and not isinstance(made, self.base):
+            raise OptionError(f"{self.kind} spec {describe(spec)} built {describe(made)}, not an instance of "
+                              f"{self.base.__module__}.{self.base.__name__}: subclass it")
+        made.spec = format_spec(name, parsed)
         return made
+
+    def _custom(self, name: str) -> Callable[..., Any]:
+        target, _, attr = name.rpartition(":")
+        if target.endswith(".py"):
+            module = _load_file(target, self.kind)
+        else:
+            try:
+                module = importlib.import_module(target)
+            except ImportError as error:
+                raise OptionError(f"{self.kind} {name!r}: cannot import {target!r} ({error})") from None
+        factory = getattr(module, attr, None)
+        if not callable(factory):
+            public = sorted(n for n, v in vars(module).items() if isinstance(v, type) and not n.startswith("_"))
+            raise OptionError(f"{self.kind} {name!r}: {target} has no class or function {attr!r}"
+                              f" (it defines {', '.join(public) or 'no classes'})")
+        return factory
+
+
+def _load_file(path: str, kind: str) -> Any:
+    """Import a Python file as a module, once per absolute path (a name derived from the path)."""
+    full = os.path.abspath(path)
+    if not os.path.isfile(full):
+        raise OptionError(f"{kind} file {describe(path)}: no such file")
+    module_name = "_amazons_custom_" + hashlib.sha1(full.encode()).hexdigest()[:12]
+    if module_name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(module_name, full)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[module_name]
+            raise
+    return sys.modules[module_name]
+
+
+def resolve_spec(kind: str, value: Any) -> Optional[Schema]:
+    """The schema that a spec-valued option's ``value`` leads to (its options checked), or
+    ``None`` for an object of the right class; ``OptionError`` for anything else."""
+    if kind not in Registry.BY_KIND:
+        importlib.import_module(_HOMES[kind])
+    registry = Registry.BY_KIND[kind]
+    if isinstance(value, str):
+        name, _, _ = registry.validate(value)
+        return registry.schema(name)
+    if registry.base is not None and isinstance(value, registry.base):
+        return None
+    raise OptionError(f"expected {kind} spec text or an {kind} object, got {describe(value)}")
 
 
 def _value(text: str) -> Any:
     lowered = text.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
+    if lowered == "none":
+        return None
     for kind in (int, float):
         try:
             return kind(text)
@@ -83,32 +215,49 @@ def _value(text: str) -> Any:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split ``"name:key=value,..."`` into the name and an options dict."""
-    name, _, rest = spec.strip().partition(":")
+    """Split ``"name:key=value,..."`` (or ``"file.py:Class:key=value"``) into name and options."""
+    if not isinstance(spec, str):
+        raise OptionError(f"spec: expected a string such as 'alphabeta:time=1', got {type(spec).__name__} "
+                          f"{describe(spec)}")
+    spec = spec.strip()
+    custom = _CUSTOM.match(spec)
+    if custom:
+        name, rest = custom["name"], custom["rest"] or ""
+    else:
+        name, _, rest = spec.partition(":")
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise ValueError(f"spec {spec!r}: option {item!r} is not key=value")
+            hint = "" if options or custom else "; your own agent: path/to/file.py:Class or package.module:Class"
+            raise OptionError(f"spec {describe(spec)}: option {describe(item)} is not key=value{hint}")
         options[key.strip()] = _value(value.strip())
     if not name:
-        raise ValueError(f"spec {spec!r} has no name")
+        raise OptionError(f"spec {describe(spec)} has no name")
     return name, options
+
+
+def format_spec(name: str, options: Mapping[str, Any]) -> str:
+    """The spec string of ``name`` with ``options`` (the inverse of ``parse_spec``)."""
+    def text(value: Any) -> str:
+        return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+    return name + (":" + ",".join(f"{k}={text(v)}" for k, v in options.items()) if options else "")
 
 
 #: The strongest agent we have (README, "Strength at equal time per move"): the command line's
 #: default opponent.
 DEFAULT_OPPONENT = "alphabeta"
 
-AGENTS = Registry("agent", AGENT_MODULES)
+AGENTS = Registry("agent", AGENT_MODULES, Agent)
 register = AGENTS.register
 available = AGENTS.available
+schema = AGENTS.schema
 
 
 def make(spec: Union[str, Agent], **options: Any) -> Agent:
     """An agent from a spec string (or the agent itself, passed through)."""
     if isinstance(spec, Agent):
         if options:
-            raise ValueError(f"options {sorted(options)} given with an agent object {spec!r}")
+            raise OptionError(f"options {sorted(options)} given with an agent object {spec!r}")
         return spec
     return AGENTS.make(spec, **options)

@@ -41,6 +41,7 @@ budget and discarded). Evaluators without a numba kernel (the CNN) are searched 
 
 from __future__ import annotations
 
+import functools
 import time as _time
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -53,6 +54,7 @@ from amazons_env import Board, Move, core
 from .base import Agent
 from .batched import batched_alphabeta
 from .evaluator import KERNEL_TYPE, Evaluator, make_evaluator
+from .options import EVAL, TIME, opt
 from .registry import make, register
 
 __all__ = ["SearchResult", "StudySearch", "VARIANTS", "search_kernel", "batch_two_iteration"]
@@ -363,13 +365,14 @@ class StudySearch(Agent):
         return search_kernel(self.variant, board, depth, self.evaluator, limit)
 
 
-def _factory(variant: str):
-    def build(**options: Any) -> StudySearch:
-        return StudySearch(variant, **options)
-    build.__name__ = variant.replace("-", "_")
+def _factory(variant: str) -> functools.partial:
+    """``StudySearch`` for one variant: a partial, so the registry reads its options' signature."""
+    build = functools.partial(StudySearch, variant)
     build.__doc__ = f"The study's {variant} alpha-beta search as an agent (see ``StudySearch``)."
     return build
 
 
 for _variant in VARIANTS:
-    register(_variant)(_factory(_variant))
+    register(_variant, forward="eval", options={
+        "depth": opt("depth limit (alone: one search to that depth; with time: deepen up to it)", ge=1),
+        "time": TIME, "eval": EVAL})(_factory(_variant))

@@ -36,6 +36,7 @@ from numba import njit
 from amazons_env import core
 
 from .evaluator import KERNEL_SIGNATURE, Evaluator, make_evaluator, register_evaluator
+from .options import opt
 
 __all__ = ["Territory", "territory_kernel", "distance_maps", "features", "FAR", "PARAM_NAMES"]
 
@@ -193,7 +194,14 @@ def territory_kernel(cells, queens, nq, side, dirs, params):
     return np.tanh(score / (params[SCALE] * squares))
 
 
-@register_evaluator("territory")
+@register_evaluator("territory", options={
+    "kappa": opt("tie bonus for the side to move in the territory counts", ge=-0.2, le=0.2),
+    "scale": opt("tanh scale, in squares per unit per board square", gt=0),
+    "mob": opt("weight of the mobility penalty", ge=0),
+    "a1": opt("phase weight: t1 fades as 1 - a1 s", ge=0, le=1),
+    "a2": opt("phase weight of t2 (king-distance territory)", ge=0),
+    "a3": opt("phase weight of c1 (queen-distance position)", ge=0),
+    "a4": opt("phase weight of c2 (king-distance position)", ge=0)})
 class Territory(Evaluator):
     """Lieberum's territory + mobility evaluation (see the module docstring for every option)."""
 

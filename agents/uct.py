@@ -43,6 +43,7 @@ from . import endgame as _endgame
 from . import uct_tree as T
 from .base import Agent
 from .evaluator import make_evaluator
+from .options import EVAL, TIME, opt
 from .registry import make, register
 
 __all__ = ["UCT", "UCTResult"]
@@ -72,7 +73,17 @@ class UCTResult:
         return self.simulations
 
 
-@register("uct")
+@register("uct", forward="eval", options={
+    "time": TIME, "sims": opt("simulations per move (instead of time)", ge=1), "eval": EVAL,
+    "tree": opt("split: queen move and arrow as two tree levels; move: whole moves", choices=TREES),
+    "c": opt("PUCT exploration constant", gt=0), "tau": opt("prior temperature", gt=0),
+    "pw": opt("progressive widening: pw * N^pw_exp children open (0: all)", ge=0),
+    "pw_exp": opt("progressive widening exponent", gt=0),
+    "kq": opt("queen moves kept per position (0 = all)", ge=0),
+    "expand_at": opt("visits before a leaf is expanded", ge=0),
+    "playout": opt("random plies before a leaf's evaluation (0: the evaluation itself)", ge=0),
+    "endgame": opt("fill-search budget per region (0 = off)", ge=0),
+    "reuse": opt("keep the subtree between moves")})
 class UCT(Agent):
     """MCTS with evaluation at the leaves, priors and progressive widening (module docstring)."""
 
@@ -251,4 +262,3 @@ class UCT(Agent):
                 arrow = int(ni[node, T.ARROW])
         public = core.public_index(board.size)
         return Move(int(public[frm]), int(public[to]), int(public[arrow]), board.size), value
-
