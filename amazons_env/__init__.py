@@ -18,10 +18,21 @@ __all__ = [
     "Board", "Move", "Outcome", "Color", "WHITE", "BLACK",
     "InvalidMoveError", "IllegalMoveError", "InvalidPositionError",
     "square", "square_file", "square_rank", "square_name", "parse_square", "start_layout",
-    "SYMMETRIES", "transform_square", "transform_move", "GameRecord",
+    "SYMMETRIES", "transform_square", "transform_move", "GameRecord", "AmazonsEnv", "AmazonsVectorEnv",
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """``AmazonsEnv`` and ``AmazonsVectorEnv`` on first use (importing the package stays light)."""
+    if name == "AmazonsEnv":
+        from .env import AmazonsEnv
+        return AmazonsEnv
+    if name == "AmazonsVectorEnv":
+        from .vector import AmazonsVectorEnv
+        return AmazonsVectorEnv
+    raise AttributeError(f"module 'amazons_env' has no attribute {name!r}")
 
 
 def _register_envs() -> None:
@@ -29,8 +40,11 @@ def _register_envs() -> None:
     import gymnasium
 
     if "Amazons-v0" not in gymnasium.registry:
+        # no order-enforcing or checker wrappers (the env checks its own calls): so that the env
+        # ``gymnasium.make`` returns is an ``AmazonsEnv`` and ``env.action_masks()`` works on it
         gymnasium.register(id="Amazons-v0", entry_point="amazons_env.env:AmazonsEnv",
-                           vector_entry_point="amazons_env.vector:AmazonsVectorEnv")
+                           vector_entry_point="amazons_env.vector:AmazonsVectorEnv",
+                           order_enforce=False, disable_env_checker=True)
 
 
 _register_envs()

@@ -25,6 +25,7 @@ from gymnasium import spaces
 
 from . import core
 from . import env_kernels as K
+from .actions import ActionCodec
 from .board import Board
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from .move import Move
@@ -165,8 +166,15 @@ class AmazonsEnv(gymnasium.Env):
     8. ``black``: all ones when the observing side is Black (the sides are not symmetric: White
        moves first, so parity of the filling phase favours one side)
 
+    **Options.** ``action_encoding="lines"`` replaces the flat actions by queen lines
+    (``square x 8 directions x distance``, 7,200 on 10x10; see ``amazons_env.actions``);
+    ``obs_mode="dict"`` makes the observation ``{"observation": planes, "action_mask": mask}``
+    (the PettingZoo/RLlib/TorchRL convention); ``mask_dtype="bool"`` gives bool masks
+    (default ``"int8"``, what ``Discrete.sample(mask=...)`` wants).
+
     **Mask.** ``info["action_mask"]`` and ``env.action_masks()`` (sb3-contrib's MaskablePPO):
-    ``int8[N**4]``, 1 for the legal actions of the current phase, all zeros once the game is over.
+    ``int8[N**4]`` (or the chosen encoding and dtype), 1 for the legal actions of the current
+    phase, all zeros once the game is over; each is a new array (editing it changes nothing).
     ``info`` also has ``player`` (0 White, 1 Black: the side to move, or the learner with an
     opponent), ``phase`` (0 queen, 1 arrow) and ``move_number`` (full turns completed); at the end
     ``winner`` (0/1), and ``illegal_action`` after an illegal action.
@@ -174,7 +182,10 @@ class AmazonsEnv(gymnasium.Env):
     **Rewards and termination.** A side to move with no queen move loses, so the game ends on the
     arrow step that leaves the opponent without a move: reward +1 to the mover on that step, 0
     otherwise (the reward of each step belongs to the side that acted). Games cannot be drawn
-    and never truncate. With ``opponent=`` (an ``Agent`` or a spec for ``agents.make``, e.g.
+    and never truncate. ``info["rewards"]`` (pgx's convention) is ``float64[2]``, this step's
+    reward of White and of Black: ``[0, 0]`` during the game and, on the last step, +1 for the
+    winner and -1 for the loser (also after an illegal action), so a self-play learner credits
+    the loser without its own bookkeeping. With ``opponent=`` (an ``Agent`` or a spec for ``agents.make``, e.g.
     ``"random"``) the env is single-agent: the opponent replies inside ``step`` and rewards are
     +1/-1 from the learner's view; ``learner_color`` is ``"white"``, ``"black"`` or ``"random"``
     (drawn at each reset). The opponent is reseeded from ``np_random`` at each reset.
@@ -196,8 +207,10 @@ class AmazonsEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
 
     def __init__(self, size: int = 10, opponent: Any = None, learner_color: Union[str, int] = "white",
-                 illegal_action: str = "lose", render_mode: Optional[str] = None) -> None:
+                 illegal_action: str = "lose", render_mode: Optional[str] = None, *, obs_mode: str = "planes",
+                 action_encoding: str = "flat", mask_dtype: str = "int8") -> None:
         self.size = check_size(size)
+        self._codec = ActionCodec(self.size, action_encoding, mask_dtype, obs_mode)
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action={illegal_action!r}: use 'lose' or 'raise'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -215,8 +228,8 @@ class AmazonsEnv(gymnasium.Env):
             self._window = HumanWindow(f"Amazons {size}x{size}")
         n = size
         self._nn = n * n
-        self.action_space = spaces.Discrete(self._nn * self._nn)
-        self.observation_space = spaces.Box(0, 1, (NUM_PLANES, n, n), np.int8)
+        self.action_space = self._codec.action_space()
+        self.observation_space = self._codec.observation_space(spaces.Box(0, 1, (NUM_PLANES, n, n), np.int8))
         self._pad = core.padded_index(n)
         self._pub = core.public_index(n)
         self._dirs = core.directions(n + 2)
@@ -245,11 +258,11 @@ class AmazonsEnv(gymnasium.Env):
             self.opponent.reset()
             if self._meta[K.SIDE] != self.learner_color:
                 self._opponent_turn()
-        obs, mask = self._observe()
-        self._mask = mask
+        obs, self._mask = self._observe()
         if self.render_mode == "human":
             self.render()
-        return obs, self._info()
+        info = self._info()
+        return self._codec.observation(obs, info["action_mask"]), info
 
     def step(self, action):
         meta = self._meta
@@ -259,55 +272,60 @@ class AmazonsEnv(gymnasium.Env):
             raise gymnasium.error.ResetNeeded(
                 f"the game is over ({Color(int(meta[K.WINNER])).name.lower()} won after "
                 f"{int(meta[K.TURNS])} turns): call reset() before step()")
-        frm, to = decode_action(action, self.size)
-        value = frm * self._nn + to
+        value = self._codec.to_flat(action)
+        if value < 0:  # a queen-line action that leaves the board
+            code, reason = K.ILLEGAL, f"line action {action} leaves the {self.size}x{self.size} board"
+        else:
+            frm, to = divmod(value, self._nn)
         actor = int(meta[K.SIDE])
         phase = int(meta[K.PHASE])
         obs = np.zeros(NUM_PLANES * self._nn, np.int8)
         mask = np.zeros(self._nn * self._nn, np.int8)
-        code = K.single_step(self._cells, self._queens, self._nq, meta, self._dirs, self._pad, self._pub,
-                             self._nn, value, obs, mask, self._legal)
-        reward = 0.0
+        if value >= 0:
+            code = K.single_step(self._cells, self._queens, self._nq, meta, self._dirs, self._pad, self._pub,
+                                 self._nn, value, obs, mask, self._legal)
+            reason = self._why_illegal(frm, to) if code == K.ILLEGAL else ""
         info_extra: dict[str, Any] = {}
         if code == K.ILLEGAL:
-            reason = self._why_illegal(frm, to)
             if self.illegal_action == "raise":
-                raise IllegalMoveError(f"illegal action {action_to_str(value, self.size)} ({value}): {reason}")
+                shown = action_to_str(value, self.size) if value >= 0 else "off the board"
+                raise IllegalMoveError(f"illegal action {shown} ({action}): {reason}")
             meta[K.DONE] = 1
             meta[K.WINNER] = actor ^ 1
             obs, mask = self._observe(actor)
-            reward = -1.0
             info_extra = {"illegal_action": True, "illegal_reason": reason}
         else:
             if phase == 1:
                 self._record(to)
-            if code == K.WIN:
-                reward = 1.0
             if self.opponent is not None and meta[K.SIDE] != actor:
-                if code != K.WIN and self._opponent_turn() == K.WIN:
-                    reward = -1.0
+                if code != K.WIN:
+                    self._opponent_turn()
                 obs, mask = self._observe(actor)
             else:
                 obs = obs.reshape(NUM_PLANES, self.size, self.size)
         self._mask = mask
         info = self._info()
         info.update(info_extra)
+        rewards = info["rewards"]
+        if meta[K.DONE]:
+            winner = int(meta[K.WINNER])
+            rewards[winner], rewards[winner ^ 1] = 1.0, -1.0
+        # the reward of the side that acted (with an opponent: of the learner)
+        reward = float(rewards[actor if self.learner_color is None else int(self.learner_color)])
         if self.render_mode == "human":
             self.render()
-        return obs, reward, bool(meta[K.DONE]), False, info
+        return self._codec.observation(obs, info["action_mask"]), reward, bool(meta[K.DONE]), False, info
 
     def legal_actions(self) -> np.ndarray:
-        """The legal actions of the current phase, ``int64[k]`` (the mask's non-zero entries,
-        already listed by the step kernel)."""
-        if self._meta is None:
-            raise gymnasium.error.ResetNeeded("call reset() before legal_actions()")
-        return self._legal[:self._meta[K.NLEGAL]].astype(np.int64)
+        """The legal actions of the current phase in this env's encoding, ``int64[k]`` (the
+        mask's non-zero entries, in increasing order)."""
+        return np.flatnonzero(self.action_masks())
 
     def action_masks(self) -> np.ndarray:
-        """The legal-action mask of the current phase (``int8[N**4]``), for MaskablePPO."""
-        if self._meta is None:
-            raise gymnasium.error.ResetNeeded("call reset() before action_masks()")
-        return self._mask.copy()
+        """The legal-action mask of the current phase (``int8[N**4]``, or the chosen encoding and
+        dtype; a new array), for MaskablePPO."""
+        self._require_reset("action_masks()")
+        return self._codec.mask(self._mask)
 
     def render(self):
         if self.render_mode is None:
@@ -340,28 +358,35 @@ class AmazonsEnv(gymnasium.Env):
     def board(self) -> Board:
         """A copy of the position as a ``Board`` with the game's moves (in the arrow phase: the
         position before the pending queen move)."""
+        self._require_reset("board")
         return self._synced_board().copy()
 
     @property
     def phase(self) -> int:
         """0 in the queen phase, 1 in the arrow phase."""
-        return int(self._meta[K.PHASE])
+        return int(self._require_reset("phase")[K.PHASE])
 
     @property
     def move_number(self) -> int:
         """Full turns completed."""
-        return int(self._meta[K.TURNS])
+        return int(self._require_reset("move_number")[K.TURNS])
 
     @property
     def side_to_move(self) -> Color:
-        return Color(int(self._meta[K.SIDE]))
+        return Color(int(self._require_reset("side_to_move")[K.SIDE]))
 
     def observation(self, perspective: Union[int, Color, None] = None) -> np.ndarray:
         """The observation planes as seen by ``perspective`` (default: the side to move)."""
-        side = int(self._meta[K.SIDE]) if perspective is None else int(_color(perspective, False))
+        meta = self._require_reset("observation()")
+        side = int(meta[K.SIDE]) if perspective is None else int(_color(perspective, False))
         return self._observe(side)[0]
 
     # -- internals ---------------------------------------------------------------------------------
+
+    def _require_reset(self, what: str) -> np.ndarray:
+        if self._meta is None:
+            raise gymnasium.error.ResetNeeded(f"call reset() before {what}")
+        return self._meta
 
     def _start_board(self, options: Optional[dict]) -> Board:
         if options is None:
@@ -396,8 +421,8 @@ class AmazonsEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         meta = self._meta
         player = int(meta[K.SIDE]) if self.learner_color is None else int(self.learner_color)
-        info = {"action_mask": self._mask, "player": player, "phase": int(meta[K.PHASE]),
-                "move_number": int(meta[K.TURNS])}
+        info = {"action_mask": self._codec.mask(self._mask), "player": player, "phase": int(meta[K.PHASE]),
+                "move_number": int(meta[K.TURNS]), "rewards": np.zeros(2)}
         if meta[K.DONE]:
             info["winner"] = int(meta[K.WINNER])
         return info

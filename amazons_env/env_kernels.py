@@ -24,7 +24,7 @@ __all__ = [
     "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS", "EMPTY_ROWS", "META_SIZE", "max_legal",
     "NUM_PLANES", "OK", "WIN", "ILLEGAL",
     "new_meta", "step_one", "write_obs_mask", "clear_mask", "single_step",
-    "step_batch", "reset_batch", "first_out_of_range", "check_batch", "sample_legal",
+    "step_batch", "step_batch_parallel", "step_some", "observe_some", "reset_batch", "first_out_of_range", "check_batch", "sample_legal",
 ]
 
 # meta fields (padded squares unless said otherwise)
@@ -303,7 +303,9 @@ def check_batch(meta, masks, actions):
 @njit(cache=True, inline="always")
 def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
                dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, rows):
+    """One game of ``step_batch``; returns the side that acted (-1 for an autoreset)."""
     m = meta[i]
+    actor = -1 if m[DONE] != 0 else m[SIDE]
     out = obs[i]
     mask = masks[i]
     action = actions[i]
@@ -334,26 +336,73 @@ def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, ini
                 rewards[i] = 1.0
                 terminated[i] = True
     _other_planes(cells[i], queens[i], nq[i], m, dirs, pub, nn, m[SIDE], out, mask, legal[i], rows)
+    return actor
+
+
+@njit(cache=True, inline="always")
+def _step_range(lo, hi, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+                dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards):
+    rows = np.empty(2 * MAX_SIZE, np.int64)  # scratch of this range
+    for i in range(lo, hi):
+        actor = _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+                           dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, rows)
+        # games are zero-sum: the other side gets the opposite of the actor's reward
+        r = rewards[i]
+        player_rewards[i, 0] = r if actor == 0 else 0.0 - r  # 0.0 - r: no -0.0
+        player_rewards[i, 1] = 0.0 - player_rewards[i, 0]
+
+
+@njit(cache=True)
+def step_batch(cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards):
+    """Advance every game by one action (next-step autoreset: a game that ended on the previous
+    step is reset instead and its action ignored); write rewards for the acting side and for
+    each colour (``player_rewards[i] = [white, black]``), terminations, illegal-action flags,
+    observations (for the side to move next) and masks. The arrays must hold what
+    ``reset_batch`` and earlier calls left (planes are updated, not rebuilt). One thread: no
+    threading layer is involved, so a busy machine does not slow it down."""
+    _step_range(0, cells.shape[0], cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+                dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards)
 
 
 @njit(cache=True, parallel=True)
-def step_batch(cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, blocks):
-    """Advance every game by one action (next-step autoreset: a game that ended on the previous
-    step is reset instead and its action ignored); write rewards for the acting side,
-    terminations, illegal-action flags, observations (for the side to move next) and masks.
-    The arrays must hold what ``reset_batch`` and earlier calls left (planes are updated, not
-    rebuilt)."""
-    # ``blocks`` contiguous blocks of games (one per numba thread), games in a block in order. Games
-    # are independent and each writes only its own rows, so the result does not depend on
-    # ``blocks``. Blocks, not ``prange`` over single games: per-game views inside ``prange``
-    # contend on reference counts (several times slower).
+def step_batch_parallel(cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+                        dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards,
+                        blocks):
+    """``step_batch`` on ``blocks`` threads (set numba's thread count to ``blocks`` around it)."""
+    # contiguous blocks of games, games in a block in order. Games are independent and each writes
+    # only its own rows, so the result does not depend on ``blocks``. Blocks, not ``prange`` over
+    # single games: per-game views inside ``prange`` contend on reference counts.
     n = cells.shape[0]
     for b in prange(blocks):
-        rows = np.empty(2 * MAX_SIZE, np.int64)  # scratch of this block
-        for i in range(b * n // blocks, (b + 1) * n // blocks):
-            _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-                       dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, rows)
+        _step_range(b * n // blocks, (b + 1) * n // blocks, cells, queens, nq, meta, actions, init_cells,
+                    init_queens, init_nq, init_meta, dirs, pad, pub, nn, obs, masks, legal, rewards, terminated,
+                    illegal, player_rewards)
+
+
+@njit(cache=True)
+def step_some(which, cells, queens, nq, meta, actions, dirs, pad, pub, nn, obs, masks, legal):
+    """Apply ``actions[i]`` (legal, checked by the caller) to the running games ``i`` listed in
+    ``which`` and refresh their observations and masks (an opponent's half-turn)."""
+    rows = np.empty(2 * MAX_SIZE, np.int64)
+    for k in range(which.shape[0]):
+        i = which[k]
+        m = meta[i]
+        clear_mask(m, nn, masks[i])
+        shot = m[PHASE] == 1
+        step_one(cells[i], queens[i], nq[i], m, dirs, pad, nn, actions[i], True)
+        if shot:
+            obs[i, 2 * nn + actions[i] % nn] = 1
+        _other_planes(cells[i], queens[i], nq[i], m, dirs, pub, nn, m[SIDE], obs[i], masks[i], legal[i], rows)
+
+
+@njit(cache=True)
+def observe_some(which, perspective, cells, queens, nq, meta, dirs, pad, pub, nn, obs, masks, legal):
+    """Rewrite the observation of each game ``i`` in ``which`` as seen by ``perspective[i]``."""
+    for k in range(which.shape[0]):
+        i = which[k]
+        write_obs_mask(cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, perspective[i], obs[i], masks[i],
+                       legal[i])
 
 
 @njit(cache=True)

@@ -68,6 +68,8 @@ class raw_env(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"reset options must be a dict or None, got {options!r}")
         if options and set(options) - {"position"}:
             # pettingzoo's api_test resets with made-up options; AmazonsEnv itself rejects them
             logger.warn(f"raw_env.reset ignores options {sorted(set(options) - {'position'})}; it accepts 'position'")
@@ -95,12 +97,14 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        _, reward, terminated, _, info = self.game.step(action)
+        _, _, terminated, _, info = self.game.step(action)
         self.rewards = {a: 0.0 for a in self.agents}
         if terminated:
-            other = self.agents[1 - self.agents.index(agent)]
-            self.rewards[agent] = reward
-            self.rewards[other] = 0.0 if info.get("illegal_action") else -reward
+            # both players' rewards of the last step (info["rewards"], per colour); an illegal
+            # action costs only its taker (PettingZoo's TerminateIllegalWrapper convention)
+            self.rewards = {a: float(info["rewards"][i]) for i, a in enumerate(self.agents)}
+            if info.get("illegal_action"):
+                self.rewards[self.agents[1 - self.agents.index(agent)]] = 0.0
             self.terminations = {a: True for a in self.agents}
         self._update_infos()
         self.agent_selection = self.agents[int(self.game.side_to_move)]

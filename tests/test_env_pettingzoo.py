@@ -45,3 +45,24 @@ def test_illegal_action_costs_the_taker():
     game.step(parse_action("a1-a2", 6))  # no queen on a1
     assert game.terminations == {"player_0": True, "player_1": True}
     assert game.rewards == {"player_0": -1, "player_1": 0}
+
+
+def test_reset_options_must_be_a_dict():
+    import pytest
+
+    game = raw_env(size=6)
+    for bad in ("x", 3, ["position"]):
+        with pytest.raises(ValueError, match="reset options must be a dict"):
+            game.reset(options=bad)
+
+
+def test_both_agents_get_their_rewards_on_the_last_step():
+    game = raw_env(size=4)
+    rng = np.random.default_rng(1)
+    for seed in range(4):
+        game.reset(seed=seed)
+        while not any(game.terminations.values()):
+            mask = game.observe(game.agent_selection)["action_mask"]
+            game.step(int(rng.choice(np.flatnonzero(mask))))
+        winner = game.game.board.winner
+        assert game.rewards[f"player_{int(winner)}"] == 1.0 and game.rewards[f"player_{1 - int(winner)}"] == -1.0
