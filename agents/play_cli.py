@@ -14,6 +14,8 @@ from amazons_env.errors import InvalidArgumentError
 from .play import TerminalGame, make_player
 from .registry import DEFAULT_OPPONENT
 
+__all__ = ["seconds_type", "opponent_spec"]
+
 HELP = ("play a game against an agent in the terminal (moves like d1-d6/g9 or d1d6,d6g9, or in two "
         "halves; undo, resign, save FILE.sgf); --gui for a click-to-move window")
 

@@ -16,6 +16,8 @@ from .base import Agent
 from .play import engine_move, make_player, thinking_text
 from .play_cli import seconds_type
 
+__all__ = ["watch"]
+
 HELP = "watch two agents play one game move by move (the position after each move, --delay between)"
 
 
