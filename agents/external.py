@@ -47,6 +47,7 @@ from amazons_env import Board, Move
 from amazons_env.errors import InvalidMoveError
 
 from .base import Agent
+from .options import TIME, opt
 from .registry import register
 from .uci import fen
 
@@ -96,7 +97,11 @@ def _terminate(proc: subprocess.Popen) -> None:
             pass
 
 
-@register("uci")
+@register("uci", bare="engine", passthrough="any other option is sent as setoption (one the engine lists)",
+          options={"engine": opt("the engine: an executable's path or name on PATH, or a command line"),
+                   "time": TIME, "depth": opt("depth limit (go depth)", ge=1),
+                   "variant": opt("the UCI_Variant it is set to"),
+                   "grace": opt("seconds past time before the engine is stopped, then killed", gt=0)})
 class UCIAgent(Agent):
     """An external engine speaking UCI with Fairy-Stockfish's amazons notation (module docstring)."""
 

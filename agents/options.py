@@ -172,6 +172,8 @@ class Schema:
     forward: Optional[str] = None
     provides: tuple[str, ...] = ()
     open: bool = False  # ``**kwargs`` that nothing declares: extra options pass unchecked
+    passthrough: str = ""  # help for the options that pass unchecked (an external engine's)
+    bare: Optional[str] = None  # the option a spec's bare first value sets (``uci:PATH``)
     doc: str = ""
     resolve: Optional[Callable[[str, Any], Optional["Schema"]]] = field(default=None, compare=False)
 
@@ -228,10 +230,13 @@ class Schema:
 
 def schema_of(factory: Callable[..., Any], owner: str, declared: Optional[Mapping[str, Opt]] = None,
               forward: Optional[str] = None, provides: tuple[str, ...] = (),
-              resolve: Optional[Callable[[str, Any], Optional[Schema]]] = None) -> Schema:
+              resolve: Optional[Callable[[str, Any], Optional[Schema]]] = None, passthrough: str = "",
+              bare: Optional[str] = None) -> Schema:
     """The schema of ``factory`` (a class or function): names, defaults and types from its
     signature and annotations, help and ranges from ``declared`` (else the factory's ``OPTIONS``
-    attribute, a dict of ``opt``). A declared name the signature lacks is a programming error."""
+    attribute, a dict of ``opt``). A declared name the signature lacks is a programming error.
+    ``passthrough``: the help line of ``**kwargs`` that go on unchecked (an external engine's
+    options); ``bare``: the option that a bare first value in a spec sets."""
     declared = dict(declared if declared is not None else getattr(factory, "OPTIONS", None) or {})
     try:
         signature = inspect.signature(factory, eval_str=True)
@@ -255,9 +260,12 @@ def schema_of(factory: Callable[..., Any], owner: str, declared: Optional[Mappin
                                      nullable or (param.default is None), decl)
     if declared:
         raise TypeError(f"{owner}: declared options {sorted(declared)} are not parameters of {factory!r}")
-    if forward is not None and forward not in options:
-        raise TypeError(f"{owner}: forward={forward!r} is not one of its options")
-    return Schema(owner, options, forward, tuple(provides), open_, _first_line(factory), resolve)
+    for role, name in (("forward", forward), ("bare", bare)):
+        if name is not None and name not in options:
+            raise TypeError(f"{owner}: {role}={name!r} is not one of its options")
+    if passthrough and not open_:
+        raise TypeError(f"{owner}: passthrough needs **kwargs and no forward")
+    return Schema(owner, options, forward, tuple(provides), open_, passthrough, bare, _first_line(factory), resolve)
 
 
 def _first_line(factory: Callable[..., Any]) -> str:

@@ -46,8 +46,10 @@ AGENT_MODULES = (
     "agents.mcts",
     "agents.uct",
     "agents.cnn",
+    "agents.external",
 )
 
+BARE = ""  # parse_spec's key for a bare first value (``uci:PATH``)
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
 _CUSTOM = re.compile(r"(?P<name>(?:.+?\.py|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+):[A-Za-z_]\w*)(?::(?P<rest>.*))?\Z",
                      re.DOTALL)
@@ -66,17 +68,20 @@ class Registry:
         self.modules = modules
         self.base = base
         self.factories: dict[str, Callable[..., Any]] = {}
-        self._declared: dict[str, tuple[Optional[Mapping[str, Opt]], Optional[str], tuple[str, ...]]] = {}
+        self._declared: dict[str, tuple[Any, ...]] = {}
         self._schemas: dict[str, Schema] = {}
         self._loaded = False
         Registry.BY_KIND[kind] = self
 
     def register(self, name: str, options: Optional[Mapping[str, Opt]] = None, forward: Optional[str] = None,
-                 provides: tuple[str, ...] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+                 provides: tuple[str, ...] = (), passthrough: str = "",
+                 bare: Optional[str] = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator: make ``factory`` reachable as ``make(name, **options)``. ``options``
         declares each parameter's help and range (``opt``); ``forward`` names the spec-valued
         option whose target takes the factory's ``**kwargs``; ``provides``: what the factory
-        passes to that target itself (see ``agents.options.Schema``)."""
+        passes to that target itself; ``passthrough``: the help of ``**kwargs`` that go on
+        unchecked; ``bare``: the option a bare first value sets (``uci:PATH``). See
+        ``agents.options.schema_of``."""
         if not _NAME.match(name):
             raise ValueError(f"{self.kind} name {name!r}: use lower-case letters, digits, '-' and '_'")
 
@@ -84,7 +89,7 @@ class Registry:
             if self.factories.get(name, factory) is not factory:
                 raise ValueError(f"{self.kind} name {name!r} is registered twice")
             self.factories[name] = factory
-            self._declared[name] = (options, forward, tuple(provides))
+            self._declared[name] = (options, forward, tuple(provides), passthrough, bare)
             return factory
         return decorate
 
@@ -122,9 +127,9 @@ class Registry:
         """The option schema of ``name`` (registered or custom)."""
         if name not in self._schemas:
             factory = self.factory(name)
-            options, forward, provides = self._declared.get(name, (None, None, ()))
+            options, forward, provides, passthrough, bare = self._declared.get(name, (None, None, (), "", None))
             self._schemas[name] = schema_of(factory, f"{self.kind} {name!r}", options, forward, provides,
-                                            resolve_spec)
+                                            resolve_spec, passthrough, bare)
         return self._schemas[name]
 
     def validate(self, spec: str, **options: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:
@@ -133,8 +138,14 @@ class Registry:
             raise OptionError(f"{self.kind} spec: expected a string such as 'alphabeta:time=1' or an object, "
                               f"got {type(spec).__name__} {describe(spec)}")
         name, parsed = parse_spec(spec)
+        schema = self.schema(name)
+        if BARE in parsed:  # ``uci:PATH``: the bare first value sets the declared option
+            if schema.bare is None:
+                raise OptionError(f"spec {describe(spec)}: option {describe(parsed[BARE])} is not key=value"
+                                  "; your own agent: path/to/file.py:Class or package.module:Class")
+            parsed = {schema.bare: parsed.pop(BARE), **parsed}
         parsed.update(options)
-        return name, parsed, self.schema(name).validate(parsed)
+        return name, parsed, schema.validate(parsed)
 
     def make(self, spec: str, **options: Any) -> Any:
         """Build from a spec string; keyword options override the string's. Sets ``.spec``."""
@@ -144,7 +155,8 @@ class Registry:
         except ValueError as error:
             if type(error) is not ValueError:  # our own error classes already say what they refused
                 raise
-            raise OptionError(f"{self.kind} {name!r}: {error}") from None
+            owner = f"{self.kind} {name!r}"
+            raise OptionError(str(error) if str(error).startswith(owner) else f"{owner}: {error}") from None
         if self.base is not None and not isinstance(made, self.base):
             raise OptionError(f"{self.kind} spec {describe(spec)} built {describe(made)}, not an instance of "
                               f"{self.base.__module__}.{self.base.__name__}: subclass it")
@@ -228,10 +240,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            hint = "" if options or custom else "; your own agent: path/to/file.py:Class or package.module:Class"
-            raise OptionError(f"spec {describe(spec)}: option {describe(item)} is not key=value{hint}")
-        options[key.strip()] = _value(value.strip())
+        if not eq and not options and not custom:
+            options[BARE] = item  # a bare first value: the registry knows which option it sets
+        elif not eq or not key.strip():
+            raise OptionError(f"spec {describe(spec)}: option {describe(item)} is not key=value")
+        else:
+            options[key.strip()] = _value(value.strip())
     if not name:
         raise OptionError(f"spec {describe(spec)} has no name")
     return name, options
