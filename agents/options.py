@@ -152,7 +152,7 @@ class Option:
 
 
 #: Declarations that several searches share.
-TIME = opt("seconds per move (iterative deepening up to depth, if given)", gt=0)
+TIME = opt("seconds per move (unset: 1 s, unless a depth or sims limit is set)", gt=0)
 EVAL = opt("evaluator spec (amazons agents lists them); options the agent does not take go to it",
            kind="evaluator")
 
@@ -269,7 +269,9 @@ def schema_of(factory: Callable[..., Any], owner: str, declared: Optional[Mappin
 
 
 def _first_line(factory: Callable[..., Any]) -> str:
-    return (inspect.getdoc(factory) or "").strip().split("\n\n")[0].replace("\n", " ")
+    """The docstring's first sentence, on one line, without reST markup."""
+    text = (inspect.getdoc(factory) or "").strip().split("\n\n")[0].replace("\n", " ").replace("``", "")
+    return text.split(". ")[0].rstrip(".") + "." if text else ""
 
 
 _TYPES = {int: "int", float: "float", bool: "bool", str: "str"}

@@ -100,13 +100,13 @@ class Registry:
 
     def _load(self) -> None:
         if not self._loaded:
-            self._loaded = True
-            for module in self.modules:
-                try:
+            self._loaded = True  # before importing: a module that asks for the registry must not recurse
+            try:
+                for module in self.modules:
                     importlib.import_module(module)
-                except ModuleNotFoundError as error:
-                    if error.name != module:  # a listed module that is not there yet is skipped
-                        raise
+            except BaseException:
+                self._loaded = False
+                raise
 
     def factory(self, name: str) -> Callable[..., Any]:
         """The factory of a registered name or of a custom ``FILE.py:CLASS`` / ``module:CLASS``."""

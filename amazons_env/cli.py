@@ -17,6 +17,7 @@ COMMANDS = {
     "perft": "amazons_env.perft_cli",
     "match": "agents.match_cli",
     "tournament": "agents.tournament_cli",
+    "agents": "agents.agents_cli",
     "engine": "agents.engine_cli",
     "demo": "agents.demo",
     "selfplay": "training.selfplay_cli",
@@ -31,8 +32,8 @@ def build_parser(names: Optional[Sequence[str]] = None) -> argparse.ArgumentPars
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS if names is None else names:
         module = importlib.import_module(COMMANDS[name])
-        text = module.HELP.replace("%", "%%")  # argparse formats help strings with %
-        command = sub.add_parser(name, help=text, description=text)
+        # argparse %-formats help strings (so escape them), not descriptions
+        command = sub.add_parser(name, help=module.HELP.replace("%", "%%"), description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(_run=module.run)
     return parser
@@ -41,12 +42,15 @@ def build_parser(names: Optional[Sequence[str]] = None) -> argparse.ArgumentPars
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = next((arg for arg in argv if not arg.startswith("-")), None)
-    args = build_parser([chosen] if chosen in COMMANDS else None).parse_args(argv)
     try:
+        args = build_parser([chosen] if chosen in COMMANDS else None).parse_args(argv)
         return int(args._run(args) or 0)
     except ValueError as error:  # our errors all subclass ValueError: say what was wrong, no traceback
-        print(f"amazons {args.command}: error: {error}", file=sys.stderr)
+        print(f"amazons {chosen}: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: one line and the shell's code for SIGINT, no traceback
+        print(f"\namazons {chosen}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # output piped into `head` and closed early
         sys.stderr.close()
         return 0
