@@ -19,7 +19,8 @@ from amazons_env.cli import main as cli_main
 from training import train as train_module
 from training.checkpoint import latest_state
 from training.config import TrainConfig
-from training.selfplay import load_dataset, read_manifest, selfplay
+from training.selfplay import selfplay
+from training.shards import load_dataset, read_manifest
 from training.train import symmetry, train
 
 SPEC = "two-iteration:depth=1,eval=improved"
@@ -221,8 +222,10 @@ def test_selfplay_detects_corrupt_shard(tmp_path):
     selfplay(tmp_path, games=1, size=6, agent=SPEC, workers=1, progress=False)
     shard = tmp_path / "shard-00000.npz"
     shard.write_bytes(shard.read_bytes()[:-10])
-    with pytest.raises(ValueError, match="manifest hash"):
+    with pytest.raises(ValueError, match="shard-00000.npz has .* bytes, its manifest says"):
         load_dataset(tmp_path)
+    again = selfplay(tmp_path, games=1, size=6, agent=SPEC, workers=1, progress=False)  # played again
+    assert load_dataset(tmp_path)[1] == again["data_hash"]
 
 
 @pytest.fixture(scope="module")

@@ -15,9 +15,11 @@ filling moves that teach nothing). The 8 board symmetries are applied at trainin
 
 Output: ``shard-00000.npz`` ... (``games_per_shard`` games each, shard ``i`` plays the games
 seeded ``seed + i * games_per_shard + j``) and ``manifest.json`` (settings, and per shard its
-games, positions and SHA-256). Shards run in parallel processes; a rerun with the same settings
-skips the shards the manifest already lists (after checking their hashes), so an interrupted run
-resumes where it stopped. ``data_hash`` (in the manifest) identifies the whole data set.
+games, positions, size and SHA-256; written and read back checked by ``training.shards``).
+Shards run in parallel processes that end with this one; a rerun with the same settings skips
+the shards the manifest already lists (after checking their sizes and hashes), so an interrupted
+run resumes where it stopped. ``data_hash`` (in the manifest) identifies the whole data set;
+``training.shards.load_dataset`` reads the data back.
 
 >>> import tempfile
 >>> manifest = selfplay(tempfile.mkdtemp(), games=2, size=6, agent="two-iteration:depth=1,eval=improved",
@@ -28,21 +30,22 @@ resumes where it stopped. ``data_hash`` (in the manifest) identifies the whole d
 
 from __future__ import annotations
 
-import hashlib
-import json
+import math
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from amazons_env import Board, Move
+from agents.procs import worker_pool
+from amazons_env import Board, Move, core
 
-__all__ = ["play_game", "selfplay", "load_dataset", "read_manifest", "DEFAULT_AGENT"]
+from .shards import MANIFEST, ShardError, read_manifest, shard_path, write_manifest, write_shard
+
+__all__ = ["play_game", "selfplay", "DEFAULT_AGENT"]
 
 DEFAULT_AGENT = "two-iteration:depth=1,eval=territory"
-MANIFEST = "manifest.json"
 
 
 def _make_agent(spec: str):
@@ -90,10 +93,6 @@ def play_game(size: int, agent: Any, seed: int, random_plies: Sequence[int] = (2
             "plies": np.arange(len(sides), dtype=np.int16)}
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def _play_shard(folder: str, index: int, first_seed: int, games: int, size: int, agent_spec: str,
                 random_plies: tuple[int, int]) -> dict[str, Any]:
     agent = _make_agent(agent_spec)
@@ -101,110 +100,87 @@ def _play_shard(folder: str, index: int, first_seed: int, games: int, size: int,
     data = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
     data["games"] = np.concatenate([np.full(len(p["sides"]), first_seed + j, dtype=np.int64)
                                     for j, p in enumerate(parts)])
-    path = Path(folder) / f"shard-{index:05d}.npz"
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, **data)
-    os.replace(tmp, path)
     white_wins = int(sum(p["results"][0] == 1 for p in parts))  # position 0 has White to move
-    return {"file": path.name, "index": index, "games": games, "positions": int(len(data["sides"])),
-            "white_wins": white_wins, "sha256": _sha256(path)}
+    return write_shard(folder, index, data, games, white_wins)
 
 
-def read_manifest(folder: "str | os.PathLike") -> dict[str, Any]:
-    """The manifest of a self-play folder; ``ValueError`` if missing or unreadable."""
-    path = Path(folder) / MANIFEST
-    try:
-        return json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"no self-play manifest at {path}") from None
-    except json.JSONDecodeError as error:
-        raise ValueError(f"self-play manifest {path} is not valid JSON: {error}") from None
+def _whole(name: str, value: Any, low: int, high: float = math.inf) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        bound = f">= {low}" if high == math.inf else f"from {low} to {high}"
+        raise ValueError(f"selfplay option {name}={value!r}: give an integer {bound}")
+    return int(value)
 
 
-def _write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
-    shards = sorted(manifest["shards"], key=lambda s: s["index"])
-    manifest["shards"] = shards
-    manifest["games"] = sum(s["games"] for s in shards)
-    manifest["positions"] = sum(s["positions"] for s in shards)
-    manifest["data_hash"] = hashlib.sha256("".join(s["sha256"] for s in shards).encode()).hexdigest()[:16]
-    tmp = folder / (MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2) + "\n")
-    os.replace(tmp, folder / MANIFEST)
+def _kept_shards(folder: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """The shards a previous run left in ``folder`` that are intact (the others are played again)."""
+    if not os.path.lexists(folder / MANIFEST):
+        return []
+    old = read_manifest(folder)
+    if old["settings"] != settings:
+        raise ValueError(f"{folder} holds self-play data made with {old['settings']}, not {settings}")
+    kept = []
+    for entry in old["shards"]:
+        try:
+            shard_path(folder, entry)
+        except ShardError:  # missing, truncated or edited: play it again
+            continue
+        kept.append(entry)
+    return kept
 
 
 def selfplay(folder: "str | os.PathLike", games: int, size: int = 8, agent: str = DEFAULT_AGENT,
              games_per_shard: int = 50, workers: Optional[int] = None, seed: int = 0,
              random_plies: Sequence[int] = (2, 6), progress: bool = True) -> dict[str, Any]:
-    """Play ``games`` self-play games into ``folder`` (resuming a previous run); the manifest."""
-    if games < 1 or games_per_shard < 1:
-        raise ValueError(f"games={games} and games_per_shard={games_per_shard} must be >= 1")
-    lo, hi = (int(x) for x in random_plies)
-    if not 0 <= lo <= hi:
-        raise ValueError(f"random_plies={random_plies!r}: need 0 <= low <= high")
+    """Play ``games`` self-play games into ``folder`` (resuming a previous run); the manifest.
+    Every option is checked (and ``agent`` built once) before any game starts; the workers end
+    with this process (``agents.procs.worker_pool``)."""
+    games, games_per_shard = _whole("games", games, 1), _whole("games_per_shard", games_per_shard, 1, 99_999)
+    size, seed = _whole("size", size, core.MIN_SIZE, core.MAX_SIZE), _whole("seed", seed, 0)
+    if workers is not None:
+        workers = _whole("workers", workers, 1, 1024)
+    if not isinstance(random_plies, (list, tuple)) or len(random_plies) != 2:
+        raise ValueError(f"selfplay option random_plies={random_plies!r}: give two integers LOW HIGH")
+    lo, hi = (_whole("random_plies", x, 0, size * size) for x in random_plies)
+    if lo > hi:
+        raise ValueError(f"selfplay option random_plies={random_plies!r}: need LOW <= HIGH")
+    if -(-games // games_per_shard) > 100_000:
+        raise ValueError(f"selfplay: {games} games of {games_per_shard} per shard make more than 100,000 shards")
+    if not isinstance(agent, str):
+        raise ValueError(f"selfplay option agent={agent!r}: give an agent spec")
+    _make_agent(agent)  # a bad spec fails here, once, not in every worker
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    settings = {"size": int(size), "agent": agent, "games_per_shard": int(games_per_shard),
-                "seed": int(seed), "random_plies": [lo, hi]}
-    manifest = {"settings": settings, "shards": []}
-    if (folder / MANIFEST).exists():
-        old = read_manifest(folder)
-        if old.get("settings") != settings:
-            raise ValueError(f"{folder} holds self-play data made with {old.get('settings')}, not {settings}")
-        manifest["shards"] = [s for s in old["shards"]
-                              if (folder / s["file"]).exists() and _sha256(folder / s["file"]) == s["sha256"]]
-    done = {s["index"] for s in manifest["shards"]}
+    settings = {"size": size, "agent": agent, "games_per_shard": games_per_shard, "seed": seed,
+                "random_plies": [lo, hi]}
+    shards = _kept_shards(folder, settings)
+    done = {s["index"] for s in shards}
     jobs = []
     for index in range((games + games_per_shard - 1) // games_per_shard):
         count = min(games_per_shard, games - index * games_per_shard)
         if index not in done:
-            jobs.append((str(folder), index, seed + index * games_per_shard, count, int(size), agent, (lo, hi)))
+            jobs.append((str(folder), index, seed + index * games_per_shard, count, size, agent, (lo, hi)))
     workers = max(1, min(workers or os.cpu_count() or 1, len(jobs) or 1))
     bar = None
     if progress:
         from tqdm import tqdm
         bar = tqdm(total=sum(j[3] for j in jobs), unit="game", desc=f"self-play {size}x{size}")
+
+    def finished(entry: dict[str, Any], count: int) -> None:
+        shards.append(entry)
+        write_manifest(folder, settings, shards)
+        if bar is not None:
+            bar.update(count)
+
     try:
         if workers == 1:
             for job in jobs:
-                manifest["shards"].append(_play_shard(*job))
-                _write_manifest(folder, manifest)
-                if bar is not None:
-                    bar.update(job[3])
+                finished(_play_shard(*job), job[3])
         else:
-            with ProcessPoolExecutor(workers) as pool:
+            with worker_pool(workers) as pool:
                 futures = {pool.submit(_play_shard, *job): job for job in jobs}
                 for future in as_completed(futures):
-                    manifest["shards"].append(future.result())
-                    _write_manifest(folder, manifest)
-                    if bar is not None:
-                        bar.update(futures[future][3])
+                    finished(future.result(), futures[future][3])
     finally:
         if bar is not None:
             bar.close()
-    _write_manifest(folder, manifest)
-    return manifest
-
-
-def load_dataset(folders: "Sequence[str | os.PathLike] | str | os.PathLike") -> tuple[dict[str, np.ndarray], str]:
-    """All shards of one or more self-play folders, concatenated, and their combined data hash.
-    Shard hashes are checked against the manifests."""
-    if isinstance(folders, (str, os.PathLike)):
-        folders = [folders]
-    parts, hashes, sizes = [], [], set()
-    for folder in folders:
-        manifest = read_manifest(folder)
-        sizes.add(manifest["settings"]["size"])
-        hashes.append(manifest["data_hash"])
-        for shard in manifest["shards"]:
-            path = Path(folder) / shard["file"]
-            if _sha256(path) != shard["sha256"]:
-                raise ValueError(f"shard {path} does not match its manifest hash")
-            with np.load(path, allow_pickle=False) as data:
-                parts.append({key: data[key] for key in data.files})
-    if len(sizes) != 1:
-        raise ValueError(f"self-play folders mix board sizes {sorted(sizes)}")
-    if not parts:
-        raise ValueError(f"no shards in {list(map(str, folders))}")
-    data = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-    data_hash = hashes[0] if len(hashes) == 1 else hashlib.sha256("".join(hashes).encode()).hexdigest()[:16]
-    return data, data_hash
+    return write_manifest(folder, settings, shards)

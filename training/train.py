@@ -53,7 +53,7 @@ from agents.nets.planes import make_planes
 
 from .checkpoint import Progress, TrainingParts, latest_state, load_state, save_state, state_base
 from .config import TrainConfig
-from .selfplay import load_dataset
+from .shards import load_dataset
 
 __all__ = ["train", "symmetry", "pick_device"]
 
