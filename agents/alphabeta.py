@@ -53,13 +53,13 @@ from amazons_env import Board, Move, core
 
 from . import endgame
 from .base import Agent
-from .batched import MoveSource, batched_alphabeta
-from .clock import CHECK_EVERY, CLOCKS, NEVER, deadline_ns, now_ns
+from .batched import MoveSource, Pace, batched_alphabeta
+from .clock import CHECK_EVERY, CLOCKS, NEVER, Clock, as_ns, now_ns
 from .evaluator import KERNEL_TYPE, Evaluator, make_evaluator
 from .options import EVAL, TIME, opt
 from .registry import make, register
 
-__all__ = ["AlphaBeta", "SearchResult", "TranspositionTable", "candidates", "negamax", "batch_search",
+__all__ = ["AlphaBeta", "SearchResult", "TranspositionTable", "candidates", "negamax", "search_stats", "batch_search",
            "zobrist_table", "position_key", "WIN"]
 
 WIN = 2.0
@@ -106,12 +106,33 @@ class TranspositionTable:
         self.keys[:] = 0
 
 
+def search_stats() -> np.ndarray:
+    """A fresh ``stats`` array for ``negamax`` and ``candidates``: counters at 0, no evaluator
+    budget, no deadline."""
+    stats = np.zeros(7, dtype=np.int64)
+    stats[LIMIT], stats[DEADLINE], stats[NEXT_CHECK] = NO_LIMIT, NEVER, NEVER
+    return stats
+
+
+@njit(types.boolean(types.int64[::1]), cache=True)
+def out_of_time(stats):
+    """Whether the search must stop: already aborted, or (read every ``CHECK_EVERY`` evaluator
+    calls) the wall clock has passed ``stats[DEADLINE]``, which then aborts it."""
+    if stats[EVALS] >= stats[NEXT_CHECK]:
+        stats[NEXT_CHECK] = stats[EVALS] + CHECK_EVERY
+        if now_ns() > stats[DEADLINE]:
+            stats[ABORTED] = 1
+    return stats[ABORTED] != 0
+
+
 @njit(types.int64(types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1],
                   KERNEL_TYPE, types.float64[::1], types.int64, types.int64[:, ::1], types.float64[::1],
                   types.int64[:, ::1], types.float64[::1], types.int64[::1]), cache=True)
 def candidates(cells, queens, nq, side, dirs, kernel, params, kq, out, scores, qmoves, qscores, stats):
     """Write ``side``'s candidate moves into ``out[:n]`` (padded from, to, arrow) with their static
-    scores (for ``side``) in ``scores[:n]``, best first; return ``n`` (module docstring)."""
+    scores (for ``side``) in ``scores[:n]``, best first; return ``n`` (module docstring). The
+    deadline in ``stats`` (``search_stats``) is checked between queen moves: once it has passed,
+    the list is cut short and ``stats[ABORTED]`` set."""
     piece = side + 1
     other = 1 - side
     nqm = 0
@@ -144,6 +165,8 @@ def candidates(cells, queens, nq, side, dirs, kernel, params, kq, out, scores, q
         order = np.arange(nqm)
     n = 0
     for j in range(keep):
+        if out_of_time(stats):
+            break  # the caller sees ``stats[ABORTED]``
         i, to = qmoves[order[j], 0], qmoves[order[j], 1]
         frm = queens[side, i]
         cells[frm] = core.EMPTY
@@ -188,11 +211,7 @@ def negamax(cells, queens, nq, side, dirs, depth, alpha, beta, ply, key, kernel,
     stats[NODES] += 1
     if stats[EVALS] > stats[LIMIT]:
         stats[ABORTED] = 1
-    elif stats[EVALS] >= stats[NEXT_CHECK]:
-        stats[NEXT_CHECK] = stats[EVALS] + CHECK_EVERY
-        if now_ns() > stats[DEADLINE]:
-            stats[ABORTED] = 1
-    if stats[ABORTED]:
+    if out_of_time(stats):
         return 0.0
     if not core.has_move(cells, queens, nq, side, dirs):
         return -WIN
@@ -217,6 +236,8 @@ def negamax(cells, queens, nq, side, dirs, depth, alpha, beta, ply, key, kernel,
     out = moves[ply]
     sc = scores[ply]
     n = candidates(cells, queens, nq, side, dirs, kernel, params, cfg[KQ], out, sc, qmoves, qscores, stats)
+    if stats[ABORTED]:
+        return 0.0
     m = n if cfg[K] <= 0 else min(cfg[K], n)
     if tt_from >= 0:  # the stored move first, wherever the static order put it
         for j in range(n):
@@ -281,23 +302,25 @@ def negamax(cells, queens, nq, side, dirs, depth, alpha, beta, ply, key, kernel,
 
 def batch_search(board: Board, depth: int, evaluator: Evaluator, k: int = 8,
                  deadline: float = float("inf"), prefilter: Optional[Evaluator] = None,
-                 shortlist: int = 48, kq: int = 12) -> tuple[Optional[Move], float, int]:
+                 shortlist: int = 48, kq: int = 12, pace: Optional[Pace] = None) -> tuple[Optional[Move], float, int]:
     """Selective alpha-beta for an evaluator without a kernel (``agents.batched``): at every node
     one ``evaluator.evaluate_batch`` call scores the children; a depth-1 node returns the best
     score, deeper nodes search their ``k`` best children (``k=0``: all). The children scored are
     all of them, or with a ``prefilter`` (an evaluator with a kernel) the best ``shortlist`` of
     its two-stage ``candidates`` (``kq`` queen moves): the cheap kernel picks the moves worth a
     forward pass. Returns ``(move, value, evals)``, ``evals`` counting the main evaluator's
-    positions; ``move`` is None if ``deadline`` (``time.perf_counter()``) passed first."""
+    positions; ``move`` is None if ``deadline`` (``time.perf_counter()``) passed first (with a
+    ``pace``: or a forward pass was predicted to end after it)."""
     moves_of = None if prefilter is None else _shortlister(board, prefilter, shortlist, kq)
-    result = batched_alphabeta(board, depth, evaluator, k=k, win=WIN, deadline=deadline, moves_of=moves_of)
+    result = batched_alphabeta(board, depth, evaluator, k=k, win=WIN, deadline=deadline, moves_of=moves_of,
+                               pace=pace)
     return result.move, result.value, result.evals
 
 
 def _shortlister(board: Board, prefilter: Evaluator, shortlist: int, kq: int) -> MoveSource:
     """A move source giving the ``shortlist`` best of ``prefilter``'s ``candidates``."""
     rows = core.max_moves(board.size, int(board.queen_counts.max()))
-    scratch = (np.empty(rows), np.empty((rows, 2), dtype=np.int64), np.empty(rows), np.zeros(5, np.int64))
+    scratch = (np.empty(rows), np.empty((rows, 2), dtype=np.int64), np.empty(rows), search_stats())
 
     def moves_of(cells, queens, nq, side, dirs, out) -> int:
         return min(shortlist, candidates(cells, queens, nq, side, dirs, prefilter.kernel, prefilter.params, kq,
@@ -338,7 +361,8 @@ class AlphaBeta(Agent):
     other keyword options go to it), ``k`` children searched per node (0 = all), ``kq`` queen
     moves kept before arrows are scored (0 = all), ``tt`` (use the table), ``tt_bits``,
     ``endgame`` (fill-search budget per region inside the search; 0 = off), ``aspiration`` window
-    half-width, ``clock`` the time manager (``full``, or ``legacy``: round one's, module docstring). For an evaluator without a kernel (``batch_search``): ``prefilter`` an evaluator
+    half-width, ``clock`` the time manager (``full``, or ``legacy``: round one's, module
+    docstring). For an evaluator without a kernel (``batch_search``): ``prefilter`` an evaluator
     spec with a kernel that shortlists the ``shortlist`` best candidates per node for it (default
     None: it scores every child).
     """
@@ -373,6 +397,8 @@ class AlphaBeta(Agent):
         self.cfg = np.array([kq, k, int(bool(tt)), endgame], dtype=np.int64)
         self.table = TranspositionTable(tt_bits)
         self._arrays: dict[int, tuple] = {}
+        self._pace = Pace()  # forward-pass cost of a batch evaluator, learnt across moves
+        self._clock = Clock()
         self.last_result: Optional[SearchResult] = None
 
     def reset(self) -> None:
@@ -391,11 +417,12 @@ class AlphaBeta(Agent):
         return self._arrays[board.size]
 
     def _once(self, board: Board, depth: int, alpha: float, beta: float, limit: int,
-              stats: np.ndarray, best: np.ndarray, deadline: int = NEVER) -> float:
+              stats: np.ndarray, best: np.ndarray, stop: float = float("inf")) -> float:
         zob, moves, scores, qmoves, qscores = self._scratch(board)
         cells, queens = board.cells.copy(), board.queens.copy()
         stats[LIMIT], stats[ABORTED], stats[ROOT_IMPROVED] = limit, 0, 0
-        stats[DEADLINE], stats[NEXT_CHECK] = deadline, stats[EVALS] if deadline < NEVER else NEVER
+        stats[DEADLINE] = as_ns(stop)
+        stats[NEXT_CHECK] = stats[EVALS] if stats[DEADLINE] < NEVER else NEVER
         side = int(board.turn)
         return negamax(cells, queens, board.queen_counts.copy(), side, board.dirs, depth, alpha, beta, 0,
                        position_key(cells, side, zob), self.evaluator.kernel, self.evaluator.params, self.cfg,
@@ -414,10 +441,9 @@ class AlphaBeta(Agent):
         deepest = min(empties, MAX_PLY - 1, self.depth or MAX_PLY)
         if self.evaluator.kernel is None:
             return self._search_batch(board, deepest, start)
-        stats = np.zeros(7, dtype=np.int64)
+        stats = search_stats()
         best = np.full(3, -1, dtype=np.int64)
-        deepen = self._deepen_legacy if self.clock == "legacy" else self._deepen
-        done = deepen(board, deepest, start, stats, best)
+        done = self._deepen(board, deepest, start, stats, best)
         public = core.public_index(board.size)
         move = Move(*(int(public[p]) for p in done[0]), board.size)
         return SearchResult(move, float(done[1]), done[2], int(stats[NODES]), int(stats[EVALS]),
@@ -431,27 +457,41 @@ class AlphaBeta(Agent):
 
     def _deepen(self, board: Board, deepest: int, start: float, stats: np.ndarray,
                 best: np.ndarray) -> tuple[np.ndarray, float, int]:
-        """``clock=full``: iterative deepening that starts the next iteration while time is left
-        and aborts it on the deadline (``agents.clock``). Returns ``(best move, value, depth)``.
+        """Iterative deepening within the time (module docstring); ``(best move, value, depth)``.
 
-        An aborted iteration's move replaces the last finished one only when that is safe: a
-        root move finished inside the window (PVS searched the last best move first, so this one
-        is at least as good), or the aspiration window failed high (that move beats the last
-        value by the window's width) before the full-window search was cut."""
-        deadline = NEVER if self.time is None else deadline_ns(start, self.time)
+        ``clock=full`` starts the next iteration while time is left and aborts it on the deadline
+        (``agents.clock``). ``clock=legacy`` (round one's manager, kept to reproduce its games)
+        budgets evaluator calls from the measured rate and starts no iteration after half the
+        time. An aborted iteration's move replaces the last finished one only when that is safe:
+        a root move finished inside the window (PVS searched the last best move first, so this
+        one is at least as good), or (full clock) the aspiration window failed high (that move
+        beats the last value by the window's width) before the full-window search was cut."""
+        legacy = self.clock == "legacy"
+        if self.time is None:
+            stop = float("inf")
+        else:
+            stop = start + self.time if legacy else self._clock.stop(start, self.time)
         done: Optional[tuple[np.ndarray, float, int]] = None
         for depth in range(1, deepest + 1):
             if self.time is None and depth < deepest:
                 continue  # a fixed-depth search: only the last iteration
-            if done is not None and now_ns() >= deadline:
-                break
-            bound = NEVER if done is None else deadline  # the first iteration always finishes
+            limit, bound = NO_LIMIT, float("inf")  # the first iteration always finishes: a move to play
+            if done is not None and self.time is not None:
+                now = _time.perf_counter()
+                if legacy:
+                    if now - start > 0.5 * (stop - start):
+                        break  # an iteration rarely finishes in less than the time already spent
+                    limit = int(stats[EVALS] + stats[EVALS] / max(now - start, 1e-6) * (stop - now))
+                elif now >= stop:
+                    break
+                else:
+                    bound = stop
             window = self._window(depth, done)
-            value = self._once(board, depth, *window, NO_LIMIT, stats, best, bound)
+            value = self._once(board, depth, *window, limit, stats, best, bound)
             fail_high = None
             if not stats[ABORTED] and (value <= window[0] or value >= window[1]):
-                fail_high = best.copy() if value >= window[1] else None
-                value = self._once(board, depth, -INF, INF, NO_LIMIT, stats, best, bound)
+                fail_high = best.copy() if value >= window[1] and not legacy else None
+                value = self._once(board, depth, -INF, INF, limit, stats, best, bound)
             if stats[ABORTED]:
                 if done is not None and stats[ROOT_IMPROVED]:
                     done = (best.copy(), done[1], done[2])
@@ -461,60 +501,38 @@ class AlphaBeta(Agent):
             done = (best.copy(), value, depth)
             if abs(value) >= WIN:
                 break  # proven
-        assert done is not None  # the first iteration runs without a deadline
-        return done
-
-    def _deepen_legacy(self, board: Board, deepest: int, start: float, stats: np.ndarray,
-                       best: np.ndarray) -> tuple[np.ndarray, float, int]:
-        """``clock=legacy``: round one's time manager, kept to reproduce its games. It budgets
-        evaluator calls from the measured rate and does not start an iteration after half the
-        time (it thinks ~0.6 T per move)."""
-        deadline = None if self.time is None else start + self.time
-        done: Optional[tuple[np.ndarray, float, int]] = None
-        for depth in range(1, deepest + 1):
-            if self.depth is not None and deadline is None and depth < deepest:
-                continue  # a fixed-depth search: only the last iteration
-            now = _time.perf_counter()
-            if deadline is not None and done is not None:
-                if now - start > 0.5 * (deadline - start):
-                    break  # an iteration rarely finishes in less than the time already spent
-                rate = stats[EVALS] / max(now - start, 1e-6)
-                limit = int(stats[EVALS] + rate * (deadline - now))
-            else:
-                limit = NO_LIMIT
-            window = self._window(depth, done)
-            value = self._once(board, depth, *window, limit, stats, best)
-            if not stats[ABORTED] and (value <= window[0] or value >= window[1]):
-                value = self._once(board, depth, -INF, INF, limit, stats, best)
-            if stats[ABORTED]:
-                if stats[ROOT_IMPROVED] and done is not None:
-                    # a finished root move beat the window's lower bound: no worse than the last
-                    # iteration's move, which PVS searched first
-                    done = (best.copy(), done[1], done[2])
-                break
-            done = (best.copy(), value, depth)
-            if abs(value) >= WIN:
-                break  # proven
         assert done is not None  # the first iteration runs without a limit
+        if self.time is not None and not legacy:
+            self._clock.returned(stop)
         return done
 
     def _search_batch(self, board: Board, deepest: int, start: float) -> SearchResult:
-        deadline = float("inf") if self.time is None else start + self.time
+        """Iterative deepening with ``batch_search``; an aborted iteration is discarded. The full
+        clock stops before a forward pass that would end after the deadline (``Pace``)."""
+        legacy = self.clock == "legacy"
+        if self.time is None:
+            stop = float("inf")
+        else:
+            stop = start + self.time if legacy else self._clock.stop(start, self.time)
+        pace = None if legacy else self._pace
 
-        def search(depth: int, deadline: float) -> tuple[Optional[Move], float, int]:
-            return batch_search(board, depth, self.evaluator, self.k, deadline, self.prefilter, self.shortlist,
-                                self.kq)
+        def search(depth: int, stop: float) -> tuple[Optional[Move], float, int]:
+            return batch_search(board, depth, self.evaluator, self.k, stop, self.prefilter, self.shortlist,
+                                self.kq, pace)
 
         done, evals = None, 0
         for depth in range(1, deepest + 1):
             if self.depth is not None and self.time is None and depth < deepest:
                 continue
-            move, value, spent = search(depth, deadline)
+            # the full clock lets the first iteration finish: a move to play
+            move, value, spent = search(depth, stop if legacy or done is not None else float("inf"))
             evals += spent
             if move is None:
                 break
             done = (move, value, depth)
-        if done is None:  # not even depth 1 in time: finish it anyway
+        if done is None:  # legacy: not even depth 1 in time, finish it anyway
             move, value, spent = search(1, float("inf"))
             done, evals = (move, value, 1), evals + spent
+        if self.time is not None and not legacy:
+            self._clock.returned(stop)
         return SearchResult(done[0], done[1], done[2], 0, evals, _time.perf_counter() - start)

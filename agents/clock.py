@@ -7,15 +7,23 @@ deadline**. Inside numba the clock is read through ``now_ns`` (an ``objmode`` ca
 ``time.perf_counter_ns``, about 1 us), every ``CHECK_EVERY`` evaluator calls or nodes, so the
 search stops within one node's work of the deadline.
 
-``deadline_ns(start, seconds)`` is the moment to stop: ``seconds`` after ``start``
-(``time.perf_counter()``) less ``RESERVE``, the share kept back for the work between the abort
-and the move reaching the caller (unwinding, building the ``Move``) and for the last node's
-overrun.
+Each agent keeps a ``Clock``. ``Clock.stop(start, seconds)`` is the moment to stop, in
+``time.perf_counter()`` seconds as every Python-level ``deadline`` argument is: ``seconds`` after
+``start`` less what is kept back for the work between the abort and the move reaching the caller
+(unwinding, building the ``Move``): ``RESERVE`` of the time, plus how late the agent's recent
+searches came back after their stop (``Clock.returned`` learns it). On a quiet machine that is a
+few milliseconds; on a busy one the process is often descheduled right after the abort, and
+keeping that lateness back keeps the move inside its time. ``as_ns`` turns a deadline into the
+integer a numba search compares with ``now_ns()`` (``NEVER`` for no deadline).
 
->>> import time
->>> start = time.perf_counter()
->>> now_ns() >= int(start * 1e9), round((deadline_ns(start, 1.0) - start * 1e9) / 1e6)
-(True, 980)
+>>> clock = Clock()
+>>> round(clock.stop(100.0, 1.0), 6), as_ns(float("inf")) == NEVER
+(100.99, True)
+>>> clock.late = 0.05                  # the last searches came back 50 ms after their stop
+>>> round(clock.stop(100.0, 1.0), 6)
+100.94
+>>> now_ns() < as_ns(clock.stop(time.perf_counter(), 1.0)) < NEVER
+True
 """
 
 from __future__ import annotations
@@ -24,16 +32,20 @@ import time
 
 from numba import njit, objmode, types
 
-__all__ = ["now_ns", "deadline_ns", "seconds_left", "RESERVE", "CHECK_EVERY", "NEVER", "CLOCKS"]
+__all__ = ["Clock", "now_ns", "as_ns", "RESERVE", "CHECK_EVERY", "NEVER", "CLOCKS"]
 
-#: the share of a move's time kept back for returning the move (see the module docstring)
-RESERVE = 0.02
+#: the share of a move's time always kept back for returning the move
+RESERVE = 0.01
+#: the most of a move's time that lateness may keep back
+MOST_KEPT = 0.2
+#: how fast the remembered lateness fades, per search
+FADE = 0.9
 #: evaluator calls (or nodes) between two readings of the clock inside a search
 CHECK_EVERY = 64
 #: a deadline that never comes
 NEVER = 1 << 62
 #: the time managers an agent's ``clock`` option names: ``full`` (deepen until the deadline and
-#: abort there) and ``legacy`` (the round-one managers, which predict and stop early)
+#: abort there) and ``legacy`` (round one's manager, which predicts and stops early)
 CLOCKS = ("full", "legacy")
 
 
@@ -45,12 +57,22 @@ def now_ns():
     return t
 
 
-def deadline_ns(start: float, seconds: float) -> int:
-    """The ``perf_counter_ns`` value at which a search started at ``start`` with ``seconds`` to
-    think must stop (``RESERVE`` of it kept back)."""
-    return int((start + seconds * (1.0 - RESERVE)) * 1e9)
+def as_ns(deadline: float) -> int:
+    """A ``perf_counter`` deadline in ``perf_counter_ns`` units (``NEVER`` if infinite)."""
+    return NEVER if deadline == float("inf") else int(deadline * 1e9)
 
 
-def seconds_left(deadline: int) -> float:
-    """Seconds until ``deadline`` (a ``deadline_ns`` value); negative once it has passed."""
-    return (deadline - time.perf_counter_ns()) / 1e9
+class Clock:
+    """One agent's clock (module docstring): when to stop, learnt from how late it returned."""
+
+    def __init__(self) -> None:
+        self.late = 0.0  # seconds: a fading maximum of how long after its stop a search returned
+
+    def stop(self, start: float, seconds: float) -> float:
+        """The ``perf_counter`` time at which a search started at ``start`` with ``seconds`` to
+        think must stop."""
+        return start + seconds - RESERVE * seconds - min(self.late, MOST_KEPT * seconds)
+
+    def returned(self, stop: float) -> None:
+        """Learn from a search that had to stop at ``stop`` and is returning now."""
+        self.late = max(time.perf_counter() - stop, FADE * self.late, 0.0)

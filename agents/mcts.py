@@ -13,7 +13,9 @@ at an evaluation beats random playouts and can beat alpha-beta. Here:
 * **Selection**: ``Q + c * P * sqrt(N) / (1 + n)``; the filling phase and finished games are scored
   exactly (``agents.endgame``): +-1.
 * **Budget**: ``time`` seconds per move or ``sims`` simulations; the move played is the most
-  visited child. **Tree reuse**: the subtree of the position reached two plies later (our move and
+  visited child. A timed search runs simulations until ``agents.clock``'s deadline and starts none
+  that its measured duration says would end after ``time`` (a CNN expansion takes a tenth of a
+  second or more). **Tree reuse**: the subtree of the position reached two plies later (our move and
   the reply) is kept for the next move.
 
 The tree is over whole moves; a tree over the two phases (queen move, then arrow) was not built.
@@ -31,8 +33,9 @@ import numpy as np
 from amazons_env import Board, Move, core
 
 from . import endgame
-from .alphabeta import WIN, candidates
+from .alphabeta import WIN, candidates, search_stats
 from .base import Agent
+from .clock import Clock
 from .evaluator import make_evaluator
 from .options import EVAL, TIME, opt
 from .registry import register
@@ -103,7 +106,8 @@ class MCTS(Agent):
         self.root: Optional[Node] = None
         self.root_cells: Optional[bytes] = None
         self.last_result: Optional[MCTSResult] = None
-        self._stats = np.zeros(5, dtype=np.int64)  # ``candidates`` counts its evaluator calls here
+        self._stats = search_stats()  # ``candidates`` counts its evaluator calls here
+        self._clock = Clock()
 
     def reset(self) -> None:
         self.root, self.root_cells = None, None
@@ -198,14 +202,18 @@ class MCTS(Agent):
         if root is None or root.terminal or len(root.moves) == 0:
             root = self._expand(cells, queens, nq, side, dirs)
         sims = 0
-        deadline = None if self.time is None else start + self.time
-        while True:
-            if self.sims is not None and sims >= self.sims:
-                break
-            if deadline is not None and _time.perf_counter() >= deadline and sims > 0:
+        stop = float("inf") if self.time is None else self._clock.stop(start, self.time)
+        end = float("inf") if self.time is None else start + self.time
+        last = 0.0  # the last simulation's seconds
+        while self.sims is None or sims < self.sims:
+            now = _time.perf_counter()
+            if sims > 0 and (now >= stop or now + last > end):
                 break
             self._simulate(root, cells, queens, nq, side, dirs)
+            last = _time.perf_counter() - now
             sims += 1
+        if self.time is not None:
+            self._clock.returned(stop)
         best = int(np.lexsort((root.total / np.maximum(root.visits, 1), root.visits))[-1])
         self.root, self.root_cells = root, board.cells.tobytes()
         public = core.public_index(board.size)

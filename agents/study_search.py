@@ -27,9 +27,10 @@ value, see ``agents.evaluator``); a side to move with no move scores -1. Depth c
 
 Nodes: positions entered by the search after whole moves, the root included (for move-then-arrow,
 also the queen-half positions). Search with a depth limit (one search at that depth) or a time per
-move (iterative deepening from depth 1; an iteration that would overrun the time is cut by a node
-budget and discarded). Evaluators without a numba kernel (the CNN) are searched by
-``two-iteration`` only, by ``batch_two_iteration``: the same tree in Python with one
+move (the default, 1 s: iterative deepening from depth 1 until the deadline, ``agents.clock``;
+the iteration running at the deadline is aborted and discarded, since these searches have no
+move ordering that would make its partial result safe). Evaluators without a numba kernel (the
+CNN) are searched by ``two-iteration`` only, by ``batch_two_iteration``: the same tree in Python with one
 ``evaluate_batch`` call on all the children of each depth-1 node.
 
 >>> from amazons_env import Board
@@ -52,14 +53,15 @@ from numba import njit, types
 from amazons_env import Board, Move, core
 
 from .base import Agent
-from .batched import batched_alphabeta
+from .batched import Pace, batched_alphabeta
+from .clock import CHECK_EVERY, NEVER, Clock, as_ns, now_ns
 from .evaluator import KERNEL_TYPE, Evaluator, make_evaluator
 from .options import EVAL, TIME, opt
 from .registry import make, register
 
 __all__ = ["SearchResult", "StudySearch", "VARIANTS", "search_kernel", "batch_two_iteration"]
 
-NODES, LIMIT, ABORTED = range(3)  # indices into the ``stats`` array
+NODES, LIMIT, ABORTED, DEADLINE, NEXT_CHECK = range(5)  # indices into the ``stats`` array
 INF = 1e30
 NO_LIMIT = 1 << 62
 VARIANTS = ("classic", "move-then-arrow", "two-iteration")
@@ -71,10 +73,15 @@ _COMMON = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64,
 
 @njit(cache=True)
 def _enter(cells, queens, nq, side, dirs, stats):
-    """Count a node; True if the search must stop (node budget spent or already aborted)."""
+    """Count a node; True if the search must stop (node budget spent, deadline passed, or
+    already aborted)."""
     stats[NODES] += 1
     if stats[NODES] > stats[LIMIT]:
         stats[ABORTED] = 1
+    elif stats[NODES] >= stats[NEXT_CHECK]:
+        stats[NEXT_CHECK] = stats[NODES] + CHECK_EVERY
+        if now_ns() > stats[DEADLINE]:
+            stats[ABORTED] = 1
     return stats[ABORTED] != 0
 
 
@@ -243,15 +250,19 @@ def move_then_arrow(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, p
     return 0.0 if stats[ABORTED] else value
 
 
-def batch_two_iteration(board: Board, depth: int, evaluator: Evaluator,
-                        node_limit: int = NO_LIMIT) -> tuple[Optional[Move], float, int]:
+def batch_two_iteration(board: Board, depth: int, evaluator: Evaluator, node_limit: int = NO_LIMIT,
+                        deadline: float = float("inf"),
+                        pace: Optional[Pace] = None) -> tuple[Optional[Move], float, int]:
     """The two-iteration search for evaluators without a kernel: ``(move, value, nodes)`` like
     ``search_kernel``. Above depth 1 it is plain alpha-beta in Python over the moves in the order
     of the kernel searches; a depth-1 node evaluates all its children with **one**
     ``evaluator.evaluate_batch`` call (no pruning among them: one forward pass over the frontier
     beats pruning for a neural net), so its value is exact and the root value equals the kernel
-    searches' with the same evaluation (``agents.batched``)."""
-    result = batched_alphabeta(board, depth, evaluator, ordered=False, node_limit=node_limit)
+    searches' with the same evaluation (``agents.batched``). ``move`` is None when the node
+    budget or the ``deadline`` (``time.perf_counter()``; with a ``pace``, also before a forward
+    pass predicted to end after it) came first."""
+    result = batched_alphabeta(board, depth, evaluator, ordered=False, node_limit=node_limit, deadline=deadline,
+                               pace=pace)
     return result.move, result.value, result.nodes
 
 
@@ -271,17 +282,19 @@ class SearchResult:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
-def search_kernel(variant: str, board: Board, depth: int, evaluator: Evaluator,
-                  node_limit: int = NO_LIMIT) -> tuple[Optional[Move], float, int]:
+def search_kernel(variant: str, board: Board, depth: int, evaluator: Evaluator, node_limit: int = NO_LIMIT,
+                  deadline: float = float("inf")) -> tuple[Optional[Move], float, int]:
     """One fixed-depth search of ``board`` with a kernel evaluator: ``(move, value, nodes)``;
-    ``move`` is ``None`` if the node budget ran out first. The board is left unchanged."""
+    ``move`` is ``None`` if the node budget ran out or the ``deadline``
+    (``time.perf_counter()``) passed first. The board is left unchanged."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown search {variant!r}; use one of {VARIANTS}")
     if evaluator.kernel is None:
         raise ValueError(f"{variant} needs an evaluator with a numba kernel; {evaluator.spec!r} has none "
                          "(only two-iteration searches batch evaluators)")
     cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
-    stats = np.array([0, node_limit, 0], dtype=np.int64)
+    stop = as_ns(deadline)
+    stats = np.array([0, node_limit, 0, stop, 0 if stop < NEVER else NEVER], dtype=np.int64)
     best = np.full(3, -1, dtype=np.int64)
     args = (cells, queens, nq, int(board.turn), board.dirs, depth, -INF, INF, evaluator.kernel,
             evaluator.params, stats, best, 0)
@@ -301,8 +314,9 @@ def search_kernel(variant: str, board: Board, depth: int, evaluator: Evaluator,
 class StudySearch(Agent):
     """One of the study's searches with an evaluator, as an agent.
 
-    ``depth``: the depth limit (default 3 when no ``time`` is given). ``time``: seconds per move,
-    searched by iterative deepening up to ``depth`` (unlimited if ``depth`` is not given).
+    ``time``: seconds per move (default 1 when no ``depth`` is given), searched by iterative
+    deepening until the deadline (``agents.clock``), up to ``depth`` if given. ``depth`` alone:
+    one search to that depth, however long it takes.
     ``eval``: an evaluator spec or object; other keyword options (``cof1``, ``bias``, ``jitter``)
     go to the evaluator. With ``jitter`` the evaluator is reseeded from the agent's seed each move.
     """
@@ -318,13 +332,15 @@ class StudySearch(Agent):
         if time is not None and not time > 0:
             raise ValueError(f"time={time!r}: seconds per move must be > 0")
         self.variant = variant
-        self.depth = None if depth is None and time is not None else int(depth or 3)
-        self.time = None if time is None else float(time)
+        self.depth = None if depth is None else int(depth)
+        self.time = 1.0 if time is None and depth is None else time
         self.evaluator = make_evaluator(eval, **eval_options)
         if self.evaluator.kernel is None and variant != "two-iteration":
             raise ValueError(f"{variant} needs an evaluator with a numba kernel; {self.evaluator.spec!r} "
                              "has none: use two-iteration, which batches whole frontiers")
         self.last_result: Optional[SearchResult] = None
+        self._pace = Pace()  # forward-pass cost of a batch evaluator, learnt across moves
+        self._clock = Clock()
 
     def select_move(self, board: Board) -> Move:
         self.last_result = self.search(board)
@@ -339,30 +355,27 @@ class StudySearch(Agent):
         empties = int(np.count_nonzero(board.cells == core.EMPTY))
         deepest = empties if self.depth is None else min(self.depth, empties)
         if self.time is None:
-            move, value, nodes = self._search(board, deepest, NO_LIMIT)
+            move, value, nodes = self._search(board, deepest)
             return SearchResult(move, value, deepest, nodes, _time.perf_counter() - start)
-        deadline = start + self.time
-        done, total, prev_nodes, last_nodes, last_seconds = None, 0, 0, 0, 0.0
+        stop = self._clock.stop(start, self.time)
+        done, total = None, 0
         for depth in range(1, deepest + 1):
-            now = _time.perf_counter()
-            if prev_nodes:  # predict the next iteration from the growth of the last one
-                if now + last_seconds * max(2.0, last_nodes / prev_nodes) > deadline:
-                    break
-            rate = last_nodes / last_seconds if last_seconds > 0 else 0.0
-            limit = NO_LIMIT if done is None or rate == 0.0 else max(1, int(rate * (deadline - now)))
-            move, value, nodes = self._search(board, depth, limit)
+            if done is not None and _time.perf_counter() >= stop:
+                break
+            # the first iteration always finishes: a move to play
+            move, value, nodes = self._search(board, depth, float("inf") if done is None else stop)
             total += nodes
             if move is None:
                 break  # out of time: keep the last finished iteration
-            last_seconds = _time.perf_counter() - now
-            prev_nodes, last_nodes, done = last_nodes, nodes, (move, value, depth)
+            done = (move, value, depth)
+        self._clock.returned(stop)
         move, value, depth = done
         return SearchResult(move, value, depth, total, _time.perf_counter() - start)
 
-    def _search(self, board: Board, depth: int, limit: int) -> tuple[Optional[Move], float, int]:
+    def _search(self, board: Board, depth: int, stop: float = float("inf")) -> tuple[Optional[Move], float, int]:
         if self.evaluator.kernel is None:
-            return batch_two_iteration(board, depth, self.evaluator, limit)
-        return search_kernel(self.variant, board, depth, self.evaluator, limit)
+            return batch_two_iteration(board, depth, self.evaluator, deadline=stop, pace=self._pace)
+        return search_kernel(self.variant, board, depth, self.evaluator, deadline=stop)
 
 
 def _factory(variant: str) -> functools.partial:

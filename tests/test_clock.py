@@ -11,7 +11,7 @@ import pytest
 
 from agents import make
 from agents.arena import opening_board
-from agents.clock import NEVER, deadline_ns, now_ns
+from agents.clock import NEVER, Clock, as_ns, now_ns
 
 # (size, depth, opening plies) -> (move, value, nodes, evals) of round one's alphabeta at a fixed
 # depth, recorded before the clock changed: the legacy clock and the new one must both give them
@@ -26,7 +26,19 @@ def test_clock_reads_the_perf_counter():
     before = time.perf_counter_ns()
     assert before <= now_ns() <= time.perf_counter_ns()
     start = time.perf_counter()
-    assert int(start * 1e9) < deadline_ns(start, 0.5) <= int((start + 0.5) * 1e9) < NEVER
+    clock = Clock()
+    assert start < clock.stop(start, 0.5) < start + 0.5
+    assert as_ns(start) < as_ns(clock.stop(start, 0.5)) < as_ns(float("inf")) == NEVER
+
+
+def test_clock_keeps_back_how_late_searches_return():
+    clock = Clock()
+    clock.returned(time.perf_counter() - 0.1)  # a search that returned 0.1 s after its stop
+    assert clock.late >= 0.1
+    assert clock.stop(0.0, 1.0) <= 0.99 - 0.1
+    assert clock.stop(0.0, 0.1) > 0.075  # lateness keeps back at most a fifth of the time
+    clock.returned(time.perf_counter() + 5)  # finished early: the lateness fades
+    assert 0.09 <= clock.late < 0.1
 
 
 @pytest.mark.parametrize("spec", ["alphabeta:clock=fast", "alphabeta:clock=1", "alphabeta:clock=true"])
@@ -52,3 +64,56 @@ def test_tiny_budget_gives_a_legal_move(spec):
     move = agent.select_move(board)
     assert board.is_legal(move)
     assert 1 <= agent.last_result.depth <= 3
+
+
+@pytest.mark.parametrize("spec", ["mcts:time=0.05", "two-iteration:time=0.05", "classic:time=0.05",
+                                  "move-then-arrow:time=0.05"])
+def test_tiny_budget_gives_a_legal_move_for_every_search(spec):
+    board = opening_board(8, 2, [2, 8])
+    assert board.is_legal(make(spec).select_move(board))
+
+
+@pytest.mark.parametrize("variant", ["two-iteration", "classic", "move-then-arrow"])
+def test_study_searches_default_to_one_second(variant):
+    assert (make(variant).time, make(variant).depth) == (1.0, None)
+    assert (make(f"{variant}:depth=3").time, make(f"{variant}:depth=3").depth) == (None, 3)
+    assert (make(f"{variant}:depth=3,time=2").time, make(f"{variant}:depth=3,time=2").depth) == (2, 3)
+
+
+# A budget that has passed before the search starts: the first iteration still finishes (a move
+# to play) and the next is aborted at once, so the result is exactly the depth-1 search's.
+@pytest.mark.parametrize("name", ["alphabeta", "two-iteration", "classic", "move-then-arrow"])
+def test_a_spent_budget_plays_the_first_iteration(name):
+    board = opening_board(8, 4, [3, 8])
+    timed = make(f"{name}:time=1e-9").search(board)
+    fixed = make(f"{name}:depth=1").search(board)
+    assert (timed.move, timed.value, timed.depth) == (fixed.move, fixed.value, 1)
+
+
+def test_mcts_with_a_spent_budget_runs_one_simulation():
+    assert make("mcts:time=1e-9").search(opening_board(8, 4, [3, 8])).simulations == 1
+
+
+def test_kernel_search_past_its_deadline_gives_no_move():
+    from agents.evaluator import make_evaluator
+    from agents.study_search import search_kernel
+
+    board = opening_board(8, 2, [4, 8])
+    for variant in ("classic", "two-iteration", "move-then-arrow"):
+        assert search_kernel(variant, board, 2, make_evaluator("improved"), deadline=0.0)[0] is None
+        assert search_kernel(variant, board, 1, make_evaluator("improved"))[0] is not None
+
+
+def test_pace_stops_before_a_forward_pass_that_would_overrun():
+    from agents.batched import Pace, batched_alphabeta
+    from agents.evaluator import make_evaluator
+
+    board = opening_board(6, 2, [5, 6])
+    slow = Pace()
+    slow.record(1000, 1000.0)  # one second per position: no batch fits in the next minute
+    evaluator = make_evaluator("basic")
+    in_a_minute = time.perf_counter() + 60
+    assert batched_alphabeta(board, 1, evaluator, deadline=in_a_minute, pace=slow).move is None
+    fast = Pace()
+    assert batched_alphabeta(board, 1, evaluator, deadline=in_a_minute, pace=fast).move is not None
+    assert fast.per_position > 0  # learnt from the call

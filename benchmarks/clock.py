@@ -1,0 +1,108 @@
+"""How much of ``time=T`` each searching agent uses: seconds per move over whole games.
+
+Target (issue 13): at ``time=1`` every searching agent thinks mean >= 0.9 T and max <= 1.05 T per
+move, on 8x8 and 10x10. Each agent plays ``--games`` self-play games per board size (two instances
+of the spec, one per colour, from 2-ply random openings); every move is timed around
+``select_move``, as the arena times it.
+
+    python3 benchmarks/clock.py                               # every searching agent, 8x8 and 10x10
+    python3 benchmarks/clock.py --agents "alphabeta:time=1" "alphabeta:time=1,clock=legacy" --sizes 8
+
+Columns: ``moves`` timed, ``mean``/``p95``/``max`` seconds over all of them, ``open mean`` over
+the moves whose outcome was still open: played before the amazons were separated and not proven
+by the search (a result value of magnitude >= 1: ``alphabeta``'s +-2 and the others' +-1 mean a
+forced win or loss). Decided positions are played at once, as they should be (``alphabeta`` and
+``mcts`` play the exact filling move; a proven search stops deepening). ``cold``: the agent's
+first move in this process (numba cache loads, the net's first forward pass; not in the other
+columns: each instance plays one warm-up move first). PASS: ``open mean`` >= 0.9 T and ``max``
+<= 1.05 T. The machine may be shared: a busy machine shows as a high ``max``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+import numpy as np
+
+from agents import make
+from agents.arena import opening_board
+from agents.base import Agent
+from agents.endgame import analyse
+from amazons_env import Board
+
+AGENTS = ("alphabeta", "alphabeta:clock=legacy", "mcts", "two-iteration", "classic", "move-then-arrow", "cnn",
+          "cnn:search=two-iteration")
+
+
+def with_time(spec: str, seconds: float) -> str:
+    """``spec`` with ``time=seconds`` added."""
+    return f"{spec}{',' if ':' in spec else ':'}time={seconds:g}"
+
+
+def timed_move(agent: Agent, board: Board) -> float:
+    """Seconds ``agent`` takes to choose its move in ``board``; the move is played."""
+    start = time.perf_counter()
+    move = agent.select_move(board)
+    seconds = time.perf_counter() - start
+    board.push(move)
+    return seconds
+
+
+def play(spec: str, size: int, games: int, seed: int) -> dict[str, Any]:
+    """Time every move of ``games`` self-play games of ``spec`` on ``size`` x ``size``."""
+    players = [make(spec, seed=seed + colour) for colour in (0, 1)]
+    cold = timed_move(players[0], opening_board(size, 2, [seed, size, 99]))
+    timed_move(players[1], opening_board(size, 2, [seed, size, 98]))
+    seconds, open_seconds = [], []
+    for game in range(games):
+        board = opening_board(size, 2, [seed, size, game])
+        for player in players:
+            player.reset()
+        while not board.is_game_over():
+            separated = analyse(board).separated
+            player = players[int(board.turn)]
+            spent = timed_move(player, board)
+            seconds.append(spent)
+            if not separated and abs(getattr(player.last_result, "value", 0.0)) < 1.0:
+                open_seconds.append(spent)
+    return {"spec": spec, "size": size, "games": games, "cold": cold, "seconds": seconds,
+            "open_seconds": open_seconds}
+
+
+def row(result: dict[str, Any], budget: float) -> str:
+    seconds = np.array(result["seconds"])
+    open_mean = float(np.mean(result["open_seconds"])) if result["open_seconds"] else 0.0
+    verdict = "PASS" if open_mean >= 0.9 * budget and seconds.max() <= 1.05 * budget else "FAIL"
+    return (f"| {result['spec']} | {result['size']}x{result['size']} | {len(seconds)} | {seconds.mean():.3f} | "
+            f"{np.percentile(seconds, 95):.3f} | {seconds.max():.3f} | {open_mean:.3f} | {result['cold']:.2f} | "
+            f"{verdict} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--agents", nargs="+", default=list(AGENTS), help="specs without time= (it is added)")
+    parser.add_argument("--sizes", nargs="+", type=int, default=[8, 10])
+    parser.add_argument("--games", type=int, default=1, help="self-play games per agent and size (default 1)")
+    parser.add_argument("--time", type=float, default=1.0, help="seconds per move T (default 1)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", default=None, metavar="PATH", help="also write every timing here")
+    args = parser.parse_args()
+    print(f"time={args.time:g} s per move; PASS: open mean >= {0.9 * args.time:.2f} s and max <= "
+          f"{1.05 * args.time:.2f} s\n")
+    print("| agent | board | moves | mean | p95 | max | open mean | cold | clock |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    results = []
+    for spec in args.agents:
+        for size in args.sizes:
+            results.append(play(with_time(spec, args.time), size, args.games, args.seed))
+            print(row(results[-1], args.time), flush=True)
+            if args.json:
+                with open(args.json, "w") as out:
+                    json.dump(results, out)
+
+
+if __name__ == "__main__":
+    main()
