@@ -4,8 +4,8 @@ The tree lives in flat arrays and every simulation runs in numba (``agents.uct_t
 the tree, the two shapes and a simulation); this module is the agent around it:
 
 * **Budget**: ``time`` seconds per move (default 1.0) or ``sims`` simulations. The simulations
-  run in batches sized from the measured rate so that the last one ends just before the
-  deadline: the clock is used, and not overrun.
+  read the clock inside numba (``agents.clock.now_ns``, every few evaluations) and stop a few
+  milliseconds before the deadline: the clock is used, and not overrun.
 * **Tree reuse**: after our move and the reply, the subtree of the position reached is copied to
   the front of a fresh tree (``uct_tree.compact``) and searched on.
 * **Filling phase**: a separated root is played by ``endgame.filling_move`` directly, as the other
@@ -18,6 +18,9 @@ levels, the default) or ``"move"`` (whole moves), ``c`` the PUCT exploration con
 the prior temperature, ``pw``/``pw_exp`` progressive widening (``pw * N^pw_exp`` children open;
 ``pw=0``: all), ``kq`` queen moves kept per position (0 = all), ``expand_at`` visits before a leaf
 is expanded, ``playout`` random plies before a leaf's evaluation (0 = the evaluation itself),
+``prior`` ``"eval"`` (children scored by the evaluation when their parent is expanded) or
+``"fast"`` (split tree only: cheap mobility scores order the children, each is evaluated when
+first visited: one evaluation per simulation),
 ``endgame`` the fill-search budget per region (0 = off), ``reuse``, ``eval`` the evaluator (a spec
 with a numba kernel; further keyword options go to it).
 
@@ -39,6 +42,7 @@ import numpy as np
 
 from amazons_env import Board, Move, core
 
+from . import alphabeta as _alphabeta
 from . import endgame as _endgame
 from . import uct_tree as T
 from .base import Agent
@@ -49,10 +53,21 @@ from .registry import make, register
 __all__ = ["UCT", "UCTResult"]
 
 TREES = ("split", "move")
+PRIORS = ("eval", "fast")
 START_NODES = 1 << 18
 MAX_NODES = 1 << 22  # ~250 MB of tree at most
-BATCH_SECONDS = 0.01  # one numba call; the last one is sized to end at the deadline
-MARGIN = 0.004  # seconds kept for choosing the move and returning
+MARGIN = 0.005  # seconds kept for choosing the move and returning
+NEVER = 1 << 62
+
+
+def _candidate_stats() -> np.ndarray:
+    """Counters for ``alphabeta.candidates``, with no deadline of its own."""
+    fresh = getattr(_alphabeta, "search_stats", None)
+    if fresh is not None:
+        return fresh()
+    stats = np.zeros(5, dtype=np.int64)
+    stats[_alphabeta.LIMIT] = _alphabeta.NO_LIMIT
+    return stats
 
 
 @dataclass(frozen=True)
@@ -82,6 +97,8 @@ class UCTResult:
     "kq": opt("queen moves kept per position (0 = all)", ge=0),
     "expand_at": opt("visits before a leaf is expanded", ge=0),
     "playout": opt("random plies before a leaf's evaluation (0: the evaluation itself)", ge=0),
+    "prior": opt("eval: children scored when expanded; fast: mobility order, evaluated on first visit",
+                 choices=PRIORS),
     "endgame": opt("fill-search budget per region (0 = off)", ge=0),
     "reuse": opt("keep the subtree between moves")})
 class UCT(Agent):
@@ -91,7 +108,8 @@ class UCT(Agent):
 
     def __init__(self, time: Optional[float] = None, sims: Optional[int] = None, eval: Any = "territory",
                  tree: str = "split", c: float = 0.5, tau: float = 0.1, pw: float = 2.0, pw_exp: float = 0.5,
-                 kq: int = 0, expand_at: int = 1, playout: int = 0, endgame: int = 300, reuse: bool = True,
+                 kq: int = 0, expand_at: int = 1, playout: int = 0, prior: str = "eval", endgame: int = 300,
+                 reuse: bool = True,
                  seed: Optional[int] = None, **eval_options: Any) -> None:
         super().__init__(seed)
         if time is not None and not (isinstance(time, (int, float)) and 0 < time < float("inf")):
@@ -100,6 +118,8 @@ class UCT(Agent):
             raise ValueError(f"sims={sims!r}: must be a whole number >= 1")
         if tree not in TREES:
             raise ValueError(f"tree={tree!r}: must be one of {', '.join(TREES)}")
+        if prior not in PRIORS or prior == "fast" and tree != "split":
+            raise ValueError(f"prior={prior!r}: must be one of {', '.join(PRIORS)} ('fast' needs tree=split)")
         for key, value in (("c", c), ("tau", tau), ("pw_exp", pw_exp)):
             if not (isinstance(value, (int, float)) and 0 < value < float("inf")):
                 raise ValueError(f"{key}={value!r}: must be a finite number > 0")
@@ -115,7 +135,8 @@ class UCT(Agent):
         self.sims = sims
         self.tree, self.endgame, self.reuse = tree, int(endgame), bool(reuse)
         self.fcfg = np.array([c, tau, pw, pw_exp], dtype=np.float64)
-        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0], dtype=np.int64)
+        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, int(prior == "fast")],
+                             dtype=np.int64)
         self.last_result: Optional[UCTResult] = None
         self._tree: Optional[tuple[np.ndarray, np.ndarray, np.ndarray]] = None
         self._tree_position: Optional[tuple[bytes, int]] = None  # root cells and ply of the kept tree
@@ -134,7 +155,7 @@ class UCT(Agent):
         if size not in self._scratch:
             rows = core.max_moves(size, core.MAX_QUEENS)
             self._scratch[size] = (np.empty((rows, 3), dtype=np.int64), np.empty(rows),
-                                   np.empty((rows, 2), dtype=np.int64), np.empty(rows))
+                                   np.empty((rows, 2), dtype=np.int64), np.empty(rows), _candidate_stats())
         return self._scratch[size]
 
     def _root(self, board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -213,28 +234,16 @@ class UCT(Agent):
         ni, nf, st = self._root(board)
         st[T.RNG] = int(self.rng.integers(1, 1 << 62))
         buffers = self._buffers(board.size)
-        deadline = None if self.time is None else start + self.time - MARGIN
-        batch = 64 if deadline is not None else 4096
+        stop = NEVER if self.time is None else int((start + self.time - MARGIN) * 1e9)
+        budget = NEVER if self.sims is None else self.sims
         sims = 0
-        while True:
-            todo = batch if self.sims is None else min(batch, self.sims - sims)
-            if todo <= 0:
-                break
-            t0 = _time.perf_counter()
-            done = T.run(cells, queens, nq, side, dirs, self.evaluator.kernel, self.evaluator.params, self.fcfg,
-                         icfg, ni, nf, st, todo, *buffers)
-            now = _time.perf_counter()
-            sims += done
-            if done < todo:
-                break  # the root is solved
-            if st[T.FREE] > 0.75 * len(ni) and len(ni) < MAX_NODES:
-                ni, nf = self._grow(ni, nf)
-            if deadline is not None:
-                per = (now - t0) / max(done, 1)
-                left = deadline - _time.perf_counter()
-                if left < per:
-                    break
-                batch = max(1, int(min(left, BATCH_SECONDS) / per))
+        while sims < budget:
+            grow_at = int(0.75 * len(ni)) if len(ni) < MAX_NODES else len(ni)
+            sims += T.run(cells, queens, nq, side, dirs, self.evaluator.kernel, self.evaluator.params, self.fcfg,
+                          icfg, ni, nf, st, budget - sims, stop, grow_at, *buffers)
+            if st[T.FREE] < grow_at:
+                break  # the budget is spent, the clock ran out or the root is solved
+            ni, nf = self._grow(ni, nf)
         move, value = self._choose(ni, nf, int(st[T.ROOT]), board)
         self._tree = (ni, nf, st)
         self._tree_position = (board.cells.tobytes(), board.ply)
@@ -262,3 +271,4 @@ class UCT(Agent):
                 arrow = int(ni[node, T.ARROW])
         public = core.public_index(board.size)
         return Move(int(public[frm]), int(public[to]), int(public[arrow]), board.size), value
+

@@ -36,12 +36,14 @@ from numba import njit, types
 from amazons_env import core
 
 from . import endgame
+from .alphabeta import EVALS as EVALS_AB
 from .alphabeta import candidates
+from .clock import now_ns
 from .evaluator import KERNEL_TYPE
 
 __all__ = ["NI", "NF", "FROM", "TO", "ARROW", "FIRST", "NKIDS", "VISITS", "SOLVED", "KIND", "COMPLETE", "WSUM", "STATIC",
            "PRIOR", "KIND_MOVE", "KIND_ARROW", "C_PUCT", "TAU", "PW_C", "PW_A", "SPLIT", "KQ", "EXPAND_AT",
-           "PLAYOUT", "ENDGAME", "MAX_KIDS", "ROOT", "FREE", "SIMS", "EVALS", "RNG", "NST",
+           "PLAYOUT", "ENDGAME", "MAX_KIDS", "FAST", "ROOT", "FREE", "SIMS", "EVALS", "RNG", "NST",
            "new_root", "run", "compact"]
 
 FROM, TO, ARROW, FIRST, NKIDS, VISITS, SOLVED, KIND, COMPLETE = range(9)
@@ -50,9 +52,10 @@ WSUM, STATIC, PRIOR = range(3)
 NF = 3
 KIND_MOVE, KIND_ARROW = 0, 1  # a position with a side to move / a queen moved, its arrow to come
 C_PUCT, TAU, PW_C, PW_A = range(4)  # float config
-SPLIT, KQ, EXPAND_AT, PLAYOUT, ENDGAME, MAX_KIDS = range(6)  # int config
+SPLIT, KQ, EXPAND_AT, PLAYOUT, ENDGAME, MAX_KIDS, FAST = range(7)  # int config
 ROOT, FREE, SIMS, EVALS, RNG = range(5)  # state
 NST = 5
+CHECK_EVERY = 8  # evaluations (or simulations) between two readings of the clock
 MAX_DEPTH = 512  # path length bound: 2 levels per move, at most 140 moves on 12x12
 
 
@@ -131,10 +134,27 @@ def _playout(cells, queens, nq, side, dirs, plies, kernel, params, st, buf):
     return sign * value
 
 
+@njit(cache=True, inline="always")
+def _arrow_score(cells, dirs, a, enemy):
+    """A cheap arrow prior in [0, 1]: how many enemy amazons the arrow on ``a`` faces along a
+    queen line (one adjacent counts double), over 8."""
+    score = 0.0
+    for d in range(8):
+        t = a + dirs[d]
+        near = 2.0
+        while cells[t] == core.EMPTY:
+            t += dirs[d]
+            near = 1.0
+        if cells[t] == enemy:
+            score += near
+    return min(score / 8.0, 1.0)
+
+
 @njit(cache=True)
-def _finish_children(ni, nf, st, first, n, scores, kind, tau):
+def _finish_children(ni, nf, st, first, n, scores, kind, tau, evaluated):
     """Children rows ``first .. first + n`` already hold their actions and scores in ``scores``:
-    sort them best first, set priors (softmax of score / tau), solved wins (score above 1)."""
+    sort them best first, set priors (softmax of score / tau), solved wins (score above 1), and
+    the first-play value: the score if ``evaluated``, else NaN (evaluated when first visited)."""
     order = np.argsort(-scores[:n])
     rows = ni[first:first + n].copy()
     vals = scores[:n].copy()
@@ -151,7 +171,7 @@ def _finish_children(ni, nf, st, first, n, scores, kind, tau):
         ni[x, COMPLETE] = 0
         v = vals[src]
         ni[x, SOLVED] = 1 if v > 1.0 else 0
-        nf[x, STATIC] = min(v, 1.0)
+        nf[x, STATIC] = min(v, 1.0) if evaluated or v > 1.0 else np.nan
         nf[x, WSUM] = 0.0
         p = np.exp((min(v, 1.0) - min(best, 1.0)) / tau)
         nf[x, PRIOR] = p
@@ -167,6 +187,7 @@ def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf
     first = st[FREE]
     other = 1 - side
     tau = fcfg[TAU]
+    fast = icfg[FAST]
     if ni[x, KIND] == KIND_ARROW:  # the queen on TO has moved; score every arrow
         to = ni[x, TO]
         n = 0
@@ -174,18 +195,20 @@ def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf
             a = to + dirs[d]
             while cells[a] == core.EMPTY:
                 cells[a] = core.ARROW
-                if core.has_move(cells, queens, nq, other, dirs):
+                if not core.has_move(cells, queens, nq, other, dirs):
+                    scores[n] = 2.0
+                elif fast:
+                    scores[n] = _arrow_score(cells, dirs, a, other + 1)
+                else:
                     scores[n] = -kernel(cells, queens, nq, other, dirs, params)
                     st[EVALS] += 1
-                else:
-                    scores[n] = 2.0
                 cells[a] = core.EMPTY
                 ni[first + n, FROM] = -1
                 ni[first + n, TO] = -1
                 ni[first + n, ARROW] = a
                 n += 1
                 a += dirs[d]
-        _finish_children(ni, nf, st, first, n, scores, KIND_MOVE, tau)
+        _finish_children(ni, nf, st, first, n, scores, KIND_MOVE, tau, fast == 0)
         complete = True
     elif icfg[SPLIT] == 1:  # score every queen move by the position after it
         piece = side + 1
@@ -198,7 +221,10 @@ def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf
                     cells[frm] = core.EMPTY
                     cells[to] = piece
                     queens[side, i] = to
-                    scores[n] = -kernel(cells, queens, nq, other, dirs, params)
+                    if fast:
+                        scores[n] = core.count_arrows(cells, dirs, to) / (4.0 * (dirs[2] - 3))
+                    else:
+                        scores[n] = -kernel(cells, queens, nq, other, dirs, params)
                     cells[to] = core.EMPTY
                     cells[frm] = piece
                     queens[side, i] = frm
@@ -207,20 +233,21 @@ def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf
                     ni[first + n, ARROW] = -1
                     n += 1
                     to += dirs[d]
-        st[EVALS] += n
+        if not fast:
+            st[EVALS] += n
         keep = n if icfg[KQ] <= 0 else min(n, icfg[KQ])
-        _finish_children(ni, nf, st, first, n, scores, KIND_ARROW, tau)
+        _finish_children(ni, nf, st, first, n, scores, KIND_ARROW, tau, fast == 0)
         complete = keep == n
         n = keep
     else:
-        stats[1] = 0
+        before = stats[EVALS_AB]
         complete = icfg[KQ] <= 0 or core.count_queen_moves(cells, queens, nq, side, dirs) <= icfg[KQ]
         n = candidates(cells, queens, nq, side, dirs, kernel, params, icfg[KQ], moves, scores, qmoves, qscores,
                        stats)
-        st[EVALS] += stats[1]
+        st[EVALS] += stats[EVALS_AB] - before
         for r in range(n):
             ni[first + r, FROM], ni[first + r, TO], ni[first + r, ARROW] = moves[r, 0], moves[r, 1], moves[r, 2]
-        _finish_children(ni, nf, st, first, n, scores, KIND_MOVE, tau)
+        _finish_children(ni, nf, st, first, n, scores, KIND_MOVE, tau, True)
     ni[x, FIRST] = first
     ni[x, NKIDS] = n
     ni[x, COMPLETE] = 1 if complete else 0
@@ -247,6 +274,8 @@ def _select(x, ni, nf, fcfg):
         if solved == -1:
             continue
         visits = ni[c, VISITS]
+        if visits == 0 and np.isnan(nf[c, STATIC]):
+            return c  # not evaluated yet: the first open one in prior order goes first
         q = nf[c, WSUM] / visits if visits > 0 else nf[c, STATIC]
         score = q + explore * nf[c, PRIOR] / (1 + visits)
         if score > best_score:
@@ -274,24 +303,31 @@ def _prove(x, ni):
 
 _RUN_ARGS = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1], KERNEL_TYPE,
              types.float64[::1], types.float64[::1], types.int64[::1], types.int32[:, ::1], types.float64[:, ::1],
-             types.int64[::1], types.int64, types.int64[:, ::1], types.float64[::1], types.int64[:, ::1],
-             types.float64[::1])
+             types.int64[::1], types.int64, types.int64, types.int64, types.int64[:, ::1], types.float64[::1],
+             types.int64[:, ::1], types.float64[::1], types.int64[::1])
 
 
 @njit(types.int64(*_RUN_ARGS), cache=True)
-def run(cells, queens, nq, side0, dirs, kernel, params, fcfg, icfg, ni, nf, st, sims, moves, scores, qmoves,
-        qscores):
+def run(cells, queens, nq, side0, dirs, kernel, params, fcfg, icfg, ni, nf, st, sims, stop_ns, grow_at, moves,
+        scores, qmoves, qscores, stats):
     """Play up to ``sims`` simulations from the root ``st[ROOT]`` (``side0`` to move in ``cells``;
-    the arrays are restored on return); returns how many were played (fewer once the root is
-    solved). A node that would need more rows than the tree has left stays a leaf."""
+    the arrays are restored on return); returns how many were played. It returns early when the
+    root is solved, when ``clock.now_ns()`` reaches ``stop_ns`` (read every few evaluations) or
+    when the tree has ``grow_at`` rows in use (the caller may grow it). A node that would need
+    more rows than the tree has left stays a leaf. ``stats``: ``alphabeta.candidates``' counters
+    (its evaluator calls are added to ``st[EVALS]``)."""
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     sides = np.empty(MAX_DEPTH, dtype=np.int64)
     qidx = np.empty(MAX_DEPTH, dtype=np.int64)
-    stats = np.zeros(5, dtype=np.int64)
     capacity = ni.shape[0]
     done = 0
     root = st[ROOT]
-    while done < sims and ni[root, SOLVED] == 0:
+    checked = -CHECK_EVERY
+    while done < sims and ni[root, SOLVED] == 0 and st[FREE] < grow_at:
+        if st[EVALS] - checked >= CHECK_EVERY or done % CHECK_EVERY == 0:
+            checked = st[EVALS]
+            if now_ns() >= stop_ns:
+                break
         x = root
         side = side0
         depth = 0
@@ -303,6 +339,8 @@ def run(cells, queens, nq, side0, dirs, kernel, params, fcfg, icfg, ni, nf, st, 
                 leaf = False  # the backup reads the solved value
                 break
             if ni[x, FIRST] < 0:
+                if depth > 0 and ni[x, VISITS] == 0 and np.isnan(nf[x, STATIC]):
+                    break  # a leaf never evaluated (fast priors): evaluated below
                 if ni[x, KIND] == KIND_MOVE:
                     if depth > 0 and ni[x, VISITS] < icfg[EXPAND_AT]:
                         break
@@ -345,6 +383,9 @@ def run(cells, queens, nq, side0, dirs, kernel, params, fcfg, icfg, ni, nf, st, 
             if icfg[PLAYOUT] > 0 and ni[x, KIND] == KIND_MOVE:
                 value = -_playout(cells, queens, nq, side, dirs, icfg[PLAYOUT], kernel, params, st, moves)
             else:
+                if np.isnan(nf[x, STATIC]):  # for the chooser; a queen move: the opponent "to move"
+                    nf[x, STATIC] = -kernel(cells, queens, nq, 1 - sides[depth - 1], dirs, params)
+                    st[EVALS] += 1
                 value = nf[x, STATIC]
         elif not leaf and depth > 0 and ni[x, SOLVED] == 0:
             value = -1.0 if sides[depth] == sides[depth - 1] else 1.0  # all children lost, not proven

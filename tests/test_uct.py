@@ -49,7 +49,8 @@ def test_legal_move_and_board_unchanged(tree, size):
         assert result.simulations == result.nodes <= 150 and -1.0 <= result.value <= 1.0
 
 
-@pytest.mark.parametrize("options", ["tree=split", "tree=move,kq=4", "tree=split,playout=3", "expand_at=3,pw=0"])
+@pytest.mark.parametrize("options", ["tree=split", "tree=move,kq=4", "tree=split,playout=3", "expand_at=3,pw=0",
+                                     "prior=fast"])
 def test_seeded_simulation_limited_search_is_deterministic(options):
     board = random_position(7, size=8, max_moves=600)
     runs = [make(f"uct:sims=300,seed=5,{options}").search(board) for _ in range(2)]
@@ -63,12 +64,13 @@ def test_playouts_use_the_seed():
     assert len(values) > 1
 
 
-@pytest.mark.parametrize("tree", TREES)
-def test_tree_bookkeeping(tree):
-    """Visits add up (a move node keeps ``expand_at`` leaf visits of its own), children are sorted
-    by prior, priors sum to 1, means lie in [-1, 1]."""
+@pytest.mark.parametrize("tree,prior", [("split", "eval"), ("move", "eval"), ("split", "fast")])
+def test_tree_bookkeeping(tree, prior):
+    """Visits add up (a move node keeps ``expand_at`` leaf visits of its own, a queen move its
+    first visit with fast priors), children are sorted by prior, priors sum to 1, means lie in
+    [-1, 1], and only visited children were evaluated with fast priors."""
     expand_at = 2
-    agent = make(f"uct:sims=800,tree={tree},expand_at={expand_at},seed=3")
+    agent = make(f"uct:sims=800,tree={tree},prior={prior},expand_at={expand_at},seed=3")
     board = random_position(11, size=8, max_moves=400)
     agent.search(board)
     ni, nf, st = _tree_of(agent)
@@ -79,7 +81,7 @@ def test_tree_bookkeeping(tree):
         if first < 0 or n == 0:
             continue
         kids = slice(first, first + n)
-        own = 0 if x == root or ni[x, T.KIND] == T.KIND_ARROW else expand_at
+        own = 0 if x == root else expand_at if ni[x, T.KIND] == T.KIND_MOVE else int(prior == "fast")
         if ni[x, T.SOLVED] == 0:
             assert ni[x, T.VISITS] - ni[kids, T.VISITS].sum() == own, x
         assert np.all(np.diff(nf[kids, T.PRIOR]) <= 1e-12)
@@ -87,6 +89,8 @@ def test_tree_bookkeeping(tree):
         visited = ni[kids, T.VISITS] > 0
         means = nf[kids, T.WSUM][visited] / ni[kids, T.VISITS][visited]
         assert np.all(np.abs(means) <= 1.0 + 1e-12)
+        if prior == "fast":
+            assert np.all(np.isnan(nf[kids, T.STATIC]) == ((ni[kids, T.VISITS] == 0) & (ni[kids, T.SOLVED] == 0)))
         assert np.all(ni[kids, T.KIND] == (T.KIND_ARROW if tree == "split" and ni[x, T.KIND] == T.KIND_MOVE
                                            else T.KIND_MOVE))
 
@@ -103,7 +107,7 @@ def _tiny_positions(count: int) -> list[Board]:
     return boards
 
 
-@pytest.mark.parametrize("tree", TREES)
+@pytest.mark.parametrize("tree", TREES + ("split,prior=fast",))
 def test_proven_results_match_an_exhaustive_solver(tree):
     proven = 0
     for board in _tiny_positions(8):
@@ -170,7 +174,7 @@ def _most_visited_reply(agent: UCT, board: Board) -> Move:
 
 @pytest.mark.parametrize("spec", ["uct:time=0", "uct:time=-1", "uct:sims=0", "uct:tree=diagonal", "uct:c=0",
                                   "uct:tau=nan", "uct:pw=-1", "uct:kq=-2", "uct:playout=1.5", "uct:endgame=-1",
-                                  "uct:time=inf", "uct:eval=cnn"])
+                                  "uct:time=inf", "uct:eval=cnn", "uct:tree=move,prior=fast"])
 def test_bad_options_are_refused(spec):
     with pytest.raises(ValueError):
         make(spec)
