@@ -1,15 +1,15 @@
 """``uci``: an external UCI engine (Fairy-Stockfish, or our own ``amazons engine``) as an agent, so
 ``amazons match`` can measure us against it.
 
-Spec: ``uci:engine=PATH`` with options, e.g. ``uci:engine=/usr/games/fairy-stockfish,time=0.5,Hash=64``
-(``uci:PATH`` where the registry takes a bare first value). ``engine`` is an executable's path
-or name on ``PATH``, or a whole command line (split as a shell would, without running a shell):
-``uci:engine=amazons engine --agent random``. ``time`` is seconds per move (``go movetime``;
-default 1.0), ``depth`` a depth limit (``go depth``), ``variant`` the ``UCI_Variant`` it is set
-to (default ``amazons``; for other board sizes Fairy-Stockfish needs a custom variant from its
-``VariantPath``). Every other option is passed through as ``setoption name KEY value VALUE``;
-it must be one the engine lists (matched ignoring case, ``_`` standing for a space), else the
-agent fails naming the option and the engine's options.
+Spec: ``uci:PATH`` with options after commas, e.g. ``uci:./fairy-stockfish,time=0.5,Hash=64`` (the
+bare first value is the ``engine`` option: ``uci:engine=PATH,...`` is the same agent). ``engine``
+is an executable's path or name on ``PATH``, or a whole command line (split as a shell would,
+without running a shell): ``uci:amazons engine --agent random``. ``time`` is seconds per move
+(``go movetime``; default 1.0), ``depth`` a depth limit (``go depth``), ``variant`` the
+``UCI_Variant`` it is set to (default ``amazons``; for other board sizes Fairy-Stockfish needs a
+custom variant from its ``VariantPath``). Every other option is passed through as ``setoption
+name KEY value VALUE``; it must be one the engine lists (matched ignoring case, ``_`` standing
+for a space), else the agent fails naming the option and the engine's options.
 
 The engine starts on the first move (so building the agent, as ``amazons match`` does to check
 its options, costs nothing), is told ``ucinewgame`` on ``reset``, and is ended on ``close()``,

@@ -49,7 +49,7 @@ import numpy as np
 from amazons_env import Board, Move, core
 
 from .base import Agent
-from .registry import DEFAULT_OPPONENT, make
+from .registry import AGENTS, DEFAULT_OPPONENT, make
 
 __all__ = ["UCIEngine", "fen", "parse_go", "move_budget", "thinking", "FEN_10", "VARIANT"]
 
@@ -143,7 +143,7 @@ class UCIEngine:
 
     def __init__(self, agent: str = DEFAULT_OPPONENT, out: IO[str] = sys.stdout, movetime_ms: int = 0,
                  overhead_ms: int = 50) -> None:
-        make(agent)  # a bad spec fails here, before the loop starts
+        AGENTS.validate(agent)  # a bad spec fails here, before the loop starts; built on `isready`
         self.spec = agent
         self.out = out
         self.movetime_ms = movetime_ms
@@ -218,8 +218,8 @@ class UCIEngine:
             if value != VARIANT:
                 raise ValueError(f"variant {value!r} is not supported: only {VARIANT!r}")
         elif name == "agent":
-            agent = make(value)  # raises on a bad spec: the old agent stays
-            self.spec, self.agent = value, agent
+            AGENTS.validate(value)  # raises on a bad spec: the old agent stays
+            self.spec, self.agent = value, None  # built on the next `isready` or `go`
         elif name in ("movetime", "move overhead"):
             number = int(value)
             if number < 0:

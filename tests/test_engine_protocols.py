@@ -244,8 +244,8 @@ def test_uci_agent_plays_a_game_against_random_through_our_engine():
 
 
 def test_uci_agent_from_a_spec_and_its_process_ends_on_garbage_collection():
-    agent = make(f"uci:engine={ENGINE},time=0.05")
-    assert agent.spec.startswith("uci:engine=")
+    agent = make(f"uci:{ENGINE},time=0.05")  # the bare first value is the engine
+    assert agent.spec == f"uci:engine={ENGINE},time=0.05" and make(agent.spec).argv == agent.argv
     board = Board(10)
     board.push("d1d6,d6g9")
     assert agent._position(board) == "position startpos moves d1d6,d6g9"
@@ -261,6 +261,10 @@ def test_uci_agent_refuses_bad_options_and_engines():
         UCIAgent(engine="/no/such/engine")
     with pytest.raises(ValueError, match="engine=PATH is required"):
         UCIAgent()
+    with pytest.raises(ValueError, match="not an executable"):
+        make("uci:/no/such/engine,time=1")
+    with pytest.raises(ValueError, match="grace"):
+        make(f"uci:{ENGINE},grace=0")
     with pytest.raises(ValueError, match="time"):
         UCIAgent(engine=ENGINE, time=-1)
     agent = UCIAgent(engine=ENGINE, Movetme=100)
