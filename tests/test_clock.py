@@ -117,3 +117,22 @@ def test_pace_stops_before_a_forward_pass_that_would_overrun():
     fast = Pace()
     assert batched_alphabeta(board, 1, evaluator, deadline=in_a_minute, pace=fast).move is not None
     assert fast.per_position > 0  # learnt from the call
+
+
+@pytest.fixture(scope="module")
+def tiny_net(tmp_path_factory):
+    torch = pytest.importorskip("torch")
+    from agents.nets.export import save_model
+    from agents.nets.models import ResValueNet
+
+    torch.manual_seed(2)
+    return str(save_model(ResValueNet(channels=8, blocks=1), tmp_path_factory.mktemp("clock") / "res", board_size=6))
+
+
+@pytest.mark.parametrize("search", ["alphabeta", "two-iteration"])
+def test_cnn_search_with_a_spent_budget_plays_the_first_iteration(tiny_net, search):
+    board = opening_board(6, 2, [6, 6])
+    timed = make(f"cnn:search={search},weights={tiny_net},time=1e-9").search(board)
+    fixed = make(f"cnn:search={search},weights={tiny_net},depth=1").search(board)
+    assert (timed.move, timed.depth) == (fixed.move, 1)
+    assert timed.value == pytest.approx(fixed.value)
