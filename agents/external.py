@@ -11,13 +11,13 @@ custom variant from its ``VariantPath``). Every other option is passed through a
 name KEY value VALUE``; it must be one the engine lists (matched ignoring case, ``_`` standing
 for a space), else the agent fails naming the option and the engine's options.
 
-The engine starts on the first move (so building the agent, as ``amazons match`` does to check
-its options, costs nothing), is told ``ucinewgame`` on ``reset``, and is ended on ``close()``,
-on garbage collection and at interpreter exit (``quit``, then killed if it lingers). It is sent
-``position startpos moves ...`` from the 10x10 start, else ``position fen FEN moves ...`` from
-the first position of the game. A move not answered within ``time + grace`` seconds gets a
-``stop``; one second later the engine is killed and ``EngineError`` names it, with the last lines
-of its stderr. An illegal or missing move is an ``EngineError`` too.
+The engine starts on ``reset`` (before each game) or the first move, not when the agent is built
+(``amazons match`` builds agents to check their options); it is told ``ucinewgame`` on ``reset``
+and ended on ``close()``, on garbage collection and at interpreter exit (``quit``, then killed if
+it lingers). It is sent ``position startpos moves ...`` from the 10x10 start, else ``position
+fen FEN moves ...`` from the first position of the game. A move not answered within ``time +
+grace`` seconds gets a ``stop``; one second later the engine is killed and ``EngineError`` names
+it, with the last lines of its stderr. An illegal or missing move is an ``EngineError`` too.
 
 Building Fairy-Stockfish with ``amazons`` (its Debian package, 11.1, predates the variant): the
 ``pyffish`` source distribution carries the whole engine::
@@ -214,7 +214,11 @@ class UCIAgent(Agent):
     # -- playing ----------------------------------------------------------------------------------
 
     def reset(self) -> None:
-        if self._proc is not None:
+        """``ucinewgame``; a new game starts the engine if it is not running, so that its start-up
+        is not counted as thinking time of the first move."""
+        if self._proc is None or self._proc.poll() is not None:
+            self._start()
+        else:
             self._send("ucinewgame")
             self._ready()
 

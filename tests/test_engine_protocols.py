@@ -232,9 +232,11 @@ def test_botzone_refuses_bad_input_and_answers_no_move_when_lost():
 
 def test_uci_agent_plays_a_game_against_random_through_our_engine():
     with UCIAgent(engine=ENGINE, time=0.05) as agent:
+        assert agent._proc is None  # nothing runs until a game starts
+        agent.reset()  # starts the engine before the game: its start-up is not thinking time
+        process = agent._proc
         result = play_game(agent, make("random", seed=2), Board(6))
         assert result.plies > 6 and agent.last_result is not None
-        process = agent._proc
         agent.reset()  # ucinewgame, same process
         assert agent._proc is process and process.poll() is None
         agent.seed(1)
