@@ -103,7 +103,8 @@ def _terminate(proc: subprocess.Popen) -> None:
                    "variant": opt("the UCI_Variant it is set to"),
                    "grace": opt("seconds past time before the engine is stopped, then killed", gt=0)})
 class UCIAgent(Agent):
-    """An external engine speaking UCI with Fairy-Stockfish's amazons notation (module docstring)."""
+    """An external engine (its path or command line) playing through UCI in Fairy-Stockfish's amazons
+    notation, e.g. ``uci:./fairy-stockfish,time=0.5`` (module docstring)."""
 
     name = "uci"
 

@@ -214,6 +214,15 @@ def test_botzone_second_mover_from_history_without_keep_running():
     assert board.turn == 1 and board.is_legal(botzone_to_move(lines[0]))
 
 
+def test_botzone_subprocess_answers_the_first_turn_and_keeps_running():
+    done = subprocess.run([sys.executable, "-m", "amazons_env.cli", "engine", "--protocol", "botzone",
+                           "--agent", "random:seed=2"], input=f"1\n{NO_MOVE}\n", capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    answer, keep = done.stdout.splitlines()
+    assert keep == KEEP_RUNNING and Board(8).is_legal(botzone_to_move(answer))
+
+
 def test_botzone_refuses_bad_input_and_answers_no_move_when_lost():
     with pytest.raises(InvalidMoveError, match="illegal"):
         BotzoneBot(make("random"), io.StringIO()).run(iter(["1", "0 0 0 1 0 2"]))
