@@ -103,8 +103,9 @@ def _terminate(proc: subprocess.Popen) -> None:
                    "variant": opt("the UCI_Variant it is set to"),
                    "grace": opt("seconds past time before the engine is stopped, then killed", gt=0)})
 class UCIAgent(Agent):
-    """An external engine (its path or command line) playing through UCI in Fairy-Stockfish's amazons
-    notation, e.g. ``uci:./fairy-stockfish,time=0.5`` (module docstring)."""
+    """An external UCI engine as a player (``uci:./fairy-stockfish,time=0.5``).
+
+    It speaks Fairy-Stockfish's amazons notation; see the module docstring."""
 
     name = "uci"
 
