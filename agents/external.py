@@ -27,6 +27,12 @@ Building Fairy-Stockfish with ``amazons`` (its Debian package, 11.1, predates th
         -DIS_64BIT -DUSE_POPCNT -mpopcnt -pthread \\
         $(ls src/*.cpp src/syzygy/*.cpp src/nnue/*.cpp src/nnue/features/*.cpp | grep -v -e pyffish -e ffishjs) \\
         -o fairy-stockfish
+
+Other board sizes: Fairy-Stockfish's ``amazons`` is 10x10; a variants file defines e.g. 8x8
+(``[amazons8:amazons]``, then the lines ``maxRank = 8``, ``maxFile = h`` and ``startFen =
+2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1``), loaded with
+``uci:./fairy-stockfish,VariantPath=variants.ini,variant=amazons8`` (options are set before the
+variant, so the file is read first).
 """
 
 from __future__ import annotations
@@ -167,8 +173,6 @@ class UCIAgent(Agent):
                 listed[_option_key(name)] = name
             if line == "uciok":
                 break
-        if "uci variant" in listed:
-            self._send(f"setoption name UCI_Variant value {self.variant}")
         for key, value in self.options.items():
             name = listed.get(_option_key(key))
             if name is None:
@@ -176,6 +180,8 @@ class UCIAgent(Agent):
                 hint = f" (did you mean {listed[close[0]]!r}?)" if close else ""
                 raise self._fail(f"has no option {key!r}{hint} (agent 'uci'); its options: {', '.join(listed.values())}")
             self._send(f"setoption name {name} value {_setoption_value(value)}")
+        if "uci variant" in listed:  # after the options: a VariantPath may define the variant
+            self._send(f"setoption name UCI_Variant value {self.variant}")
         self._ready()
 
     def _send(self, line: str) -> None:
