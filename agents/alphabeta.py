@@ -302,19 +302,22 @@ def negamax(cells, queens, nq, side, dirs, depth, alpha, beta, ply, key, kernel,
 
 def batch_search(board: Board, depth: int, evaluator: Evaluator, k: int = 8,
                  deadline: float = float("inf"), prefilter: Optional[Evaluator] = None,
-                 shortlist: int = 48, kq: int = 12, pace: Optional[Pace] = None) -> tuple[Optional[Move], float, int]:
+                 shortlist: int = 48, kq: int = 12, pace: Optional[Pace] = None,
+                 first: Optional[Move] = None) -> tuple[Optional[Move], float, int, bool]:
     """Selective alpha-beta for an evaluator without a kernel (``agents.batched``): at every node
     one ``evaluator.evaluate_batch`` call scores the children; a depth-1 node returns the best
     score, deeper nodes search their ``k`` best children (``k=0``: all). The children scored are
     all of them, or with a ``prefilter`` (an evaluator with a kernel) the best ``shortlist`` of
     its two-stage ``candidates`` (``kq`` queen moves): the cheap kernel picks the moves worth a
-    forward pass. Returns ``(move, value, evals)``, ``evals`` counting the main evaluator's
-    positions; ``move`` is None if ``deadline`` (``time.perf_counter()``) passed first (with a
-    ``pace``: or a forward pass was predicted to end after it)."""
+    forward pass. Returns ``(move, value, evals, complete)``, ``evals`` counting the main
+    evaluator's positions; ``move`` is None if ``deadline`` (``time.perf_counter()``) passed first
+    (with a ``pace``: or a forward pass was predicted to end after it), unless the root move
+    ``first`` had been searched: then ``move`` is the best so far and ``complete`` False
+    (``batched_alphabeta``)."""
     moves_of = None if prefilter is None else _shortlister(board, prefilter, shortlist, kq)
     result = batched_alphabeta(board, depth, evaluator, k=k, win=WIN, deadline=deadline, moves_of=moves_of,
-                               pace=pace)
-    return result.move, result.value, result.evals
+                               pace=pace, first=first)
+    return result.move, result.value, result.evals, result.complete
 
 
 def _shortlister(board: Board, prefilter: Evaluator, shortlist: int, kq: int) -> MoveSource:
@@ -507,8 +510,10 @@ class AlphaBeta(Agent):
         return done
 
     def _search_batch(self, board: Board, deepest: int, start: float) -> SearchResult:
-        """Iterative deepening with ``batch_search``; an aborted iteration is discarded. The full
-        clock stops before a forward pass that would end after the deadline (``Pace``)."""
+        """Iterative deepening with ``batch_search``. The full clock stops before a forward pass
+        that would end after the deadline (``Pace``) and searches the last iteration's move first,
+        so that an aborted iteration's best move counts once that move's subtree is done (as in
+        the kernel search); legacy discards aborted iterations."""
         legacy = self.clock == "legacy"
         if self.time is None:
             stop = float("inf")
@@ -516,22 +521,29 @@ class AlphaBeta(Agent):
             stop = start + self.time if legacy else self._clock.stop(start, self.time)
         pace = None if legacy else self._pace
 
-        def search(depth: int, stop: float) -> tuple[Optional[Move], float, int]:
+        def search(depth: int, stop: float, first: Optional[Move] = None) -> tuple[Optional[Move], float, int, bool]:
             return batch_search(board, depth, self.evaluator, self.k, stop, self.prefilter, self.shortlist,
-                                self.kq, pace)
+                                self.kq, pace, first)
 
         done, evals = None, 0
         for depth in range(1, deepest + 1):
             if self.depth is not None and self.time is None and depth < deepest:
                 continue
-            # the full clock lets the first iteration finish: a move to play
-            move, value, spent = search(depth, stop if legacy or done is not None else float("inf"))
+            if legacy:
+                move, value, spent, complete = search(depth, stop)
+            elif done is None:  # the full clock lets the first iteration finish: a move to play
+                move, value, spent, complete = search(depth, float("inf"))
+            else:
+                move, value, spent, complete = search(depth, stop, done[0])
             evals += spent
             if move is None:
                 break
+            if not complete:
+                done = (move, done[1], done[2])
+                break
             done = (move, value, depth)
         if done is None:  # legacy: not even depth 1 in time, finish it anyway
-            move, value, spent = search(1, float("inf"))
+            move, value, spent, _ = search(1, float("inf"))
             done, evals = (move, value, 1), evals + spent
         if self.time is not None and not legacy:
             self._clock.returned(stop)

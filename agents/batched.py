@@ -42,12 +42,14 @@ MoveSource = Callable[[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray, np.n
 class BatchedResult:
     """``move`` (None when the budget ran out first), its ``value`` for the side to move,
     ``nodes`` (positions entered plus the leaves scored) and ``evals`` (positions sent to the
-    evaluator)."""
+    evaluator). ``complete`` is False for the best move of a search cut by its budget after it
+    had searched the root move it was told to search ``first`` (``value``: that move's)."""
 
     move: Optional[Move]
     value: float
     nodes: int
     evals: int
+    complete: bool = True
 
 
 class _OutOfBudget(Exception):
@@ -83,7 +85,8 @@ class Pace:
 
 def batched_alphabeta(board: Board, depth: int, evaluator: Evaluator, *, k: int = 0, ordered: bool = True,
                       win: float = 1.0, deadline: float = float("inf"), node_limit: int = NO_LIMIT,
-                      moves_of: Optional[MoveSource] = None, pace: Optional[Pace] = None) -> BatchedResult:
+                      moves_of: Optional[MoveSource] = None, pace: Optional[Pace] = None,
+                      first: Optional[Move] = None) -> BatchedResult:
     """Search ``board`` to ``depth`` whole moves with ``evaluator.score_moves`` (module docstring).
 
     ``ordered``: interior nodes score their children too and search them best first, only the
@@ -92,13 +95,20 @@ def batched_alphabeta(board: Board, depth: int, evaluator: Evaluator, *, k: int 
     stops with ``move=None`` once ``time.perf_counter()`` passes ``deadline`` or more than
     ``node_limit`` nodes were counted, or (with a ``pace``, which it also trains) before a
     ``score_moves`` call predicted to end after ``deadline``. ``moves_of``: where a node's moves
-    come from (default ``core.generate_moves``: all of them). The board is left unchanged."""
+    come from (default ``core.generate_moves``: all of them). ``first``: a root move to search
+    before the others (the last iteration's best); once its subtree is done, a search cut by its
+    budget still returns the best root move so far (``complete=False``): every root move after
+    the first replaces it only with a better value, so it is at least as good. The board is
+    left unchanged."""
     cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
     dirs = board.dirs
     generate = core.generate_moves if moves_of is None else moves_of
     buf = np.empty((depth + 1, core.max_moves(board.size, int(nq.max())), 3), dtype=np.int64)
     count = [0, 0]  # nodes, evals
     best: list[Optional[np.ndarray]] = [None]
+    root = [0, -INF]  # root moves searched, the root's value so far
+    if first is not None:
+        first_padded = core.padded_index(board.size)[[first.from_square, first.to_square, first.arrow]]
 
     def search(side: int, depth: int, alpha: float, beta: float, ply: int) -> float:
         count[0] += 1
@@ -122,7 +132,10 @@ def batched_alphabeta(board: Board, depth: int, evaluator: Evaluator, *, k: int 
             if ply == 0:
                 best[0] = moves[j].copy()
             return float(scores[j])
-        order = np.argsort(-scores, kind="stable")[: k if k > 0 else n] if ordered else range(n)
+        order = np.argsort(-scores, kind="stable")[: k if k > 0 else n] if ordered else np.arange(n)
+        if ply == 0 and first is not None:
+            at = np.flatnonzero((moves[:n] == first_padded).all(axis=1))
+            order = np.concatenate([at, order[order != at[0]]]) if len(at) else order
         value = -INF
         for j in order:
             frm, to, arrow = (int(x) for x in moves[j])
@@ -139,12 +152,19 @@ def batched_alphabeta(board: Board, depth: int, evaluator: Evaluator, *, k: int 
                 alpha = max(alpha, v)
                 if alpha >= beta:
                     break
+            if ply == 0:
+                root[0], root[1] = root[0] + 1, value
         return value
 
     try:
         value = search(int(board.turn), depth, -INF, INF, 0)
     except _OutOfBudget:
-        return BatchedResult(None, 0.0, count[0], count[1])
-    public = core.public_index(board.size)
-    move = Move(*(int(public[p]) for p in best[0]), board.size)
-    return BatchedResult(move, float(value), count[0], count[1])
+        if first is None or root[0] == 0:
+            return BatchedResult(None, 0.0, count[0], count[1])
+        return BatchedResult(_public(best[0], board.size), float(root[1]), count[0], count[1], complete=False)
+    return BatchedResult(_public(best[0], board.size), float(value), count[0], count[1])
+
+
+def _public(padded: np.ndarray, size: int) -> Move:
+    public = core.public_index(size)
+    return Move(*(int(public[p]) for p in padded), size)

@@ -136,3 +136,20 @@ def test_cnn_search_with_a_spent_budget_plays_the_first_iteration(tiny_net, sear
     fixed = make(f"cnn:search={search},weights={tiny_net},depth=1").search(board)
     assert (timed.move, timed.depth) == (fixed.move, 1)
     assert timed.value == pytest.approx(fixed.value)
+
+
+def test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far():
+    from agents.batched import batched_alphabeta
+    from agents.evaluator import make_evaluator
+
+    board = opening_board(6, 2, [7, 6])
+    evaluator = make_evaluator("basic")
+    full = batched_alphabeta(board, 2, evaluator, k=4)
+    first = batched_alphabeta(board, 1, evaluator).move  # what iterative deepening would search first
+    cut = [batched_alphabeta(board, 2, evaluator, k=4, node_limit=limit, first=first)
+           for limit in range(1, full.nodes + 2)]
+    partial = [r for r in cut if r.move is not None and not r.complete]
+    assert partial and all(r.move is None for r in cut[:cut.index(partial[0])])
+    assert all(board.is_legal(r.move) and r.value <= full.value + 1e-12 for r in partial)
+    assert cut[-1].complete and (cut[-1].move, cut[-1].value) == (full.move, full.value)
+    assert batched_alphabeta(board, 2, evaluator, k=4, node_limit=partial[0].nodes).move is None  # no first
