@@ -162,5 +162,5 @@ def test_cnn_agent_with_committed_weights():
 def test_bad_weights_are_refused(tmp_path):
     with pytest.raises(ValueError, match="does not exist"):
         make_evaluator("cnn", weights=str(tmp_path / "none"))
-    with pytest.raises(ValueError, match="search=cnn"):
+    with pytest.raises(ValueError, match="search='?cnn"):
         agents.make("cnn:search=cnn")

@@ -140,7 +140,7 @@ def test_export_refuses_truncated(exported):
     _, base = exported
     weights = base.with_suffix(".safetensors")
     weights.write_bytes(weights.read_bytes()[:-100])
-    with pytest.raises(ModelFileError, match="SHA-256"):
+    with pytest.raises(ModelFileError, match="bytes, its header describes"):
         load_model(base)
 
 
@@ -156,7 +156,8 @@ def test_export_refuses_tampered_weights(exported):
 
 @pytest.mark.parametrize("edit, message", [
     (lambda c: c.update(format_version=FORMAT_VERSION + 1), "format_version"),
-    (lambda c: c["kwargs"].update(channels=16), "differs"),
+    (lambda c: c["kwargs"].update(channels=16), "tensors do not fit"),
+    (lambda c: c.update(data_hash="edited"), "differs"),
     (lambda c: c.update(arch="Nope"), "unknown architecture"),
     (lambda c: c.pop("tensors"), "lacks"),
 ])
@@ -192,7 +193,8 @@ def test_export_refuses_mismatched_shapes(tmp_path):
     state = load_file(str(base.with_suffix(".safetensors")))
     good = {k: v for k, v in config.items() if k != "weights_sha256"}
     good["kwargs"] = {**good["kwargs"], "channels": 8}
-    from agents.nets.export import _canonical, file_sha256
+    from agents.nets.export import _canonical
+    from agents.nets.safefiles import file_sha256
     save_file(state, str(base.with_suffix(".safetensors")), metadata={"config": _canonical(good)})
     good["weights_sha256"] = file_sha256(base.with_suffix(".safetensors"))
     base.with_suffix(".json").write_text(json.dumps(good))
@@ -323,7 +325,7 @@ def rewrite_tensors(state_json, change) -> None:
     """Apply ``change`` to the state's tensors; keep the JSON's tensor list and hash consistent."""
     from safetensors.torch import load_file, save_file
 
-    from agents.nets.export import file_sha256
+    from agents.nets.safefiles import file_sha256
     path = state_json.with_name(state_json.name.replace(".json", ".safetensors"))
     tensors = load_file(str(path))
     change(tensors)

@@ -39,7 +39,8 @@ from safetensors.torch import load as load_bytes
 from safetensors.torch import save as save_bytes
 from torch import nn
 
-from agents.nets.export import ModelFileError, file_sha256, load_model, read_config, read_json
+from agents.nets.export import load_model, read_config
+from agents.nets.safefiles import ModelFileError, file_sha256, read_json
 
 __all__ = ["STATE_VERSION", "Progress", "TrainingParts", "state_base", "latest_state", "save_state", "load_state"]
 

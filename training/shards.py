@@ -212,7 +212,7 @@ def load_shard(path: Path, entry: dict[str, Any], size: int) -> dict[str, np.nda
                              f"expected {np.dtype(kind)}{list(shapes[key])}")
     if not (np.isin(data["sides"], (0, 1)).all() and np.isin(data["results"], (-1, 1)).all()
             and np.isfinite(data["values"]).all() and (np.abs(data["values"]) <= 1).all()
-            and (data["plies"] >= 0).all() and (data["cells"] <= 4).all()):
+            and (data["plies"] >= 0).all() and (data["cells"] <= core.WALL).all()):
         raise ShardError(f"self-play shard {path}: values out of range (sides, results, values, plies or cells)")
     return data
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -32,30 +31,23 @@ from safetensors.torch import load as load_bytes
 from safetensors.torch import save as save_bytes
 from torch import nn
 
-from .models import MODELS, build_model
+from amazons_env import core
 
-__all__ = ["FORMAT_VERSION", "ModelFileError", "save_model", "load_model", "read_config", "read_json",
-           "file_sha256"]
+from .models import MODELS, build_model, check_kwargs
+from .safefiles import ModelFileError, PathLike, checked_path, file_sha256, read_header, read_json
+
+__all__ = ["FORMAT_VERSION", "ModelFileError", "save_model", "load_model", "read_config", "expected_tensors"]
 
 FORMAT_VERSION = 1
-PathLike = Union[str, os.PathLike]
-
-
-class ModelFileError(ValueError):
-    """A model file that cannot be used: missing, truncated, tampered, mismatched or too new."""
-
-
-def file_sha256(path: PathLike) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+_MAX_WEIGHTS_BYTES = 1 << 30  # the limits of ``models`` keep any net far below this
 
 
 def _base(path: PathLike) -> Path:
-    path = Path(path)
-    return path.with_suffix("") if path.suffix in (".json", ".safetensors") else path
+    path = checked_path(path, "model file")
+    base = path.with_suffix("") if path.suffix in (".json", ".safetensors") else path
+    if not base.name:
+        raise ModelFileError(f"model file {str(path)!r}: give a file path, not a folder")
+    return base
 
 
 def _canonical(config: dict[str, Any]) -> str:
@@ -86,71 +78,65 @@ def save_model(model: nn.Module, path: PathLike, board_size: Optional[int] = Non
     return base
 
 
-def read_json(name: Path, what: str, version: int, keys: tuple[str, ...]) -> dict[str, Any]:
-    """The JSON object in file ``name`` (a ``what``, e.g. "model config"), of format ``version``
-    and with all ``keys``; else ``ModelFileError`` naming the file and the problem."""
-    try:
-        config = json.loads(name.read_text())
-    except FileNotFoundError:
-        raise ModelFileError(f"{what} {name} does not exist") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ModelFileError(f"{what} {name} is not valid JSON (truncated?): {error}") from None
-    if not isinstance(config, dict):
-        raise ModelFileError(f"{what} {name} is not a JSON object")
-    found = config.get("format_version")
-    if found != version:
-        raise ModelFileError(f"{what} {name} has format_version {found!r}; this code reads version {version}")
-    for key in keys:
-        if key not in config:
-            raise ModelFileError(f"{what} {name} lacks {key!r}")
-    return config
+def expected_tensors(arch: str, kwargs: dict[str, Any]) -> dict[str, tuple[str, list[int]]]:
+    """``{name: (dtype name, shape)}`` of the state of ``arch(**kwargs)`` (checked arguments),
+    found by building it on torch's ``meta`` device: shapes without any memory."""
+    check_kwargs(arch, kwargs)
+    with torch.device("meta"):
+        model = build_model(arch, **kwargs)
+    return {name: (str(t.dtype).removeprefix("torch."), list(t.shape)) for name, t in model.state_dict().items()}
 
 
 def read_config(path: PathLike) -> dict[str, Any]:
-    """The checked JSON config of the model at ``path`` (weights not read)."""
+    """The checked JSON config of the model at ``path`` (weights not read): known architecture,
+    arguments within its limits, the planes, output and tensor shapes that architecture has."""
     name = _base(path).with_suffix(".json")
     config = read_json(name, "model config", FORMAT_VERSION,
                        ("arch", "kwargs", "planes", "output", "board_size", "tensors", "weights_sha256"))
-    if config["arch"] not in MODELS:
-        raise ModelFileError(f"model config {name}: unknown architecture {config['arch']!r}")
+    try:
+        expected = expected_tensors(config["arch"], config["kwargs"])
+    except ValueError as error:
+        raise ModelFileError(f"model config {name}: {error}") from None
+    model = MODELS[config["arch"]]
+    if config["planes"] != model.planes or config["output"] != model.output:
+        raise ModelFileError(f"model config {name}: planes/output {str(config['planes'])[:50]}/"
+                             f"{str(config['output'])[:50]} disagree with {config['arch']}")
+    size = config["board_size"]
+    if type(size) is not int or not core.MIN_SIZE <= size <= core.MAX_SIZE or size != config["kwargs"].get("size", size):
+        raise ModelFileError(f"model config {name}: board_size {str(size)[:50]} is not a board size this net fits")
+    tensors = config["tensors"]
+    if not isinstance(tensors, dict) or tensors != {n: shape for n, (_, shape) in expected.items()}:
+        found = sorted(tensors)[:5] if isinstance(tensors, dict) else type(tensors).__name__
+        raise ModelFileError(f"model config {name}: its tensors do not fit {config['arch']}({config['kwargs']}) "
+                             f"(found {str(found)[:200]})")
+    if not isinstance(config["weights_sha256"], str):
+        raise ModelFileError(f"model config {name}: weights_sha256 is not a string")
     return config
 
 
 def load_model(path: PathLike, device: Union[str, torch.device] = "cpu") -> tuple[nn.Module, dict[str, Any]]:
-    """The model saved at ``path`` (in eval mode, on ``device``) and its config; every check of
-    the module docstring is made first."""
+    """The model saved at ``path`` (in eval mode, on ``device``) and its config. Checked first, in
+    this order, and nothing sized by the files is allocated before its check: the config
+    (``read_config``), the weights file's header (exactly the tensors, types and shapes the config
+    implies, filling the file), the weights' SHA-256 against the config, the config copy in the
+    header against the JSON."""
     base = _base(path)
     config = read_config(base)
     weights = base.with_suffix(".safetensors")
-    if not weights.exists():
-        raise ModelFileError(f"model weights {weights} do not exist")
+    metadata = read_header(weights, "model weights", expected_tensors(config["arch"], config["kwargs"]),
+                           _MAX_WEIGHTS_BYTES)
     data = weights.read_bytes()
     if hashlib.sha256(data).hexdigest() != config["weights_sha256"]:
         raise ModelFileError(f"model weights {weights} do not match the SHA-256 in {base.with_suffix('.json')} "
                              "(truncated, tampered or from another export)")
-    try:
-        state = load_bytes(data)
-        from safetensors import safe_open  # the header metadata: the config the weights were saved with
-        with safe_open(str(weights), framework="pt") as handle:
-            stored = (handle.metadata() or {}).get("config")
-    except (SafetensorError, OSError, ValueError) as error:
-        raise ModelFileError(f"model weights {weights} cannot be read: {error}") from None
-    core = {k: v for k, v in config.items() if k != "weights_sha256"}
-    if stored != _canonical(core):
+    core_config = {k: v for k, v in config.items() if k != "weights_sha256"}
+    if metadata.get("config") != _canonical(core_config):
         raise ModelFileError(f"model config {base.with_suffix('.json')} differs from the config stored in "
                              f"{weights} (edited after export?)")
     try:
-        model = build_model(config["arch"], **config["kwargs"])
-    except (TypeError, ValueError) as error:
-        raise ModelFileError(f"model config {base.with_suffix('.json')}: bad kwargs: {error}") from None
-    if model.planes != config["planes"] or model.output != config["output"]:
-        raise ModelFileError(f"model config {base.with_suffix('.json')}: planes/output disagree with {config['arch']}")
-    expected = {name: list(t.shape) for name, t in model.state_dict().items()}
-    found = {name: list(t.shape) for name, t in state.items()}
-    if expected != found or found != config["tensors"]:
-        wrong = sorted(n for n in set(expected) | set(found) | set(config["tensors"])
-                       if not expected.get(n) == found.get(n) == config["tensors"].get(n))
-        raise ModelFileError(f"model weights {weights} do not fit {config['arch']}({config['kwargs']}): "
-                             f"mismatched tensors {wrong[:5]}")
+        state = load_bytes(data)
+    except (SafetensorError, ValueError) as error:
+        raise ModelFileError(f"model weights {weights} cannot be read: {error}") from None
+    model = build_model(config["arch"], **config["kwargs"])
     model.load_state_dict(state, strict=True)
     return model.to(device).eval(), config

@@ -8,7 +8,8 @@ its output means (``output``):
 * ``"tanh"``: the value for the side to move in [-1, 1] directly.
 
 ``build_model(arch, **kwargs)`` rebuilds a model from the ``(arch, kwargs)`` that
-``model.config()`` returns; ``agents.nets.export`` stores exactly that.
+``model.config()`` returns; ``agents.nets.export`` stores exactly that. Each class's ``limits``
+bound its arguments (``check_kwargs``).
 
 >>> parameter_count(StudyCNN(size=10))
 905185
@@ -23,9 +24,11 @@ from typing import Any
 import torch
 from torch import nn
 
+from amazons_env import core
+
 from .planes import plane_count
 
-__all__ = ["StudyCNN", "ResValueNet", "MODELS", "build_model", "parameter_count",
+__all__ = ["StudyCNN", "ResValueNet", "MODELS", "check_kwargs", "build_model", "parameter_count",
            "value_for_side_to_move"]
 
 
@@ -37,6 +40,7 @@ class StudyCNN(nn.Module):
 
     planes = "study"
     output = "white_sigmoid"
+    limits = {"size": (core.MIN_SIZE, core.MAX_SIZE)}
 
     def __init__(self, size: int = 10) -> None:
         super().__init__()
@@ -86,6 +90,7 @@ class ResValueNet(nn.Module):
 
     planes = "relative"
     output = "tanh"
+    limits = {"channels": (1, 512), "blocks": (0, 64), "head": (1, 512), "hidden": (1, 4096)}
 
     def __init__(self, channels: int = 32, blocks: int = 3, head: int = 16, hidden: int = 64) -> None:
         super().__init__()
@@ -109,10 +114,32 @@ class ResValueNet(nn.Module):
 MODELS: dict[str, type[nn.Module]] = {"StudyCNN": StudyCNN, "ResValueNet": ResValueNet}
 
 
+def check_kwargs(arch: str, kwargs: Any) -> None:
+    """Raise ``ValueError`` unless ``arch`` is a key of ``MODELS`` and ``kwargs`` its arguments,
+    each an integer within the class's ``limits`` (so that no argument can ask for a network too
+    large to build: a model file's config is checked with this before anything is allocated).
+
+    >>> check_kwargs("ResValueNet", {"blocks": 100000})
+    Traceback (most recent call last):
+        ...
+    ValueError: ResValueNet argument blocks=100000: give an integer from 0 to 64
+    """
+    if not isinstance(arch, str) or arch not in MODELS:
+        raise ValueError(f"unknown architecture {str(arch)[:100]!r}; use one of {sorted(MODELS)}")
+    if not isinstance(kwargs, dict):
+        raise ValueError(f"{arch} arguments {str(kwargs)[:100]}: give a dict")
+    limits = MODELS[arch].limits
+    for key, value in kwargs.items():
+        if key not in limits:
+            raise ValueError(f"{arch} has no argument {str(key)[:100]!r}; its arguments: {', '.join(limits)}")
+        low, high = limits[key]
+        if type(value) is not int or not low <= value <= high:
+            raise ValueError(f"{arch} argument {key}={str(value)[:100]}: give an integer from {low} to {high}")
+
+
 def build_model(arch: str, **kwargs: Any) -> nn.Module:
-    """A fresh model of architecture ``arch`` (a key of ``MODELS``)."""
-    if arch not in MODELS:
-        raise ValueError(f"unknown architecture {arch!r}; use one of {sorted(MODELS)}")
+    """A fresh model of architecture ``arch`` (a key of ``MODELS``); ``kwargs`` checked first."""
+    check_kwargs(arch, kwargs)
     return MODELS[arch](**kwargs)
 
 
