@@ -48,7 +48,8 @@ class Move:
                     f"{name}={describe(getattr(self, name))} is not a square of a {self.size}x{self.size} board")
             object.__setattr__(self, name, value)  # numpy ints become plain ints
         if self.from_square == self.to_square or self.to_square == self.arrow:
-            raise InvalidMoveError(f"{self} is not a move: a queen must move, and its arrow must fly")
+            raise InvalidMoveError(f"Move({self.from_square}, {self.to_square}, {self.arrow}, size={self.size}) "
+                                   f"({self}) is not a move: a queen must move, and its arrow must fly")
 
     @classmethod
     def parse(cls, text: str, size: int = 10) -> "Move":
@@ -70,7 +71,10 @@ class Move:
             if m.group(3) != m.group(2):
                 raise InvalidMoveError(
                     f"{describe(text)}: the arrow must be shot from the queen's new square {m.group(2)}")
-        return cls(*(parse_square(name, size) for name in names), size=size)
+        try:
+            return cls(*(parse_square(name, size) for name in names), size=size)
+        except InvalidMoveError as error:
+            raise InvalidMoveError(f"{describe(text)}: {error}") from None
 
     def __str__(self) -> str:
         f, t, a = (square_name(s, self.size) for s in (self.from_square, self.to_square, self.arrow))

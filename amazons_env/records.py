@@ -294,7 +294,7 @@ class GameRecord:
         where = sgf.where(source, line_of)
         game = root.get("GM", ["18"])[0].strip()
         if game != "18":
-            raise InvalidMoveError(f"{where}: GM[{game}] is not Amazons (GM[18])")
+            raise InvalidMoveError(f"{where}: GM[{_cut(game)}] is not Amazons (GM[18])")
         size = _read_size(root["SZ"][0], where) if root.get("SZ", [""])[0].strip() else 10
         labels: list[str] = []
         moves = []
@@ -309,7 +309,7 @@ class GameRecord:
         setup = any(k in root for k in ("AW", "AB", "AA"))
         player = root.get("PL", [labels[0] if labels else "W"])[0].strip().upper()
         if player not in ("W", "B"):
-            raise InvalidMoveError(f"{where}: PL[{player}] is not W or B")
+            raise InvalidMoveError(f"{where}: PL[{_cut(player)}] is not W or B")
         first = player if setup or not labels else labels[0]
         start = None
         if setup:
@@ -405,7 +405,7 @@ def read_text(path: PathLike) -> tuple[str, str]:
         source = os.fspath(path)
     except TypeError:
         raise UnreadableFileError(f"expected a file path, got {describe(path)}") from None
-    shown = describe(source)
+    shown = describe(source, 300)  # a path is worth showing whole
     try:
         with open(source, "rb") as handle:
             data = handle.read()
@@ -461,6 +461,11 @@ def _read_size(text: str, where: str) -> int:
         raise InvalidMoveError(f"{where}: board size {describe(text)} is not a square size from "
                                f"{MIN_SIZE} to {MAX_SIZE}")
     return int(m.group(1))
+
+
+def _cut(value: str, limit: int = 40) -> str:
+    """A property value as it appears in an error message: at most ``limit`` characters."""
+    return value if len(value) <= limit else f"{value[:limit]}... ({len(value)} chars)"
 
 
 def _quote(value: str) -> str:
