@@ -303,7 +303,8 @@ def negamax(cells, queens, nq, side, dirs, depth, alpha, beta, ply, key, kernel,
 def batch_search(board: Board, depth: int, evaluator: Evaluator, k: int = 8,
                  deadline: float = float("inf"), prefilter: Optional[Evaluator] = None,
                  shortlist: int = 48, kq: int = 12, pace: Optional[Pace] = None,
-                 first: Optional[Move] = None) -> tuple[Optional[Move], float, int, bool]:
+                 first: Optional[Move] = None,
+                 root_memo: Optional[list] = None) -> tuple[Optional[Move], float, int, bool]:
     """Selective alpha-beta for an evaluator without a kernel (``agents.batched``): at every node
     one ``evaluator.evaluate_batch`` call scores the children; a depth-1 node returns the best
     score, deeper nodes search their ``k`` best children (``k=0``: all). The children scored are
@@ -313,10 +314,10 @@ def batch_search(board: Board, depth: int, evaluator: Evaluator, k: int = 8,
     evaluator's positions; ``move`` is None if ``deadline`` (``time.perf_counter()``) passed first
     (with a ``pace``: or a forward pass was predicted to end after it), unless the root move
     ``first`` had been searched: then ``move`` is the best so far and ``complete`` False
-    (``batched_alphabeta``)."""
+    (``batched_alphabeta``, which also explains ``root_memo``)."""
     moves_of = None if prefilter is None else _shortlister(board, prefilter, shortlist, kq)
     result = batched_alphabeta(board, depth, evaluator, k=k, win=WIN, deadline=deadline, moves_of=moves_of,
-                               pace=pace, first=first)
+                               pace=pace, first=first, root_memo=root_memo)
     return result.move, result.value, result.evals, result.complete
 
 
@@ -520,10 +521,11 @@ class AlphaBeta(Agent):
         else:
             stop = start + self.time if legacy else self._clock.stop(start, self.time)
         pace = None if legacy else self._pace
+        root_memo = None if legacy else []  # the root's scores, computed once for all iterations
 
         def search(depth: int, stop: float, first: Optional[Move] = None) -> tuple[Optional[Move], float, int, bool]:
             return batch_search(board, depth, self.evaluator, self.k, stop, self.prefilter, self.shortlist,
-                                self.kq, pace, first)
+                                self.kq, pace, first, root_memo)
 
         done, evals = None, 0
         for depth in range(1, deepest + 1):

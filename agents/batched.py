@@ -86,7 +86,7 @@ class Pace:
 def batched_alphabeta(board: Board, depth: int, evaluator: Evaluator, *, k: int = 0, ordered: bool = True,
                       win: float = 1.0, deadline: float = float("inf"), node_limit: int = NO_LIMIT,
                       moves_of: Optional[MoveSource] = None, pace: Optional[Pace] = None,
-                      first: Optional[Move] = None) -> BatchedResult:
+                      first: Optional[Move] = None, root_memo: Optional[list] = None) -> BatchedResult:
     """Search ``board`` to ``depth`` whole moves with ``evaluator.score_moves`` (module docstring).
 
     ``ordered``: interior nodes score their children too and search them best first, only the
@@ -98,8 +98,10 @@ def batched_alphabeta(board: Board, depth: int, evaluator: Evaluator, *, k: int 
     come from (default ``core.generate_moves``: all of them). ``first``: a root move to search
     before the others (the last iteration's best); once its subtree is done, a search cut by its
     budget still returns the best root move so far (``complete=False``): every root move after
-    the first replaces it only with a better value, so it is at least as good. The board is
-    left unchanged."""
+    the first replaces it only with a better value, so it is at least as good. ``root_memo``: a
+    list kept by iterative deepening for one position: the first search stores the root's moves
+    and scores in it and the later ones reuse them (the root's forward pass is the same in every
+    iteration). The board is left unchanged."""
     cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
     dirs = board.dirs
     generate = core.generate_moves if moves_of is None else moves_of
@@ -117,15 +119,21 @@ def batched_alphabeta(board: Board, depth: int, evaluator: Evaluator, *, k: int 
         if not core.has_move(cells, queens, nq, side, dirs):
             return -win
         moves = buf[depth]
-        n = generate(cells, queens, nq, side, dirs, moves)
-        if depth == 1 or ordered:
-            began = _time.perf_counter()
-            if pace is not None and began + pace.predict(n) > deadline:
-                raise _OutOfBudget
-            scores = evaluator.score_moves(cells, queens, nq, side, dirs, moves, n, win)
-            if pace is not None:
-                pace.record(n, _time.perf_counter() - began)
-            count[1] += n
+        if ply == 0 and root_memo:
+            n = len(root_memo[0])
+            moves[:n], scores = root_memo
+        else:
+            n = generate(cells, queens, nq, side, dirs, moves)
+            if depth == 1 or ordered:
+                began = _time.perf_counter()
+                if pace is not None and began + pace.predict(n) > deadline:
+                    raise _OutOfBudget
+                scores = evaluator.score_moves(cells, queens, nq, side, dirs, moves, n, win)
+                if pace is not None:
+                    pace.record(n, _time.perf_counter() - began)
+                count[1] += n
+                if ply == 0 and root_memo is not None:
+                    root_memo[:] = [moves[:n].copy(), scores]
         if depth == 1:
             count[0] += n
             j = int(np.argmax(scores))

@@ -153,3 +153,18 @@ def test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far():
     assert all(board.is_legal(r.move) and r.value <= full.value + 1e-12 for r in partial)
     assert cut[-1].complete and (cut[-1].move, cut[-1].value) == (full.move, full.value)
     assert batched_alphabeta(board, 2, evaluator, k=4, node_limit=partial[0].nodes).move is None  # no first
+
+
+def test_batched_search_reuses_the_root_scores_of_its_last_iteration():
+    from agents.batched import batched_alphabeta
+    from agents.evaluator import make_evaluator
+
+    board = opening_board(6, 2, [8, 6])
+    evaluator = make_evaluator("basic")
+    memo: list = []
+    first = batched_alphabeta(board, 1, evaluator, root_memo=memo)
+    assert len(memo[0]) == first.evals  # the root's moves, scored once
+    again = batched_alphabeta(board, 2, evaluator, k=3, root_memo=memo)
+    plain = batched_alphabeta(board, 2, evaluator, k=3)
+    assert (again.move, again.value) == (plain.move, plain.value)
+    assert again.evals == plain.evals - first.evals
