@@ -33,7 +33,7 @@ from agents.base import Agent
 from agents.endgame import analyse
 from amazons_env import Board
 
-AGENTS = ("alphabeta", "alphabeta:clock=legacy", "mcts", "two-iteration", "classic", "move-then-arrow", "cnn",
+AGENTS = ("alphabeta", "alphabeta:clock=legacy", "mcts", "uct", "two-iteration", "classic", "move-then-arrow", "cnn",
           "cnn:search=two-iteration")
 
 
