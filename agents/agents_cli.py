@@ -38,20 +38,23 @@ def describe(registry: Registry, name: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("names", nargs="*", metavar="NAME", help="agents or evaluators to show (default: all)")
+    parser.add_argument("names", nargs="*", metavar="NAME",
+                        help="agents or evaluators to show (default: all), or your own as FILE.py:CLASS")
 
 
 def run(args: argparse.Namespace) -> int:
     chosen = set(args.names)
     known = set(AGENTS.available()) | set(EVALUATORS.available())
-    unknown = sorted(chosen - known)
+    custom = sorted(n for n in chosen if ":" in n)  # your own: FILE.py:CLASS or module:CLASS
+    unknown = sorted(chosen - known - set(custom))
     if unknown:
         raise ValueError(f"unknown agent or evaluator {unknown[0]!r}; available: {', '.join(sorted(known))}")
     for title, registry in (("Agents", AGENTS), ("Evaluators (eval=NAME, options after the agent's)", EVALUATORS)):
-        names = [n for n in registry.available() if not chosen or n in chosen]
+        names = [n for n in registry.available() if not chosen or n in chosen] + (custom if registry is AGENTS else [])
         if names:
+            entries = [describe(registry, n) for n in names]  # a bad custom name fails before any output
             print(f"{title}:\n")
-            print("\n\n".join(describe(registry, n) for n in names), end="\n\n")
+            print("\n\n".join(entries), end="\n\n")
     if not chosen:
         print(USAGE)
     return 0

@@ -9,13 +9,22 @@
   games still missing.
 * ``summarize``: the first agent's score (wins / games; Amazons has no draws) with a 95% Wilson
   interval, the Elo difference ``400 log10(s / (1 - s))`` with the interval mapped the same way (a
-  score of 0 or 1 is clamped to 0.5 / games or 1 - 0.5 / games so the Elo stays finite), and the
-  results per colour.
+  score of 0 or 1 is clamped to 0.5 / games or 1 - 0.5 / games so the Elo stays finite), the
+  results per colour, and the mean and longest think per move of each agent. Games are counted by
+  the agent's *slot* in the pairing (first or second), so an agent can play itself
+  (``match("random", "random")`` scores about 0.5, not 1).
 
-Agents are given as spec strings (``"two-iteration:depth=2,eval=improved"``) so that worker
-processes can rebuild them. Each game reseeds both agents from ``(seed, game)``; ``opening=k``
-starts each pair of games from ``k`` random plies (drawn from ``(seed, pair)``), which makes
-deterministic agents play different games.
+Agents are given as spec strings (``"two-iteration:depth=2,eval=improved"``, or your own
+``"my_agent.py:MyAgent"``) so that worker processes can rebuild them; every spec is checked before
+the first game. Each game reseeds both agents from ``(seed, game)``; ``opening=k`` starts each
+pair of games from ``k`` random plies (drawn from ``(seed, pair)``), which makes deterministic
+agents play different games. The results file and the record files are ``agents.arena_files``'s.
+
+**Worker processes** are spawned (a clean interpreter each: no inherited threads of numba or
+torch), ignore Ctrl-C (the parent stops them) and exit when the parent dies. A script that calls
+the arena at its top level without an ``if __name__ == "__main__":`` guard would be run again by
+every spawned worker: such a call is detected and its games are played in this process instead
+(with a one-line warning); a worker that dies stops the run with an error, it is never replaced.
 
 >>> result = match("random", "random", games=2, size=6, seed=1, workers=1, progress=False)
 >>> result["games"], sorted(result["per_colour"])
@@ -24,32 +33,41 @@ deterministic agents play different games.
 
 from __future__ import annotations
 
-import json
+import ast
 import math
+import multiprocessing
 import os
+import signal
+import sys
+import threading
 import time
 import zlib
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from itertools import combinations
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
 import numpy as np
 
-from amazons_env import Board, GameRecord, Move
+from amazons_env import Board, Move
 
+from .arena_files import load_results, save_record, save_results
 from .base import Agent
-from .registry import make, parse_spec
+from .options import OptionError
+from .registry import AGENTS, format_spec, make, parse_spec
 
 __all__ = ["GameResult", "play_game", "match", "tournament", "summarize", "score_interval", "elo",
-           "with_option", "format_match", "format_tournament"]
+           "with_option", "format_match", "format_tournament", "run_games", "load_results", "opening_board"]
 
 Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished game. ``winner``: 0 White, 1 Black. ``seconds``/``nodes``/``moves``: per colour
-    (White, Black), the thinking time, the search nodes reported by the agent and the moves made."""
+    """One finished game. ``winner``: 0 White, 1 Black. ``seconds``/``max_seconds``/``nodes``/
+    ``moves``: per colour (White, Black), the thinking time in all and for the longest move, the
+    search nodes reported by the agent and the moves made."""
 
     white: str
     black: str
@@ -58,6 +76,7 @@ class GameResult:
     opening: int
     record: list[str]
     seconds: tuple[float, float]
+    max_seconds: tuple[float, float]
     nodes: tuple[int, int]
     moves: tuple[int, int]
     size: int
@@ -75,21 +94,24 @@ def play_game(white: Agent, black: Agent, board: Board, opening: int = 0, index:
     """Play ``board`` (which may already hold opening moves, ``opening`` of them) to the end."""
     players = (white, black)
     seconds = [0.0, 0.0]
+    longest = [0.0, 0.0]
     nodes = [0, 0]
     moves = [0, 0]
     while not board.is_game_over():
         side = int(board.turn)
         start = time.perf_counter()
         move = players[side].select_move(board)
-        seconds[side] += time.perf_counter() - start
+        spent = time.perf_counter() - start
+        seconds[side] += spent
+        longest[side] = max(longest[side], spent)
         if not board.is_legal(move):
             raise ValueError(f"agent {players[side]!r} chose illegal move {move} in {board.text()!r}")
         nodes[side] += _nodes_of(players[side])
         moves[side] += 1
         board.push(move)
     return GameResult(white.spec, black.spec, int(board.winner), board.ply, opening,
-                      [str(m) for m in board.move_stack], (seconds[0], seconds[1]), (nodes[0], nodes[1]),
-                      (moves[0], moves[1]), board.size, index, pair)
+                      [str(m) for m in board.move_stack], (seconds[0], seconds[1]), (longest[0], longest[1]),
+                      (nodes[0], nodes[1]), (moves[0], moves[1]), board.size, index, pair)
 
 
 def opening_board(size: int, plies: int, seed: Sequence[int]) -> Board:
@@ -124,32 +146,50 @@ def elo(score: float, games: int) -> float:
     return 400.0 * math.log10(s / (1 - s))
 
 
+def pair_key(a: str, b: str) -> str:
+    """The pairing's key in results: ``a`` is the first slot (White in even-numbered games)."""
+    return f"{a} vs {b}"
+
+
 def summarize(results: Iterable[dict[str, Any]], a: str, b: str) -> dict[str, Any]:
-    """Statistics of the games between specs ``a`` and ``b`` from ``a``'s side (see module doc)."""
-    results = [r for r in results if {r["white"], r["black"]} <= {a, b}]
-    n = len(results)
-    wins = sum(1 for r in results if (r["white"], r["black"])[r["winner"]] == a)
+    """Statistics of the games of the pairing ``a`` vs ``b`` (or ``b`` vs ``a``) from ``a``'s side,
+    counted by slot: ``a`` may equal ``b`` (see module doc)."""
+    games = []  # (result, a's colour)
+    for r in results:
+        if r["pair"] == pair_key(a, b):
+            games.append((r, r["index"] % 2))
+        elif r["pair"] == pair_key(b, a):
+            games.append((r, 1 - r["index"] % 2))
+    n = len(games)
+    wins = sum(1 for r, colour in games if r["winner"] == colour)
     per = {}
-    for key, colour in (("a_white", 0), ("a_black", 1)):
-        games = [r for r in results if (r["white"], r["black"])[colour] == a]
-        a_wins = sum(1 for r in games if r["winner"] == colour)
-        per[key] = {"games": len(games), "a_wins": a_wins, "b_wins": len(games) - a_wins}
+    for key, side in (("a_white", 0), ("a_black", 1)):
+        mine = [r for r, colour in games if colour == side]
+        a_wins = sum(1 for r in mine if r["winner"] == side)
+        per[key] = {"games": len(mine), "a_wins": a_wins, "b_wins": len(mine) - a_wins}
     score = wins / n if n else 0.0
     low, high = score_interval(wins, n)
-    seconds = [sum(r["seconds"][c] for r in results if (r["white"], r["black"])[c] == who)
-               for who in (a, b) for c in (0, 1)]
-    nodes = [sum(r["nodes"][c] for r in results if (r["white"], r["black"])[c] == who)
-             for who in (a, b) for c in (0, 1)]
+
+    def of(slot: int, field: str) -> list[float]:  # ``field`` of the agent in ``slot``, game by game
+        return [r[field][colour if slot == 0 else 1 - colour] for r, colour in games]
+
+    per_agent = {}
+    for slot, who in ((0, "a"), (1, "b")):
+        seconds, moves = sum(of(slot, "seconds")), sum(of(slot, "moves"))
+        per_agent[who] = {"nodes_per_second": _rate(sum(of(slot, "nodes")), seconds),
+                          "mean_move_seconds": seconds / moves if moves else 0.0,
+                          "max_move_seconds": max(of(slot, "max_seconds"), default=0.0)}
     return {
         "a": a, "b": b, "games": n, "a_wins": wins, "b_wins": n - wins,
         "score": score, "score_ci95": [low, high],
         "elo": elo(score, n), "elo_ci95": [elo(low, n), elo(high, n)],
         "per_colour": per,
-        "white_wins": sum(1 for r in results if r["winner"] == 0),
-        "mean_plies": sum(r["plies"] for r in results) / n if n else 0.0,
-        "mean_game_seconds": sum(sum(r["seconds"]) for r in results) / n if n else 0.0,
-        "nodes_per_second": {"a": _rate(nodes[0] + nodes[1], seconds[0] + seconds[1]),
-                             "b": _rate(nodes[2] + nodes[3], seconds[2] + seconds[3])},
+        "white_wins": sum(1 for r, _ in games if r["winner"] == 0),
+        "mean_plies": sum(r["plies"] for r, _ in games) / n if n else 0.0,
+        "mean_game_seconds": sum(sum(r["seconds"]) for r, _ in games) / n if n else 0.0,
+        "nodes_per_second": {who: per_agent[who]["nodes_per_second"] for who in ("a", "b")},
+        "move_seconds": {who: {"mean": per_agent[who]["mean_move_seconds"], "max": per_agent[who]["max_move_seconds"]}
+                         for who in ("a", "b")},
     }
 
 
@@ -161,15 +201,17 @@ def _rate(nodes: int, seconds: float) -> float:
 
 def with_option(spec: str, key: str, value: Any) -> str:
     """``spec`` with ``key=value`` added, unless it already sets ``key`` or the agent takes no
-    such option (e.g. ``--time`` for ``random``)."""
+    such option (e.g. ``--time`` for ``random``). Checked against the agent's options; nothing
+    is built."""
     name, options = parse_spec(spec)
     if key in options:
         return spec
     try:
-        make(spec, **{key: value})
-    except ValueError:
+        AGENTS.validate(spec, **{key: value})
+    except OptionError:
         return spec
-    return f"{spec}{',' if ':' in spec else ':'}{key}={value}"
+    return format_spec(name, {**options, key: value}) if ":" in name else \
+        f"{spec}{',' if ':' in spec else ':'}{key}={value}"
 
 
 _AGENTS: dict[str, Agent] = {}
@@ -192,7 +234,9 @@ def _play_task(task: tuple[str, str, int, int, int, int, str]) -> dict[str, Any]
         agent.seed(int(np.random.SeedSequence([seed, hash_pair(pair), index, colour]).generate_state(1)[0]))
         agent.reset()
         players.append(agent)
-    return asdict(play_game(players[0], players[1], board, opening, index, pair))
+    result = asdict(play_game(players[0], players[1], board, opening, index, pair))
+    result["white"], result["black"] = white_spec, black_spec  # as the pairing names them, not normalised
+    return result
 
 
 def hash_pair(pair: str) -> int:
@@ -200,82 +244,121 @@ def hash_pair(pair: str) -> int:
     return zlib.crc32(pair.encode())
 
 
-def _worker_init() -> None:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core per worker, also for torch
-
-
-def _save(path: str, payload: dict[str, Any]) -> None:
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(payload, handle, indent=1)
-    os.replace(tmp, path)
-
-
-def _load(path: Optional[str], config: dict[str, Any]) -> list[dict[str, Any]]:
-    if path is None or not os.path.exists(path):
-        return []
-    with open(path, encoding="utf-8") as handle:
-        try:
-            payload = json.load(handle)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path}: not a results file ({error})") from None
-    old = payload.get("config", {})
-    differs = sorted(k for k in config if k != "games" and old.get(k) != config[k])
-    if differs:
-        raise ValueError(f"{path} holds results of a different run (its {', '.join(differs)} differ); "
-                         "use another --json path")
-    return list(payload.get("results", []))
-
-
 def run_games(pairs: list[tuple[str, str]], games: int, size: int = 10, seed: int = 0, opening: int = 0,
               workers: Optional[int] = None, json_path: Optional[str] = None,
               records_dir: Optional[str] = None, progress: bool = True,
-              extra: Optional[dict[str, Any]] = None, summary=None) -> list[dict[str, Any]]:
-    """Play ``games`` games for every pair (colours alternating), resuming from ``json_path``.
-    ``summary(results)`` builds the JSON's statistics (rewritten after every game)."""
-    if games < 1:
-        raise ValueError(f"games={games!r}: must be >= 1")
+              extra: Optional[dict[str, Any]] = None, summary: Optional[Callable[[list], dict]] = None,
+              records_format: str = "txt") -> list[dict[str, Any]]:
+    """Play ``games`` games for every pair (colours alternating), resuming from ``json_path``;
+    returns the first ``games`` games of every pair. ``summary(results)`` builds the JSON's
+    statistics (rewritten after every game). The file keeps every game it holds: a rerun with a
+    smaller ``games`` reports fewer and deletes none."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise OptionError(f"games={games!r}: must be a whole number >= 1")
+    for spec in {s for pair in pairs for s in pair}:
+        AGENTS.validate(spec)  # a bad spec fails now, not in a worker after the first game
     config = {"pairs": [list(p) for p in pairs], "games": games, "size": size, "seed": seed,
               "opening": opening, **(extra or {})}
-    results = _load(json_path, config)
-    done = {(r["pair"], r["index"]) for r in results}
-    results = [r for r in results if r["index"] < games]
+    stored = load_results(json_path, config)
+    done = {(r["pair"], r["index"]) for r in stored}
     tasks = []
     for a, b in pairs:
-        key = f"{a} vs {b}"
+        key = pair_key(a, b)
         for index in range(games):
             if (key, index) not in done:
                 white, black = (a, b) if index % 2 == 0 else (b, a)
                 tasks.append((white, black, size, opening, seed, index, key))
 
     def finish(result: dict[str, Any]) -> None:
-        results.append(result)
+        stored.append(result)
+        if json_path is not None:  # first: the game is kept even if writing its record fails
+            stored.sort(key=lambda r: (r["pair"], r["index"]))
+            held = max(games, *(r["index"] + 1 for r in stored))
+            save_results(json_path, {"config": {**config, "games": held}, **(summary(stored) if summary else {}),
+                                     "results": stored})
         if records_dir is not None:
-            os.makedirs(records_dir, exist_ok=True)
-            name = f"{result['pair']}_{result['index']:04d}".replace(" ", "_").replace(":", "-").replace(",", "_")
-            GameRecord(tuple(result["record"]), size=size,
-                       headers={"White": result["white"], "Black": result["black"]}).save(
-                os.path.join(records_dir, name.replace("/", "_") + ".txt"))
-        if json_path is not None:
-            results.sort(key=lambda r: (r["pair"], r["index"]))
-            payload = {"config": config, **(summary(results) if summary else {}), "results": results}
-            _save(json_path, payload)
+            save_record(records_dir, result, records_format)
 
-    workers = min(os.cpu_count() or 1, 2) if workers is None else max(1, workers)
     bar = _progress(len(tasks), games * len(pairs), progress)
-    if workers == 1 or len(tasks) <= 1:
-        for task in tasks:
-            finish(_play_task(task))
+    try:
+        for result in _results(tasks, workers):
+            finish(result)
             bar.update(1)
-    else:
-        import multiprocessing
-        with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks)), _worker_init) as pool:
-            for result in pool.imap_unordered(_play_task, tasks):
-                finish(result)
-                bar.update(1)
-    bar.close()
-    results.sort(key=lambda r: (r["pair"], r["index"]))
-    return results
+    finally:
+        bar.close()
+    return sorted((r for r in stored if r["index"] < games), key=lambda r: (r["pair"], r["index"]))
+
+
+def _results(tasks: list[tuple], workers: Optional[int]) -> Iterator[dict[str, Any]]:
+    """The played games of ``tasks``, in order of completion, in worker processes or here."""
+    workers = min(os.cpu_count() or 1, 2) if workers is None else workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise OptionError(f"workers={workers!r}: must be a whole number >= 1")
+    if _unguarded_main_call():
+        if multiprocessing.parent_process() is not None:  # a worker importing the script again
+            raise RuntimeError(UNGUARDED)
+        if workers > 1 and len(tasks) > 1:
+            print(f"arena: {UNGUARDED}; playing in this process", file=sys.stderr)
+            workers = 1
+    if workers == 1 or len(tasks) <= 1:
+        yield from map(_play_task, tasks)
+        return
+    pool = ProcessPoolExecutor(min(workers, len(tasks)), mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_worker_init)
+    finished = False
+    try:
+        for future in as_completed([pool.submit(_play_task, task) for task in tasks]):
+            yield future.result()
+        finished = True
+    except BrokenProcessPool:
+        raise RuntimeError(f"an arena worker process died (killed, or {UNGUARDED})") from None
+    finally:  # on an error, Ctrl-C or an abandoned loop too: no worker outlives the run
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=finished, cancel_futures=True)
+        if not finished:
+            for process in processes:
+                process.terminate()
+
+
+def _worker_init() -> None:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core per worker, also for torch
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which stops us
+    parent = multiprocessing.parent_process()
+    if parent is not None:  # a parent killed outright cannot stop us: exit when it is gone
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
+
+
+def _exit_with(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    os._exit(1)
+
+
+UNGUARDED = ("a script that calls the arena at its top level needs `if __name__ == \"__main__\":` around the "
+             "call to use worker processes (they import the script again)")
+
+
+def _unguarded_main_call() -> bool:
+    """Whether this call comes from the top level of a ``__main__`` script, outside an
+    ``if __name__ == "__main__":`` block: spawned workers import the script again and would
+    run it again. Found from the call's line in the script's source."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back
+    if path is None or frame is None:
+        return False  # an interactive session, or the script's top level has finished running
+    try:
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, ValueError, SyntaxError):
+        return False
+    line = frame.f_lineno
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and node.lineno <= line <= (node.end_lineno or node.lineno) \
+                and "__main__" in ast.unparse(node.test) and "__name__" in ast.unparse(node.test):
+            return False
+    return True
 
 
 def _progress(todo: int, total: int, enabled: bool):
@@ -285,18 +368,20 @@ def _progress(todo: int, total: int, enabled: bool):
 
 def match(a: str, b: str, games: int = 20, size: int = 10, seed: int = 0, opening: int = 0,
           time: Optional[float] = None, workers: Optional[int] = None, json_path: Optional[str] = None,
-          records_dir: Optional[str] = None, progress: bool = True) -> dict[str, Any]:
-    """``games`` games of ``a`` against ``b``; the summary (``summarize``) plus the game results."""
+          records_dir: Optional[str] = None, progress: bool = True, records_format: str = "txt") -> dict[str, Any]:
+    """``games`` games of ``a`` against ``b``; the summary (``summarize``) plus the game results.
+    ``time``: seconds per move for each agent that takes a time and does not set one."""
     if time is not None:
         a, b = with_option(a, "time", time), with_option(b, "time", time)
     results = run_games([(a, b)], games, size, seed, opening, workers, json_path, records_dir, progress,
-                        {"time": time}, lambda rs: summarize(rs, a, b))
+                        {"time": time}, lambda rs: summarize(rs, a, b), records_format)
     return {**summarize(results, a, b), "results": results}
 
 
 def tournament(specs: Sequence[str], games: int = 10, size: int = 10, seed: int = 0, opening: int = 0,
                time: Optional[float] = None, workers: Optional[int] = None, json_path: Optional[str] = None,
-               records_dir: Optional[str] = None, progress: bool = True) -> dict[str, Any]:
+               records_dir: Optional[str] = None, progress: bool = True,
+               records_format: str = "txt") -> dict[str, Any]:
     """A round robin: ``games`` games for every pair of ``specs``. Returns ``standings`` (total
     score per agent, best first), ``matches`` (one ``summarize`` per pair) and the results."""
     specs = [with_option(s, "time", time) if time is not None else s for s in specs]
@@ -305,7 +390,7 @@ def tournament(specs: Sequence[str], games: int = 10, size: int = 10, seed: int 
     pairs = list(combinations(specs, 2))
 
     def build(results: list[dict[str, Any]]) -> dict[str, Any]:
-        matches = [summarize([r for r in results if r["pair"] == f"{a} vs {b}"], a, b) for a, b in pairs]
+        matches = [summarize(results, a, b) for a, b in pairs]
         points = {s: [0, 0] for s in specs}
         for m in matches:
             points[m["a"]][0] += m["a_wins"]
@@ -317,15 +402,15 @@ def tournament(specs: Sequence[str], games: int = 10, size: int = 10, seed: int 
         return {"standings": standings, "matches": matches}
 
     results = run_games(pairs, games, size, seed, opening, workers, json_path, records_dir, progress,
-                        {"time": time}, build)
+                        {"time": time}, build, records_format)
     return {**build(results), "results": results}
 
 
 # -- printing ------------------------------------------------------------------------------------
 
 def format_match(m: dict[str, Any]) -> str:
-    """A few lines: score with interval, Elo, wins per colour, time and speed."""
-    per = m["per_colour"]
+    """A few lines: score with interval, Elo, wins per colour, time per game and per move, speed."""
+    per, secs = m["per_colour"], m["move_seconds"]
     low, high = m["score_ci95"]
     elo_low, elo_high = m["elo_ci95"]
     return "\n".join([
@@ -336,6 +421,8 @@ def format_match(m: dict[str, Any]) -> str:
         f"as Black {per['a_black']['a_wins']}/{per['a_black']['games']}; White won {m['white_wins']}",
         f"  {m['mean_plies']:.1f} plies and {m['mean_game_seconds']:.2f} s per game; nodes/s "
         f"{m['nodes_per_second']['a']:,.0f} vs {m['nodes_per_second']['b']:,.0f}",
+        f"  seconds per move, mean/max: first agent {secs['a']['mean']:.3f}/{secs['a']['max']:.3f}, "
+        f"second {secs['b']['mean']:.3f}/{secs['b']['max']:.3f}",
     ])
 
 

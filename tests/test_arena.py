@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
 
 import pytest
 
 from agents import arena
-from agents.arena import elo, match, score_interval, tournament, with_option
+from agents.arena import elo, load_results, match, score_interval, summarize, tournament, with_option
+from agents.arena_files import record_name, save_results
 from amazons_env import Board, GameRecord
 from amazons_env.cli import main
 
@@ -45,17 +53,91 @@ def test_match_json_resume_and_records(tmp_path):
     records = tmp_path / "records"
     match("random", "two-iteration:depth=1", games=2, seed=1, json_path=path, records_dir=str(records), **FAST)
     saved = json.load(open(path))
-    for key in ("games", "score", "score_ci95", "elo", "elo_ci95", "per_colour"):
+    for key in ("games", "score", "score_ci95", "elo", "elo_ci95", "per_colour", "move_seconds", "sha256"):
         assert key in saved
     assert saved["games"] == 2 and len(list(records.iterdir())) == 2
-    # an interrupted run: drop a game from the file; the rerun plays only what is missing
+    # an interrupted run: the file holds one game; the rerun plays only what is missing
     saved["results"] = saved["results"][:1]
-    json.dump(saved, open(path, "w"))
+    save_results(path, saved)
     kept = saved["results"][0]
     resumed = match("random", "two-iteration:depth=1", games=4, seed=1, json_path=path, **FAST)
     assert resumed["games"] == 4 and resumed["results"][0] == kept
     with pytest.raises(ValueError, match="different run"):
         match("random", "two-iteration:depth=1", games=4, seed=2, json_path=path, **FAST)
+    # a smaller --games reports fewer games and deletes none from the file
+    fewer = match("random", "two-iteration:depth=1", games=2, seed=1, json_path=path, **FAST)
+    assert fewer["games"] == 2 and len(json.load(open(path))["results"]) == 4
+
+
+def edited(path, change, rehash=True):
+    payload = json.load(open(path))
+    change(payload)
+    if rehash:
+        save_results(path, payload)
+    else:
+        json.dump(payload, open(path, "w"))
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda p: p["results"].append(dict(p["results"][0])), "second entry"),
+    (lambda p: p["results"][0].update(winner=1 - p["results"][0]["winner"]), "recorded winner"),
+    (lambda p: p["results"][0]["record"].__setitem__(0, "a1-a2/a3"), "does not replay"),
+    (lambda p: p["results"][0].update(white="mcts"), "colours"),
+    (lambda p: p["results"][0].pop("record"), "not a game result"),
+    (lambda p: p["results"][0].update(index="0"), "index is not a int"),
+    (lambda p: p.update(results={}), "not a results file"),
+    (lambda p: p.pop("sha256"), "no sha256"),
+])
+def test_edited_results_files_are_refused(tmp_path, edit, words):
+    path = str(tmp_path / "m.json")
+    match("random", "random:seed=1", games=2, json_path=path, **FAST)
+    edited(path, edit, rehash=words != "no sha256")  # recomputed: the content checks must catch it
+    with pytest.raises(ValueError, match=words) as info:
+        match("random", "random:seed=1", games=2, json_path=path, **FAST)
+    assert path in str(info.value)
+    if words != "no sha256":  # the same edit without recomputing the checksum: caught by it
+        match("random", "random:seed=1", games=2, json_path=str(tmp_path / "n.json"), **FAST)
+        edited(str(tmp_path / "n.json"), edit, rehash=False)
+        with pytest.raises(ValueError, match="sha256 check fails|not a results file"):
+            load_results(str(tmp_path / "n.json"), {})
+
+
+def test_unreadable_results_files_name_the_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for content in (b"\xff\xfe not utf-8", b"[" * 100000, b"{}", b"not json"):
+        Path("bad.json").write_bytes(content)
+        with pytest.raises(ValueError, match="bad.json"):
+            match("random", "random", games=2, json_path="bad.json", **FAST)
+
+
+def test_records_carry_the_result_in_either_format_and_long_specs_are_hashed(tmp_path):
+    long = "random" + ":seed=7" + ",seed=7" * 40  # a valid spec of ~250 characters
+    for fmt in ("txt", "sgf"):
+        path, out = str(tmp_path / f"{fmt}.json"), tmp_path / fmt
+        result = match(long, "random", games=2, json_path=path, records_dir=str(out), records_format=fmt, **FAST)
+        files = sorted(out.iterdir())
+        assert len(files) == 2 and all(f.suffix == "." + fmt and len(f.name) < 100 for f in files)
+        for game, file in zip(result["results"], files):
+            record = GameRecord.load(file)
+            assert int(record.winner) == game["winner"] and record.headers["White"] == game["white"]
+            assert [str(m) for m in record.moves] == game["record"]
+        assert len(json.load(open(path))["results"]) == 2
+    assert record_name("a" * 300, 1) != record_name("a" * 299 + "b", 1)
+
+
+def test_an_agent_against_itself_is_counted_by_slot():
+    # four games that White won: each slot was White twice, so 2-2 (by name it was "4-0")
+    games = [{"pair": "random vs random", "index": i, "winner": 0, "white": "random", "black": "random",
+              "plies": 10, "seconds": [1.0, 2.0], "max_seconds": [0.5, 0.7], "nodes": [0, 0], "moves": [5, 5]}
+             for i in range(4)]
+    summary = summarize(games, "random", "random")
+    assert (summary["a_wins"], summary["b_wins"]) == (2, 2) and summary["score"] == 0.5
+    assert summary["per_colour"]["a_white"] == {"games": 2, "a_wins": 2, "b_wins": 0}
+    assert summary["move_seconds"]["a"] == {"mean": 0.3, "max": 0.7}
+    result = match("random", "random", games=4, seed=3, **FAST)
+    first_slot_wins = sum(1 for g in result["results"] if g["winner"] == g["index"] % 2)
+    assert result["a_wins"] == first_slot_wins and result["a_wins"] + result["b_wins"] == 4
+    assert "seconds per move, mean/max" in arena.format_match(result)
 
 
 def test_two_workers(tmp_path):
@@ -93,3 +175,43 @@ def test_play_game_refuses_illegal_moves():
 
     with pytest.raises(ValueError, match="illegal"):
         arena.play_game(Cheat(), Cheat(), Board(6))
+
+
+def run_script(tmp_path, body: str) -> subprocess.CompletedProcess:
+    script = tmp_path / "script.py"
+    script.write_text(textwrap.dedent(body))
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+
+
+def test_an_unguarded_script_plays_in_process_and_says_why(tmp_path):
+    done = run_script(tmp_path, """
+        from agents.arena import match
+        result = match("random", "random", games=2, size=6, workers=2, progress=False)
+        print("games", result["games"])
+        """)
+    assert done.returncode == 0 and "games 2" in done.stdout, done.stderr
+    assert "__main__" in done.stderr and "playing in this process" in done.stderr
+
+
+def test_ctrl_c_stops_the_workers_keeps_the_games_and_prints_one_line(tmp_path):
+    path = tmp_path / "m.json"
+    process = subprocess.Popen([sys.executable, "-m", "amazons_env.cli", "match", "random", "mcts:sims=200",
+                                "--size", "6", "--games", "200", "--workers", "2", "--json", str(path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    for _ in range(1200):  # wait for the first finished game
+        if path.exists() or process.poll() is not None:
+            break
+        time.sleep(0.1)
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130 and err.strip().splitlines()[-1] == "amazons match: interrupted", err
+    assert "Traceback" not in err
+    for _ in range(100):  # the workers are gone too
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("a process of the match outlived it")
+    assert load_results(str(path), json.load(open(path))["config"])  # the finished games are kept

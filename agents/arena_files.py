@@ -1,0 +1,150 @@
+"""The arena's files: the results JSON, checked on every read, and one record file per game.
+
+**Results** (``save_results``/``load_results``): the payload carries ``sha256``, the SHA-256 of
+its canonical JSON (sorted keys, no spaces) without that field. On read the checksum is verified
+and then every game is checked on its own: the fields and their types, one entry per (pairing,
+game number), the pairing one of the run's, the colours those of the game number, and the record
+replayed from the start to a finished game won by the recorded winner in the recorded number of
+plies. A file that fails is refused with an error naming it, never used in part.
+
+**Records** (``save_record``): ``DIR/<pairing>_<game>.txt`` (move list) or ``.sgf``, carrying the
+players and the result. A pairing too long for a file name is shortened and made unique by a
+hash of the whole.
+
+>>> record_name("random vs alphabeta:time=0.5", 3)
+'random_vs_alphabeta-time_0.5_0003'
+>>> len(record_name("x" * 500 + " vs y", 0))
+69
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from typing import Any, Optional
+
+from amazons_env import GameRecord
+from amazons_env.errors import InvalidArgumentError
+from amazons_env.records import read_text
+
+__all__ = ["ResultsFileError", "save_results", "load_results", "check_result", "payload_digest",
+           "record_name", "save_record", "RECORD_FORMATS"]
+
+RECORD_FORMATS = ("txt", "sgf")
+_MAX_NAME = 64  # characters of the pairing kept in a record's file name before it is hashed
+#: every game's fields and their JSON types
+_FIELDS = {"white": str, "black": str, "winner": int, "plies": int, "opening": int, "record": list,
+           "seconds": list, "max_seconds": list, "nodes": list, "moves": list, "size": int, "index": int,
+           "pair": str}
+
+
+class ResultsFileError(InvalidArgumentError):
+    """A results file that is not what the arena wrote: edited, damaged or of another run."""
+
+
+def payload_digest(payload: dict[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of ``payload`` without its ``sha256`` field."""
+    body = {k: v for k, v in payload.items() if k != "sha256"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def save_results(path: str, payload: dict[str, Any]) -> None:
+    """Write ``payload`` with its checksum, atomically (a temporary file, then a rename)."""
+    payload = {**payload, "sha256": payload_digest(payload)}
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as handle:
+        json.dump(payload, handle, indent=1, allow_nan=False)
+    os.replace(tmp, path)
+
+
+def load_results(path: Optional[str], config: dict[str, Any]) -> list[dict[str, Any]]:
+    """The games stored at ``path`` by a run with ``config`` (``[]`` if there is no file)."""
+    if path is None or not os.path.exists(path):
+        return []
+    text, shown = read_text(path)
+
+    def refuse(why: str) -> ResultsFileError:
+        return ResultsFileError(f"{shown}: {why}; move it away or use another --json path")
+
+    try:
+        payload = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise refuse(f"not a results file ({type(error).__name__}: {str(error)[:80]})") from None
+    if not isinstance(payload, dict) or not isinstance(payload.get("results"), list) \
+            or not isinstance(payload.get("config"), dict):
+        raise refuse("not a results file (no config and results)")
+    if "sha256" not in payload:
+        raise refuse("it has no sha256 check (written by an older version, or not by the arena)")
+    if payload["sha256"] != payload_digest(payload):
+        raise refuse("its sha256 check fails: it was edited or damaged after the arena wrote it")
+    old = payload["config"]
+    differs = sorted(k for k in config if k != "games" and old.get(k) != config[k])
+    if differs:
+        raise ResultsFileError(f"{shown} holds results of a different run (its {', '.join(differs)} differ); "
+                               "use another --json path")
+    seen: set[tuple[str, int]] = set()
+    for number, result in enumerate(payload["results"]):
+        why = check_result(result, config)
+        if why is None and (result["pair"], result["index"]) in seen:
+            why = "a second entry for this game"
+        if why is not None:
+            raise refuse(f"entry {number}: {why}")
+        seen.add((result["pair"], result["index"]))
+    return list(payload["results"])
+
+
+def check_result(result: Any, config: dict[str, Any]) -> Optional[str]:
+    """Why ``result`` is not a game of the run ``config`` describes, or ``None`` if it is."""
+    if not isinstance(result, dict) or set(result) != set(_FIELDS):
+        return "not a game result (fields " + ", ".join(sorted(_FIELDS)) + ")"
+    for key, kind in _FIELDS.items():
+        value = result[key]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return f"{key} is not a {kind.__name__}"
+    for key in ("seconds", "max_seconds", "nodes", "moves"):
+        pair = result[key]
+        if len(pair) != 2 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0
+                                     for x in pair):
+            return f"{key} is not two numbers >= 0"
+    pairs = {f"{a} vs {b}": (a, b) for a, b in config["pairs"]}
+    if result["pair"] not in pairs:
+        return f"pairing {result['pair'][:80]!r} is not one of this run's"
+    a, b = pairs[result["pair"]]
+    if result["index"] < 0 or (result["white"], result["black"]) != ((a, b) if result["index"] % 2 == 0 else (b, a)):
+        return "the players or colours do not match the game number"
+    if result["size"] != config["size"] or result["opening"] != config["opening"]:
+        return "size or opening differs from the run's"
+    if not all(isinstance(m, str) for m in result["record"]):
+        return "the record is not a list of moves"
+    try:
+        board = GameRecord(tuple(result["record"]), size=result["size"]).board()
+    except ValueError as error:
+        return f"the record does not replay ({str(error)[:120]})"
+    if not board.is_game_over() or int(board.winner) != result["winner"] or board.ply != result["plies"]:
+        return "the record does not end in the recorded winner's win after the recorded plies"
+    return None
+
+
+def record_name(pair: str, index: int) -> str:
+    """A file name (no suffix) for game ``index`` of ``pair``: only letters, digits and ``._-``;
+    a long pairing is cut and made unique with a hash of it."""
+    name = re.sub(r"[^\w.-]+", "_", pair.replace(":", "-").replace(",", "_"), flags=re.ASCII).strip("_")
+    if len(name) > _MAX_NAME:
+        name = f"{name[:_MAX_NAME - 13]}-{hashlib.sha256(pair.encode()).hexdigest()[:12]}"
+    return f"{name}_{index:04d}"
+
+
+def save_record(directory: str, result: dict[str, Any], fmt: str = "txt") -> str:
+    """Write the game ``result`` (players, result, moves) to ``directory``; returns the path."""
+    if fmt not in RECORD_FORMATS:
+        raise InvalidArgumentError(f"record format {fmt!r}: use one of {', '.join(RECORD_FORMATS)}")
+    os.makedirs(directory, exist_ok=True)
+    record = GameRecord(tuple(result["record"]), size=result["size"], result=("1-0", "0-1")[result["winner"]],
+                        headers={"White": result["white"], "Black": result["black"],
+                                 "Round": str(result["index"] + 1)})
+    path = os.path.join(directory, f"{record_name(result['pair'], result['index'])}.{fmt}")
+    record.save(path)
+    return path
