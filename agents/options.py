@@ -54,7 +54,7 @@ class UnknownOptionError(OptionError):
 
     def __init__(self, key: str, groups: list[tuple[str, list[str]]]) -> None:
         names = [n for _, group in groups for n in group]
-        close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
+        close = difflib.get_close_matches(key, names, n=1, cutoff=0.6) if len(key) < 100 else []
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         listed = "; ".join(f"{'' if i == 0 else 'with ' + owner + ': '}{', '.join(group) or 'none'}"
                            for i, (owner, group) in enumerate(groups))

@@ -115,7 +115,7 @@ class Registry:
             return self.factories[name]
         if ":" in name:
             return self._custom(name)
-        close = difflib.get_close_matches(name, list(self.factories), n=1, cutoff=0.6)
+        close = difflib.get_close_matches(name, list(self.factories), n=1, cutoff=0.6) if len(name) < 100 else []
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         for other in Registry.BY_KIND.values():
             if other is not self and name in other.factories:
@@ -218,6 +218,8 @@ def _value(text: str) -> Any:
         return lowered == "true"
     if lowered == "none":
         return None
+    if len(text) > 100:  # no number is that long (and int() refuses over 4,300 digits)
+        return text
     for kind in (int, float):
         try:
             return kind(text)
