@@ -4,8 +4,9 @@ The tree lives in flat arrays and every simulation runs in numba (``agents.uct_t
 the tree, the two shapes and a simulation); this module is the agent around it:
 
 * **Budget**: ``time`` seconds per move (default 1.0) or ``sims`` simulations. The simulations
-  read the clock inside numba (``agents.clock.now_ns``, every few evaluations) and stop a few
-  milliseconds before the deadline: the clock is used, and not overrun.
+  read the clock inside numba (``agents.clock.now_ns``, every few evaluations) and stop at the
+  agent's ``Clock`` deadline, which keeps back what returning the move takes: the clock is used,
+  and not overrun.
 * **Tree reuse**: after our move and the reply, the subtree of the position reached is copied to
   the front of a fresh tree (``uct_tree.compact``) and searched on.
 * **Filling phase**: a separated root is played by ``endgame.filling_move`` directly, as the other
@@ -46,6 +47,7 @@ from . import alphabeta as _alphabeta
 from . import endgame as _endgame
 from . import uct_tree as T
 from .base import Agent
+from .clock import NEVER, Clock, as_ns, now_ns
 from .evaluator import make_evaluator
 from .options import EVAL, TIME, opt
 from .registry import make, register
@@ -56,8 +58,6 @@ TREES = ("split", "move")
 PRIORS = ("eval", "fast")
 START_NODES = 1 << 18
 MAX_NODES = 1 << 22  # ~250 MB of tree at most
-MARGIN = 0.005  # seconds kept for choosing the move and returning
-NEVER = 1 << 62
 
 
 def _candidate_stats() -> np.ndarray:
@@ -138,6 +138,8 @@ class UCT(Agent):
         self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, int(prior == "fast")],
                              dtype=np.int64)
         self.last_result: Optional[UCTResult] = None
+        self.clock = Clock()
+        now_ns()  # the first call loads numba's object mode (a fraction of a second): not in a timed move
         self._tree: Optional[tuple[np.ndarray, np.ndarray, np.ndarray]] = None
         self._tree_position: Optional[tuple[bytes, int]] = None  # root cells and ply of the kept tree
         self._scratch: dict[int, tuple[np.ndarray, ...]] = {}
@@ -234,17 +236,19 @@ class UCT(Agent):
         ni, nf, st = self._root(board)
         st[T.RNG] = int(self.rng.integers(1, 1 << 62))
         buffers = self._buffers(board.size)
-        stop = NEVER if self.time is None else int((start + self.time - MARGIN) * 1e9)
+        stop = float("inf") if self.time is None else self.clock.stop(start, self.time)
         budget = NEVER if self.sims is None else self.sims
         sims = 0
         while sims < budget:
             grow_at = int(0.75 * len(ni)) if len(ni) < MAX_NODES else len(ni)
             sims += T.run(cells, queens, nq, side, dirs, self.evaluator.kernel, self.evaluator.params, self.fcfg,
-                          icfg, ni, nf, st, budget - sims, stop, grow_at, *buffers)
+                          icfg, ni, nf, st, budget - sims, as_ns(stop), grow_at, *buffers)
             if st[T.FREE] < grow_at:
                 break  # the budget is spent, the clock ran out or the root is solved
             ni, nf = self._grow(ni, nf)
         move, value = self._choose(ni, nf, int(st[T.ROOT]), board)
+        if self.time is not None:
+            self.clock.returned(stop)
         self._tree = (ni, nf, st)
         self._tree_position = (board.cells.tobytes(), board.ply)
         return UCTResult(move, value, sims, int(st[T.EVALS]), int(st[T.FREE]), _time.perf_counter() - start)

@@ -324,7 +324,7 @@ def run(cells, queens, nq, side0, dirs, kernel, params, fcfg, icfg, ni, nf, st, 
     root = st[ROOT]
     checked = -CHECK_EVERY
     while done < sims and ni[root, SOLVED] == 0 and st[FREE] < grow_at:
-        if st[EVALS] - checked >= CHECK_EVERY or done % CHECK_EVERY == 0:
+        if done > 0 and (st[EVALS] - checked >= CHECK_EVERY or done % CHECK_EVERY == 0):  # one at least
             checked = st[EVALS]
             if now_ns() >= stop_ns:
                 break

@@ -8,7 +8,8 @@ with its 95% interval.
 The games are ``agents.arena.match`` games (colours alternating, ``--opening`` random plies per
 pair of games), played in chunks; the arena writes every finished game to ``--json`` at once, so
 an interrupted run resumes where it stopped when the same command is run again (Ctrl-C exits
-cleanly). After the last chunk the JSON also holds the test's record under ``"sprt"``.
+cleanly). The verdict, the LLR, the final summary and the command go to ``sprt_path(--json)``
+(``X.json`` -> ``X.sprt.json``) when the test ends.
 
 The test: each game is a win or a loss for the new setting (Amazons has no draws); under H0 its
 expected score is that of an Elo difference ``--elo0``, under H1 that of ``--elo1``. The log
@@ -25,13 +26,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
 from typing import Any, Optional
 
 from agents.arena import format_match, match
 
-__all__ = ["expected_score", "llr", "bounds", "sprt"]
+__all__ = ["expected_score", "llr", "bounds", "sprt", "sprt_path"]
 
 
 def expected_score(elo: float) -> float:
@@ -49,6 +49,12 @@ def llr(wins: int, losses: int, elo0: float, elo1: float) -> float:
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
     """Wald's (lower, upper) LLR bounds for error rates ``alpha`` (false H1) and ``beta`` (false H0)."""
     return round(math.log(beta / (1 - alpha)), 3), round(math.log((1 - beta) / alpha), 3)
+
+
+def sprt_path(json_path: str) -> str:
+    """Where the verdict of a test whose games are in ``json_path`` is written."""
+    stem = json_path[:-5] if json_path.endswith(".json") else json_path
+    return stem + ".sprt.json"
 
 
 def sprt(new: str, old: str, size: int = 8, opening: int = 2, seed: int = 0, elo0: float = 0.0,
@@ -84,14 +90,9 @@ def sprt(new: str, old: str, size: int = 8, opening: int = 2, seed: int = 0, elo
     record = {"verdict": "fixed" if games is not None else verdict, "elo0": elo0, "elo1": elo1,
               "alpha": alpha, "beta": beta, "llr": llr(result["a_wins"], result["b_wins"], elo0, elo1),
               "bounds": [lower, upper], "games": result["games"], "command": " ".join(sys.argv)}
-    if json_path is not None:
-        with open(json_path, encoding="utf-8") as handle:
-            payload = json.load(handle)
-        payload["sprt"] = record
-        tmp = f"{json_path}.tmp"
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(payload, handle, indent=1)
-        os.replace(tmp, json_path)
+    if json_path is not None:  # beside the arena's file, which only the arena writes
+        with open(sprt_path(json_path), "w", encoding="utf-8") as handle:
+            json.dump({"sprt": record, "summary": result}, handle, indent=1)
     return {**result, "sprt": record}
 
 
