@@ -13,7 +13,8 @@ Runs ``AmazonsVectorEnv`` with uniformly random legal actions (and, with probabi
   shooter, vacated square, reach planes, colour);
 * rewards: 0 on every non-final step; a game ends exactly when the side to move has no move,
   with +1 for the side that moved (its opponent's -1 makes each game sum to zero), or with -1
-  for an illegal action;
+  for an illegal action; ``infos["rewards"]`` (per colour) is [0, 0] before the end and +1 for
+  the winner, -1 for the loser on the last step;
 * every finished game replayed move by move through ``Board.push`` (legality-checked) reaches
   the same final position and the same winner.
 
@@ -157,6 +158,7 @@ def main() -> None:
             bad = check_batch(envs._cells, envs._queens, envs._nq, envs._meta, envs._dirs, envs._pad, envs._pub,
                               nn, obs.reshape(b, NUM_PLANES, nn), infos["action_mask"], envs._legal, rewards, terminated,
                               infos["illegal_action"], was_done, scratch, moves, plane, codes)
+            bad += _colour_rewards_wrong(infos["rewards"], terminated, envs._meta[:, K.WINNER], codes)
             if bad:
                 violations += bad
                 examples.extend(f"step {steps}: game {i} violation code {codes[i]}" for i in np.flatnonzero(codes))
@@ -180,6 +182,19 @@ def main() -> None:
     for line in examples[:10]:
         print("  " + line)
     sys.exit(1 if violations else 0)
+
+
+def _colour_rewards_wrong(colour_rewards: np.ndarray, terminated: np.ndarray, winners: np.ndarray,
+                          codes: np.ndarray) -> int:
+    """Games whose per-colour rewards are not [0, 0] (running) or +1/-1 for winner/loser (just
+    ended); their ``codes`` get 20."""
+    expected = np.zeros_like(colour_rewards)
+    ended = np.flatnonzero(terminated)
+    expected[ended, winners[ended]] = 1.0
+    expected[ended, 1 - winners[ended]] = -1.0
+    wrong = (colour_rewards != expected).any(axis=1)
+    codes[wrong] = 20
+    return int(wrong.sum())
 
 
 def _replay_differs(actions: list[int], size: int, envs: AmazonsVectorEnv, i: int) -> int:

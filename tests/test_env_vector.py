@@ -1,6 +1,7 @@
 """AmazonsVectorEnv: equal to N single envs step by step, make_vec, autoreset, errors."""
 
 import gymnasium
+import numba
 import numpy as np
 import pytest
 
@@ -197,6 +198,7 @@ def test_policy_opponent_errors_name_the_policy():
         AmazonsVectorEnv(2, size=6, opponent=42)
 
 
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="NUMBA_NUM_THREADS=1: one thread only")
 def test_threads_give_the_same_games():
     runs = []
     for threads in (1, 2):
@@ -209,7 +211,11 @@ def test_threads_give_the_same_games():
         runs.append(trace)
     for a, b in zip(*runs):
         assert all(np.array_equal(x, y) for x, y in zip(a, b))
-    for bad in (0, -1, 1.5, True, "2", 10 ** 6):
+
+
+
+def test_num_threads_is_validated():
+    for bad in (0, -1, 1.5, True, "2", 10 ** 6, numba.config.NUMBA_NUM_THREADS + 1):
         with pytest.raises(ValueError, match="num_threads"):
             AmazonsVectorEnv(2, size=6, num_threads=bad)
 
