@@ -108,11 +108,15 @@ class GameRecord:
         set_(self, "headers", _check_headers(self.headers, source))
         if not (self.result is None or isinstance(self.result, str) and self.result in RESULTS):
             raise InvalidMoveError(f"{source}: result {describe(self.result)} is not '1-0', '0-1' or None")
-        if isinstance(self.moves, (str, bytes)) or not isinstance(self.moves, Iterable):
+        try:
+            sequence = None if isinstance(self.moves, (str, bytes)) else iter(self.moves)
+        except TypeError:  # not iterable (a number, a 0-d array)
+            sequence = None
+        if sequence is None:
             raise InvalidMoveError(f"{source}: moves must be a sequence of moves (Move or move text), "
                                    f"not {describe(self.moves)}")
         moves = []
-        for number, move in enumerate(self.moves, 1):
+        for number, move in enumerate(sequence, 1):
             moves.append(_push(board, move, number, source))
         set_(self, "moves", tuple(moves))
         winner = board.winner

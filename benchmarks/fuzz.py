@@ -95,6 +95,9 @@ def run_case(case: Case, timeout: float) -> tuple[str, str, str]:
 
 
 def _worker(conn, name: str, seed: int, indices: list[int], timeout: float, memory_gb: float, current) -> None:
+    quiet = os.open(os.devnull, os.O_WRONLY)  # warnings of the code under test would drown the table
+    os.dup2(quiet, 1)
+    os.dup2(quiet, 2)
     if memory_gb > 0:
         limit = int(memory_gb * 2 ** 30)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -116,7 +119,10 @@ def _worker(conn, name: str, seed: int, indices: list[int], timeout: float, memo
             current.value = i
             current_start = time.monotonic()
             conn.send(("start", i, current_start, case.shown))
-            outcome, signature, message = run_case(case, timeout)
+            try:
+                outcome, signature, message = run_case(case, timeout)
+            except Exception as error:  # noqa: BLE001 - judging the outcome failed: a bug of the fuzzer
+                outcome, signature, message = "unclear", f"fuzzer {type(error).__name__} {_where(error)}", str(error)
             current.value = -1
             conn.send((i, outcome, signature, case.shown, message[:300]))
     conn.send(("done",))

@@ -61,15 +61,29 @@ def target(name: str, weight: float = 1.0, setup: Optional[Callable[[Path], Any]
 
 def names_input(message: str, names: tuple) -> bool:
     """Whether ``message`` names one of ``names``: its short description, or (for text) its first
-    characters as written or escaped, or (for a path) the path."""
-    for value in names:
+    characters as written or escaped, (for a number) its digits, (for a path) the path, (for a
+    dict) a key or value, (for a short list or array) an element."""
+    lowered = message.lower()
+    todo = list(names)
+    for _ in range(len(names) + 50):  # a few levels into containers, not 3,000 into a nested list
+        if not todo:
+            break
+        value = todo.pop()
         if isinstance(value, os.PathLike):
             value = os.fspath(value)
         fragments = {describe(value)[:24]}
         if isinstance(value, str):
             stripped = value.strip()
             fragments |= {stripped[:16], repr(stripped)[1:17]} if stripped else {"''"}
-        if any(f and f.lower() in message.lower() for f in fragments):
+        elif isinstance(value, (int, float, np.generic)) and not describe(value).startswith("<"):
+            fragments.add(str(value))
+        elif isinstance(value, dict) and len(value) <= 10:
+            todo += [*value, *value.values()]
+        elif isinstance(value, (list, tuple)) and len(value) <= 10:
+            todo += list(value)
+        elif isinstance(value, np.ndarray) and value.size <= 10:
+            todo += value.ravel().tolist()
+        if any(f and f.lower() in lowered for f in fragments):
             return True
     return False
 
@@ -235,7 +249,7 @@ def _from_squares(rng: random.Random, pool: list[Board]) -> Case:
     k = rng.randrange(5)
     args[k] = hostile(rng) if rng.random() < 0.7 else args[k]
     return Case(lambda: Board.from_squares(*args), f"Board.from_squares({', '.join(map(short, args))})",
-                tuple(args))
+                (*args, "size", "white", "black", "arrows", "turn"))  # or the argument by its name
 
 
 @target("board_ops", 3, game_pool)
@@ -340,12 +354,19 @@ def _record_load(rng: random.Random, ctx: tuple[list[Board], Path]) -> Case:
     return Case(call, f"GameRecord.{loader.__name__}({short(path)})", (path,))
 
 
-@target("perft", 0.5, game_pool)
+def _perft_setup(folder: Path) -> list[Board]:
+    from amazons_env.perft import perft
+    perft(Board(4), 2)  # compile (or load from numba's cache) before the clock runs
+    return game_pool(folder)
+
+
+@target("perft", 0.5, _perft_setup)
 def _perft(rng: random.Random, pool: list[Board]) -> Case:
     from amazons_env.perft import perft
+    from amazons_env.squares import as_int
     board = rng.choice(pool).copy() if rng.random() < 0.9 else hostile(rng)
     depth = rng.choice([0, 1]) if rng.random() < 0.3 else hostile(rng)
-    if isinstance(depth, int) and not isinstance(depth, bool) and depth > 1:
-        depth = -depth  # a valid large depth is a legitimately long run, not a hang
+    if (as_int(depth) or 0) > 1:
+        depth = -as_int(depth)  # a valid large depth is a legitimately long run, not a hang
     check = unchanged(board) if isinstance(board, Board) else None
     return Case(lambda: perft(board, depth), f"perft({short(board)}, {short(depth)})", (board, depth), check)

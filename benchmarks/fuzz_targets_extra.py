@@ -65,7 +65,7 @@ def _agents_make(rng: random.Random, agents: Any) -> Case:
     else:
         spec = hostile(rng)
     spec = _safe_spec(spec)
-    play = rng.random() < 0.1
+    play = rng.random() < 0.05
 
     def call() -> Any:
         agent = agents.make(spec, **keywords)
@@ -73,7 +73,7 @@ def _agents_make(rng: random.Random, agents: Any) -> Case:
             agent.select_move(Board(6))
         return agent
     names = (spec, *keywords.values(), *keywords) + tuple(
-        part for part in re.split(r"[:,]", spec if isinstance(spec, str) else "") if len(part) >= 2)
+        part for part in re.split(r"[:,=]", spec if isinstance(spec, str) else "") if part)
     shown = f"make({short(spec)}{''.join(f', {k}={short(v)}' for k, v in keywords.items())})"
     return Case(call, shown + (" + select_move" if play else ""), names)
 
