@@ -17,7 +17,7 @@ from agents.nets.planes import make_planes
 from amazons_env import Board
 from amazons_env.cli import main as cli_main
 from training import train as train_module
-from training.checkpoint import latest_state
+from training.checkpoint import _state_sha256, latest_state
 from training.config import TrainConfig
 from training.selfplay import selfplay
 from training.shards import load_dataset, read_manifest
@@ -333,19 +333,29 @@ def rewrite_tensors(state_json, change) -> None:
     config = json.loads(state_json.read_text())
     config["tensors"] = {name: list(t.shape) for name, t in tensors.items()}
     config["tensors_sha256"] = file_sha256(path)
+    config["sha256"] = _state_sha256(config)
     state_json.write_text(json.dumps(config))
 
 
-def edit_json(state_json, edit) -> None:
+def edit_json(state_json, edit, forge: bool = True) -> None:
+    """Apply ``edit`` to the state JSON; with ``forge`` make its own hash fit again, so that the
+    checks behind the hash are reached."""
     config = json.loads(state_json.read_text())
     edit(config)
+    if forge:
+        config["sha256"] = _state_sha256(config)
     state_json.write_text(json.dumps(config))
 
 
 @pytest.mark.parametrize("spoil, message", [
     (lambda j, t: None, "other settings .*lr"),
-    (lambda j, t: t.write_bytes(t.read_bytes()[:-50]), "SHA-256"),
+    (lambda j, t: t.write_bytes(t.read_bytes()[:-50]), "its header describes"),
+    (lambda j, t: t.write_bytes(t.read_bytes()[:-1] + b"?"), "SHA-256"),
     (lambda j, t: j.write_text(j.read_text()[:100]), "not valid JSON"),
+    (lambda j, t: j.write_text("[" * 100_000 + "]" * 100_000), "not valid JSON"),
+    (lambda j, t: j.write_bytes(b"\xff\xfe"), "not valid JSON"),
+    (lambda j, t: (j.unlink(), j.mkdir()), "is a folder"),
+    (lambda j, t: (t.unlink(), t.symlink_to("/dev/zero")), "not a regular file"),
     (lambda j, t: edit_json(j, lambda c: c.update(format_version=99)), "format_version"),
     (lambda j, t: edit_json(j, lambda c: c["optimizer"].update({"class": "SGD"})), "optimizer 'SGD'"),
     (lambda j, t: edit_json(j, lambda c: c.update(model_sha256="0" * 64)), "other weights"),
@@ -354,6 +364,20 @@ def edit_json(state_json, edit) -> None:
     (lambda j, t: rewrite_tensors(j, lambda d: d.update({"optimizer.0.exp_avg": torch.zeros(3)})), "has shape"),
     (lambda j, t: rewrite_tensors(j, lambda d: d.update({"optimizer.99.x": torch.zeros(3)})), "unexpected"),
     (lambda j, t: rewrite_tensors(j, lambda d: d.pop("rng.shuffle")), "rng.shuffle"),
+    # plain edits: refused by the JSON's own hash
+    (lambda j, t: edit_json(j, lambda c: c.update(epoch=2), forge=False), "was edited"),
+    (lambda j, t: edit_json(j, lambda c: c["optimizer"]["param_groups"][0].update(lr=0.2), forge=False),
+     "was edited"),
+    (lambda j, t: edit_json(j, lambda c: c.update(best_loss=0.0), forge=False), "was edited"),
+    (lambda j, t: edit_json(j, lambda c: c.pop("sha256"), forge=False), "lacks 'sha256'"),
+    # forged edits (the hash recomputed) that the checks behind it refuse
+    (lambda j, t: edit_json(j, lambda c: c.update(epoch=0)), "epoch 0 does not fit"),
+    (lambda j, t: edit_json(j, lambda c: c.update(epoch=2)), "epoch 2 does not fit"),
+    (lambda j, t: edit_json(j, lambda c: c.update(history="x")), "history"),
+    (lambda j, t: edit_json(j, lambda c: c.update(best_loss="low")), "best_loss"),
+    (lambda j, t: edit_json(j, lambda c: c.update(tensors={"rng.torch": [10 ** 12]})), "tensor"),
+    (lambda j, t: edit_json(j, lambda c: c.update(tensors=5)), "malformed tensors"),
+    (lambda j, t: edit_json(j, lambda c: c["scheduler"].update(total_steps="many")), "wrong kind"),
 ])
 def test_resume_refuses_bad_state(one_epoch, tmp_path, spoil, message):
     out = tmp_path / "run"

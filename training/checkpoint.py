@@ -17,9 +17,12 @@ Beside each epoch's model checkpoint ``epoch-NNN.{safetensors,json}`` (``agents.
 Both files go through a temporary name and an atomic rename, the JSON last: a state whose JSON
 exists is complete. Only the latest epoch's state is kept (the weights of every epoch are).
 
-``load_state`` checks all of it against the run being resumed (same recipe and data, the model
-checkpoint it names, tensor names and shapes against the parameters) and raises
-``ModelFileError`` (a ``ValueError``) naming the file and the problem.
+The JSON carries its own ``sha256`` (over its canonical form without that field): an edited
+epoch, learning rate or best loss is refused, not used. ``load_state`` checks all of it against
+the run being resumed (the JSON's hash and fields, the tensors file's header against its list
+before reading it, then its hash; same recipe and data, the model checkpoint it names, tensor
+names and shapes against the parameters) and raises ``ModelFileError`` (a ``ValueError``)
+naming the file and the problem.
 """
 
 from __future__ import annotations
@@ -40,11 +43,13 @@ from safetensors.torch import save as save_bytes
 from torch import nn
 
 from agents.nets.export import load_model, read_config
-from agents.nets.safefiles import ModelFileError, file_sha256, read_json
+from agents.nets.safefiles import ModelFileError, file_sha256, read_header, read_json
 
 __all__ = ["STATE_VERSION", "Progress", "TrainingParts", "state_base", "latest_state", "save_state", "load_state"]
 
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: the JSON carries its own sha256
+_MAX_TENSOR_BYTES = 3 << 30  # optimizer moments of the largest net ``agents.nets.models`` allows
+_MAX_EXTENT = 1 << 31
 _STATE_NAME = re.compile(r"epoch-(\d+)\.state\.json")
 # recipe entries that may change between the interrupted run and its resumption ("data": the
 # folders may move; the data hash checks their content)
@@ -124,6 +129,7 @@ def save_state(base: Path, progress: Progress, parts: TrainingParts, recipe: dic
     json_path, tensor_path = _state_files(base)
     _write_atomic(tensor_path, save_bytes(tensors))
     config["tensors_sha256"] = file_sha256(tensor_path)
+    config["sha256"] = _state_sha256(config)
     _write_atomic(json_path, (json.dumps(config, indent=1, sort_keys=True) + "\n").encode())
     for old in Path(base).parent.glob("epoch-*.state.*"):
         if not old.name.startswith(Path(base).name + "."):
@@ -131,16 +137,59 @@ def save_state(base: Path, progress: Progress, parts: TrainingParts, recipe: dic
     return json_path
 
 
+def _state_sha256(config: dict[str, Any]) -> str:
+    """The integrity hash of a state's JSON: SHA-256 of its canonical form without ``sha256``."""
+    body = {k: v for k, v in config.items() if k != "sha256"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _check_fields(config: dict[str, Any], base: Path, where: Path) -> None:
+    """The plain fields of a state JSON whose hash is right (so written by us, or forged): types and ranges."""
+    named = _STATE_NAME.fullmatch(f"{base.name}.state.json")
+    epoch, history, best = config["epoch"], config["history"], config["best_loss"]
+    if type(epoch) is not int or epoch < 1 or (named is not None and int(named.group(1)) != epoch):
+        raise ModelFileError(f"training state {where}: epoch {str(epoch)[:50]} does not fit the file name")
+    if not isinstance(history, list) or len(history) != epoch or not all(isinstance(row, dict) for row in history):
+        raise ModelFileError(f"training state {where}: the metrics history is not {epoch} rows")
+    if best is not None and (type(best) not in (int, float) or not math.isfinite(best)):
+        raise ModelFileError(f"training state {where}: best_loss {str(best)[:50]} is not a finite number")
+    tensors = config["tensors"]
+    if not isinstance(tensors, dict) or not all(
+            isinstance(shape, list) and all(type(x) is int and 0 <= x <= _MAX_EXTENT for x in shape)
+            for shape in tensors.values()):
+        raise ModelFileError(f"training state {where}: malformed tensors list")
+    if not isinstance(config["tensors_sha256"], str):
+        raise ModelFileError(f"training state {where}: tensors_sha256 is not a string")
+
+
+def _same_form(saved: Any, fresh: Any) -> bool:
+    """Whether JSON value ``saved`` has the form of ``fresh``: the same keys, lengths and kinds
+    (numbers, strings, booleans, null), numbers of any value."""
+    if isinstance(fresh, dict):
+        return isinstance(saved, dict) and saved.keys() == fresh.keys() and all(
+            _same_form(saved[k], fresh[k]) for k in fresh)
+    if isinstance(fresh, list):
+        return isinstance(saved, list) and len(saved) == len(fresh) and all(map(_same_form, saved, fresh))
+    if isinstance(fresh, bool) or fresh is None or isinstance(fresh, str):
+        return type(saved) is type(fresh)
+    return type(saved) in (int, float) and math.isfinite(saved)
+
+
 def _read(base: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
-    """The state's JSON and tensors, checked for completeness and integrity."""
+    """The state's JSON and tensors, checked for completeness and integrity (the JSON's own hash,
+    its fields, the tensors file's header against its list, then the file's hash) before the
+    tensors are loaded."""
     json_path, tensor_path = _state_files(base)
     config = read_json(json_path, "training state", STATE_VERSION,
                        ("epoch", "recipe", "data_hash", "model_sha256", "optimizer", "scheduler", "scaler", "history",
-                        "best_loss", "tensors", "tensors_sha256"))
-    try:
-        data = tensor_path.read_bytes()
-    except FileNotFoundError:
-        raise ModelFileError(f"training state tensors {tensor_path} do not exist") from None
+                        "best_loss", "tensors", "tensors_sha256", "sha256"))
+    if config["sha256"] != _state_sha256(config):
+        raise ModelFileError(f"training state {json_path} was edited: its sha256 does not match its content "
+                             "(resume from an unedited state, or train into another folder)")
+    _check_fields(config, base, json_path)
+    read_header(tensor_path, "training state tensors", {name: (None, shape) for name, shape in config["tensors"].items()},
+                _MAX_TENSOR_BYTES)
+    data = tensor_path.read_bytes()
     if hashlib.sha256(data).hexdigest() != config["tensors_sha256"]:
         raise ModelFileError(f"training state tensors {tensor_path} do not match the SHA-256 in {json_path} "
                              "(truncated, tampered or from another run)")
@@ -148,8 +197,6 @@ def _read(base: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
         tensors = load_bytes(data)
     except (SafetensorError, ValueError) as error:
         raise ModelFileError(f"training state tensors {tensor_path} cannot be read: {error}") from None
-    if {name: list(t.shape) for name, t in tensors.items()} != config["tensors"]:
-        raise ModelFileError(f"training state tensors {tensor_path} differ from the list in {json_path}")
     return config, tensors
 
 
@@ -225,17 +272,20 @@ def load_state(base: Path, model: nn.Module, parts: TrainingParts, recipe: dict[
         found = tensors.get(name)
         if found is None or found.dtype != generator_state.dtype or found.shape != generator_state.shape:
             raise ModelFileError(f"training state {where}: random generator state {name} is missing or malformed")
+    if not _same_form(config["scheduler"], json.loads(json.dumps(scheduler))):
+        raise ModelFileError(f"training state {where}: the LR scheduler state has values of the wrong kind")
     try:
         parts.optimizer.load_state_dict(optimizer_state)
-    except (ValueError, KeyError, RuntimeError, TypeError) as error:
-        raise ModelFileError(f"training state {where}: the optimizer state does not load: {error}") from None
-    parts.scheduler.load_state_dict(config["scheduler"])
-    if config["scaler"] and parts.scaler.is_enabled():  # no scaler on the CPU: nothing to restore
-        parts.scaler.load_state_dict(config["scaler"])
-    torch.set_rng_state(tensors["rng.torch"])
-    parts.shuffle.set_state(tensors["rng.shuffle"])
-    if parts.device.type == "cuda" and "rng.cuda" in tensors:
-        torch.cuda.set_rng_state(tensors["rng.cuda"], parts.device)
+        parts.scheduler.load_state_dict(config["scheduler"])
+        if config["scaler"] and parts.scaler.is_enabled():  # no scaler on the CPU: nothing to restore
+            parts.scaler.load_state_dict(config["scaler"])
+        torch.set_rng_state(tensors["rng.torch"])
+        parts.shuffle.set_state(tensors["rng.shuffle"])
+        if parts.device.type == "cuda" and "rng.cuda" in tensors:
+            torch.cuda.set_rng_state(tensors["rng.cuda"], parts.device)
+    except (ValueError, KeyError, RuntimeError, TypeError, AttributeError) as error:
+        raise ModelFileError(f"training state {where}: the optimizer, schedule or generator state does not "
+                             f"load: {str(error)[:200]}") from None
     best = config["best_loss"]
     return Progress(epoch=int(config["epoch"]), history=list(config["history"]),
                     best_loss=math.inf if best is None else float(best))

@@ -21,7 +21,7 @@ import os
 import stat
 import struct
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 __all__ = ["ModelFileError", "PathLike", "checked_path", "regular_file", "file_sha256", "read_json",
            "read_header", "DTYPES"]
@@ -32,6 +32,8 @@ _MAX_HEADER_BYTES = 16 << 20
 # safetensors' names of the torch dtypes our files hold, and their sizes in bytes
 DTYPES = {"float32": ("F32", 4), "float64": ("F64", 8), "float16": ("F16", 2), "bfloat16": ("BF16", 2),
           "int64": ("I64", 8), "int32": ("I32", 4), "uint8": ("U8", 1), "bool": ("BOOL", 1)}
+
+_BY_CODE = {code: (code, width) for code, width in DTYPES.values()}
 
 
 class ModelFileError(ValueError):
@@ -98,10 +100,12 @@ def read_json(name: Path, what: str, version: int, keys: tuple[str, ...]) -> dic
     return config
 
 
-def read_header(path: Path, what: str, expected: dict[str, tuple[str, list[int]]], limit: int) -> dict[str, str]:
-    """Check the safetensors file ``path`` against ``expected`` (``{name: (torch dtype name,
-    shape)}``) from its header alone, before its data is read; return its metadata. The file must
-    hold exactly those tensors, laid out end to end to its last byte, and be at most ``limit`` bytes."""
+def read_header(path: Path, what: str, expected: dict[str, tuple[Optional[str], list[int]]],
+                limit: int) -> dict[str, str]:
+    """Check the safetensors file ``path`` against ``expected`` (``{name: (torch dtype name or
+    None for any of ``DTYPES``, shape)}``) from its header alone, before its data is read; return
+    its metadata. The file must hold exactly those tensors, laid out end to end to its last byte,
+    and be at most ``limit`` bytes."""
     size = regular_file(path, what, limit)
     try:
         with open(path, "rb") as handle:
@@ -126,14 +130,15 @@ def read_header(path: Path, what: str, expected: dict[str, tuple[str, list[int]]
     for name in sorted(expected, key=lambda n: _offsets(header[n])):
         dtype, shape = expected[name]
         entry = header[name]
+        found = entry.get("dtype") if isinstance(entry, dict) else None
+        code, width = DTYPES[dtype] if dtype is not None else _BY_CODE.get(found, ("F32", 4))
         count = 1
         for extent in shape:
             count *= extent
-        if (not isinstance(entry, dict) or entry.get("dtype") != DTYPES[dtype][0] or entry.get("shape") != shape
-                or _offsets(entry) != (end, end + count * DTYPES[dtype][1])):
-            raise ModelFileError(f"{what} {path}: tensor {name} is not {DTYPES[dtype][0]}{shape} at bytes {end}.."
-                                 f"{end + count * DTYPES[dtype][1]} (found {str(entry)[:200]})")
-        end += count * DTYPES[dtype][1]
+        if found != code or entry.get("shape") != shape or _offsets(entry) != (end, end + count * width):
+            raise ModelFileError(f"{what} {path}: tensor {name} is not {code}{shape} at bytes {end}.."
+                                 f"{end + count * width} (found {str(entry)[:200]})")
+        end += count * width
     if 8 + length + end != size:
         raise ModelFileError(f"{what} {path} has {size:,} bytes, its header describes {8 + length + end:,}")
     return metadata
