@@ -72,11 +72,16 @@ class Pace:
         self.per_position = 0.0
 
     def record(self, positions: int, seconds: float) -> None:
-        """Learn from one call that scored ``positions`` in ``seconds`` (a moving average;
-        small calls, dominated by their fixed cost, are left out)."""
+        """Learn from one call that scored ``positions`` in ``seconds``: a moving average, in
+        which one slow call (the process descheduled on a busy machine) counts as at most twice
+        the average, so that it does not make the next moves stop early; small calls, dominated
+        by their fixed cost, are left out."""
         if positions >= 32:
             rate = seconds / positions
-            self.per_position = rate if self.per_position == 0.0 else 0.7 * self.per_position + 0.3 * rate
+            if self.per_position == 0.0:
+                self.per_position = rate
+            else:
+                self.per_position = 0.7 * self.per_position + 0.3 * min(rate, 2 * self.per_position)
 
     def predict(self, positions: int) -> float:
         """Seconds to score ``positions`` (0 until something was recorded)."""
