@@ -6,6 +6,7 @@ import dataclasses
 import json
 import os
 import shutil
+import sys
 
 import numpy as np
 import pytest
@@ -266,6 +267,26 @@ def test_cli_selfplay_and_train(tmp_path, capsys):
     assert "resumed after epoch 1" in capsys.readouterr().out
     assert cli_main(["train", str(data), "--out", str(tmp_path / "run"), "--kwargs", "{bad"]) == 2
     assert cli_main(["selfplay", str(data), "--games", "0"]) == 2
+    capsys.readouterr()
+    for bad, message in [(["--kwargs", "[" * 100_000], "is not JSON"), (["--kwargs", '{"blocks": 100000}'], "blocks"),
+                         (["--epochs", "-1"], "epochs=-1"), (["--lr", "nan"], "lr=nan"),
+                         (["--val-fraction", "1"], "val_fraction=1.0"), (["--arch", "Nope"], "unknown architecture")]:
+        assert cli_main(["train", str(data), "--out", str(tmp_path / "bad"), *bad]) == 2
+        assert message in capsys.readouterr().err
+    for bad, message in [(["--size", "99"], "size=99"), (["--workers", "0"], "workers=0"),
+                         (["--random-plies", "5", "1"], "LOW <= HIGH"), (["--agent", "nope"], "nope")]:
+        assert cli_main(["selfplay", str(tmp_path / "bad"), "--games", "1", *bad]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_train_says_when_curves_are_skipped(tmp_path, capsys, monkeypatch):
+    data = tmp_path / "data"
+    selfplay(data, games=2, size=6, agent=SPEC, games_per_shard=1, workers=1, progress=False)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    assert cli_main(["train", str(data), "--out", str(tmp_path / "run"), "--kwargs", '{"channels": 4, "blocks": 1}',
+                     "--epochs", "1"]) == 0
+    assert "curves.png skipped: matplotlib is not installed" in capsys.readouterr().out
+    assert not (tmp_path / "run" / "curves.png").exists() and (tmp_path / "run" / "metrics.csv").exists()
 
 
 def interrupted(monkeypatch, config: TrainConfig, after: int) -> None:

@@ -48,7 +48,7 @@ import torch
 from torch import nn
 
 from agents.nets.export import save_model
-from agents.nets.models import build_model, parameter_count, value_for_side_to_move
+from agents.nets.models import build_model, check_kwargs, parameter_count, value_for_side_to_move
 from agents.nets.planes import make_planes
 
 from .checkpoint import Progress, TrainingParts, latest_state, load_state, save_state, state_base
@@ -143,6 +143,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
     "data_hash", "resumed_from", "curves"}`` (``resumed_from``: the epoch a resumed run went on from,
     else 0; ``curves``: the path of ``curves.png``, or None when matplotlib is missing)."""
     config.check()
+    check_kwargs(config.arch, config.kwargs)  # before the data is read
     torch.manual_seed(config.seed)
     np.random.seed(config.seed)
     if config.threads:

@@ -32,8 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         kwargs = json.loads(args.kwargs)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"--kwargs {args.kwargs!r} is not JSON: {error}") from None
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise ValueError(f"--kwargs {args.kwargs[:100]!r} is not JSON: {str(error)[:100]}") from None
     require_torch("amazons train")
     from .train import train
 
