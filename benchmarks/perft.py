@@ -112,14 +112,10 @@ def bench_move_lists(games: int, repeats: int, seed: int) -> None:
     except ImportError:
         print("OpenSpiel: skipped (pyspiel not installed)")
         return
+    from amazons_env.openspiel import state_from_board
+
     game = pyspiel.load_game("amazons", {"board_size": 10})
-    states = []
-    for board in positions:
-        state = game.new_initial_state()
-        for move in board.move_stack:
-            for sq in (move.from_square, move.to_square, move.arrow):
-                state.apply_action((9 - sq // 10) * 10 + sq % 10)
-        states.append(state)
+    states = [state_from_board(board, game) for board in positions]
 
     def spiel_child() -> None:
         n = 0

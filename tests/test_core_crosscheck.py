@@ -14,6 +14,7 @@ import random
 import pytest
 
 from amazons_env import Board, Move
+from amazons_env.openspiel import legal_moves_of_state, move_to_actions
 
 
 def random_game(size, seed):
@@ -25,27 +26,6 @@ def random_game(size, seed):
     return board.move_stack
 
 
-def spiel_cell(square, size):
-    rank, file = divmod(square, size)
-    return (size - 1 - rank) * size + file
-
-
-def spiel_square(cell, size):
-    row, col = divmod(cell, size)
-    return (size - 1 - row) * size + col
-
-
-def spiel_moves(state, size):
-    """OpenSpiel's full legal moves (queen, destination, arrow) as our Moves."""
-    out = []
-    for a in state.legal_actions():
-        s1 = state.child(a)
-        for b in s1.legal_actions():
-            out += [Move(*(spiel_square(x, size) for x in (a, b, c)), size)
-                    for c in s1.child(b).legal_actions()]
-    return out
-
-
 @pytest.mark.parametrize(("size", "games"), [(6, 8), (8, 4), (10, 3)])
 def test_move_lists_match_openspiel(size, games):
     pyspiel = pytest.importorskip("pyspiel")
@@ -54,7 +34,7 @@ def test_move_lists_match_openspiel(size, games):
     for seed in range(games):
         board, state = Board(size), game.new_initial_state()
         for move in random_game(size, seed) + [None]:
-            ours, theirs = board.legal_moves(), spiel_moves(state, size)
+            ours, theirs = board.legal_moves(), legal_moves_of_state(state)
             assert len(theirs) == len(set(theirs))
             assert set(ours) == set(theirs) and len(ours) == len(theirs), board.text()
             assert state.is_terminal() == board.is_game_over()
@@ -64,8 +44,8 @@ def test_move_lists_match_openspiel(size, games):
                 assert state.returns()[winner] == 1.0 and state.returns()[1 - winner] == -1.0
                 break
             assert state.current_player() == int(board.turn)
-            for square in (move.from_square, move.to_square, move.arrow):
-                state.apply_action(spiel_cell(square, size))
+            for action in move_to_actions(move):
+                state.apply_action(action)
             board.push(move)
     assert positions >= 100
 
