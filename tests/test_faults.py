@@ -1,5 +1,5 @@
-"""Faults: killing ``amazons selfplay`` / ``amazons match`` mid-run leaves no worker alive, and a
-rerun completes with the full, exact data. Linux only (processes are found through /proc)."""
+"""Faults: killing ``amazons selfplay`` / ``match`` / ``tournament`` mid-run leaves no worker
+alive, and a selfplay rerun completes with the full, exact data. Linux only (processes are found through /proc)."""
 
 from __future__ import annotations
 
@@ -96,8 +96,9 @@ def test_killed_selfplay_leaves_no_worker_and_resumes_exactly(tmp_path, referenc
     assert not list(tmp_path.glob("*.tmp*"))  # what the killed run left half-written was redone
 
 
-def test_killed_match_leaves_no_worker(tmp_path):
-    results = tmp_path / "match.json"
+@pytest.mark.parametrize("command", [["match", SPEC, "random"], ["tournament", SPEC, "random", "alphabeta:depth=1"]])
+def test_killed_arena_leaves_no_worker(tmp_path, command):
+    results = tmp_path / "results.json"
 
     def games_saved() -> bool:
         try:
@@ -105,5 +106,5 @@ def test_killed_match_leaves_no_worker(tmp_path):
         except (OSError, ValueError, KeyError):
             return False
 
-    args = ["match", SPEC, "random", "--games", "200", "--size", "6", "--workers", "2", "--json", str(results)]
+    args = [*command, "--games", "100", "--size", "6", "--workers", "2", "--json", str(results)]
     kill_mid_run(start(args), games_saved, signal.SIGKILL)
