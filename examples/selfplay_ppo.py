@@ -96,15 +96,27 @@ def save_checkpoint(net: ConvPolicy, base: Path) -> None:
 
 
 def load_checkpoint(path: str) -> ConvPolicy:
+    """The net saved at ``path`` (base name); the config is checked, then the weights' header
+    against the net it describes, then their SHA-256, before any tensor is read."""
     from safetensors.torch import load
 
-    base = Path(path)
-    config = json.loads(base.with_suffix(".json").read_text())
-    data = base.with_suffix(".safetensors").read_bytes()
-    if config.get("format_version") != 1 or hashlib.sha256(data).hexdigest() != config.get("weights_sha256"):
-        raise ValueError(f"checkpoint {base}: unknown format or weights do not match their SHA-256")
-    net = ConvPolicy(int(config["size"]), int(config["channels"]), int(config["blocks"]))
-    net.load_state_dict(load(data))
+    from agents.nets.safefiles import ModelFileError, checked_path, file_sha256, read_header, read_json
+
+    base = checked_path(path, "PPO checkpoint")
+    config = read_json(base.with_suffix(".json"), "PPO checkpoint config", 1,
+                       ("size", "channels", "blocks", "weights_sha256"))
+    limits = {"size": (4, 12), "channels": (1, 512), "blocks": (1, 32)}
+    for key, (low, high) in limits.items():
+        value = config[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ModelFileError(f"PPO checkpoint config {base}.json: {key}={str(value)[:40]} is not in {low}..{high}")
+    net = ConvPolicy(config["size"], config["channels"], config["blocks"])
+    weights = base.with_suffix(".safetensors")
+    read_header(weights, "PPO checkpoint weights",
+                {name: ("float32", list(t.shape)) for name, t in net.state_dict().items()}, limit=1 << 30)
+    if file_sha256(weights) != config["weights_sha256"]:
+        raise ModelFileError(f"PPO checkpoint weights {weights} do not match the SHA-256 in {base}.json")
+    net.load_state_dict(load(weights.read_bytes()))
     return net.eval()
 
 
