@@ -10,7 +10,7 @@ texts, deep nesting, missing or non-UTF-8 files).
 
 from __future__ import annotations
 
-import json
+import itertools
 import math
 import os
 import random
@@ -64,11 +64,8 @@ def names_input(message: str, names: tuple) -> bool:
     characters as written or escaped, (for a number) its digits, (for a path) the path, (for a
     dict) a key or value, (for a short list or array) an element."""
     lowered = message.lower()
-    todo = list(names)
-    for _ in range(len(names) + 50):  # a few levels into containers, not 3,000 into a nested list
-        if not todo:
-            break
-        value = todo.pop()
+    todo = list(names)  # first the inputs themselves, then what is inside them (breadth first)
+    for value in itertools.islice(todo, len(names) + 50):  # a few levels in, not 3,000 into a nested list
         if isinstance(value, os.PathLike):
             value = os.fspath(value)
         fragments = {describe(value)[:24]}
