@@ -52,7 +52,7 @@ import numpy as np
 
 from amazons_env import Board, Move
 
-from .arena_files import load_results, save_record, save_results
+from .arena_files import check_paths, load_results, save_record, save_results
 from .base import Agent
 from .options import OptionError
 from .registry import AGENTS, format_spec, make, parse_spec
@@ -257,6 +257,7 @@ def run_games(pairs: list[tuple[str, str]], games: int, size: int = 10, seed: in
         raise OptionError(f"games={games!r}: must be a whole number >= 1")
     for spec in {s for pair in pairs for s in pair}:
         AGENTS.validate(spec)  # a bad spec fails now, not in a worker after the first game
+    check_paths(json_path, records_dir, records_format)
     config = {"pairs": [list(p) for p in pairs], "games": games, "size": size, "seed": seed,
               "opening": opening, **(extra or {})}
     stored = load_results(json_path, config)

@@ -30,7 +30,7 @@ from amazons_env.errors import InvalidArgumentError
 from amazons_env.records import read_text
 
 __all__ = ["ResultsFileError", "save_results", "load_results", "check_result", "payload_digest",
-           "record_name", "save_record", "RECORD_FORMATS"]
+           "record_name", "save_record", "check_paths", "RECORD_FORMATS"]
 
 RECORD_FORMATS = ("txt", "sgf")
 _MAX_NAME = 64  # characters of the pairing kept in a record's file name before it is hashed
@@ -109,13 +109,13 @@ def check_result(result: Any, config: dict[str, Any]) -> Optional[str]:
         if len(pair) != 2 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0
                                      for x in pair):
             return f"{key} is not two numbers >= 0"
-    pairs = {f"{a} vs {b}": (a, b) for a, b in config["pairs"]}
+    pairs = {f"{a} vs {b}": (a, b) for a, b in config.get("pairs", [])}
     if result["pair"] not in pairs:
         return f"pairing {result['pair'][:80]!r} is not one of this run's"
     a, b = pairs[result["pair"]]
     if result["index"] < 0 or (result["white"], result["black"]) != ((a, b) if result["index"] % 2 == 0 else (b, a)):
         return "the players or colours do not match the game number"
-    if result["size"] != config["size"] or result["opening"] != config["opening"]:
+    if result["size"] != config.get("size") or result["opening"] != config.get("opening"):
         return "size or opening differs from the run's"
     if not all(isinstance(m, str) for m in result["record"]):
         return "the record is not a list of moves"
@@ -126,6 +126,22 @@ def check_result(result: Any, config: dict[str, Any]) -> Optional[str]:
     if not board.is_game_over() or int(board.winner) != result["winner"] or board.ply != result["plies"]:
         return "the record does not end in the recorded winner's win after the recorded plies"
     return None
+
+
+def check_paths(json_path: Optional[str], records_dir: Optional[str], records_format: str) -> None:
+    """Refuse, before the first game, a results path or records folder that cannot be written."""
+    if records_format not in RECORD_FORMATS:
+        raise InvalidArgumentError(f"record format {records_format!r}: use one of {', '.join(RECORD_FORMATS)}")
+    for what, path in (("results file", json_path), ("records folder", records_dir)):
+        if path is None:
+            continue
+        if not isinstance(path, str) or not path or "\0" in path:
+            raise InvalidArgumentError(f"{what} path {path!r}: give a file system path")
+        if what == "records folder":
+            if os.path.exists(path) and not os.path.isdir(path):
+                raise InvalidArgumentError(f"records folder {path!r} is a file")
+        elif os.path.isdir(path) or not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            raise InvalidArgumentError(f"results file {path!r}: a directory, or its folder does not exist")
 
 
 def record_name(pair: str, index: int) -> str:
@@ -139,8 +155,6 @@ def record_name(pair: str, index: int) -> str:
 
 def save_record(directory: str, result: dict[str, Any], fmt: str = "txt") -> str:
     """Write the game ``result`` (players, result, moves) to ``directory``; returns the path."""
-    if fmt not in RECORD_FORMATS:
-        raise InvalidArgumentError(f"record format {fmt!r}: use one of {', '.join(RECORD_FORMATS)}")
     os.makedirs(directory, exist_ok=True)
     record = GameRecord(tuple(result["record"]), size=result["size"], result=("1-0", "0-1")[result["winner"]],
                         headers={"White": result["white"], "Black": result["black"],

@@ -215,3 +215,16 @@ def test_ctrl_c_stops_the_workers_keeps_the_games_and_prints_one_line(tmp_path):
     else:
         pytest.fail("a process of the match outlived it")
     assert load_results(str(path), json.load(open(path))["config"])  # the finished games are kept
+
+
+def test_paths_that_cannot_be_written_are_refused_before_the_first_game(tmp_path):
+    afile = tmp_path / "file"
+    afile.write_text("")
+    for kwargs, words in ((dict(json_path=""), "give a file system path"),
+                          (dict(json_path=str(tmp_path / "no" / "m.json")), "folder does not exist"),
+                          (dict(json_path=str(tmp_path)), "a directory"),
+                          (dict(json_path="a\0b"), "give a file system path"),
+                          (dict(records_dir=str(afile)), "is a file"),
+                          (dict(records_dir=str(tmp_path), records_format="pdf"), "record format")):
+        with pytest.raises(ValueError, match=words):
+            match("random", "mcts:time=10", games=2, **kwargs, **FAST)  # would take minutes if it started
