@@ -11,7 +11,8 @@ HELP = "round robin between agents: every pair plays --games games, alternating 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("agents", nargs="+", help="agent specs (at least two)")
+    parser.add_argument("agents", nargs="+", help="agent specs (at least two): NAME[:key=value,...] or your own "
+                                                  "FILE.py:CLASS[:key=value,...] (amazons agents lists them)")
     add_common(parser, games=10)
 
 
