@@ -112,6 +112,8 @@ class ResValueNet(nn.Module):
 
 
 MODELS: dict[str, type[nn.Module]] = {"StudyCNN": StudyCNN, "ResValueNet": ResValueNet}
+# the policy-value net registers itself in MODELS (it builds on _Block above)
+from . import policy_value as _policy_value  # noqa: E402,F401
 
 
 def check_kwargs(arch: str, kwargs: Any) -> None:
