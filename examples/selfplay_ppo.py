@@ -15,8 +15,9 @@ convolutional head outputs directly: 8 x (N-1) logits per square.
 Every ``--eval-every`` seconds the greedy policy (after one random first turn per game, so that
 games differ) plays ``--games`` games against ``random`` and ``two-iteration:depth=1,eval=basic``,
 half as White and half as Black. ``--out DIR`` gets ``curve.png``, ``results.md`` (the table),
-``results.json`` and the final checkpoint ``final.safetensors`` + ``final.json`` (SHA-256
-checked on load; no pickle). The checkpoint plays in the arena as an agent:
+``results.json`` and the checkpoint ``final.safetensors`` + ``final.json`` (SHA-256 checked on
+load; no pickle), all rewritten after every evaluation (Ctrl-C keeps the last ones). The
+checkpoint plays in the arena as an agent:
 
     amazons match "examples/selfplay_ppo.py:checkpoint_agent:path=runs/ppo6/final" random --size 6
 """
@@ -26,7 +27,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import resource
 import sys
 import time
@@ -143,7 +143,9 @@ def gae(rewards, values, dones, actors, next_value, next_actor, gamma: float, la
     return advantages
 
 
-def train(args: argparse.Namespace) -> dict[str, Any]:
+def train(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    """Train until the budget is spent, keeping ``result`` (net, history, times) up to date so
+    that an interrupted run still reports what it reached."""
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     size, b, t_len = args.size, args.envs, args.steps
@@ -161,14 +163,20 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     clock = time.perf_counter if args.clock == "wall" else time.process_time
     clock_start = clock()
     history: list[dict[str, Any]] = []
+    result.update(net=net, history=history, steps=0, updates=0)
     next_eval, steps_done, updates = 0.0, 0, 0
     while True:
         elapsed = clock() - clock_start
         if elapsed >= next_eval or elapsed >= args.minutes * 60:
             history.append(evaluate(net, args, elapsed, steps_done))
+            cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+            result.update(wall_s=time.perf_counter() - start, steps=steps_done, updates=updates,
+                          cpu_s=(cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime))
+            if args.out is not None:
+                report(result, args, args.out)
             next_eval = elapsed + args.eval_every
             if elapsed >= args.minutes * 60:
-                break
+                return
         net.eval()
         for t in range(t_len):  # rollout
             mask = torch.from_numpy(infos["action_mask"].copy())
@@ -210,10 +218,6 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
                 optimizer.step()
         steps_done += t_len * b
         updates += 1
-    cpu1 = resource.getrusage(resource.RUSAGE_SELF)
-    wall = time.perf_counter() - start
-    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
-    return {"net": net, "history": history, "wall_s": wall, "cpu_s": cpu, "steps": steps_done, "updates": updates}
 
 
 def evaluate(net: ConvPolicy, args: argparse.Namespace, elapsed: float, steps: int) -> dict[str, Any]:
@@ -301,18 +305,17 @@ def main() -> None:
             parser.error(f"--{name} must be positive")
     if args.games % 2:
         parser.error("--games must be even (half as White, half as Black)")
-    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    result: dict[str, Any] = {}
     try:
-        result = train(args)
-    except KeyboardInterrupt:
-        raise SystemExit("interrupted") from None
+        train(args, result)
+    except KeyboardInterrupt:  # the report of the last evaluation is already written
+        raise SystemExit(f"interrupted; {args.out or 'nothing'} holds the results up to the last evaluation") from None
     final = result["history"][-1]
     print(f"\nwall {result['wall_s'] / 60:.1f} min, CPU {result['cpu_s'] / 60:.1f} min "
           f"({result['cpu_s'] / result['wall_s']:.2f} cores), {result['steps']:,} steps")
     for o in OPPONENTS:
         print(f"final vs {o}: {final[o]['score']:.0%} (as White {final[o]['white']}, as Black {final[o]['black']})")
     if args.out is not None:
-        report(result, args, args.out)
         print(f"wrote {args.out}/curve.png, results.md, results.json, final.safetensors/.json")
 
 
