@@ -51,9 +51,10 @@ from typing import Optional, Union
 from . import sgf
 from .board import Board
 from .core import MAX_SIZE, MIN_SIZE
-from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, UnreadableFileError, describe
+from .errors import (IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError,
+                     UnreadableFileError, describe)
 from .move import Move
-from .squares import Color, check_size
+from .squares import Color, as_int, check_size
 
 __all__ = ["GameRecord", "RESULTS", "read_text"]
 
@@ -145,17 +146,22 @@ class GameRecord:
                    headers: Optional[dict[str, str]] = None) -> "GameRecord":
         """The record of ``board``'s game so far (its set-up position and move stack). ``result``
         defaults to the outcome when the game is over."""
+        if not isinstance(board, Board):
+            raise InvalidMoveError(f"GameRecord.from_board needs a Board, got {describe(board)}")
         start = board.copy()
         while start.ply:
             start.pop()
         if result is None and board.is_game_over():
             result = board.outcome().result()
-        return cls(tuple(board.move_stack), board.size, start.text(), result, dict(headers or {}))
+        return cls(tuple(board.move_stack), board.size, start.text(), result, {} if headers is None else headers)
 
     def board(self, plies: Optional[int] = None) -> Board:
         """A fresh ``Board`` with the first ``plies`` moves (default: all) pushed on the start."""
+        count = len(self.moves) if plies is None else as_int(plies)
+        if count is None or not 0 <= count <= len(self.moves):
+            raise InvalidArgumentError(f"plies={describe(plies)}: the record has 0 to {len(self.moves)} plies")
         board = Board.from_text(self.start)
-        for move in self.moves[:plies]:
+        for move in self.moves[:count]:
             board.push_unchecked(move)
         return board
 

@@ -229,6 +229,15 @@ def test_record_constructor(field, value, record):
 
 
 @HOSTILE
+@given(values, values, values, st.sampled_from(RECORDS))
+def test_record_from_board_and_board(board, result, headers, record):
+    attempt(lambda: GameRecord.from_board(board), board)
+    attempt(lambda: GameRecord.from_board(record.board(), result, headers), "record")
+    replayed = attempt(lambda: record.board(board), board)
+    assert replayed is None or replayed.ply == (len(record.moves) if board is None else board)
+
+
+@HOSTILE
 @given(st.binary(max_size=60), st.sampled_from(RECORDS), st.booleans())
 def test_record_files(junk, record, sgf_format):
     data = (record.to_sgf() if sgf_format else record.to_movelist()).encode() + junk
