@@ -9,7 +9,8 @@ Per target it prints the inputs tried and how each ended: ``clean`` (a ValueErro
 message names the input), ``ok`` (accepted), ``unclear`` (another exception, or a ValueError that
 does not name the input), ``hang`` (over ``--timeout`` seconds), ``changed`` (a refused input that
 changed the board or env) and ``trusted`` (an edited file that loaded without complaint); then the
-smallest example of each distinct failure (same outcome, exception type and raising line).
+smallest example of each distinct failure (same outcome, exception type and raising line), and
+the slowest input of each target.
 Exit status 1 if anything failed.
 
 Input ``i`` of target ``t`` is built from ``random.Random(f"{seed}/{t}/{i}")`` alone, so every
@@ -124,17 +125,18 @@ def _worker(conn, name: str, seed: int, indices: list[int], timeout: float, memo
             except Exception as error:  # noqa: BLE001 - judging the outcome failed: a bug of the fuzzer
                 outcome, signature, message = "unclear", f"fuzzer {type(error).__name__} {_where(error)}", str(error)
             current.value = -1
-            conn.send((i, outcome, signature, case.shown, message[:300]))
+            conn.send((i, outcome, signature, case.shown, message[:300], time.monotonic() - current_start))
     conn.send(("done",))
 
 
 def run_target(name: str, count: int, seed: int, timeout: float, grace: float, memory_gb: float,
-               context) -> tuple[Counter, dict[str, tuple[str, str, int, int]], float]:
+               context) -> tuple[Counter, dict[str, tuple[str, str, int, int]], float, tuple[float, str]]:
     """Run inputs ``0..count-1`` of one target; restart the worker after any input that kills it."""
     counts: Counter = Counter()
     failures: dict[str, tuple[str, str, int, int]] = {}  # signature -> (smallest shown, message, index, count)
     todo = list(range(count))
     began = time.monotonic()
+    slowest = (0.0, "")
 
     def record(outcome: str, signature: str, shown: str, message: str) -> None:
         index = todo.pop(0)
@@ -169,9 +171,10 @@ def run_target(name: str, count: int, seed: int, timeout: float, grace: float, m
                 elif message[0] == "start":
                     _, _, started, shown = message
                 else:
-                    i, outcome, signature, shown_, text = message
+                    i, outcome, signature, shown_, text, seconds = message
                     assert i == todo[0], (i, todo[0])
                     record(outcome, signature, shown_, text)
+                    slowest = max(slowest, (seconds, shown_))
                     started = None
             elif started is not None and time.monotonic() - started > timeout + grace:
                 process.kill()
@@ -184,7 +187,7 @@ def run_target(name: str, count: int, seed: int, timeout: float, grace: float, m
         if todo:  # the worker died or was killed on todo[0]
             why = "hang (killed)" if process.exitcode == -signal.SIGKILL else f"worker died (exit {process.exitcode})"
             record("hang" if "hang" in why else "unclear", why, shown or f"input {todo[0]}", "")
-    return counts, failures, time.monotonic() - began
+    return counts, failures, time.monotonic() - began, slowest
 
 
 def only(name: str, seed: int, index: int, timeout: float) -> int:
@@ -230,20 +233,24 @@ def main(argv: list[str] | None = None) -> int:
     context = mp.get_context("fork")
     totals: Counter = Counter()
     print(f"fuzz: seed {args.seed}, {args.inputs} inputs, timeout {args.timeout} s\n")
-    print(f"{'target':14} {'inputs':>7} " + " ".join(f"{o:>8}" for o in OUTCOMES) + "  seconds")
-    reports = []
+    print(f"{'target':14} {'inputs':>7} " + " ".join(f"{o:>8}" for o in OUTCOMES) + "  seconds  slowest")
+    reports, slowest = [], []
     try:
         for name in names:
             count = max(1, round(args.inputs * TARGETS[name].weight / weights))
-            counts, failures, seconds = run_target(name, count, args.seed, args.timeout, args.grace,
-                                                   args.memory_gb, context)
+            counts, failures, seconds, slow = run_target(name, count, args.seed, args.timeout, args.grace,
+                                                         args.memory_gb, context)
             totals.update(counts)
-            print(f"{name:14} {count:7d} " + " ".join(f"{counts[o]:8d}" for o in OUTCOMES) + f"  {seconds:7.1f}",
-                  flush=True)
+            slowest.append((name, *slow))
+            print(f"{name:14} {count:7d} " + " ".join(f"{counts[o]:8d}" for o in OUTCOMES)
+                  + f"  {seconds:7.1f}  {slow[0]:6.3f}", flush=True)
             reports += [(name, key, *value) for key, value in sorted(failures.items())]
     except KeyboardInterrupt:
         print("\ninterrupted: the figures above are complete, the rest did not run")
     print(f"{'total':14} {sum(totals.values()):7d} " + " ".join(f"{totals[o]:8d}" for o in OUTCOMES))
+    print("\nslowest input that finished, per target (seconds on this machine, as loaded as it is):")
+    for name, seconds, shown in slowest:
+        print(f"  {name:14} {seconds:6.3f}  {shown}")
     if reports:
         print(f"\n{len(reports)} distinct failures (the smallest example of each; rerun with --target T --only I):")
         for name, key, shown, message, index, n in reports:
