@@ -21,7 +21,8 @@ the prior temperature, ``pw``/``pw_exp`` progressive widening (``pw * N^pw_exp``
 is expanded, ``playout`` random plies before a leaf's evaluation (0 = the evaluation itself),
 ``prior`` ``"eval"`` (children scored by the evaluation when their parent is expanded) or
 ``"fast"`` (split tree only: cheap mobility scores order the children, each is evaluated when
-first visited: one evaluation per simulation),
+first visited: one evaluation per simulation) or ``"mixed"`` (queen moves as with ``fast``,
+arrows as with ``eval``),
 ``endgame`` the fill-search budget per region (0 = off), ``reuse``, ``eval`` the evaluator (a spec
 with a numba kernel; further keyword options go to it).
 
@@ -55,7 +56,9 @@ from .registry import make, register
 __all__ = ["UCT", "UCTResult"]
 
 TREES = ("split", "move")
-PRIORS = ("eval", "fast")
+#: the tree levels each ``prior`` orders by cheap scores (``uct_tree.FAST``'s bits); the others
+#: are scored by the evaluation when their parent is expanded
+PRIORS = {"eval": 0, "mixed": T.FAST_QUEENS, "fast": T.FAST_QUEENS | T.FAST_ARROWS}
 START_NODES = 1 << 18
 MAX_NODES = 1 << 22  # ~250 MB of tree at most
 
@@ -97,8 +100,9 @@ class UCTResult:
     "kq": opt("queen moves kept per position (0 = all)", ge=0),
     "expand_at": opt("visits before a leaf is expanded", ge=0),
     "playout": opt("random plies before a leaf's evaluation (0: the evaluation itself)", ge=0),
-    "prior": opt("eval: children scored when expanded; fast: mobility order, evaluated on first visit",
-                 choices=PRIORS),
+    "prior": opt("eval: children scored when expanded; fast: mobility order, evaluated on first visit; "
+                 "mixed: fast queen moves, evaluated arrows",
+                 choices=tuple(PRIORS)),
     "endgame": opt("fill-search budget per region (0 = off)", ge=0),
     "reuse": opt("keep the subtree between moves")})
 class UCT(Agent):
@@ -118,8 +122,8 @@ class UCT(Agent):
             raise ValueError(f"sims={sims!r}: must be a whole number >= 1")
         if tree not in TREES:
             raise ValueError(f"tree={tree!r}: must be one of {', '.join(TREES)}")
-        if prior not in PRIORS or prior == "fast" and tree != "split":
-            raise ValueError(f"prior={prior!r}: must be one of {', '.join(PRIORS)} ('fast' needs tree=split)")
+        if prior not in PRIORS or prior != "eval" and tree != "split":
+            raise ValueError(f"prior={prior!r}: must be one of {', '.join(PRIORS)} (all but 'eval' need tree=split)")
         for key, value in (("c", c), ("tau", tau), ("pw_exp", pw_exp)):
             if not (isinstance(value, (int, float)) and 0 < value < float("inf")):
                 raise ValueError(f"{key}={value!r}: must be a finite number > 0")
@@ -135,7 +139,7 @@ class UCT(Agent):
         self.sims = sims
         self.tree, self.endgame, self.reuse = tree, int(endgame), bool(reuse)
         self.fcfg = np.array([c, tau, pw, pw_exp], dtype=np.float64)
-        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, int(prior == "fast")],
+        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, PRIORS[prior]],
                              dtype=np.int64)
         self.last_result: Optional[UCTResult] = None
         self.clock = Clock()

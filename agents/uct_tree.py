@@ -43,7 +43,7 @@ from .evaluator import KERNEL_TYPE
 
 __all__ = ["NI", "NF", "FROM", "TO", "ARROW", "FIRST", "NKIDS", "VISITS", "SOLVED", "KIND", "COMPLETE", "WSUM", "STATIC",
            "PRIOR", "KIND_MOVE", "KIND_ARROW", "C_PUCT", "TAU", "PW_C", "PW_A", "SPLIT", "KQ", "EXPAND_AT",
-           "PLAYOUT", "ENDGAME", "MAX_KIDS", "FAST", "ROOT", "FREE", "SIMS", "EVALS", "RNG", "NST",
+           "PLAYOUT", "ENDGAME", "MAX_KIDS", "FAST", "FAST_QUEENS", "FAST_ARROWS", "ROOT", "FREE", "SIMS", "EVALS", "RNG", "NST",
            "new_root", "run", "compact"]
 
 FROM, TO, ARROW, FIRST, NKIDS, VISITS, SOLVED, KIND, COMPLETE = range(9)
@@ -53,6 +53,7 @@ NF = 3
 KIND_MOVE, KIND_ARROW = 0, 1  # a position with a side to move / a queen moved, its arrow to come
 C_PUCT, TAU, PW_C, PW_A = range(4)  # float config
 SPLIT, KQ, EXPAND_AT, PLAYOUT, ENDGAME, MAX_KIDS, FAST = range(7)  # int config
+FAST_QUEENS, FAST_ARROWS = 1, 2  # bits of ``FAST``: the levels ordered by cheap scores
 ROOT, FREE, SIMS, EVALS, RNG = range(5)  # state
 NST = 5
 CHECK_EVERY = 8  # evaluations (or simulations) between two readings of the clock
@@ -187,7 +188,8 @@ def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf
     first = st[FREE]
     other = 1 - side
     tau = fcfg[TAU]
-    fast = icfg[FAST]
+    fast_arrows = icfg[FAST] & FAST_ARROWS
+    fast_queens = icfg[FAST] & FAST_QUEENS
     if ni[x, KIND] == KIND_ARROW:  # the queen on TO has moved; score every arrow
         to = ni[x, TO]
         n = 0
@@ -197,7 +199,7 @@ def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf
                 cells[a] = core.ARROW
                 if not core.has_move(cells, queens, nq, other, dirs):
                     scores[n] = 2.0
-                elif fast:
+                elif fast_arrows:
                     scores[n] = _arrow_score(cells, dirs, a, other + 1)
                 else:
                     scores[n] = -kernel(cells, queens, nq, other, dirs, params)
@@ -208,7 +210,7 @@ def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf
                 ni[first + n, ARROW] = a
                 n += 1
                 a += dirs[d]
-        _finish_children(ni, nf, st, first, n, scores, KIND_MOVE, tau, fast == 0)
+        _finish_children(ni, nf, st, first, n, scores, KIND_MOVE, tau, fast_arrows == 0)
         complete = True
     elif icfg[SPLIT] == 1:  # score every queen move by the position after it
         piece = side + 1
@@ -221,7 +223,7 @@ def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf
                     cells[frm] = core.EMPTY
                     cells[to] = piece
                     queens[side, i] = to
-                    if fast:
+                    if fast_queens:
                         scores[n] = core.count_arrows(cells, dirs, to) / (4.0 * (dirs[2] - 3))
                     else:
                         scores[n] = -kernel(cells, queens, nq, other, dirs, params)
@@ -233,10 +235,10 @@ def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf
                     ni[first + n, ARROW] = -1
                     n += 1
                     to += dirs[d]
-        if not fast:
+        if not fast_queens:
             st[EVALS] += n
         keep = n if icfg[KQ] <= 0 else min(n, icfg[KQ])
-        _finish_children(ni, nf, st, first, n, scores, KIND_ARROW, tau, fast == 0)
+        _finish_children(ni, nf, st, first, n, scores, KIND_ARROW, tau, fast_queens == 0)
         complete = keep == n
         n = keep
     else:

@@ -50,7 +50,7 @@ def test_legal_move_and_board_unchanged(tree, size):
 
 
 @pytest.mark.parametrize("options", ["tree=split", "tree=move,kq=4", "tree=split,playout=3", "expand_at=3,pw=0",
-                                     "prior=fast"])
+                                     "prior=fast", "prior=mixed"])
 def test_seeded_simulation_limited_search_is_deterministic(options):
     board = random_position(7, size=8, max_moves=600)
     runs = [make(f"uct:sims=300,seed=5,{options}").search(board) for _ in range(2)]
@@ -64,7 +64,7 @@ def test_playouts_use_the_seed():
     assert len(values) > 1
 
 
-@pytest.mark.parametrize("tree,prior", [("split", "eval"), ("move", "eval"), ("split", "fast")])
+@pytest.mark.parametrize("tree,prior", [("split", "eval"), ("move", "eval"), ("split", "fast"), ("split", "mixed")])
 def test_tree_bookkeeping(tree, prior):
     """Visits add up (a move node keeps ``expand_at`` leaf visits of its own, a queen move its
     first visit with fast priors), children are sorted by prior, priors sum to 1, means lie in
@@ -81,7 +81,7 @@ def test_tree_bookkeeping(tree, prior):
         if first < 0 or n == 0:
             continue
         kids = slice(first, first + n)
-        own = 0 if x == root else expand_at if ni[x, T.KIND] == T.KIND_MOVE else int(prior == "fast")
+        own = 0 if x == root else expand_at if ni[x, T.KIND] == T.KIND_MOVE else int(prior != "eval")
         if ni[x, T.SOLVED] == 0:
             assert ni[x, T.VISITS] - ni[kids, T.VISITS].sum() == own, x
         assert np.all(np.diff(nf[kids, T.PRIOR]) <= 1e-12)
@@ -89,7 +89,7 @@ def test_tree_bookkeeping(tree, prior):
         visited = ni[kids, T.VISITS] > 0
         means = nf[kids, T.WSUM][visited] / ni[kids, T.VISITS][visited]
         assert np.all(np.abs(means) <= 1.0 + 1e-12)
-        if prior == "fast":
+        if prior == "fast" or prior == "mixed" and ni[x, T.KIND] == T.KIND_MOVE:
             assert np.all(np.isnan(nf[kids, T.STATIC]) == ((ni[kids, T.VISITS] == 0) & (ni[kids, T.SOLVED] == 0)))
         assert np.all(ni[kids, T.KIND] == (T.KIND_ARROW if tree == "split" and ni[x, T.KIND] == T.KIND_MOVE
                                            else T.KIND_MOVE))
@@ -107,7 +107,7 @@ def _tiny_positions(count: int) -> list[Board]:
     return boards
 
 
-@pytest.mark.parametrize("tree", TREES + ("split,prior=fast",))
+@pytest.mark.parametrize("tree", TREES + ("split,prior=fast", "split,prior=mixed"))
 def test_proven_results_match_an_exhaustive_solver(tree):
     proven = 0
     for board in _tiny_positions(8):
@@ -174,7 +174,7 @@ def _most_visited_reply(agent: UCT, board: Board) -> Move:
 
 @pytest.mark.parametrize("spec", ["uct:time=0", "uct:time=-1", "uct:sims=0", "uct:tree=diagonal", "uct:c=0",
                                   "uct:tau=nan", "uct:pw=-1", "uct:kq=-2", "uct:playout=1.5", "uct:endgame=-1",
-                                  "uct:time=inf", "uct:eval=cnn", "uct:tree=move,prior=fast"])
+                                  "uct:time=inf", "uct:eval=cnn", "uct:tree=move,prior=fast", "uct:tree=move,prior=mixed", "uct:prior=cheap"])
 def test_bad_options_are_refused(spec):
     with pytest.raises(ValueError):
         make(spec)
