@@ -70,7 +70,7 @@ def load_results(path: Optional[str], config: dict[str, Any]) -> list[dict[str, 
         return ResultsFileError(f"{shown}: {why}; move it away or use another --json path")
 
     try:
-        payload = json.loads(text)
+        payload = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError) as error:
         raise refuse(f"not a results file ({type(error).__name__}: {str(error)[:80]})") from None
     if not isinstance(payload, dict) or not isinstance(payload.get("results"), list) \
@@ -94,6 +94,10 @@ def load_results(path: Optional[str], config: dict[str, Any]) -> list[dict[str, 
             raise refuse(f"entry {number}: {why}")
         seen.add((result["pair"], result["index"]))
     return list(payload["results"])
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")  # json.loads would take NaN and Infinity
 
 
 def check_result(result: Any, config: dict[str, Any]) -> Optional[str]:

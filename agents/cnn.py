@@ -145,7 +145,7 @@ def inference_module(model: "nn.Module") -> "nn.Module":
 
 _WEIGHTS = opt("committed weights by name (default: ResValueNet, study: StudyCNN) or a model file path "
                "without its suffix")
-_THREADS = opt("torch threads for the forward passes (0: leave torch's setting)", ge=0)
+_THREADS = opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024)
 
 
 @register_evaluator("cnn", options={

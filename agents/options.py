@@ -41,7 +41,8 @@ __all__ = ["OptionError", "UnknownOptionError", "Opt", "opt", "Option", "Schema"
 #: Option types whose value is a spec of something registered (``eval=improved``): the registry
 #: that resolves them is looked up by this name (``agents.registry.registry_of``).
 SPEC_KINDS = ("evaluator", "agent")
-_SEED_HELP = "seed of the agent's random choices (the arena sets it per game)"
+_SEED = ("seed of the agent's random choices (the arena sets it per game)", 0)  # help, lower bound
+_INT_LIMIT = 2 ** 63
 
 
 class OptionError(InvalidArgumentError):
@@ -129,10 +130,15 @@ class Option:
                 if not (math.isfinite(value) and float(value).is_integer()):
                     raise fail("expected a whole number")
             value = int(value)
+            if not -_INT_LIMIT < value < _INT_LIMIT:  # what numpy and numba take (int64)
+                raise fail("must be between -2**63 and 2**63")
         elif self.type == "float":
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 raise fail("expected a number")
-            value = float(value)
+            try:
+                value = float(value)
+            except OverflowError:  # an int beyond the float range
+                value = math.inf
             if not math.isfinite(value):
                 raise fail("must be a finite number")
         elif self.type == "bool":
@@ -152,7 +158,7 @@ class Option:
 
 
 #: Declarations that several searches share.
-TIME = opt("seconds per move (unset: 1 s, unless a depth or sims limit is set)", gt=0)
+TIME = opt("seconds per move (unset: 1 s, unless a depth or sims limit is set)", gt=0, le=86400)
 EVAL = opt("evaluator spec (amazons agents lists them); options the agent does not take go to it",
            kind="evaluator")
 
@@ -254,7 +260,7 @@ def schema_of(factory: Callable[..., Any], owner: str, declared: Optional[Mappin
         if param.kind is param.VAR_POSITIONAL or param.name == "self":
             continue
         default = None if param.default is param.empty else param.default
-        decl = declared.pop(param.name, None) or Opt(_SEED_HELP if param.name == "seed" else "")
+        decl = declared.pop(param.name, None) or (Opt(_SEED[0], ge=_SEED[1]) if param.name == "seed" else Opt(""))
         kind, nullable = _type_of(param.annotation, default)
         options[param.name] = Option(param.name, decl.kind or kind, default,
                                      nullable or (param.default is None), decl)
