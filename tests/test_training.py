@@ -15,10 +15,11 @@ import torch
 from agents.nets.export import FORMAT_VERSION, ModelFileError, load_model, save_model
 from agents.nets.models import ResValueNet, StudyCNN, parameter_count
 from agents.nets.planes import make_planes
+from agents.nets.safefiles import json_sha256
 from amazons_env import Board
 from amazons_env.cli import main as cli_main
 from training import train as train_module
-from training.checkpoint import _state_sha256, latest_state
+from training.checkpoint import latest_state
 from training.config import TrainConfig
 from training.selfplay import selfplay
 from training.shards import load_dataset, read_manifest
@@ -354,7 +355,7 @@ def rewrite_tensors(state_json, change) -> None:
     config = json.loads(state_json.read_text())
     config["tensors"] = {name: list(t.shape) for name, t in tensors.items()}
     config["tensors_sha256"] = file_sha256(path)
-    config["sha256"] = _state_sha256(config)
+    config["sha256"] = json_sha256(config)
     state_json.write_text(json.dumps(config))
 
 
@@ -364,7 +365,7 @@ def edit_json(state_json, edit, forge: bool = True) -> None:
     config = json.loads(state_json.read_text())
     edit(config)
     if forge:
-        config["sha256"] = _state_sha256(config)
+        config["sha256"] = json_sha256(config)
     state_json.write_text(json.dumps(config))
 
 

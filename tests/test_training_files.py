@@ -15,7 +15,7 @@ from safetensors.torch import save as save_bytes
 
 from agents.nets.export import _canonical, expected_tensors, load_model, save_model
 from agents.nets.models import ResValueNet
-from agents.nets.safefiles import ModelFileError
+from agents.nets.safefiles import ModelFileError, json_sha256
 from training.selfplay import selfplay
 from training.shards import ShardError, load_dataset, read_manifest
 
@@ -77,7 +77,7 @@ def test_header_lengths_and_types_checked(tmp_path):
 
 
 @pytest.mark.parametrize("path, message", [
-    ("", "give a file path"), ("net\0x", "give a file path"), (5, "not int"), (None, "not NoneType"),
+    ("", "give a path"), ("net\0x", "give a path"), (5, "not int"), (None, "not NoneType"),
 ])
 def test_model_paths_refused(path, message):
     with pytest.raises(ModelFileError, match=message):
@@ -140,8 +140,7 @@ def edit_manifest(folder, change, rehash: bool = True) -> None:
     manifest = json.loads(path.read_text())
     change(manifest)
     if rehash:
-        body = {k: v for k, v in manifest.items() if k != "sha256"}
-        manifest["sha256"] = hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+        manifest["sha256"] = json_sha256(manifest)
     path.write_text(json.dumps(manifest))
 
 
@@ -195,13 +194,13 @@ def test_manifest_garbage(data, text):
 
 @pytest.mark.parametrize("folder", ["", "a\0b", 5, None])
 def test_manifest_folder_refused(folder):
-    with pytest.raises(ShardError, match="give the path of a folder"):
+    with pytest.raises(ShardError, match="self-play folder .*: give a path"):
         read_manifest(folder)
 
 
 def test_manifest_is_a_folder(tmp_path):
     (tmp_path / "manifest.json").mkdir()
-    with pytest.raises(ShardError, match="is not a regular file"):
+    with pytest.raises(ShardError, match="manifest.json is a folder"):
         read_manifest(tmp_path)
 
 

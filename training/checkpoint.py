@@ -43,7 +43,7 @@ from safetensors.torch import save as save_bytes
 from torch import nn
 
 from agents.nets.export import load_model, read_config
-from agents.nets.safefiles import ModelFileError, file_sha256, read_header, read_json
+from agents.nets.safefiles import ModelFileError, file_sha256, json_sha256, read_header, read_json
 
 __all__ = ["STATE_VERSION", "Progress", "TrainingParts", "state_base", "latest_state", "save_state", "load_state"]
 
@@ -129,18 +129,12 @@ def save_state(base: Path, progress: Progress, parts: TrainingParts, recipe: dic
     json_path, tensor_path = _state_files(base)
     _write_atomic(tensor_path, save_bytes(tensors))
     config["tensors_sha256"] = file_sha256(tensor_path)
-    config["sha256"] = _state_sha256(config)
+    config["sha256"] = json_sha256(config)
     _write_atomic(json_path, (json.dumps(config, indent=1, sort_keys=True) + "\n").encode())
     for old in Path(base).parent.glob("epoch-*.state.*"):
         if not old.name.startswith(Path(base).name + "."):
             old.unlink()
     return json_path
-
-
-def _state_sha256(config: dict[str, Any]) -> str:
-    """The integrity hash of a state's JSON: SHA-256 of its canonical form without ``sha256``."""
-    body = {k: v for k, v in config.items() if k != "sha256"}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def _check_fields(config: dict[str, Any], base: Path, where: Path) -> None:
@@ -183,7 +177,7 @@ def _read(base: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
     config = read_json(json_path, "training state", STATE_VERSION,
                        ("epoch", "recipe", "data_hash", "model_sha256", "optimizer", "scheduler", "scaler", "history",
                         "best_loss", "tensors", "tensors_sha256", "sha256"))
-    if config["sha256"] != _state_sha256(config):
+    if config["sha256"] != json_sha256(config):
         raise ModelFileError(f"training state {json_path} was edited: its sha256 does not match its content "
                              "(resume from an unedited state, or train into another folder)")
     _check_fields(config, base, json_path)

@@ -36,13 +36,13 @@ import hashlib
 import json
 import os
 import re
-import stat
 import zipfile
 from pathlib import Path
 from typing import Any, Sequence, Union
 
 import numpy as np
 
+from agents.nets.safefiles import checked_path, file_sha256, json_sha256, regular_file
 from amazons_env import core
 
 __all__ = ["ShardError", "MANIFEST", "MANIFEST_VERSION", "shard_name", "write_shard", "write_manifest",
@@ -69,47 +69,24 @@ def shard_name(index: int) -> str:
 
 
 def _folder(folder: Any) -> Path:
-    if not isinstance(folder, (str, os.PathLike)) or not os.fspath(folder) or "\0" in os.fspath(folder):
-        raise ShardError(f"self-play folder {folder!r}: give the path of a folder")
-    return Path(folder)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _canonical_hash(manifest: dict[str, Any]) -> str:
-    body = {k: v for k, v in manifest.items() if k != "sha256"}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
-def _regular_file(path: Path, what: str, limit: int = -1) -> os.stat_result:
-    """``path``'s status if it is a regular file (not followed through a link) of at most ``limit`` bytes."""
-    try:
-        status = os.lstat(path)
-    except FileNotFoundError:
-        raise ShardError(f"{what} {path} does not exist") from None
-    except OSError as error:
-        raise ShardError(f"{what} {path} cannot be read: {error.strerror}") from None
-    if not stat.S_ISREG(status.st_mode):
-        raise ShardError(f"{what} {path} is not a regular file")
-    if 0 <= limit < status.st_size:
-        raise ShardError(f"{what} {path} has {status.st_size:,} bytes, more than the {limit:,} allowed")
-    return status
+    return checked_path(folder, "self-play folder", ShardError)
 
 
 def write_shard(folder: PathLike, index: int, data: dict[str, np.ndarray], games: int, white_wins: int) -> dict[str, Any]:
     """Write shard ``index`` of ``folder`` atomically; its manifest entry."""
     path = _folder(folder) / shard_name(index)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, **data)
+    # np.savez_compressed stamps each member with the current time: fixed stamps make the same
+    # arrays the same bytes, so the same games give the same SHA-256 and data hash in any run
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
+        for key, array in data.items():
+            member = zipfile.ZipInfo(key + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+            member.compress_type = zipfile.ZIP_DEFLATED
+            with archive.open(member, "w", force_zip64=True) as handle:
+                np.lib.format.write_array(handle, np.asanyarray(array), allow_pickle=False)
     os.replace(tmp, path)
     return {"file": path.name, "index": int(index), "games": int(games), "positions": int(len(data["sides"])),
-            "white_wins": int(white_wins), "bytes": path.stat().st_size, "sha256": _sha256(path)}
+            "white_wins": int(white_wins), "bytes": path.stat().st_size, "sha256": file_sha256(path)}
 
 
 def _totals(shards: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -122,7 +99,7 @@ def write_manifest(folder: PathLike, settings: dict[str, Any], shards: Sequence[
     """Write ``folder``'s manifest (atomically) listing ``shards``; return it."""
     shards = sorted(shards, key=lambda s: s["index"])
     manifest = {"format_version": MANIFEST_VERSION, "settings": settings, "shards": shards, **_totals(shards)}
-    manifest["sha256"] = _canonical_hash(manifest)
+    manifest["sha256"] = json_sha256(manifest)
     tmp = _folder(folder) / (MANIFEST + ".tmp")
     tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, Path(folder) / MANIFEST)
@@ -147,7 +124,7 @@ def read_manifest(folder: PathLike) -> dict[str, Any]:
     path = _folder(folder) / MANIFEST
     if not os.path.lexists(path):
         raise ShardError(f"no self-play manifest at {path}")
-    _regular_file(path, "self-play manifest", _MAX_MANIFEST_BYTES)
+    regular_file(path, "self-play manifest", _MAX_MANIFEST_BYTES, follow_links=False, error=ShardError)
     try:
         manifest = json.loads(path.read_bytes().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
@@ -160,7 +137,7 @@ def read_manifest(folder: PathLike) -> dict[str, Any]:
     if manifest["format_version"] != MANIFEST_VERSION:
         raise ShardError(f"self-play manifest {path} has format_version {manifest['format_version']!r}; this "
                          f"code reads version {MANIFEST_VERSION} (rerun amazons selfplay into a new folder)")
-    if manifest["sha256"] != _canonical_hash(manifest):
+    if manifest["sha256"] != json_sha256(manifest):
         raise ShardError(f"self-play manifest {path} was edited: its sha256 does not match its content")
     settings, shards = manifest["settings"], manifest["shards"]
     size = settings.get("size") if isinstance(settings, dict) else None
@@ -180,10 +157,10 @@ def shard_path(folder: PathLike, entry: dict[str, Any]) -> Path:
     """The file of a checked manifest ``entry``, itself checked: a regular file of the recorded size
     and SHA-256."""
     path = _folder(folder) / entry["file"]
-    status = _regular_file(path, "self-play shard")
-    if status.st_size != entry["bytes"]:
-        raise ShardError(f"self-play shard {path} has {status.st_size:,} bytes, its manifest says {entry['bytes']:,}")
-    if _sha256(path) != entry["sha256"]:
+    size = regular_file(path, "self-play shard", entry["bytes"], follow_links=False, error=ShardError)
+    if size != entry["bytes"]:
+        raise ShardError(f"self-play shard {path} has {size:,} bytes, its manifest says {entry['bytes']:,}")
+    if file_sha256(path) != entry["sha256"]:
         raise ShardError(f"self-play shard {path} does not match its manifest's SHA-256 (truncated or edited)")
     return path
 

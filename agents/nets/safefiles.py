@@ -10,7 +10,7 @@ is a ``ModelFileError`` (a ``ValueError``) naming the file and the problem.
 >>> checked_path("", "model config")
 Traceback (most recent call last):
     ...
-agents.nets.safefiles.ModelFileError: model config '': give a file path
+agents.nets.safefiles.ModelFileError: model config '': give a path
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import struct
 from pathlib import Path
 from typing import Any, Optional, Union
 
-__all__ = ["ModelFileError", "PathLike", "checked_path", "regular_file", "file_sha256", "read_json",
+__all__ = ["ModelFileError", "PathLike", "checked_path", "regular_file", "json_sha256", "file_sha256", "read_json",
            "read_header", "DTYPES"]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -41,31 +41,40 @@ class ModelFileError(ValueError):
     malformed, mismatched or too new."""
 
 
-def checked_path(path: Any, what: str) -> Path:
-    """``path`` as a ``Path``, or ``ModelFileError`` when it is no usable path."""
+def checked_path(path: Any, what: str, error: type[ValueError] = ModelFileError) -> Path:
+    """``path`` as a ``Path``, or ``error`` when it is no usable path."""
     if not isinstance(path, (str, os.PathLike)):
-        raise ModelFileError(f"{what} {str(path)[:100]!r}: give a file path, not {type(path).__name__}")
+        raise error(f"{what} {str(path)[:100]!r}: give a path, not {type(path).__name__}")
     text = os.fspath(path)
     if not isinstance(text, str) or not text or "\0" in text:
-        raise ModelFileError(f"{what} {text[:100]!r}: give a file path")
+        raise error(f"{what} {str(text)[:100]!r}: give a path")
     return Path(text)
 
 
-def regular_file(path: Path, what: str, limit: int) -> int:
-    """The size of ``path`` if it is a regular file of at most ``limit`` bytes (a link is
-    followed: a link to a device or a folder is refused like the thing itself)."""
+def regular_file(path: Path, what: str, limit: int, follow_links: bool = True,
+                 error: type[ValueError] = ModelFileError) -> int:
+    """The size of ``path`` if it is a regular file of at most ``limit`` bytes, else ``error``.
+    With ``follow_links`` a link is followed (a link to a device or a folder is refused like the
+    thing itself); without, a link is refused (a file that must stay inside its folder)."""
     try:
-        status = os.stat(path)
+        status = os.stat(path) if follow_links else os.lstat(path)
     except FileNotFoundError:
-        raise ModelFileError(f"{what} {path} does not exist") from None
-    except OSError as error:
-        raise ModelFileError(f"{what} {path} cannot be read: {error.strerror}") from None
+        raise error(f"{what} {path} does not exist") from None
+    except OSError as problem:
+        raise error(f"{what} {path} cannot be read: {problem.strerror}") from None
     if not stat.S_ISREG(status.st_mode):
         kind = "a folder" if stat.S_ISDIR(status.st_mode) else "not a regular file"
-        raise ModelFileError(f"{what} {path} is {kind}")
+        raise error(f"{what} {path} is {kind}")
     if status.st_size > limit:
-        raise ModelFileError(f"{what} {path} has {status.st_size:,} bytes, more than the {limit:,} allowed")
+        raise error(f"{what} {path} has {status.st_size:,} bytes, more than the {limit:,} allowed")
     return status.st_size
+
+
+def json_sha256(document: dict[str, Any]) -> str:
+    """The integrity hash a JSON document we write carries in its ``sha256`` field: SHA-256 of
+    its canonical form (sorted keys, no spaces) without that field."""
+    body = {k: v for k, v in document.items() if k != "sha256"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def file_sha256(path: PathLike) -> str:
