@@ -19,8 +19,8 @@ IDS = [f"{registry.kind}:{name}" for registry, name in ENTRIES]
 
 def bad_values(option) -> list:
     """Values the option must refuse: wrong type, NaN, infinities, outside its range."""
-    kinds = {"int": [1.5, "abc", True, math.nan, math.inf, -math.inf],
-             "float": [math.nan, math.inf, -math.inf, "abc", True],
+    kinds = {"int": [1.5, "abc", True, math.nan, math.inf, -math.inf, 2 ** 63, -(10 ** 5000)],
+             "float": [math.nan, math.inf, -math.inf, "abc", True, 10 ** 400],
              "bool": [3, "yes", 0.5], "str": [5, 1.5], "evaluator": ["no-such-thing", 5],
              "agent": ["no-such-thing", 5], "any": []}
     values = list(kinds[option.type])
