@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import agents
 from agents.evaluator import EVALUATORS, make_evaluator
@@ -126,3 +128,18 @@ def test_schema_from_a_plain_signature():
     with pytest.raises(UnknownOptionError, match="did you mean 'depth'"):
         schema_of(lambda depth=1: None, "agent 'g'").validate({"detph": 2})
     assert set(SPEC_KINDS) == {"evaluator", "agent"}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from([n for _, n in ENTRIES if _ is AGENTS] + ["nosuch", "", "x.py:Y", "a.b:C"]),
+       items=st.lists(st.tuples(st.text(max_size=12), st.one_of(
+           st.text(max_size=12), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
+           st.booleans(), st.none())), max_size=4),
+       text=st.text(max_size=40))
+def test_any_spec_is_checked_or_refused_by_name(name, items, text):
+    """Whatever the spec and keywords, validation succeeds or raises OptionError; nothing else."""
+    for spec, keywords in ((f"{name}:{text}", {}), (name, {str(k): v for k, v in items})):
+        try:
+            AGENTS.validate(spec, **keywords)
+        except OptionError as error:
+            assert str(error)
