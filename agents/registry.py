@@ -46,6 +46,7 @@ AGENT_MODULES = (
     "agents.mcts",
     "agents.uct",
     "agents.cnn",
+    "agents.pvmcts",
     "agents.external",
 )
 
