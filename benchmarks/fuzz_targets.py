@@ -71,7 +71,7 @@ def names_input(message: str, names: tuple) -> bool:
         fragments = {describe(value)[:24]}
         if isinstance(value, str):
             stripped = value.strip()
-            fragments |= {stripped[:16], repr(stripped)[1:17]} if stripped else {"''"}
+            fragments |= {stripped[:16], repr(stripped)[1:-1][:16]} if stripped else {"''"}
         elif isinstance(value, (int, float, np.generic)) and not describe(value).startswith("<"):
             fragments.add(str(value))
         elif isinstance(value, dict) and len(value) <= 10:

@@ -345,16 +345,20 @@ def _manifest(rng: random.Random, ctx: tuple[Path, Path]) -> Case:
 
 
 def _arena_setup(folder: Path) -> tuple[Path, Path, Callable[[Path], Any]]:
-    from agents import arena
+    import subprocess
+    import sys
     source = folder / "arena"
     source.mkdir()
-    pairs, games, size = [("random", "random:seed=1")], 2, 6
-    arena.run_games(pairs, games, size=size, workers=1, json_path=str(source / "r.json"), progress=False)
-    config = {"pairs": [list(p) for p in pairs], "games": games, "size": size, "seed": 0, "opening": 0}
+    # as a user makes it: the CLI, in its own process (the arena refuses to start workers from a
+    # forked process, which this worker is)
+    subprocess.run([sys.executable, "-c", "import sys; from amazons_env.cli import main; sys.exit(main(sys.argv[1:]))",
+                    "match", "random", "random:seed=1", "--games", "2", "--size", "6", "--workers", "1",
+                    "--json", str(source / "r.json")], check=True, capture_output=True, timeout=300)
+    config = json.loads((source / "r.json").read_text())["config"]
     try:  # H3 moved the results file's code to agents.arena_files
         from agents.arena_files import load_results as loader
     except ImportError:
-        loader = arena._load
+        from agents.arena import _load as loader
 
     def load(path: Any) -> Any:
         return loader(str(path / "r.json") if isinstance(path, Path) else path, config)
