@@ -192,6 +192,35 @@ def test_refused_input_leaves_the_board_unchanged(board, arg, op):
         assert state(board) == before
 
 
+@pytest.mark.parametrize(("call", "error", "match"), [
+    (lambda: parse_square("b2", 10.5), InvalidPositionError, "board size 10.5"),
+    (lambda: parse_square("b2", None), InvalidPositionError, "board size None"),
+    (lambda: parse_square("b2", "10"), InvalidPositionError, "board size '10'"),
+    (lambda: parse_square("\u212a1"), InvalidMoveError, "'\u212a1' is not a square"),  # Kelvin sign: not k
+    (lambda: Move.parse("d1-d\u0667/g7"), InvalidMoveError, "is not a move"),  # Arabic-Indic 7
+    (lambda: Move.parse("d1-d7/g7", size=True), InvalidPositionError, "board size True"),
+    (lambda: Board.from_squares(6, None, [1]), InvalidPositionError, "white must be an iterable"),
+    (lambda: Board.from_squares(6, [0], [1], turn=np.array([0, 1])), InvalidPositionError, r"turn .* array"),
+    (lambda: Board.from_squares(6, [0], [1], turn=True), InvalidPositionError, "turn"),
+    (lambda: Board(np.array([6, 6]), position="1q2q1/q4q/6/6/Q4Q/1Q2Q1 w"), InvalidPositionError, "board size"),
+    (lambda: transform_square(3, 8), InvalidArgumentError, "symmetry must be an integer from 0 to 7, got 8"),
+    (lambda: Outcome(Color.WHITE, -1), InvalidArgumentError, "plies=-1"),
+    (lambda: perft(Board(6), 1.0), InvalidArgumentError, "depth must be an integer >= 0, got 1.0"),
+    (lambda: GameRecord("d1-d7/g7"), InvalidMoveError, "moves must be a sequence"),
+    (lambda: GameRecord(headers={"White": object()}), InvalidMoveError, "header White must be text"),
+    (lambda: GameRecord().board(1), InvalidArgumentError, "plies=1"),
+])
+def test_issue_17_refusals(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_numpy_integers_are_accepted_where_ints_are():
+    board = Board.from_squares(np.int64(6), [np.int32(1)], [np.int64(34)], turn=np.int64(1))
+    assert board.size == 6 and type(board.size) is int and board.turn == Color.BLACK
+    assert Move(np.int64(3), 63, 66).from_square == 3 and parse_square("d1", np.int64(8)) == 3
+
+
 def test_piece_at_does_not_wrap_around():
     board = Board(6)
     for square_ in (-5, -1, 36, 1.0, True, None, "a1", np.array([1])):
