@@ -296,8 +296,8 @@ def _results(tasks: list[tuple], workers: Optional[int]) -> Iterator[dict[str, A
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise OptionError(f"workers={workers!r}: must be a whole number >= 1")
     if _unguarded_main_call():
-        if multiprocessing.parent_process() is not None:  # a worker importing the script again
-            raise RuntimeError(UNGUARDED)
+        if getattr(sys.modules.get("__main__"), "__name__", "") == "__mp_main__":
+            raise RuntimeError(UNGUARDED)  # a spawned worker importing the script again
         if workers > 1 and len(tasks) > 1:
             print(f"arena: {UNGUARDED}; playing in this process", file=sys.stderr)
             workers = 1
