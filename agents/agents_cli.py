@@ -3,7 +3,7 @@ printed from the registries' schemas (``agents.options``), the same ones that ch
 
 >>> print(describe(AGENTS, "random"))
 random  Plays a legal move chosen uniformly at random (seeded).
-  seed  int or none  default none  seed of the agent's random choices (the arena sets it per game)
+  seed  int >= 0 or none  default none  seed of the agent's random choices (the arena sets it per game)
 """
 
 from __future__ import annotations
