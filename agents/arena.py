@@ -25,6 +25,9 @@ torch), ignore Ctrl-C (the parent stops them) and exit when the parent dies. A s
 the arena at its top level without an ``if __name__ == "__main__":`` guard would be run again by
 every spawned worker: such a call is detected and its games are played in this process instead
 (with a one-line warning); a worker that dies stops the run with an error, it is never replaced.
+With ``backend="ray"`` the games are Ray tasks instead (``agents.backends``: a local Ray instance
+or a cluster at ``address``), streamed into the same results file: the same seeds give the same
+games, and a run started on one backend can be completed on the other.
 
 >>> result = match("random", "random", games=2, size=6, seed=1, workers=1, progress=False)
 >>> result["games"], sorted(result["per_colour"])
@@ -53,6 +56,7 @@ import numpy as np
 from amazons_env import Board, Move
 
 from .arena_files import check_paths, load_results, save_record, save_results
+from .backends import check_backend, run_tasks
 from .base import Agent
 from .options import OptionError
 from .registry import AGENTS, format_spec, make, parse_spec
@@ -248,7 +252,8 @@ def run_games(pairs: list[tuple[str, str]], games: int, size: int = 10, seed: in
               workers: Optional[int] = None, json_path: Optional[str] = None,
               records_dir: Optional[str] = None, progress: bool = True,
               extra: Optional[dict[str, Any]] = None, summary: Optional[Callable[[list], dict]] = None,
-              records_format: str = "txt") -> list[dict[str, Any]]:
+              records_format: str = "txt", backend: str = "local",
+              address: Optional[str] = None) -> list[dict[str, Any]]:
     """Play ``games`` games for every pair (colours alternating), resuming from ``json_path``;
     returns the first ``games`` games of every pair. ``summary(results)`` builds the JSON's
     statistics (rewritten after every game). The file keeps every game it holds: a rerun with a
@@ -258,6 +263,7 @@ def run_games(pairs: list[tuple[str, str]], games: int, size: int = 10, seed: in
     for spec in {s for pair in pairs for s in pair}:
         AGENTS.validate(spec)  # a bad spec fails now, not in a worker after the first game
     check_paths(json_path, records_dir, records_format)
+    check_backend(backend, address)
     config = {"pairs": [list(p) for p in pairs], "games": games, "size": size, "seed": seed,
               "opening": opening, **(extra or {})}
     stored = load_results(json_path, config)
@@ -282,7 +288,7 @@ def run_games(pairs: list[tuple[str, str]], games: int, size: int = 10, seed: in
 
     bar = _progress(len(tasks), games * len(pairs), progress)
     try:
-        for result in _results(tasks, workers):
+        for result in _results(tasks, workers, backend, address):
             finish(result)
             bar.update(1)
     finally:
@@ -290,8 +296,12 @@ def run_games(pairs: list[tuple[str, str]], games: int, size: int = 10, seed: in
     return sorted((r for r in stored if r["index"] < games), key=lambda r: (r["pair"], r["index"]))
 
 
-def _results(tasks: list[tuple], workers: Optional[int]) -> Iterator[dict[str, Any]]:
+def _results(tasks: list[tuple], workers: Optional[int], backend: str = "local",
+             address: Optional[str] = None) -> Iterator[dict[str, Any]]:
     """The played games of ``tasks``, in order of completion, in worker processes or here."""
+    if backend != "local":
+        yield from (result for _, result in run_tasks(_play_task, [(t,) for t in tasks], workers, backend, address))
+        return
     workers = min(os.cpu_count() or 1, 2) if workers is None else workers
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise OptionError(f"workers={workers!r}: must be a whole number >= 1")
@@ -369,20 +379,23 @@ def _progress(todo: int, total: int, enabled: bool):
 
 def match(a: str, b: str, games: int = 20, size: int = 10, seed: int = 0, opening: int = 0,
           time: Optional[float] = None, workers: Optional[int] = None, json_path: Optional[str] = None,
-          records_dir: Optional[str] = None, progress: bool = True, records_format: str = "txt") -> dict[str, Any]:
+          records_dir: Optional[str] = None, progress: bool = True, records_format: str = "txt",
+          backend: str = "local", address: Optional[str] = None) -> dict[str, Any]:
     """``games`` games of ``a`` against ``b``; the summary (``summarize``) plus the game results.
-    ``time``: seconds per move for each agent that takes a time and does not set one."""
+    ``time``: seconds per move for each agent that takes a time and does not set one; ``backend``,
+    ``address``: where the games run (``agents.backends``)."""
     if time is not None:
         a, b = with_option(a, "time", time), with_option(b, "time", time)
     results = run_games([(a, b)], games, size, seed, opening, workers, json_path, records_dir, progress,
-                        {"time": time}, lambda rs: summarize(rs, a, b), records_format)
+                        {"time": time}, lambda rs: summarize(rs, a, b), records_format, backend, address)
     return {**summarize(results, a, b), "results": results}
 
 
 def tournament(specs: Sequence[str], games: int = 10, size: int = 10, seed: int = 0, opening: int = 0,
                time: Optional[float] = None, workers: Optional[int] = None, json_path: Optional[str] = None,
                records_dir: Optional[str] = None, progress: bool = True,
-               records_format: str = "txt") -> dict[str, Any]:
+               records_format: str = "txt", backend: str = "local",
+               address: Optional[str] = None) -> dict[str, Any]:
     """A round robin: ``games`` games for every pair of ``specs``. Returns ``standings`` (total
     score per agent, best first), ``matches`` (one ``summarize`` per pair) and the results."""
     specs = [with_option(s, "time", time) if time is not None else s for s in specs]
@@ -403,7 +416,7 @@ def tournament(specs: Sequence[str], games: int = 10, size: int = 10, seed: int 
         return {"standings": standings, "matches": matches}
 
     results = run_games(pairs, games, size, seed, opening, workers, json_path, records_dir, progress,
-                        {"time": time}, build, records_format)
+                        {"time": time}, build, records_format, backend, address)
     return {**build(results), "results": results}
 
 

@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from .arena import format_match, match
 from .arena_files import RECORD_FORMATS
+from .backends import add_backend_arguments
 from .registry import DEFAULT_OPPONENT
 
 HELP = "play a match between two agents: alternating colours, score with 95% CI, Elo, resumable"
@@ -44,6 +45,7 @@ def add_common(parser: argparse.ArgumentParser, games: int) -> None:
     parser.add_argument("--records-format", choices=RECORD_FORMATS, default="txt",
                         help="record files as move lists (txt, default) or SGF")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_backend_arguments(parser)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def common_options(args: argparse.Namespace) -> dict:
     return dict(games=args.games, size=args.size, seed=args.seed, opening=args.opening, time=args.time,
                 workers=args.workers, json_path=args.json, records_dir=args.records, progress=not args.quiet,
-                records_format=args.records_format)
+                records_format=args.records_format, backend=args.backend, address=args.ray_address)
 
 
 def run(args: argparse.Namespace) -> int:

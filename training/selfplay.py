@@ -16,9 +16,11 @@ filling moves that teach nothing). The 8 board symmetries are applied at trainin
 Output: ``shard-00000.npz`` ... (``games_per_shard`` games each, shard ``i`` plays the games
 seeded ``seed + i * games_per_shard + j``) and ``manifest.json`` (settings, and per shard its
 games, positions, size and SHA-256; written and read back checked by ``training.shards``).
-Shards run in parallel processes that end with this one; a rerun with the same settings skips
-the shards the manifest already lists (after checking their sizes and hashes), so an interrupted
-run resumes where it stopped. ``data_hash`` (in the manifest) identifies the whole data set;
+Shards are played in parallel (``backend``: processes of this machine that end with this one, or
+Ray tasks on a cluster, ``agents.backends``) and written here as each one finishes, so the same
+settings give the same files on either backend; a rerun with the same settings skips the shards
+the manifest already lists (after checking their sizes and hashes), so an interrupted run resumes
+where it stopped, on either backend. ``data_hash`` (in the manifest) identifies the whole data set;
 ``training.shards.load_dataset`` reads the data back.
 
 >>> import tempfile
@@ -32,13 +34,12 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import as_completed
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from agents.procs import worker_pool
+from agents.backends import check_backend, run_tasks
 from amazons_env import Board, Move, core
 
 from .shards import MANIFEST, ShardError, read_manifest, shard_path, write_manifest, write_shard
@@ -93,15 +94,17 @@ def play_game(size: int, agent: Any, seed: int, random_plies: Sequence[int] = (2
             "plies": np.arange(len(sides), dtype=np.int16)}
 
 
-def _play_shard(folder: str, index: int, first_seed: int, games: int, size: int, agent_spec: str,
-                random_plies: tuple[int, int]) -> dict[str, Any]:
+def _play_shard(index: int, first_seed: int, games: int, size: int, agent_spec: str,
+                random_plies: tuple[int, int]) -> tuple[dict[str, np.ndarray], int]:
+    """The arrays of shard ``index`` and its White wins (written by the caller: a Ray worker may
+    run on another machine)."""
     agent = _make_agent(agent_spec)
     parts = [play_game(size, agent, first_seed + j, random_plies) for j in range(games)]
     data = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
     data["games"] = np.concatenate([np.full(len(p["sides"]), first_seed + j, dtype=np.int64)
                                     for j, p in enumerate(parts)])
     white_wins = int(sum(p["results"][0] == 1 for p in parts))  # position 0 has White to move
-    return write_shard(folder, index, data, games, white_wins)
+    return data, white_wins
 
 
 def _whole(name: str, value: Any, low: int, high: float = math.inf) -> int:
@@ -130,10 +133,11 @@ def _kept_shards(folder: Path, settings: dict[str, Any]) -> list[dict[str, Any]]
 
 def selfplay(folder: "str | os.PathLike", games: int, size: int = 8, agent: str = DEFAULT_AGENT,
              games_per_shard: int = 50, workers: Optional[int] = None, seed: int = 0,
-             random_plies: Sequence[int] = (2, 6), progress: bool = True) -> dict[str, Any]:
+             random_plies: Sequence[int] = (2, 6), progress: bool = True, backend: str = "local",
+             address: Optional[str] = None) -> dict[str, Any]:
     """Play ``games`` self-play games into ``folder`` (resuming a previous run); the manifest.
-    Every option is checked (and ``agent`` built once) before any game starts; the workers end
-    with this process (``agents.procs.worker_pool``)."""
+    Every option is checked (and ``agent`` built once) before any game starts; ``backend`` and
+    ``address``: where the shards are played (``agents.backends.run_tasks``)."""
     games, games_per_shard = _whole("games", games, 1), _whole("games_per_shard", games_per_shard, 1, 99_999)
     size, seed = _whole("size", size, core.MIN_SIZE, core.MAX_SIZE), _whole("seed", seed, 0)
     if workers is not None:
@@ -145,6 +149,7 @@ def selfplay(folder: "str | os.PathLike", games: int, size: int = 8, agent: str 
         raise ValueError(f"selfplay option random_plies={random_plies!r}: need LOW <= HIGH")
     if -(-games // games_per_shard) > 100_000:
         raise ValueError(f"selfplay: {games} games of {games_per_shard} per shard make more than 100,000 shards")
+    check_backend(backend, address)
     if not isinstance(agent, str):
         raise ValueError(f"selfplay option agent={agent!r}: give an agent spec")
     _make_agent(agent)  # a bad spec fails here, once, not in every worker
@@ -158,28 +163,18 @@ def selfplay(folder: "str | os.PathLike", games: int, size: int = 8, agent: str 
     for index in range((games + games_per_shard - 1) // games_per_shard):
         count = min(games_per_shard, games - index * games_per_shard)
         if index not in done:
-            jobs.append((str(folder), index, seed + index * games_per_shard, count, size, agent, (lo, hi)))
-    workers = max(1, min(workers or os.cpu_count() or 1, len(jobs) or 1))
+            jobs.append((index, seed + index * games_per_shard, count, size, agent, (lo, hi)))
     bar = None
     if progress:
         from tqdm import tqdm
-        bar = tqdm(total=sum(j[3] for j in jobs), unit="game", desc=f"self-play {size}x{size}")
-
-    def finished(entry: dict[str, Any], count: int) -> None:
-        shards.append(entry)
-        write_manifest(folder, settings, shards)
-        if bar is not None:
-            bar.update(count)
+        bar = tqdm(total=sum(j[2] for j in jobs), unit="game", desc=f"self-play {size}x{size}")
 
     try:
-        if workers == 1:
-            for job in jobs:
-                finished(_play_shard(*job), job[3])
-        else:
-            with worker_pool(workers) as pool:
-                futures = {pool.submit(_play_shard, *job): job for job in jobs}
-                for future in as_completed(futures):
-                    finished(future.result(), futures[future][3])
+        for (index, _, count, *_), (data, white_wins) in run_tasks(_play_shard, jobs, workers, backend, address):
+            shards.append(write_shard(folder, index, data, count, white_wins))
+            write_manifest(folder, settings, shards)
+            if bar is not None:
+                bar.update(count)
     finally:
         if bar is not None:
             bar.close()

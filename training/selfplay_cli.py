@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from agents.backends import add_backend_arguments
+
 from .selfplay import DEFAULT_AGENT, selfplay
 
 HELP = "play self-play games into sharded .npz files plus a manifest (rerun to resume)"
@@ -19,11 +21,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--random-plies", type=int, nargs=2, default=(2, 6), metavar=("LOW", "HIGH"),
                         help="random opening moves per game, drawn from LOW..HIGH (default 2 6)")
+    add_backend_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     manifest = selfplay(args.out, args.games, args.size, args.agent, args.games_per_shard, args.workers,
-                        args.seed, args.random_plies)
+                        args.seed, args.random_plies, backend=args.backend, address=args.ray_address)
     print(f"{manifest['games']} games, {manifest['positions']} positions, data hash {manifest['data_hash']} "
           f"in {args.out}")
     return 0

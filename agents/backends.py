@@ -1,0 +1,157 @@
+"""Where batches of independent work run: processes on this machine, or a Ray cluster.
+
+``run_tasks(fn, tasks, workers, backend, address)`` calls ``fn(*task)`` for every task and yields
+``(task, result)`` pairs **as they finish** (not in order), so that the caller writes each result
+where it belongs (the arena's results JSON, a self-play shard and its manifest) the moment it
+exists: a run stopped in any way loses only the tasks still running, and the caller's resume
+logic (skip what the file already holds) completes it. A task is a tuple of plain values (agent
+spec strings, seeds, indices, sizes) and ``fn`` a module-level function of this package, so any
+process that has the package installed can run it, and the same task gives the same result on
+either backend.
+
+* ``backend="local"`` (the default): ``workers`` processes of this machine
+  (``agents.procs.worker_pool``: they end with this process), or this process when ``workers``
+  is 1 or there is a single task. ``workers=None``: one per CPU core.
+* ``backend="ray"``: one Ray task per task (1 CPU each), on the cluster at ``address``
+  (``"auto"``, ``"ray://HOST:10001"`` or ``"HOST:6379"``), or on a local Ray instance started for
+  this process when ``address`` is None; at most ``workers`` run at once (None: as many as the
+  cluster schedules). An existing connection (``ray.init`` called before) is used as it is.
+  A Ray worker that dies has its task retried (``max_retries``); leaving the loop early (an
+  error, Ctrl-C) cancels the tasks still queued or running. Ray is an optional extra:
+  ``pip install "amazons[ray]"``.
+
+>>> [result for _, result in run_tasks(abs, [(-3,), (4,)], workers=1)]
+[3, 4]
+>>> check_backend("slurm", None)
+Traceback (most recent call last):
+    ...
+agents.backends.BackendError: backend='slurm': choose one of local, ray
+"""
+
+from __future__ import annotations
+
+import argparse
+from concurrent.futures import as_completed
+from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar
+
+__all__ = ["BACKENDS", "BackendError", "check_backend", "run_tasks", "ray_module", "add_backend_arguments"]
+
+BACKENDS = ("local", "ray")
+RAY_MISSING = 'backend "ray" needs Ray: pip install "amazons[ray]" (or pip install ray) on every node'
+
+T = TypeVar("T")
+Task = Sequence[Any]
+
+
+class BackendError(ValueError):
+    """A backend option that cannot be used: an unknown name, a bad address, or Ray not installed."""
+
+
+def check_backend(backend: Any, address: Any) -> None:
+    """Refuse an unknown ``backend``, an ``address`` that is not a non-empty string (or None) or
+    given without ``backend="ray"``, and ``backend="ray"`` where Ray is not installed; nothing is
+    started."""
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise BackendError(f"backend={str(backend)[:100]!r}: choose one of {', '.join(BACKENDS)}")
+    if address is not None:
+        if not isinstance(address, str) or not address.strip() or len(address) > 1000 or "\0" in address:
+            raise BackendError(f"ray address {str(address)[:100]!r}: give HOST:PORT, ray://HOST:PORT or auto")
+        if backend != "ray":
+            raise BackendError(f"ray address {address[:100]!r} given with backend={backend!r}: add backend ray")
+    if backend == "ray":
+        ray_module()
+
+
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--ray-address`` (read back as ``args.backend`` and ``args.ray_address``)."""
+    parser.add_argument("--backend", choices=BACKENDS, default="local",
+                        help="where games run: local processes (default) or a Ray cluster (pip install "
+                             "'amazons[ray]'); results land in the same files, the same seeds give the same games")
+    parser.add_argument("--ray-address", default=None, metavar="ADDR",
+                        help="with --backend ray: the cluster (HOST:6379 from `ray start --head`, "
+                             "ray://HOST:10001, or auto); default: a local Ray instance")
+
+
+def ray_module():
+    """The ``ray`` module, or ``BackendError`` saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise BackendError(RAY_MISSING) from None
+    return ray
+
+
+def run_tasks(fn: Callable[..., T], tasks: Sequence[Task], workers: Optional[int] = None,
+              backend: str = "local", address: Optional[str] = None) -> Iterator[tuple[Task, T]]:
+    """``(task, fn(*task))`` for every task, in order of completion (see the module docstring)."""
+    check_backend(backend, address)
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise BackendError(f"workers={workers!r}: must be a whole number >= 1")
+    tasks = list(tasks)
+    if backend == "ray":
+        yield from _ray_tasks(fn, tasks, workers, address)
+    elif workers == 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield task, fn(*task)
+    else:
+        yield from _pool_tasks(fn, tasks, workers)
+
+
+def _pool_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int]) -> Iterator[tuple[Task, T]]:
+    import os
+
+    from .procs import worker_pool
+
+    with worker_pool(min(workers or os.cpu_count() or 1, len(tasks))) as pool:
+        futures = {pool.submit(fn, *task): task for task in tasks}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+
+
+def _connect(address: Optional[str]):
+    """The ``ray`` module, connected: to ``address``, or a new local instance; an existing
+    connection is kept (later calls of the same process reuse it; Ray closes it at exit)."""
+    ray = ray_module()
+    if not ray.is_initialized():
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     configure_logging=False)
+        except ConnectionError as error:
+            raise BackendError(f"cannot connect to the Ray cluster at {address!r}: {error}") from None
+    return ray
+
+
+def _ray_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int],
+               address: Optional[str]) -> Iterator[tuple[Task, T]]:
+    if not tasks:
+        return
+    ray = _connect(address)
+    # one CPU per task (Ray then sets OMP_NUM_THREADS=1 in it); a task whose worker process dies
+    # is run again, up to 3 times, before the run stops with the error
+    remote = ray.remote(num_cpus=1, max_retries=3)(fn)
+    limit = len(tasks) if workers is None else workers
+    queue = iter(tasks)
+    running: dict[Any, Task] = {}
+
+    def submit() -> None:
+        for task in queue:
+            running[remote.remote(*task)] = task
+            if len(running) >= limit:
+                break
+
+    try:
+        submit()
+        while running:
+            done, _ = ray.wait(list(running), num_returns=1)
+            task = running.pop(done[0])
+            try:
+                result = ray.get(done[0])
+            except ray.exceptions.RayTaskError as error:  # fn raised: raise the same error here
+                raise error.as_instanceof_cause() from None
+            except ray.exceptions.RayError as error:  # a worker or node lost for good
+                raise RuntimeError(f"a Ray task of {getattr(fn, '__name__', fn)} failed: {error}") from None
+            submit()
+            yield task, result
+    finally:  # an error, Ctrl-C or an abandoned loop: nothing keeps running for this run
+        for ref in running:
+            ray.cancel(ref, force=True)
