@@ -13,7 +13,7 @@ and Ray / local, and a check that every run wrote the same data hash. Run it wit
 
 Example:
 
->>> rows = bench(["local"], [1], games=2, size=6, agent="random", quiet=True)
+>>> rows = bench(["local"], [1], games=2, size=6, agent="two-iteration:depth=1,eval=improved", quiet=True)
 >>> rows[0]["backend"], rows[0]["games"]
 ('local', 2)
 """
