@@ -7,7 +7,9 @@ exists: a run stopped in any way loses only the tasks still running, and the cal
 logic (skip what the file already holds) completes it. A task is a tuple of plain values (agent
 spec strings, seeds, indices, sizes) and ``fn`` a module-level function of this package, so any
 process that has the package installed can run it, and the same task gives the same result on
-either backend.
+either backend. ``shared``: one more value passed first to every call, ``fn(shared, *task)`` (a
+net's weights as bytes, say): Ray stores it once in its object store, where every node fetches it
+once, instead of sending it with every task; the local backend sends it with each task.
 
 * ``backend="local"`` (the default): ``workers`` processes of this machine
   (``agents.procs.worker_pool``: they end with this process), or this process when ``workers``
@@ -22,6 +24,9 @@ either backend.
 
 >>> [result for _, result in run_tasks(abs, [(-3,), (4,)], workers=1)]
 [3, 4]
+>>> import os.path
+>>> [result for _, result in run_tasks(os.path.join, [("a",), ("b",)], workers=1, shared="data")]
+['data/a', 'data/b']
 >>> check_backend("slurm", None)
 Traceback (most recent call last):
     ...
@@ -81,29 +86,36 @@ def ray_module():
     return ray
 
 
+_NOTHING = object()
+
+
 def run_tasks(fn: Callable[..., T], tasks: Sequence[Task], workers: Optional[int] = None,
-              backend: str = "local", address: Optional[str] = None) -> Iterator[tuple[Task, T]]:
-    """``(task, fn(*task))`` for every task, in order of completion (see the module docstring)."""
+              backend: str = "local", address: Optional[str] = None,
+              shared: Any = _NOTHING) -> Iterator[tuple[Task, T]]:
+    """``(task, fn(*task))`` (or ``fn(shared, *task)``) for every task, in order of completion
+    (see the module docstring)."""
     check_backend(backend, address)
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise BackendError(f"workers={workers!r}: must be a whole number >= 1")
     tasks = list(tasks)
+    lead = () if shared is _NOTHING else (shared,)
     if backend == "ray":
-        yield from _ray_tasks(fn, tasks, workers, address)
+        yield from _ray_tasks(fn, tasks, workers, address, lead)
     elif workers == 1 or len(tasks) <= 1:
         for task in tasks:
-            yield task, fn(*task)
+            yield task, fn(*lead, *task)
     else:
-        yield from _pool_tasks(fn, tasks, workers)
+        yield from _pool_tasks(fn, tasks, workers, lead)
 
 
-def _pool_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int]) -> Iterator[tuple[Task, T]]:
+def _pool_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int],
+                lead: tuple) -> Iterator[tuple[Task, T]]:
     import os
 
     from .procs import worker_pool
 
     with worker_pool(min(workers or os.cpu_count() or 1, len(tasks))) as pool:
-        futures = {pool.submit(fn, *task): task for task in tasks}
+        futures = {pool.submit(fn, *lead, *task): task for task in tasks}
         for future in as_completed(futures):
             yield futures[future], future.result()
 
@@ -121,21 +133,22 @@ def _connect(address: Optional[str]):
     return ray
 
 
-def _ray_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int],
-               address: Optional[str]) -> Iterator[tuple[Task, T]]:
+def _ray_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int], address: Optional[str],
+               lead: tuple) -> Iterator[tuple[Task, T]]:
     if not tasks:
         return
     ray = _connect(address)
     # one CPU per task (Ray then sets OMP_NUM_THREADS=1 in it); a task whose worker process dies
     # is run again, up to 3 times, before the run stops with the error
     remote = ray.remote(num_cpus=1, max_retries=3)(fn)
+    lead = tuple(ray.put(value) for value in lead)  # stored once; Ray passes each task the value
     limit = len(tasks) if workers is None else workers
     queue = iter(tasks)
     running: dict[Any, Task] = {}
 
     def submit() -> None:
         for task in queue:
-            running[remote.remote(*task)] = task
+            running[remote.remote(*lead, *task)] = task
             if len(running) >= limit:
                 break
 

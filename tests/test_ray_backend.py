@@ -120,6 +120,13 @@ def test_task_errors_reach_the_caller(ray_address):
         list(run_tasks(json.loads, [("1.5",), ("x",)], workers=2, backend="ray"))
 
 
+def test_shared_value_reaches_every_task(ray_address):
+    tasks = [(f"t{i}",) for i in range(5)]
+    for backend in ("local", "ray"):
+        found = sorted(run_tasks(os.path.join, tasks, workers=2, backend=backend, shared="weights"))
+        assert found == [((f"t{i}",), f"weights/t{i}") for i in range(5)]
+
+
 @pytest.mark.parametrize("backend, address, message", [
     ("slurm", None, "backend='slurm': choose one of local, ray"),
     (None, None, "backend='None'"),
