@@ -22,6 +22,7 @@ COMMANDS = {
     "demo": "agents.demo",
     "selfplay": "training.selfplay_cli",
     "train": "training.train_cli",
+    "train-loop": "training.loop_cli",
 }
 
 
