@@ -19,7 +19,8 @@ levels, the default) or ``"move"`` (whole moves), ``c`` the PUCT exploration con
 the prior temperature, ``pw``/``pw_exp`` progressive widening (``pw * N^pw_exp`` children open;
 ``pw=0``: all), ``kq`` queen moves kept per position (0 = all), ``expand_at`` visits before a leaf
 is expanded, ``playout`` random plies before a leaf's evaluation (0 = the evaluation itself),
-``prior`` ``"eval"`` (children scored by the evaluation when their parent is expanded) or
+``prior`` ``"auto"`` (the default: ``"mixed"`` on a split tree, ``"eval"`` on whole moves),
+``"eval"`` (children scored by the evaluation when their parent is expanded),
 ``"fast"`` (split tree only: cheap mobility scores order the children, each is evaluated when
 first visited: one evaluation per simulation) or ``"mixed"`` (queen moves as with ``fast``,
 arrows as with ``eval``),
@@ -101,8 +102,8 @@ class UCTResult:
     "expand_at": opt("visits before a leaf is expanded", ge=0),
     "playout": opt("random plies before a leaf's evaluation (0: the evaluation itself)", ge=0),
     "prior": opt("eval: children scored when expanded; fast: mobility order, evaluated on first visit; "
-                 "mixed: fast queen moves, evaluated arrows",
-                 choices=tuple(PRIORS)),
+                 "mixed: fast queen moves, evaluated arrows; auto: mixed (split tree), eval (whole moves)",
+                 choices=("auto",) + tuple(PRIORS)),
     "endgame": opt("fill-search budget per region (0 = off)", ge=0),
     "reuse": opt("keep the subtree between moves")})
 class UCT(Agent):
@@ -112,7 +113,7 @@ class UCT(Agent):
 
     def __init__(self, time: Optional[float] = None, sims: Optional[int] = None, eval: Any = "territory",
                  tree: str = "split", c: float = 0.5, tau: float = 0.1, pw: float = 2.0, pw_exp: float = 0.5,
-                 kq: int = 0, expand_at: int = 1, playout: int = 0, prior: str = "eval", endgame: int = 300,
+                 kq: int = 0, expand_at: int = 1, playout: int = 0, prior: str = "auto", endgame: int = 300,
                  reuse: bool = True,
                  seed: Optional[int] = None, **eval_options: Any) -> None:
         super().__init__(seed)
@@ -122,8 +123,11 @@ class UCT(Agent):
             raise ValueError(f"sims={sims!r}: must be a whole number >= 1")
         if tree not in TREES:
             raise ValueError(f"tree={tree!r}: must be one of {', '.join(TREES)}")
+        if prior == "auto":
+            prior = "mixed" if tree == "split" else "eval"
         if prior not in PRIORS or prior != "eval" and tree != "split":
-            raise ValueError(f"prior={prior!r}: must be one of {', '.join(PRIORS)} (all but 'eval' need tree=split)")
+            raise ValueError(f"prior={prior!r}: must be auto or one of {', '.join(PRIORS)} "
+                             "(all but 'eval' need tree=split)")
         for key, value in (("c", c), ("tau", tau), ("pw_exp", pw_exp)):
             if not (isinstance(value, (int, float)) and 0 < value < float("inf")):
                 raise ValueError(f"{key}={value!r}: must be a finite number > 0")

@@ -18,11 +18,20 @@ a position being ``alphabeta.candidates`` (queen moves scored by the territory k
 node: the other side to move); queen moves are scored by the position after them, arrows by the
 position after the whole move. The value's sign flips only after a whole move.
 
+**Cheap levels** (``FAST``, split tree): a level whose bit is set is ordered by a cheap score
+instead (a queen move by the squares its amazon then reaches, an arrow by the enemy amazons it
+faces) and each child is evaluated by the kernel when it is first visited (``STATIC`` is NaN
+until then), so an expansion costs no evaluation. ``FAST_QUEENS`` alone is the agent's
+``prior=mixed``: the queen-move scoring, which is most of the evaluations of a fully scored split
+tree (54 of 73 per expanded move at the 8x8 start), is replaced by one evaluation per queen move
+actually visited.
+
 **A simulation** descends by PUCT (``Q + c P sqrt(N) / (1 + n)``; an unvisited child's ``Q`` is
-its score from the expansion) over the children that progressive widening has opened
+its score from the expansion; an unevaluated child is entered at once, best prior first) over the children that progressive widening has opened
 (``max(1, pw_c N^pw_a)`` best by prior), expands the first move node it reaches with at least
-``expand_at`` visits (arrow nodes are expanded when first entered), and backs up the leaf's
-value: its score from the parent's expansion, or with ``playout = p`` the evaluation after
+``expand_at`` visits (arrow nodes are expanded when first entered, or with a cheap queen level
+when entered again), and backs up the leaf's value: its score from the parent's expansion (or its
+evaluation now, if it has none), or with ``playout = p`` the evaluation after
 ``p`` random moves. Proven results (no move left; the filling-phase counts of
 ``agents.endgame``) are backed up as solved values (MCTS-solver): a node with a won child is won,
 a node whose children are all lost is lost, and selection never enters a lost child.
