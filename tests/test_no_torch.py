@@ -69,6 +69,9 @@ def test_command_line_without_torch(tmp_path):
     done = run_without_torch(f"""
         from amazons_env.cli import main
         assert main(["perft", "3", "--size", "6"]) == 0
+        assert main(["selfplay", {str(tmp_path / "data")!r}, "--games", "1", "--size", "6", "--workers", "1",
+                     "--agent", "two-iteration:depth=1,eval=improved"]) == 0
+        assert "torch" not in sys.modules
         assert main(["train", {str(tmp_path)!r}, "--out", {str(tmp_path / "out")!r}]) == 2
     """)
     assert done.returncode == 0, done.stderr
