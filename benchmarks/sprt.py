@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shlex
 import sys
 from typing import Any, Optional
 
@@ -89,7 +90,7 @@ def sprt(new: str, old: str, size: int = 8, opening: int = 2, seed: int = 0, elo
     result.pop("results")
     record = {"verdict": "fixed" if games is not None else verdict, "elo0": elo0, "elo1": elo1,
               "alpha": alpha, "beta": beta, "llr": llr(result["a_wins"], result["b_wins"], elo0, elo1),
-              "bounds": [lower, upper], "games": result["games"], "command": " ".join(sys.argv)}
+              "bounds": [lower, upper], "games": result["games"], "command": shlex.join(["python3", *sys.argv])}
     if json_path is not None:  # beside the arena's file, which only the arena writes
         with open(sprt_path(json_path), "w", encoding="utf-8") as handle:
             json.dump({"sprt": record, "summary": result}, handle, indent=1)
