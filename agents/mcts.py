@@ -199,26 +199,30 @@ class MCTS(Agent):
         cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
         side, dirs = int(board.turn), board.dirs
         root = self._reused_root(board)
+        last = 0.0  # the last simulation's seconds; a fresh root's expansion is the first guess
         if root is None or root.terminal or len(root.moves) == 0:
             root = self._expand(cells, queens, nq, side, dirs)
+            last = _time.perf_counter() - start
         sims = 0
         stop = float("inf") if self.time is None else self._clock.stop(start, self.time)
         end = float("inf") if self.time is None else start + self.time
-        last = 0.0  # the last simulation's seconds
         while self.sims is None or sims < self.sims:
             now = _time.perf_counter()
-            if sims > 0 and (now >= stop or now + last > end):
+            if now >= stop or now + last > end:
                 break
             self._simulate(root, cells, queens, nq, side, dirs)
             last = _time.perf_counter() - now
             sims += 1
         if self.time is not None:
             self._clock.returned(stop)
-        best = int(np.lexsort((root.total / np.maximum(root.visits, 1), root.visits))[-1])
+        # most visited, then best mean; unvisited children count their first-play score (a root
+        # expanded with no time left for a simulation plays its best-scored child)
+        mean = np.where(root.visits > 0, root.total / np.maximum(root.visits, 1), root.first)
+        best = int(np.lexsort((mean, root.visits))[-1])
         self.root, self.root_cells = root, board.cells.tobytes()
         public = core.public_index(board.size)
         move = Move(*(int(public[p]) for p in root.moves[best]), board.size)
-        value = float(root.total[best] / max(root.visits[best], 1))
+        value = float(mean[best])
         return MCTSResult(move, value, sims, _count(root), _time.perf_counter() - start)
 
     def select_move(self, board: Board) -> Move:

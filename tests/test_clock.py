@@ -90,8 +90,12 @@ def test_a_spent_budget_plays_the_first_iteration(name):
     assert (timed.move, timed.value, timed.depth) == (fixed.move, fixed.value, 1)
 
 
-def test_mcts_with_a_spent_budget_runs_one_simulation():
-    assert make("mcts:time=1e-9").search(opening_board(8, 4, [3, 8])).simulations == 1
+def test_mcts_with_a_spent_budget_plays_its_best_scored_move():
+    board = opening_board(8, 4, [3, 8])
+    agent = make("mcts:time=1e-9")
+    result = agent.search(board)
+    assert result.simulations == 0 and board.is_legal(result.move)
+    assert result.value == agent.root.first.max() == agent.root.first[0]
 
 
 def test_kernel_search_past_its_deadline_gives_no_move():
