@@ -131,12 +131,12 @@ def read_manifest(folder: PathLike) -> dict[str, Any]:
         reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)
         raise ShardError(f"self-play manifest {path} is not valid JSON (truncated?): {reason}") from None
     keys = {"format_version", "settings", "shards", "games", "positions", "data_hash", "sha256"}
+    if isinstance(manifest, dict) and manifest.get("format_version") != MANIFEST_VERSION:
+        raise ShardError(f"self-play manifest {path} has format_version {str(manifest.get('format_version'))[:50]}; "
+                         f"this code reads version {MANIFEST_VERSION} (rerun amazons selfplay into a new folder)")
     if not isinstance(manifest, dict) or set(manifest) != keys:
-        found = sorted(manifest) if isinstance(manifest, dict) else type(manifest).__name__
+        found = sorted(manifest)[:20] if isinstance(manifest, dict) else type(manifest).__name__
         raise ShardError(f"self-play manifest {path} is malformed: expected the keys {sorted(keys)}, found {found}")
-    if manifest["format_version"] != MANIFEST_VERSION:
-        raise ShardError(f"self-play manifest {path} has format_version {manifest['format_version']!r}; this "
-                         f"code reads version {MANIFEST_VERSION} (rerun amazons selfplay into a new folder)")
     if manifest["sha256"] != json_sha256(manifest):
         raise ShardError(f"self-play manifest {path} was edited: its sha256 does not match its content")
     settings, shards = manifest["settings"], manifest["shards"]
