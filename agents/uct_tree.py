@@ -95,6 +95,22 @@ def _rand(st, n):
 
 
 @njit(cache=True)
+def _queen_moves(cells, queens, nq, side, dirs, out):
+    """``side``'s queen moves as (queen index, destination) rows of ``out``; returns the count."""
+    n = 0
+    for i in range(nq[side]):
+        frm = queens[side, i]
+        for d in range(8):
+            to = frm + dirs[d]
+            while cells[to] == core.EMPTY:
+                out[n, 0] = i
+                out[n, 1] = to
+                n += 1
+                to += dirs[d]
+    return n
+
+
+@njit(cache=True)
 def _playout(cells, queens, nq, side, dirs, plies, kernel, params, st, buf):
     """Value for ``side`` (to move) after ``plies`` uniformly random queen moves, each with a
     uniformly random arrow, then the evaluation; the arrays are restored."""
@@ -104,16 +120,7 @@ def _playout(cells, queens, nq, side, dirs, plies, kernel, params, st, buf):
     undo = np.empty((plies, 4), dtype=np.int64)
     done = False
     for p in range(plies):
-        n = 0
-        for i in range(nq[side]):
-            frm = queens[side, i]
-            for d in range(8):
-                to = frm + dirs[d]
-                while cells[to] == core.EMPTY:
-                    buf[n, 0] = i
-                    buf[n, 1] = to
-                    n += 1
-                    to += dirs[d]
+        n = _queen_moves(cells, queens, nq, side, dirs, buf)
         if n == 0:
             value = -1.0
             done = True
@@ -223,27 +230,23 @@ def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf
         complete = True
     elif icfg[SPLIT] == 1:  # score every queen move by the position after it
         piece = side + 1
-        n = 0
-        for i in range(nq[side]):
+        n = _queen_moves(cells, queens, nq, side, dirs, moves)
+        for j in range(n):
+            i, to = moves[j, 0], moves[j, 1]
             frm = queens[side, i]
-            for d in range(8):
-                to = frm + dirs[d]
-                while cells[to] == core.EMPTY:
-                    cells[frm] = core.EMPTY
-                    cells[to] = piece
-                    queens[side, i] = to
-                    if fast_queens:
-                        scores[n] = core.count_arrows(cells, dirs, to) / (4.0 * (dirs[2] - 3))
-                    else:
-                        scores[n] = -kernel(cells, queens, nq, other, dirs, params)
-                    cells[to] = core.EMPTY
-                    cells[frm] = piece
-                    queens[side, i] = frm
-                    ni[first + n, FROM] = frm
-                    ni[first + n, TO] = to
-                    ni[first + n, ARROW] = -1
-                    n += 1
-                    to += dirs[d]
+            cells[frm] = core.EMPTY
+            cells[to] = piece
+            queens[side, i] = to
+            if fast_queens:
+                scores[j] = core.count_arrows(cells, dirs, to) / (4.0 * (dirs[2] - 3))
+            else:
+                scores[j] = -kernel(cells, queens, nq, other, dirs, params)
+            cells[to] = core.EMPTY
+            cells[frm] = piece
+            queens[side, i] = frm
+            ni[first + j, FROM] = frm
+            ni[first + j, TO] = to
+            ni[first + j, ARROW] = -1
         if not fast_queens:
             st[EVALS] += n
         keep = n if icfg[KQ] <= 0 else min(n, icfg[KQ])
