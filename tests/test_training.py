@@ -7,10 +7,13 @@ import json
 import os
 import shutil
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from agents.nets.export import FORMAT_VERSION, ModelFileError, load_model, save_model
 from agents.nets.models import ResValueNet, StudyCNN, parameter_count
@@ -415,3 +418,24 @@ def test_resume_without_state_starts_fresh(tiny_data, tmp_path):
     report = train(TrainConfig(data=[str(tiny_data)], out=str(tmp_path), kwargs={"channels": 4, "blocks": 1},
                                epochs=1, progress=False, resume=True))
     assert report["resumed_from"] == 0 and len(report["history"]) == 1
+
+
+@settings(max_examples=100, deadline=1000, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cut=st.integers(0, 1 << 16), value=st.integers(0, 255), which=st.sampled_from(["json", "safetensors"]))
+def test_state_corruption_is_refused(one_epoch, cut, value, which):
+    """A changed byte anywhere in either state file is refused with ModelFileError naming the file,
+    unless it left the JSON's content as it was (whitespace)."""
+    from training.checkpoint import _read
+    path = Path(one_epoch.out) / "checkpoints" / f"epoch-001.state.{which}"
+    original = path.read_bytes()
+    spoiled = bytearray(original)
+    at = cut % len(spoiled)
+    spoiled[at] = value if spoiled[at] != value else (value + 1) % 256
+    path.write_bytes(bytes(spoiled))
+    try:
+        _read(Path(one_epoch.out) / "checkpoints" / "epoch-001")
+        assert which == "json" and json.loads(bytes(spoiled)) == json.loads(original)
+    except ModelFileError as error:
+        assert "epoch-001.state" in str(error)
+    finally:
+        path.write_bytes(original)
