@@ -23,29 +23,13 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
 import torch
 
 from agents.cnn import inference_module
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import PolicyValueNet
 from agents.pvmcts import pv_weights_path
-from amazons_env import Board
-
-
-def frontier(size: int, plies: int = 10, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """The children (cells, sides) of a position ``plies`` random moves into a game."""
-    rng = np.random.default_rng(seed)
-    board = Board(size)
-    for _ in range(plies):
-        moves = board.legal_moves()
-        board.push_unchecked(moves[rng.integers(len(moves))])
-    children = []
-    for move in board.legal_moves():
-        board.push_unchecked(move)
-        children.append(board.cells.copy())
-        board.pop()
-    return np.array(children, np.uint8), np.full(len(children), 1 - int(board.turn), np.int64)
+from nn_inference import frontier  # the same frontier positions as the value nets' benchmark
 
 
 def rate(module: torch.nn.Module, x: torch.Tensor, batch: int, seconds: float, channels_last: bool) -> float:
@@ -78,7 +62,7 @@ def main() -> None:
     else:
         model = PolicyValueNet().eval()
         print("net: a fresh PolicyValueNet() (no committed weights for this size)")
-    cells, sides = frontier(args.size)
+    cells, sides = frontier(args.size, plies=10)
     x = torch.from_numpy(make_planes(cells, sides, "relative"))
     folded = inference_module(model)
     variants = {"eager": (model, False), "folded+cl": (folded, True)}

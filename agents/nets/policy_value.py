@@ -47,10 +47,8 @@ from torch import nn
 
 import agents.nets.models as _models
 from amazons_env import core
-from amazons_env.actions import DIRECTIONS
+from amazons_env.actions import line_tables
 from amazons_env.symmetry import transform_square
-
-from .planes import plane_count
 
 __all__ = ["PolicyValueNet", "LINES", "REACH", "line_channels", "move_indices", "legal_moves_batch",
            "move_log_probs", "symmetry_permutation", "transform_planes", "transform_cells", "move_keys"]
@@ -59,30 +57,18 @@ REACH = core.MAX_SIZE - 1
 LINES = 8 * REACH  # policy channels: 8 directions x the longest slide
 
 
-class PolicyValueNet(nn.Module):
-    """A residual tower with a value head (as ``ResValueNet``) and two 1x1 policy heads (see the
+class PolicyValueNet(_models.ResValueNet):
+    """``ResValueNet`` (its tower and value head) with two 1x1 policy heads on the tower (see the
     module docstring for what the outputs mean)."""
 
-    planes = "relative"
     output = "policy_value"
-    limits = {"channels": (1, 512), "blocks": (0, 64), "head": (1, 512), "hidden": (1, 4096)}
 
     def __init__(self, channels: int = 32, blocks: int = 3, head: int = 16, hidden: int = 64) -> None:
-        super().__init__()
-        self.channels, self.blocks, self.head_channels, self.hidden = channels, blocks, head, hidden
-        self.stem = nn.Sequential(nn.Conv2d(plane_count(self.planes), channels, 3, padding=1, bias=False),
-                                  nn.BatchNorm2d(channels), nn.ReLU())
-        self.tower = nn.Sequential(*(_models._Block(channels) for _ in range(blocks)))
-        self.reduce = nn.Sequential(nn.Conv2d(channels, head, 1, bias=False), nn.BatchNorm2d(head), nn.ReLU())
-        self.value = nn.Sequential(nn.Linear(2 * head, hidden), nn.ReLU(), nn.Linear(hidden, 1), nn.Tanh())
+        super().__init__(channels, blocks, head, hidden)
         self.slide = nn.Conv2d(channels, LINES, 1)
         self.arrow = nn.Conv2d(channels, LINES, 1)
 
-    def config(self) -> dict[str, Any]:
-        return {"channels": self.channels, "blocks": self.blocks, "head": self.head_channels,
-                "hidden": self.hidden}
-
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:  # type: ignore[override]
         trunk = self.tower(self.stem(x))
         h = self.reduce(trunk)
         pooled = torch.cat([h.mean(dim=(2, 3)), h.amax(dim=(2, 3))], dim=1)
@@ -101,14 +87,12 @@ def line_channels(size: int) -> np.ndarray:
     0
     """
     n = size
+    to_flat = line_tables(n)[0]  # queen-line action (from, direction, distance) -> flat from * N*N + to
+    lines = np.flatnonzero(to_flat >= 0)
+    rest, dist = np.divmod(lines, n - 1)
+    sq, d = np.divmod(rest, 8)
     table = np.full((n * n, n * n), -1, np.int64)
-    for sq in range(n * n):
-        rank, file = divmod(sq, n)
-        for d, (dr, df) in enumerate(DIRECTIONS):
-            for dist in range(1, n):
-                r, f = rank + dr * dist, file + df * dist
-                if 0 <= r < n and 0 <= f < n:
-                    table[sq, r * n + f] = d * REACH + dist - 1
+    table[sq, to_flat[lines] % (n * n)] = d * REACH + dist
     table.flags.writeable = False
     return table
 
