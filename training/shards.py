@@ -46,7 +46,7 @@ from agents.nets.safefiles import checked_path, file_sha256, json_sha256, regula
 from amazons_env import core
 
 __all__ = ["ShardError", "MANIFEST", "MANIFEST_VERSION", "shard_name", "write_shard", "write_manifest",
-           "read_manifest", "shard_path", "load_shard", "load_dataset"]
+           "read_manifest", "shard_path", "read_arrays", "load_shard", "load_dataset"]
 
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
@@ -165,24 +165,31 @@ def shard_path(folder: PathLike, entry: dict[str, Any]) -> Path:
     return path
 
 
+def read_arrays(path: Path, keys: Sequence[str], limit: int, what: str = "self-play shard") -> dict[str, np.ndarray]:
+    """The arrays ``keys`` of the ``.npz`` file ``path``, exactly those, refused (``ShardError``
+    naming the file) if they would unpack to more than ``limit`` bytes: the sizes come from the zip
+    directory, before anything is decompressed (and zip does not unpack past them)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = {info.filename for info in archive.infolist()}
+            unpacked = sum(info.file_size for info in archive.infolist())
+        if names != {key + ".npy" for key in keys} or unpacked > limit:
+            raise ShardError(f"{what} {path}: expected the arrays {sorted(keys)} ({limit:,} bytes at most), "
+                             f"found {sorted(names)[:12]} ({unpacked:,} bytes)")
+        with np.load(path, allow_pickle=False) as archive:
+            return {key: archive[key] for key in keys}
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, KeyError) as error:
+        if isinstance(error, ShardError):
+            raise
+        raise ShardError(f"{what} {path} cannot be read: {str(error)[:200]}") from None
+
+
 def load_shard(path: Path, entry: dict[str, Any], size: int) -> dict[str, np.ndarray]:
     """The arrays of the shard at ``path`` (from ``shard_path``) of ``size`` x ``size`` boards, checked."""
     n, width = entry["positions"], size + 2
     shapes = {key: (n, width * width) if key == "cells" else (n,) for key in _ARRAYS}
     limit = sum(int(np.prod(shapes[k])) * np.dtype(t).itemsize + 1024 for k, t in _ARRAYS.items())
-    try:
-        with zipfile.ZipFile(path) as archive:  # sizes from the zip directory, before decompressing
-            names = {info.filename for info in archive.infolist()}
-            unpacked = sum(info.file_size for info in archive.infolist())
-        if names != {key + ".npy" for key in _ARRAYS} or unpacked > limit:
-            raise ShardError(f"self-play shard {path}: expected the arrays {sorted(_ARRAYS)} of {n} positions "
-                             f"({limit:,} bytes at most), found {sorted(names)[:10]} ({unpacked:,} bytes)")
-        with np.load(path, allow_pickle=False) as archive:
-            data = {key: archive[key] for key in _ARRAYS}
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, KeyError) as error:
-        if isinstance(error, ShardError):
-            raise
-        raise ShardError(f"self-play shard {path} cannot be read: {error}") from None
+    data = read_arrays(path, list(_ARRAYS), limit)
     for key, kind in _ARRAYS.items():
         if data[key].dtype != kind or data[key].shape != shapes[key]:
             raise ShardError(f"self-play shard {path}: array {key} is {data[key].dtype}{list(data[key].shape)}, "
