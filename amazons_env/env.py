@@ -234,7 +234,7 @@ class AmazonsEnv(gymnasium.Env):
         self._pub = core.public_index(n)
         self._dirs = core.directions(n + 2)
         self._start = Board(n)
-        self._legal = np.zeros(K.max_legal(n), np.int32)
+        self._legal = np.zeros((1, K.max_legal(n)), np.int32)
         self._meta: Optional[np.ndarray] = None
         self.learner_color: Optional[Color] = None
 
@@ -243,10 +243,11 @@ class AmazonsEnv(gymnasium.Env):
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
         start = self._start_board(options)
-        self._cells = start.cells.copy()
-        self._queens = start.queens.copy()
-        self._nq = start.queen_counts.copy()
-        self._meta = K.new_meta(self._cells, int(start.turn))
+        # the kernels take batches of games: this env is a batch of one (``_game``); the names
+        # without the batch axis are views of its only game
+        self._game = (start.cells.copy()[None], start.queens.copy()[None], start.queen_counts.copy()[None],
+                      K.new_meta(start.cells, int(start.turn))[None])
+        self._cells, self._queens, self._nq, self._meta = (array[0] for array in self._game)
         self._origin = start.copy(stack=False)
         self._board = self._origin.copy()
         self._history: list[tuple[int, int, int]] = []
@@ -282,8 +283,8 @@ class AmazonsEnv(gymnasium.Env):
         obs = np.zeros(NUM_PLANES * self._nn, np.int8)
         mask = np.zeros(self._nn * self._nn, np.int8)
         if value >= 0:
-            code = K.single_step(self._cells, self._queens, self._nq, meta, self._dirs, self._pad, self._pub,
-                                 self._nn, value, obs, mask, self._legal)
+            code = K.single_step(*self._game, self._dirs, self._pad, self._pub, self._nn, value, obs[None],
+                                 mask[None], self._legal)
             reason = self._why_illegal(frm, to) if code == K.ILLEGAL else ""
         info_extra: dict[str, Any] = {}
         if code == K.ILLEGAL:
@@ -414,8 +415,8 @@ class AmazonsEnv(gymnasium.Env):
         side = int(meta[K.SIDE]) if perspective is None else perspective
         obs = np.zeros(NUM_PLANES * self._nn, np.int8)
         mask = np.zeros(self._nn * self._nn, np.int8)
-        K.write_obs_mask(self._cells, self._queens, self._nq, meta, self._dirs, self._pad, self._pub, self._nn,
-                         side, obs, mask, self._legal)
+        K.write_obs_mask(*self._game, 0, self._dirs, self._pad, self._pub, self._nn, side, obs[None], mask[None],
+                         self._legal)
         return obs.reshape(NUM_PLANES, self.size, self.size), mask
 
     def _info(self) -> dict[str, Any]:
@@ -445,7 +446,7 @@ class AmazonsEnv(gymnasium.Env):
             raise IllegalMoveError(f"opponent {self.opponent!r} chose illegal move {move} in {board.text()!r}")
         code = K.OK
         for action in move_to_actions(move):
-            code = K.step_one(self._cells, self._queens, self._nq, self._meta, self._dirs, self._pad,
+            code = K.step_one(*self._game, 0, self._dirs, self._pad,
                               self._nn, action)
         self._record(move.arrow)
         return code

@@ -7,6 +7,11 @@ have no rules of their own. The only extra state is ``meta``, an ``int64[META_SI
 game (fields below). Between the two steps of a turn the moving queen already stands on its new
 square in ``cells``/``queens``: the arrow phase is then an ordinary queen-line shot from there.
 
+Every array holds a batch of games (the single env uses a batch of one) and the kernels take
+the game's index ``g`` rather than per-game views: numba counts references to each view with
+atomic instructions, which cost more than a whole step of the game otherwise (they took 40% of
+the time). Views are made only for the core's rule kernels, once per step.
+
 Actions are ``from_square * N*N + to_square`` in public squares (``rank * N + file``).
 """
 
@@ -16,6 +21,8 @@ import math
 
 import numpy as np
 from numba import njit, prange
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from . import core
 from .core import ARROW, EMPTY, MAX_QUEENS, MAX_SIZE
@@ -66,91 +73,116 @@ def new_meta(cells: np.ndarray, side: int) -> np.ndarray:
     return meta
 
 
+@intrinsic
+def _borrowed(typingctx, array):
+    """``array`` without its reference count (a null ``meminfo``). Numba counts references to
+    every array variable and view with atomic instructions, and in these kernels, where each
+    inlined call copies its array arguments, those took 40% of a step; on a borrowed array they
+    are a test of a null pointer. Only for arrays that outlive the kernel call (its arguments)."""
+    def codegen(context, builder, signature, args):
+        source = context.make_array(signature.args[0])(context, builder, args[0])
+        borrowed = context.make_array(signature.return_type)(context, builder)
+        for field in ("nitems", "itemsize", "data", "shape", "strides"):
+            setattr(borrowed, field, getattr(source, field))
+        borrowed.meminfo = cgutils.get_null_value(borrowed.meminfo.type)
+        borrowed.parent = cgutils.get_null_value(borrowed.parent.type)
+        return borrowed._getvalue()
+    return array(array), codegen
+
+
 @njit(cache=True, inline="always")
-def _occupy(meta, size, sq, occupied):
+def _set(array, g, lo, hi, value):
+    """``array[g, lo:hi] = value`` as a loop (a slice would be a counted view)."""
+    for k in range(lo, hi):
+        array[g, k] = value
+
+
+@njit(cache=True, inline="always")
+def _occupy(meta, g, size, sq, occupied):
     """Keep ``EMPTY_ROWS`` in step with ``cells``: public square ``sq`` became occupied or empty."""
     r = EMPTY_ROWS + sq // size
     bit = np.int64(1) << (sq % size)
-    meta[r] = (meta[r] & ~bit) if occupied else (meta[r] | bit)
+    meta[g, r] = (meta[g, r] & ~bit) if occupied else (meta[g, r] | bit)
 
 
 @njit(cache=True, inline="always")
-def step_one(cells, queens, nq, meta, dirs, pad, nn, action, known_legal=False):
-    """Apply one in-range ``action`` to one game. Returns ``OK``, ``WIN`` or ``ILLEGAL``; the
+def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=False):
+    """Apply one in-range ``action`` to game ``g``. Returns ``OK``, ``WIN`` or ``ILLEGAL``; the
     state is untouched when the action is illegal. ``known_legal``: the caller has checked the
     action against the current mask, so the queen-line check is skipped."""
     frm = pad[action // nn]
     to = pad[action % nn]
-    side = meta[SIDE]
-    if meta[PHASE] == 0:
-        index = core.find_queen(queens, nq, side, frm)
-        if index < 0 or not (known_legal or core._line_clear(cells, dirs, frm, to)):
+    side = meta[g, SIDE]
+    size = dirs[2] - 2
+    if meta[g, PHASE] == 0:
+        index = core.find_queen(queens[g], nq[g], side, frm)
+        if index < 0 or not (known_legal or core._line_clear(cells[g], dirs, frm, to)):
             return ILLEGAL
-        cells[frm] = EMPTY
-        cells[to] = side + 1
-        queens[side, index] = to
-        size = dirs[2] - 2
-        _occupy(meta, size, action // nn, False)
-        _occupy(meta, size, action % nn, True)
-        meta[SRC] = frm
-        meta[DST] = to
-        meta[QIDX] = index
-        meta[PHASE] = 1
+        cells[g, frm] = EMPTY
+        cells[g, to] = side + 1
+        queens[g, side, index] = to
+        _occupy(meta, g, size, action // nn, False)
+        _occupy(meta, g, size, action % nn, True)
+        meta[g, SRC] = frm
+        meta[g, DST] = to
+        meta[g, QIDX] = index
+        meta[g, PHASE] = 1
         return OK
-    if frm != meta[DST] or not (known_legal or core._line_clear(cells, dirs, frm, to)):
+    if frm != meta[g, DST] or not (known_legal or core._line_clear(cells[g], dirs, frm, to)):
         return ILLEGAL
-    cells[to] = ARROW
-    _occupy(meta, dirs[2] - 2, action % nn, True)
-    meta[PHASE] = 0
-    meta[TURNS] += 1
+    cells[g, to] = ARROW
+    _occupy(meta, g, size, action % nn, True)
+    meta[g, PHASE] = 0
+    meta[g, TURNS] += 1
     side ^= 1
-    meta[SIDE] = side
-    if not core.has_move(cells, queens, nq, side, dirs):
-        meta[DONE] = 1
-        meta[WINNER] = side ^ 1
+    meta[g, SIDE] = side
+    if not core.has_move(cells[g], queens[g], nq[g], side, dirs):
+        meta[g, DONE] = 1
+        meta[g, WINNER] = side ^ 1
         return WIN
     return OK
 
 
 @njit(cache=True, inline="always")
-def _fill(g, p, left):
-    """Occluded fill of the bits ``g`` along a row through the bits ``p`` (shifting left or right):
-    ``g`` plus every bit of ``p`` reached from it without crossing a bit outside ``p``."""
+def _fill(b, p, left):
+    """Occluded fill of the bits ``b`` along a row through the bits ``p`` (shifting left or right):
+    ``b`` plus every bit of ``p`` reached from it without crossing a bit outside ``p``."""
     if left:
-        g |= p & (g << 1)
+        b |= p & (b << 1)
         p &= p << 1
-        g |= p & (g << 2)
+        b |= p & (b << 2)
         p &= p << 2
-        g |= p & (g << 4)
+        b |= p & (b << 4)
         p &= p << 4
-        return g | (p & (g << 8))
-    g |= p & (g >> 1)
+        return b | (p & (b << 8))
+    b |= p & (b >> 1)
     p &= p >> 1
-    g |= p & (g >> 2)
+    b |= p & (b >> 2)
     p &= p >> 2
-    g |= p & (g >> 4)
+    b |= p & (b >> 4)
     p &= p >> 4
-    return g | (p & (g >> 8))
+    return b | (p & (b >> 8))
 
 
 @njit(cache=True, inline="always")
-def _reach(meta, queens, nq, side, dirs, pub, out, offset, rows):
-    """Set ``out[offset + sq]`` to 1 on every square one queen move from a queen of ``side``, 0
-    elsewhere. ``rows``: ``int64[2 * MAX_SIZE]`` scratch.
+def _reach(meta, queens, nq, g, side, dirs, pub, out, offset, rows):
+    """Set ``out[g, offset + sq]`` to 1 on every square one queen move from a queen of ``side``,
+    0 elsewhere. ``rows``: ``int64[2 * MAX_SIZE]`` scratch.
 
     Branch-free on row bit masks (bit c of row r = square (r, c); the empty squares are kept in
     ``meta``): one pass up the board carries the north, north-east and north-west rays from row
     to row, one pass down the southern ones, and each row fills east and west within itself.
     Walking 8 rays per queen instead ends every ray in a mispredicted branch."""
     size = dirs[2] - 2
-    rows[:size] = 0
-    for i in range(nq[side]):
-        sq = pub[queens[side, i]]
+    for r in range(size):
+        rows[r] = 0
+    for i in range(nq[g, side]):
+        sq = pub[queens[g, side, i]]
         rows[sq // size] |= np.int64(1) << (sq % size)
     n = ne = nw = 0
     below = 0  # the queens of the row below
     for r in range(size):
-        empty = meta[EMPTY_ROWS + r]
+        empty = meta[g, EMPTY_ROWS + r]
         mine = rows[r]
         n = (n | below) & empty
         ne = ((ne | below) << 1) & empty
@@ -160,7 +192,7 @@ def _reach(meta, queens, nq, side, dirs, pub, out, offset, rows):
     s = se = sw = 0
     above = 0
     for r in range(size - 1, -1, -1):
-        empty = meta[EMPTY_ROWS + r]
+        empty = meta[g, EMPTY_ROWS + r]
         s = (s | above) & empty
         se = ((se | above) << 1) & empty
         sw = ((sw | above) >> 1) & empty
@@ -168,101 +200,103 @@ def _reach(meta, queens, nq, side, dirs, pub, out, offset, rows):
         above = rows[r]
         at = offset + r * size
         for c in range(size):
-            out[at + c] = (reach >> c) & 1
+            out[g, at + c] = (reach >> c) & 1
 
 
 @njit(cache=True, inline="always")
-def _legal_row(cells, dirs, pub, nn, frm, mask, out, offset, legal, n):
-    """Set the mask row of the slides from ``frm``, mark their targets in ``out[offset + sq]``,
-    list the actions in ``legal[n:]``; return the new length of the list."""
+def _legal_row(cells, g, dirs, pub, nn, frm, masks, out, offset, legal, n):
+    """Set game ``g``'s mask row of the slides from ``frm``, mark their targets in
+    ``out[g, offset + sq]``, list the actions in ``legal[g, n:]``; return the new length."""
     base = pub[frm] * nn
     for d in range(8):
         step = dirs[d]
         s = frm + step
-        while cells[s] == EMPTY:
+        while cells[g, s] == EMPTY:
             sq = pub[s]
-            mask[base + sq] = 1
-            out[offset + sq] = 1
-            legal[n] = base + sq
+            masks[g, base + sq] = 1
+            out[g, offset + sq] = 1
+            legal[g, n] = base + sq
             n += 1
             s += step
     return n
 
 
 @njit(cache=True, inline="always")
-def _arrow_plane(cells, pad, nn, out):
+def _arrow_plane(cells, g, pad, nn, out):
     """Plane 2 from ``cells`` (the step kernel then only adds each new arrow)."""
     for sq in range(nn):  # branch-free: arrows sit at random places
-        out[2 * nn + sq] = cells[pad[sq]] == ARROW
+        out[g, 2 * nn + sq] = cells[g, pad[sq]] == ARROW
 
 
 @njit(cache=True, inline="always")
-def _other_planes(cells, queens, nq, meta, dirs, pub, nn, perspective, out, mask, legal, rows):
+def _other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, masks, legal, rows):
     """Every plane but the arrows (see ``write_obs_mask``). Planes written whole are not zeroed first."""
-    out[:2 * nn] = 0
-    out[4 * nn:6 * nn] = 0
+    _set(out, g, 0, 2 * nn, 0)
+    _set(out, g, 4 * nn, 6 * nn, 0)
     other = perspective ^ 1
-    for i in range(nq[perspective]):
-        out[pub[queens[perspective, i]]] = 1
-    for i in range(nq[other]):
-        out[nn + pub[queens[other, i]]] = 1
-    arrow_phase = meta[PHASE] == 1 and meta[DONE] == 0
-    out[3 * nn:4 * nn] = arrow_phase
+    for i in range(nq[g, perspective]):
+        out[g, pub[queens[g, perspective, i]]] = 1
+    for i in range(nq[g, other]):
+        out[g, nn + pub[queens[g, other, i]]] = 1
+    arrow_phase = meta[g, PHASE] == 1 and meta[g, DONE] == 0
+    _set(out, g, 3 * nn, 4 * nn, arrow_phase)
     if arrow_phase:
-        out[4 * nn + pub[meta[DST]]] = 1
-        out[5 * nn + pub[meta[SRC]]] = 1
-    mover = perspective == meta[SIDE]
+        out[g, 4 * nn + pub[meta[g, DST]]] = 1
+        out[g, 5 * nn + pub[meta[g, SRC]]] = 1
+    mover = perspective == meta[g, SIDE]
     if mover:  # another side's view leaves the mover's mask bookkeeping alone
-        meta[ROWN] = 0
-        meta[NLEGAL] = 0
-    if mover and meta[DONE] == 0:
-        out[6 * nn:7 * nn] = 0
+        meta[g, ROWN] = 0
+        meta[g, NLEGAL] = 0
+    if mover and meta[g, DONE] == 0:
+        _set(out, g, 6 * nn, 7 * nn, 0)
         if arrow_phase:
-            meta[NLEGAL] = _legal_row(cells, dirs, pub, nn, meta[DST], mask, out, 6 * nn, legal, 0)
-            meta[ROWS] = pub[meta[DST]]
-            meta[ROWN] = 1
+            meta[g, NLEGAL] = _legal_row(cells, g, dirs, pub, nn, meta[g, DST], masks, out, 6 * nn, legal, 0)
+            meta[g, ROWS] = pub[meta[g, DST]]
+            meta[g, ROWN] = 1
         else:
             n = 0
-            for i in range(nq[perspective]):
-                q = queens[perspective, i]
-                n = _legal_row(cells, dirs, pub, nn, q, mask, out, 6 * nn, legal, n)
-                meta[ROWS + i] = pub[q]
-            meta[NLEGAL] = n
-            meta[ROWN] = nq[perspective]
+            for i in range(nq[g, perspective]):
+                q = queens[g, perspective, i]
+                n = _legal_row(cells, g, dirs, pub, nn, q, masks, out, 6 * nn, legal, n)
+                meta[g, ROWS + i] = pub[q]
+            meta[g, NLEGAL] = n
+            meta[g, ROWN] = nq[g, perspective]
     else:
-        _reach(meta, queens, nq, perspective, dirs, pub, out, 6 * nn, rows)
-    _reach(meta, queens, nq, other, dirs, pub, out, 7 * nn, rows)
-    out[8 * nn:9 * nn] = perspective
+        _reach(meta, queens, nq, g, perspective, dirs, pub, out, 6 * nn, rows)
+    _reach(meta, queens, nq, g, other, dirs, pub, out, 7 * nn, rows)
+    _set(out, g, 8 * nn, 9 * nn, perspective)
 
 
 @njit(cache=True)
-def write_obs_mask(cells, queens, nq, meta, dirs, pad, pub, nn, perspective, out, mask, legal):
-    """Write the ``NUM_PLANES`` planes seen by ``perspective`` (see ``AmazonsEnv``) into the flat
-    ``int8[NUM_PLANES * nn]`` array ``out``; when it is ``perspective``'s turn, also set the legal
-    actions in the all-zero ``mask``, list them in ``legal[:meta[NLEGAL]]`` (``max_legal`` room)
-    and record the mask's non-zero rows in ``meta`` (for ``clear_mask``). A finished game has no
-    legal action."""
-    _arrow_plane(cells, pad, nn, out)
+def write_obs_mask(cells, queens, nq, meta, g, dirs, pad, pub, nn, perspective, out, masks, legal):
+    """Write the ``NUM_PLANES`` planes of game ``g`` seen by ``perspective`` (see ``AmazonsEnv``)
+    into the flat ``int8[NUM_PLANES * nn]`` row ``out[g]``; when it is ``perspective``'s turn,
+    also set the legal actions in the all-zero mask row ``masks[g]``, list them in
+    ``legal[g, :meta[g, NLEGAL]]`` (``max_legal`` room) and record the mask's non-zero rows in
+    ``meta`` (for ``clear_mask``). A finished game has no legal action."""
+    cells, queens, nq, meta, out, masks, legal = _borrowed(cells), _borrowed(queens), _borrowed(nq), \
+        _borrowed(meta), _borrowed(out), _borrowed(masks), _borrowed(legal)
+    _arrow_plane(cells, g, pad, nn, out)
     rows = np.empty(2 * MAX_SIZE, np.int64)
-    _other_planes(cells, queens, nq, meta, dirs, pub, nn, perspective, out, mask, legal, rows)
+    _other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, masks, legal, rows)
 
 
 @njit(cache=True, inline="always")
-def clear_mask(meta, nn, mask):
+def clear_mask(meta, g, nn, masks):
     """Zero the rows ``write_obs_mask`` set (cheaper than clearing all ``nn * nn`` entries)."""
-    for r in range(meta[ROWN]):
-        base = meta[ROWS + r] * nn
-        mask[base:base + nn] = 0
-    meta[ROWN] = 0
+    for r in range(meta[g, ROWN]):
+        base = meta[g, ROWS + r] * nn
+        _set(masks, g, base, base + nn, 0)
+    meta[g, ROWN] = 0
 
 
 @njit(cache=True)
-def single_step(cells, queens, nq, meta, dirs, pad, pub, nn, action, obs, mask, legal):
-    """``step_one``, then the next observation (for the side to move) and mask into fresh
-    zeroed ``obs``/``mask`` arrays (skipped when the action was illegal)."""
-    code = step_one(cells, queens, nq, meta, dirs, pad, nn, action)
+def single_step(cells, queens, nq, meta, dirs, pad, pub, nn, action, obs, masks, legal):
+    """``step_one`` on game 0, then the next observation (for the side to move) and mask into
+    zeroed ``obs[0]``/``masks[0]`` (skipped when the action was illegal)."""
+    code = step_one(cells, queens, nq, meta, 0, dirs, pad, nn, action)
     if code != ILLEGAL:
-        write_obs_mask(cells, queens, nq, meta, dirs, pad, pub, nn, meta[SIDE], obs, mask, legal)
+        write_obs_mask(cells, queens, nq, meta, 0, dirs, pad, pub, nn, meta[0, SIDE], obs, masks, legal)
     return code
 
 
@@ -273,13 +307,21 @@ def reset_batch(cells, queens, nq, meta, which, init_cells, init_queens, init_nq
     observation and mask."""
     for i in range(cells.shape[0]):
         if which[i]:
-            clear_mask(meta[i], nn, masks[i])
-            cells[i, :] = init_cells
-            queens[i, :, :] = init_queens
-            nq[i, :] = init_nq
-            meta[i, :] = init_meta
-            write_obs_mask(cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, init_meta[SIDE], obs[i], masks[i],
-                           legal[i])
+            clear_mask(meta, i, nn, masks)
+            _reset_game(i, cells, queens, nq, meta, init_cells, init_queens, init_nq, init_meta)
+            write_obs_mask(cells, queens, nq, meta, i, dirs, pad, pub, nn, init_meta[SIDE], obs, masks, legal)
+
+
+@njit(cache=True, inline="always")
+def _reset_game(g, cells, queens, nq, meta, init_cells, init_queens, init_nq, init_meta):
+    for k in range(init_cells.shape[0]):
+        cells[g, k] = init_cells[k]
+    for side in range(2):
+        nq[g, side] = init_nq[side]
+        for k in range(init_queens.shape[1]):
+            queens[g, side, k] = init_queens[side, k]
+    for k in range(init_meta.shape[0]):
+        meta[g, k] = init_meta[k]
 
 
 @njit(cache=True)
@@ -304,44 +346,47 @@ def check_batch(meta, masks, actions):
 def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
                dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, rows):
     """One game of ``step_batch``; returns the side that acted (-1 for an autoreset)."""
-    m = meta[i]
-    actor = -1 if m[DONE] != 0 else m[SIDE]
-    out = obs[i]
-    mask = masks[i]
+    actor = -1 if meta[i, DONE] != 0 else meta[i, SIDE]
     action = actions[i]
-    in_mask = mask[action] == 1  # the mask of the current position, kept by this env
-    clear_mask(m, nn, mask)
+    in_mask = masks[i, action] == 1  # the mask of the current position, kept by this env
+    clear_mask(meta, i, nn, masks)
     rewards[i] = 0.0
     terminated[i] = False
     illegal[i] = False
-    if m[DONE] != 0:
-        cells[i, :] = init_cells
-        queens[i, :, :] = init_queens
-        nq[i, :] = init_nq
-        m[:] = init_meta
-        _arrow_plane(cells[i], pad, nn, out)
+    if meta[i, DONE] != 0:
+        _reset_game(i, cells, queens, nq, meta, init_cells, init_queens, init_nq, init_meta)
+        _arrow_plane(cells, i, pad, nn, obs)
     else:
-        shot = m[PHASE] == 1
-        code = step_one(cells[i], queens[i], nq[i], m, dirs, pad, nn, action, True) if in_mask else ILLEGAL
+        shot = meta[i, PHASE] == 1
+        code = step_one(cells, queens, nq, meta, i, dirs, pad, nn, action, True) if in_mask else ILLEGAL
         if code == ILLEGAL:
             rewards[i] = -1.0
             terminated[i] = True
             illegal[i] = True
-            m[DONE] = 1
-            m[WINNER] = m[SIDE] ^ 1
+            meta[i, DONE] = 1
+            meta[i, WINNER] = meta[i, SIDE] ^ 1
         else:
             if shot:  # the arrow plane only gains the new arrow
-                out[2 * nn + action % nn] = 1
+                obs[i, 2 * nn + action % nn] = 1
             if code == WIN:
                 rewards[i] = 1.0
                 terminated[i] = True
-    _other_planes(cells[i], queens[i], nq[i], m, dirs, pub, nn, m[SIDE], out, mask, legal[i], rows)
+    _other_planes(cells, queens, nq, meta, i, dirs, pub, nn, meta[i, SIDE], obs, masks, legal, rows)
     return actor
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _step_range(lo, hi, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
                 dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards):
+    """Games ``lo`` to ``hi - 1`` of ``step_batch``, on borrowed arrays (see ``_borrowed``)."""
+    cells, queens, nq, meta, actions = _borrowed(cells), _borrowed(queens), _borrowed(nq), _borrowed(meta), \
+        _borrowed(actions)
+    init_cells, init_queens, init_nq, init_meta = _borrowed(init_cells), _borrowed(init_queens), \
+        _borrowed(init_nq), _borrowed(init_meta)
+    dirs, pad, pub, obs, masks, legal = _borrowed(dirs), _borrowed(pad), _borrowed(pub), _borrowed(obs), \
+        _borrowed(masks), _borrowed(legal)
+    rewards, terminated, illegal, player_rewards = _borrowed(rewards), _borrowed(terminated), _borrowed(illegal), \
+        _borrowed(player_rewards)
     rows = np.empty(2 * MAX_SIZE, np.int64)  # scratch of this range
     for i in range(lo, hi):
         actor = _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
@@ -371,8 +416,7 @@ def step_batch_parallel(cells, queens, nq, meta, actions, init_cells, init_queen
                         blocks):
     """``step_batch`` on ``blocks`` threads (set numba's thread count to ``blocks`` around it)."""
     # contiguous blocks of games, games in a block in order. Games are independent and each writes
-    # only its own rows, so the result does not depend on ``blocks``. Blocks, not ``prange`` over
-    # single games: per-game views inside ``prange`` contend on reference counts.
+    # only its own rows, so the result does not depend on ``blocks``.
     n = cells.shape[0]
     for b in prange(blocks):
         _step_range(b * n // blocks, (b + 1) * n // blocks, cells, queens, nq, meta, actions, init_cells,
@@ -387,13 +431,12 @@ def step_some(which, cells, queens, nq, meta, actions, dirs, pad, pub, nn, obs, 
     rows = np.empty(2 * MAX_SIZE, np.int64)
     for k in range(which.shape[0]):
         i = which[k]
-        m = meta[i]
-        clear_mask(m, nn, masks[i])
-        shot = m[PHASE] == 1
-        step_one(cells[i], queens[i], nq[i], m, dirs, pad, nn, actions[i], True)
+        clear_mask(meta, i, nn, masks)
+        shot = meta[i, PHASE] == 1
+        step_one(cells, queens, nq, meta, i, dirs, pad, nn, actions[i], True)
         if shot:
             obs[i, 2 * nn + actions[i] % nn] = 1
-        _other_planes(cells[i], queens[i], nq[i], m, dirs, pub, nn, m[SIDE], obs[i], masks[i], legal[i], rows)
+        _other_planes(cells, queens, nq, meta, i, dirs, pub, nn, meta[i, SIDE], obs, masks, legal, rows)
 
 
 @njit(cache=True)
@@ -401,8 +444,7 @@ def observe_some(which, perspective, cells, queens, nq, meta, dirs, pad, pub, nn
     """Rewrite the observation of each game ``i`` in ``which`` as seen by ``perspective[i]``."""
     for k in range(which.shape[0]):
         i = which[k]
-        write_obs_mask(cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, perspective[i], obs[i], masks[i],
-                       legal[i])
+        write_obs_mask(cells, queens, nq, meta, i, dirs, pad, pub, nn, perspective[i], obs, masks, legal)
 
 
 @njit(cache=True)
