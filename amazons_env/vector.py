@@ -54,7 +54,7 @@ class AmazonsVectorEnv(VectorEnv):
     **Opponent.** Without one (default), both sides are played through ``step`` (self-play) and
     ``rewards[i]`` belongs to the side that acted. ``opponent=`` makes every game single-agent:
     an agent spec for ``agents.make`` (one agent per game, e.g. ``"random"``), an ``Agent``
-    (shared by all games) or a batched policy ``policy(obs, mask) -> actions`` (called once per
+    (one object shared by all games: its ``reset()`` runs whenever any game restarts) or a batched policy ``policy(obs, mask) -> actions`` (called once per
     half-turn with the games where it is to move; e.g. a frozen copy of the learner's net). It
     replies inside ``step``; ``rewards`` and ``player`` are the learner's, whose colour is
     ``learner_color`` (``"white"``, ``"black"`` or ``"random"``, drawn per game at every reset).
