@@ -19,7 +19,8 @@ once, instead of sending it with every task; the local backend sends it with eac
   this process when ``address`` is None; at most ``workers`` run at once (None: as many as the
   cluster schedules). An existing connection (``ray.init`` called before) is used as it is.
   A Ray worker that dies has its task retried (``max_retries``); leaving the loop early (an
-  error, Ctrl-C) cancels the tasks still queued or running. Ray is an optional extra:
+  error, Ctrl-C, or SIGTERM, which raises ``KeyboardInterrupt`` here as with the local pool)
+  cancels the tasks still queued or running. Ray is an optional extra:
   ``pip install "amazons[ray]"``.
 
 >>> [result for _, result in run_tasks(abs, [(-3,), (4,)], workers=1)]
@@ -36,7 +37,10 @@ agents.backends.BackendError: backend='slurm': choose one of local, ray
 from __future__ import annotations
 
 import argparse
+import signal
+import threading
 from concurrent.futures import as_completed
+from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar
 
 __all__ = ["BACKENDS", "BackendError", "check_backend", "run_tasks", "ray_module", "add_backend_arguments"]
@@ -133,6 +137,24 @@ def _connect(address: Optional[str]):
     return ray
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
+
+
+@contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM raises ``KeyboardInterrupt`` inside the block (Ray's own handler would abort the
+    driver with a core dump instead of letting it cancel its tasks and exit cleanly)."""
+    if threading.current_thread() is not threading.main_thread():  # handlers live in the main thread
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _ray_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int], address: Optional[str],
                lead: tuple) -> Iterator[tuple[Task, T]]:
     if not tasks:
@@ -152,19 +174,20 @@ def _ray_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int], 
             if len(running) >= limit:
                 break
 
-    try:
-        submit()
-        while running:
-            done, _ = ray.wait(list(running), num_returns=1)
-            task = running.pop(done[0])
-            try:
-                result = ray.get(done[0])
-            except ray.exceptions.RayTaskError as error:  # fn raised: raise the same error here
-                raise error.as_instanceof_cause() from None
-            except ray.exceptions.RayError as error:  # a worker or node lost for good
-                raise RuntimeError(f"a Ray task of {getattr(fn, '__name__', fn)} failed: {error}") from None
+    with _sigterm_interrupts():
+        try:
             submit()
-            yield task, result
-    finally:  # an error, Ctrl-C or an abandoned loop: nothing keeps running for this run
-        for ref in running:
-            ray.cancel(ref, force=True)
+            while running:
+                done, _ = ray.wait(list(running), num_returns=1)
+                task = running.pop(done[0])
+                try:
+                    result = ray.get(done[0])
+                except ray.exceptions.RayTaskError as error:  # fn raised: raise the same error here
+                    raise error.as_instanceof_cause() from None
+                except ray.exceptions.RayError as error:  # a worker or node lost for good
+                    raise RuntimeError(f"a Ray task of {getattr(fn, '__name__', fn)} failed: {error}") from None
+                submit()
+                yield task, result
+        finally:  # an error, Ctrl-C, SIGTERM or an abandoned loop: nothing keeps running for this run
+            for ref in running:
+                ray.cancel(ref, force=True)
