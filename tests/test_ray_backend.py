@@ -96,7 +96,8 @@ def test_killed_ray_worker_loses_nothing(ray_address, local_data, tmp_path):
     assert run["manifest"]["data_hash"] == local_data["data_hash"]
 
 
-def test_killed_driver_then_rerun_completes(ray_address, local_data, tmp_path):
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_killed_driver_then_rerun_completes(how, ray_address, local_data, tmp_path):
     env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1")
     args = [sys.executable, "-m", "amazons_env.cli", "selfplay", str(tmp_path), "--games", "8", "--size", "6",
             "--agent", AGENT, "--games-per-shard", "2", "--seed", "5", "--backend", "ray",
@@ -106,8 +107,11 @@ def test_killed_driver_then_rerun_completes(ray_address, local_data, tmp_path):
     while not (tmp_path / "manifest.json").exists() and driver.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
     assert driver.poll() is None, f"the driver ended before it was killed: {driver.stderr.read()[-2000:]}"
-    driver.kill()
-    driver.wait()
+    driver.send_signal(how)
+    _, errors = driver.communicate(timeout=120)
+    if how == signal.SIGTERM:  # stopped like Ctrl-C: its tasks cancelled, one line, no traceback
+        assert driver.returncode == 130 and errors.rstrip().endswith("amazons selfplay: interrupted"), errors[-2000:]
+        assert "Traceback" not in errors
     kept = read_manifest(tmp_path)["shards"]
     assert 1 <= len(kept) < 4
     manifest = selfplay(tmp_path, workers=2, backend="ray", **SELFPLAY)  # the rerun completes the run
