@@ -13,6 +13,7 @@ files are letters ``a``.. from White's left, ranks are numbers ``1``.. from Whit
 
 from __future__ import annotations
 
+import numbers
 import operator
 import re
 from enum import IntEnum
@@ -57,13 +58,11 @@ def check_size(size: object) -> int:
 
 
 def as_int(value: object) -> Optional[int]:
-    """``value`` as a plain int if it is an integer (numpy ints too, not bools), else ``None``."""
-    if isinstance(value, bool):
+    """``value`` as a plain int if it is an integer (numpy integer scalars too; not bools, floats,
+    or arrays, even 0-d ones), else ``None``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         return None
-    try:
-        return operator.index(value)
-    except TypeError:
-        return None
+    return operator.index(value)
 
 
 def as_square(value: object, size: int) -> Optional[int]:
