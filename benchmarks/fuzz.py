@@ -233,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     context = mp.get_context("fork")
     totals: Counter = Counter()
     print(f"fuzz: seed {args.seed}, {args.inputs} inputs, timeout {args.timeout} s\n")
+    began = time.monotonic()
     print(f"{'target':14} {'inputs':>7} " + " ".join(f"{o:>8}" for o in OUTCOMES) + "  seconds  slowest")
     reports, slowest = [], []
     try:
@@ -247,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
             reports += [(name, key, *value) for key, value in sorted(failures.items())]
     except KeyboardInterrupt:
         print("\ninterrupted: the figures above are complete, the rest did not run")
-    print(f"{'total':14} {sum(totals.values()):7d} " + " ".join(f"{totals[o]:8d}" for o in OUTCOMES))
+    print(f"{'total':14} {sum(totals.values()):7d} " + " ".join(f"{totals[o]:8d}" for o in OUTCOMES)
+          + f"  {time.monotonic() - began:7.1f}")
     print("\nslowest input that finished, per target (seconds on this machine, as loaded as it is):")
     for name, seconds, shown in slowest:
         print(f"  {name:14} {seconds:6.3f}  {shown}")
