@@ -5,8 +5,8 @@
 where it belongs (the arena's results JSON, a self-play shard and its manifest) the moment it
 exists: a run stopped in any way loses only the tasks still running, and the caller's resume
 logic (skip what the file already holds) completes it. A task is a tuple of plain values (agent
-spec strings, seeds, indices, sizes) and ``fn`` a module-level function of this package, so any
-process that has the package installed can run it, and the same task gives the same result on
+spec strings, seeds, indices, sizes) and ``fn`` a module-level function of this package (or a
+``functools.partial`` of one), so any process that has the package installed can run it, and the same task gives the same result on
 either backend. ``shared``: one more value passed first to every call, ``fn(shared, *task)`` (a
 net's weights as bytes, say): Ray stores it once in its object store, where every node fetches it
 once, instead of sending it with every task; the local backend sends it with each task.
@@ -137,6 +137,11 @@ def _connect(address: Optional[str]):
     return ray
 
 
+def _call(fn: Callable[..., T], *args: Any) -> T:
+    """A Ray task's body: any picklable callable (a partial too), not only a plain function."""
+    return fn(*args)
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
 
@@ -162,8 +167,10 @@ def _ray_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int], 
     ray = _connect(address)
     # one CPU per task (Ray then sets OMP_NUM_THREADS=1 in it); a task whose worker process dies
     # is run again, up to 3 times, before the run stops with the error
-    remote = ray.remote(num_cpus=1, max_retries=3)(fn)
-    lead = tuple(ray.put(value) for value in lead)  # stored once; Ray passes each task the value
+    name = getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", "task")
+    remote = ray.remote(num_cpus=1, max_retries=3)(_call).options(name=name)  # processes titled ray::NAME
+    # stored once; Ray passes each task the values (a partial's arguments, shared weights) themselves
+    lead = tuple(ray.put(value) for value in (fn, *lead))
     limit = len(tasks) if workers is None else workers
     queue = iter(tasks)
     running: dict[Any, Task] = {}

@@ -5,6 +5,7 @@ tests that need it are skipped, saying why, only where Ray cannot be imported.""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -68,15 +69,21 @@ def test_match_same_games_and_resume_across_backends(ray_address, tmp_path):
     assert games_of(load_results(half, config)) == games_of(local["results"])  # the checked file
 
 
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
 def ray_task_processes(name: str) -> list[int]:
-    """Ray worker processes running a task of function ``name`` (Ray titles them ``ray::NAME``)."""
+    """This process's Ray workers (children of the raylet it started) running a task of function
+    ``name`` (Ray titles them ``ray::NAME``); another session's Ray instance is left alone."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if (entry / "cmdline").read_bytes().startswith(f"ray::{name}".encode()):
+                if (entry / "cmdline").read_bytes().startswith(f"ray::{name}".encode()) \
+                        and parent_of(parent_of(int(entry.name))) == os.getpid():
                     found.append(int(entry.name))
-            except OSError:
+            except (OSError, IndexError, ValueError):
                 continue
     return found
 
@@ -117,6 +124,12 @@ def test_killed_driver_then_rerun_completes(how, ray_address, local_data, tmp_pa
     manifest = selfplay(tmp_path, workers=2, backend="ray", **SELFPLAY)  # the rerun completes the run
     assert manifest["data_hash"] == local_data["data_hash"]
     assert [s for s in manifest["shards"] if s["index"] in {k["index"] for k in kept}] == kept
+
+
+def test_any_picklable_callable_runs_on_ray(ray_address):
+    tasks = [(2,), (3,)]
+    found = sorted(run_tasks(functools.partial(pow, 10), tasks, backend="ray"))
+    assert found == [((2,), 100), ((3,), 1000)]
 
 
 def test_task_errors_reach_the_caller(ray_address):
