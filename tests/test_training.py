@@ -420,7 +420,7 @@ def test_resume_without_state_starts_fresh(tiny_data, tmp_path):
     assert report["resumed_from"] == 0 and len(report["history"]) == 1
 
 
-@settings(max_examples=100, deadline=1000, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(cut=st.integers(0, 1 << 16), value=st.integers(0, 255), which=st.sampled_from(["json", "safetensors"]))
 def test_state_corruption_is_refused(one_epoch, cut, value, which):
     """A changed byte anywhere in either state file is refused with ModelFileError naming the file,

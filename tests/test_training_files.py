@@ -276,7 +276,7 @@ def model_files(tmp_path_factory):
     return base, base.with_suffix(".json").read_bytes(), base.with_suffix(".safetensors").read_bytes()
 
 
-@settings(max_examples=150, deadline=1000, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edits=MUTATIONS, which=st.sampled_from([".json", ".safetensors"]))
 def test_model_file_corruption_is_refused_or_harmless(model_files, edits, which):
     base, config, weights = model_files
@@ -293,7 +293,7 @@ def test_model_file_corruption_is_refused_or_harmless(model_files, edits, which)
         base.with_suffix(which).write_bytes(original)
 
 
-@settings(max_examples=100, deadline=1000, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edits=MUTATIONS, which=st.sampled_from(["manifest.json", "shard-00000.npz"]))
 def test_selfplay_file_corruption_is_refused_or_harmless(data, edits, which):
     path = data / which

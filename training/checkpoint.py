@@ -43,7 +43,7 @@ from safetensors.torch import save as save_bytes
 from torch import nn
 
 from agents.nets.export import load_model, read_config
-from agents.nets.safefiles import ModelFileError, file_sha256, json_sha256, read_header, read_json
+from agents.nets.safefiles import ModelFileError, checked_path, file_sha256, json_sha256, read_header, read_json
 
 __all__ = ["STATE_VERSION", "Progress", "TrainingParts", "state_base", "latest_state", "save_state", "load_state"]
 
@@ -242,7 +242,7 @@ def load_state(base: Path, model: nn.Module, parts: TrainingParts, recipe: dict[
     """Restore the model weights, ``parts`` and the RNGs to the end of the epoch whose checkpoint
     is ``base``; return the progress to continue from. Raises ``ModelFileError`` when the state is
     missing, incomplete, tampered, from another run (other recipe or data) or does not fit."""
-    base = Path(base)
+    base = checked_path(base, "training state")
     where = _state_files(base)[0]
     config, tensors = _read(base)
     ours = {k: v for k, v in json.loads(json.dumps(recipe)).items() if k not in _FREE}  # as JSON reads it back

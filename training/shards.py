@@ -127,7 +127,7 @@ def read_manifest(folder: PathLike) -> dict[str, Any]:
     regular_file(path, "self-play manifest", _MAX_MANIFEST_BYTES, follow_links=False, error=ShardError)
     try:
         manifest = json.loads(path.read_bytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+    except (ValueError, RecursionError) as error:  # JSON and UTF-8 errors, numbers of 4,300+ digits
         reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)
         raise ShardError(f"self-play manifest {path} is not valid JSON (truncated?): {reason}") from None
     keys = {"format_version", "settings", "shards", "games", "positions", "data_hash", "sha256"}
@@ -206,6 +206,8 @@ def load_dataset(folders: "Sequence[PathLike] | PathLike") -> tuple[dict[str, np
     every manifest and shard is checked (``ShardError`` naming the file)."""
     if isinstance(folders, (str, os.PathLike)):
         folders = [folders]
+    if not isinstance(folders, (list, tuple)):
+        raise ShardError(f"self-play folders {str(folders)[:100]!r}: give a folder or a list of folders")
     parts, hashes, sizes = [], [], set()
     for folder in folders:
         manifest = read_manifest(folder)

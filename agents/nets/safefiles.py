@@ -93,7 +93,7 @@ def read_json(name: Path, what: str, version: int, keys: tuple[str, ...]) -> dic
     regular_file(name, what, _MAX_JSON_BYTES)
     try:
         config = json.loads(name.read_bytes().decode("utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+    except (ValueError, RecursionError) as error:  # JSON and UTF-8 errors, numbers of 4,300+ digits
         reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)[:200]
         raise ModelFileError(f"{what} {name} is not valid JSON (truncated?): {reason}") from None
     except OSError as error:
@@ -123,7 +123,7 @@ def read_header(path: Path, what: str, expected: dict[str, tuple[Optional[str], 
             if not 2 <= length <= min(_MAX_HEADER_BYTES, size - 8):
                 raise ModelFileError(f"{what} {path} is not a safetensors file (header length {length})")
             header = json.loads(handle.read(length).decode("utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # JSON and UTF-8 errors, numbers of 4,300+ digits
         raise ModelFileError(f"{what} {path} is not a safetensors file (unreadable header)") from None
     except OSError as error:
         raise ModelFileError(f"{what} {path} cannot be read: {error.strerror}") from None
