@@ -9,4 +9,5 @@ rng, terminated = np.random.default_rng(0), False
 while not terminated:
     action = rng.choice(np.flatnonzero(info["action_mask"]))
     obs, reward, terminated, truncated, info = env.step(action)
-print(env.render(), f"\nreward {reward} to the last mover after {info['move_number']} turns")
+print(env.render(), f"\nreward {reward} to the last mover after {info['move_number']} turns; "
+      f"both players' rewards [White, Black]: {info['rewards'].tolist()}")
