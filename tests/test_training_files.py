@@ -100,6 +100,7 @@ def test_model_path_folder_and_device(tmp_path):
     ('{"a": ' * 50_000 + "1" + "}" * 50_000, "not valid JSON"),
     (b"\xff\xfe{}", "not valid JSON"),
     ("[1, 2]", "not a JSON object"),
+    ('{"format_version": ' + "9" * 5000 + "}", "not valid JSON"),
 ])
 def test_model_json_garbage(tmp_path, text, message):
     path = tmp_path / "net.json"
@@ -196,6 +197,17 @@ def test_manifest_garbage(data, text):
 def test_manifest_folder_refused(folder):
     with pytest.raises(ShardError, match="self-play folder .*: give a path"):
         read_manifest(folder)
+    with pytest.raises(ShardError, match="self-play folder"):
+        load_dataset(folder if isinstance(folder, str) else [folder])
+    with pytest.raises(ShardError, match="give a folder or a list of folders"):
+        load_dataset(5)
+
+
+@pytest.mark.parametrize("base", ["", 5, None, "x\0y"])
+def test_state_path_refused(base):
+    from training.checkpoint import load_state
+    with pytest.raises(ModelFileError, match="training state .*: give a path"):
+        load_state(base, None, None, {}, "")
 
 
 def test_manifest_is_a_folder(tmp_path):
