@@ -61,9 +61,9 @@ class _OutOfBudget(Exception):
 
 class Pace:
     """The measured cost of ``score_moves`` per position, so that a search with a deadline stops
-    *before* a forward pass that would end after it (one pass over a 10x10 frontier takes a
-    tenth of a second or more: checking the clock between passes is not enough). An agent keeps
-    one across its searches: the first search of a game measures, the later ones predict.
+    *before* a forward pass that would end after it (a pass over a 10x10 frontier takes a third
+    of a second: checking the clock after it is not enough). An agent keeps one across its
+    searches: the first search of a game measures, the later ones predict.
 
     >>> pace = Pace()
     >>> pace.record(1000, 0.2)
@@ -102,8 +102,9 @@ def batched_alphabeta(board: Board, depth: int, evaluator: Evaluator, *, k: int 
     nodes are scored. ``win``: the value of a position whose opponent has no move. The search
     stops with ``move=None`` once ``time.perf_counter()`` passes ``deadline`` or more than
     ``node_limit`` nodes were counted, or (with a ``pace``, which it also trains) before a
-    ``score_moves`` call (of at most ``CHUNK`` positions) predicted to end after ``deadline``. ``moves_of``: where a node's moves
-    come from (default ``core.generate_moves``: all of them). ``first``: a root move to search
+    ``score_moves`` call (of at most ``CHUNK`` positions) predicted to end after ``deadline``.
+    ``moves_of``: where a node's moves come from (default ``core.generate_moves``: all of them).
+    ``first``: a root move to search
     before the others (the last iteration's best); once its subtree is done, a search cut by its
     budget still returns the best root move so far (``complete=False``): every root move after
     the first replaces it only with a better value, so it is at least as good. ``root_memo``: a
