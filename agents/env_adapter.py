@@ -20,6 +20,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from amazons_env import Board, Move
+from amazons_env.actions import flat_to_line
 from amazons_env.env import PLANE_SHOOTER, PLANE_VACATED, AmazonsEnv, encode_action, move_to_actions
 
 from .base import Agent
@@ -70,18 +71,21 @@ class EnvPlayer:
         self._pending = None
 
     def action(self, env: Any) -> int:
+        """The action for the current phase, in the env's ``action_encoding``."""
         game = amazons_env_of(env)
         board = game.board
         if game.phase == 0:
             move = self.agent.select_move(board)
             self._pending = move
-            return move_to_actions(move)[0]
-        frm, to = pending_queen_move(game)
-        move = self._pending
-        self._pending = None
-        if move is None or (move.from_square, move.to_square) != (frm, to):
-            move = self._arrow_for(board, frm, to)
-        return encode_action(to, move.arrow, board.size)
+            flat = move_to_actions(move)[0]
+        else:
+            frm, to = pending_queen_move(game)
+            move = self._pending
+            self._pending = None
+            if move is None or (move.from_square, move.to_square) != (frm, to):
+                move = self._arrow_for(board, frm, to)
+            flat = encode_action(to, move.arrow, board.size)
+        return flat_to_line(flat, board.size) if game.action_encoding == "lines" else flat
 
     def _arrow_for(self, board: Board, frm: int, to: int) -> Move:
         choose = getattr(self.agent, "select_arrow", None)

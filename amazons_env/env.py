@@ -211,6 +211,7 @@ class AmazonsEnv(gymnasium.Env):
                  action_encoding: str = "flat", mask_dtype: str = "int8") -> None:
         self.size = check_size(size)
         self._codec = ActionCodec(self.size, action_encoding, mask_dtype, obs_mode)
+        self.action_encoding, self.obs_mode = action_encoding, obs_mode
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action={illegal_action!r}: use 'lose' or 'raise'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

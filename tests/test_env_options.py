@@ -176,3 +176,14 @@ def test_package_exports_and_make_gives_action_masks():
     assert env.action_masks().sum() == 40
     with pytest.raises(AttributeError, match="no attribute"):
         amazons_env.NoSuchThing  # noqa: B018
+
+
+def test_env_player_speaks_the_env_encoding():
+    from agents.env_adapter import play_episode
+
+    boards = []
+    for encoding in ("flat", "lines"):
+        env = AmazonsEnv(size=6, action_encoding=encoding, obs_mode="dict", illegal_action="raise")
+        winner = play_episode(env, "random", "random", seed=3)
+        boards.append((winner, env.board))
+    assert boards[0] == boards[1] and boards[0][1].is_game_over()
