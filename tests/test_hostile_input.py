@@ -23,7 +23,7 @@ from amazons_env.errors import (IllegalMoveError, InvalidArgumentError, InvalidM
                                 UnreadableFileError, describe)
 from amazons_env.perft import perft
 
-HOSTILE = settings(max_examples=150, deadline=None, derandomize=True,
+HOSTILE = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 DOCUMENTED = (InvalidMoveError, IllegalMoveError, InvalidPositionError, InvalidArgumentError, UnreadableFileError)
 ODD = ["٣", "²", "\u212a", "ａ", "１", "\x00", "\u00a0", "\ufeff", "9" * 5000, "\\", "]", "(", ";", "\n", " " * 300]
