@@ -1,1 +1,3 @@
-"""training: self-play data, value-net training and safe weight export for the Amazons CNN."""
+"""training: self-play data (``selfplay``, ``shards``) and value-net training (``train``,
+``checkpoint``) for the Amazons CNN. The nets themselves, their safe files and the committed
+weights live in ``agents.nets``: agents play with them without this package."""
