@@ -103,7 +103,7 @@ def test_loop_resumes_after_an_interruption(tmp_path, monkeypatch):
     state = json.loads((tmp_path / loop.STATE).read_text())
     assert state["done"] == ["bootstrap", "train-0", "selfplay-1"]
     played = []
-    monkeypatch.setattr(loop, "mcts_games", lambda *a, **k: played.append(1) or [])
+    monkeypatch.setattr("training.pv_selfplay.mcts_games", lambda *a, **k: played.append(1) or [])
     state = train_loop(tiny(tmp_path))
     assert not played  # finished self-play is not played again
     assert state["done"][3:] == ["train-1", "gate-1"] and len(calls) == 3

@@ -17,6 +17,11 @@ Stages, each finished before the next starts and recorded in ``OUT/loop-state.js
    95% interval) is the opponent's plus the measured difference (intervals add in quadrature):
    ``OUT/elo.csv`` and ``OUT/elo.png``.
 
+**Where games run.** ``--workers`` processes of this machine, or Ray tasks on a cluster with
+``--backend ray [--ray-address ADDR]`` (``agents.backends``; the nets are read from ``OUT``, so
+every node must see it at the same path): bootstrap and self-play shards and gating games; the
+same seeds give the same games on any backend and worker count.
+
 **Resuming.** Every stage writes its outputs first (model files, shards with their manifest, the
 arena's checked JSON), then the state file (atomically, with its own SHA-256; an edited state is
 refused). A rerun of the same command skips finished stages; inside a stage, finished self-play
@@ -41,15 +46,17 @@ import json
 import math
 import os
 from dataclasses import asdict, dataclass, fields
+from functools import partial
 from pathlib import Path
 from typing import Any, Optional
 
+from agents.backends import check_backend
 from agents.nets.export import load_model, save_model
 from agents.nets.policy_value import PolicyValueNet
 from amazons_env import core
 
 from .pv_data import load_pv_dataset
-from .pv_selfplay import engine_games, mcts_games, play_shards
+from .pv_selfplay import engine_shard, mcts_shard, play_shards
 from .pv_train import train_pv
 
 __all__ = ["LoopConfig", "train_loop", "STATE", "LoopStateError"]
@@ -88,6 +95,9 @@ class LoopConfig:
     seed: int = 0
     device: str = ""
     threads: int = 1
+    workers: int = 1
+    backend: str = "local"
+    ray_address: str = ""
     progress: bool = True
 
     def check(self) -> None:
@@ -96,7 +106,7 @@ class LoopConfig:
                  "games": (1, 10**6), "games_per_shard": (1, 10**5), "sims": (1, 10**6), "batch": (1, 4096),
                  "temperature_plies": (0, 10**4), "channels": (1, 512), "blocks": (0, 64), "epochs": (1, 10**4),
                  "batch_size": (1, 10**6), "window": (1, 999), "gate_games": (1, 10**5), "gate_sims": (1, 10**6),
-                 "seed": (0, 2**62), "threads": (0, 1024)}
+                 "seed": (0, 2**62), "threads": (0, 1024), "workers": (1, 1024)}
         for name, (low, high) in whole.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -108,15 +118,17 @@ class LoopConfig:
                 raise ValueError(f"train-loop --{name}={value!r}: give a number in ({low}, {high}]")
         if not isinstance(self.out, (str, os.PathLike)) or not str(self.out):
             raise ValueError(f"train-loop OUT={self.out!r}: give a folder")
+        check_backend(self.backend, self.ray_address or None)
         from agents.registry import AGENTS
 
         AGENTS.validate(self.bootstrap_agent)
 
     def fixed(self) -> dict[str, Any]:
         """The settings a resumed run must share (all but ``generations``, ``out``, ``progress``,
-        ``device`` and ``threads``)."""
+        ``device``, ``threads`` and where the games run)."""
         return {k: v for k, v in asdict(self).items()
-                if k not in ("generations", "out", "progress", "device", "threads")}
+                if k not in ("generations", "out", "progress", "device", "threads", "workers", "backend",
+                             "ray_address")}
 
 
 def _digest(body: dict[str, Any]) -> str:
@@ -189,9 +201,7 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
     """Run (or resume) the loop of the module docstring; the final state."""
     import torch
 
-    import agents
     from agents.arena import match
-    from agents.pvmcts import PVNet
 
     config.check()
     out = Path(config.out)
@@ -200,6 +210,7 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
         torch.set_num_threads(config.threads)
     state = _load_state(out, config)
     size, gps = config.size, config.games_per_shard
+    where = {"workers": config.workers, "backend": config.backend, "address": config.ray_address or None}
 
     def finish(stage: str) -> None:
         state["done"].append(stage)
@@ -218,10 +229,9 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
         save_model(model, model_path(g), board_size=size, recipe=recipe, data_hash=data_hash)
 
     if "bootstrap" not in state["done"]:
-        agent = agents.make(config.bootstrap_agent)
         play_shards(out / "bootstrap", {"size": size, "agent": config.bootstrap_agent, "seed": config.seed},
-                    -(-config.bootstrap_games // gps), gps,
-                    lambda index, seed: engine_games(agent, gps, size, seed), config.progress, "bootstrap")
+                    -(-config.bootstrap_games // gps), gps, partial(engine_shard, config.bootstrap_agent, gps, size),
+                    config.progress, "bootstrap", **where)
         finish("bootstrap")
     if "train-0" not in state["done"]:
         train_stage(0, None, [out / "bootstrap"])
@@ -230,12 +240,11 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
         folder = _gen_dir(out, g)
         best = state["best"]
         if f"selfplay-{g}" not in state["done"]:
-            net = PVNet.load(model_path(best), threads=0)
             play_shards(folder / "selfplay", {"size": size, "net": best, "seed": config.seed + 1000 * g},
                         -(-config.games // gps), gps,
-                        lambda index, seed: mcts_games(net, gps, size, config.sims, config.batch, seed,
-                                                       config.temperature_plies),
-                        config.progress, f"self-play gen {g}")
+                        partial(mcts_shard, str(model_path(best)), gps, size, config.sims, config.batch,
+                                config.temperature_plies),
+                        config.progress, f"self-play gen {g}", **where)
             finish(f"selfplay-{g}")
         if f"train-{g}" not in state["done"]:
             recent = [_gen_dir(out, h) / "selfplay" for h in range(max(1, g - config.window + 1), g + 1)]
@@ -245,7 +254,7 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
             spec = "pvmcts:sims={},batch={},weights={}"
             new, old = (spec.format(config.gate_sims, config.batch, model_path(h)) for h in (g, best))
             result = match(new, old, games=config.gate_games, size=size, seed=config.seed + g, opening=2,
-                           workers=1, json_path=str(folder / "gate.json"), progress=config.progress)
+                           json_path=str(folder / "gate.json"), progress=config.progress, **where)
             base = next((row for row in state["gates"] if row["generation"] == best), None)
             low, high = result["elo_ci95"]
             half = (high - low) / 2

@@ -11,6 +11,11 @@ HELP = ("expert iteration: engine games to bootstrap a policy-value net, then ge
         "self-play, training and gating matches with Elo (resumable: rerun the same command)")
 
 
+NOTES = {"device": "cuda if present, else cpu", "workers": "1, this process; games run in parallel processes "
+         "or Ray tasks", "backend": "local; or ray, see agents.backends", "ray_address": "with --backend ray, "
+         "a local Ray instance; or HOST:6379 of `ray start --head`"}
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from .loop import LoopConfig
 
@@ -22,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default = getattr(defaults, field.name)
         kind = type(default) if not isinstance(default, bool) else None
         parser.add_argument("--" + field.name.replace("_", "-"), type=kind, default=default,
-                            help=f"(default: {default!r})" if default != "" else "(default: cuda if present, else cpu)")
+                            help=f"(default: {NOTES.get(field.name, repr(default))})")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 

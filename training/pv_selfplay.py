@@ -13,7 +13,10 @@ The value target is the game result for the side to move.
 
 ``play_shards`` writes either kind into a folder of ``training.pv_data`` shards with a manifest,
 resuming after an interruption: the shards already listed (sizes and hashes checked) are kept, the
-others played again with the same seeds.
+others played again with the same seeds. Shards can be played in parallel, by local processes or
+Ray tasks (``agents.backends``), given a picklable player such as
+``functools.partial(mcts_shard, weights, games, size, sims, batch, temperature_plies)`` or
+``functools.partial(engine_shard, spec, games, size)``.
 
 >>> import tempfile, torch
 >>> from agents.nets.policy_value import PolicyValueNet
@@ -32,6 +35,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
+from agents.backends import run_tasks
 from agents.endgame import analyse
 from agents.pvmcts import PVNet, Tree, best_move, run_trees, start_roots
 from amazons_env import Board, Move
@@ -39,7 +43,7 @@ from amazons_env import Board, Move
 from .pv_data import write_manifest, write_pv_shard
 from .selfplay import _kept_shards
 
-__all__ = ["mcts_games", "engine_games", "play_shards"]
+__all__ = ["mcts_games", "engine_games", "play_shards", "mcts_shard", "engine_shard"]
 
 ENDGAME_BUDGET = 20_000
 
@@ -136,12 +140,28 @@ def engine_games(agent: Any, games: int, size: int, seed: int = 0, opening: int 
     return out
 
 
+def mcts_shard(weights: str, games: int, size: int, sims: int, batch: int, temperature_plies: int,
+               index: int, seed: int) -> list[dict[str, np.ndarray]]:
+    """A shard's ``mcts_games`` by the net in the file ``weights`` (a task that any process can run)."""
+    return mcts_games(PVNet.load(weights, threads=0), games, size, sims, batch, seed, temperature_plies)
+
+
+def engine_shard(spec: str, games: int, size: int, index: int, seed: int) -> list[dict[str, np.ndarray]]:
+    """A shard's ``engine_games`` by the agent ``spec`` (a task that any process can run)."""
+    import agents
+
+    return engine_games(agents.make(spec), games, size, seed)
+
+
 def play_shards(folder: "str | Path", settings: dict[str, Any], shards: int, games_per_shard: int,
                 play: Callable[[int, int], Sequence[dict[str, np.ndarray]]], progress: bool = True,
-                label: str = "self-play") -> dict[str, Any]:
+                label: str = "self-play", workers: int = 1, backend: str = "local",
+                address: Optional[str] = None) -> dict[str, Any]:
     """Shards ``0 .. shards-1`` of ``folder``: ``play(index, seed)`` gives a shard's games (seed
     ``settings["seed"] + index``); shards a previous run finished with the same ``settings`` are
-    kept. Returns the manifest."""
+    kept. ``workers``, ``backend``, ``address``: where shards are played
+    (``agents.backends.run_tasks``; more than one worker needs a picklable ``play``). Returns the
+    manifest."""
     from tqdm import tqdm
 
     folder = Path(folder)
@@ -152,8 +172,8 @@ def play_shards(folder: "str | Path", settings: dict[str, Any], shards: int, gam
     todo = [i for i in range(shards) if i not in done]
     with tqdm(total=shards * games_per_shard, initial=len(done) * games_per_shard, unit="game", desc=label,
               disable=not progress, leave=False) as bar:
-        for index in todo:
-            games = play(index, int(settings.get("seed", 0)) + index)
+        tasks = [(index, int(settings.get("seed", 0)) + index) for index in todo]
+        for (index, _), games in run_tasks(play, tasks, workers, backend, address):
             kept.append(write_pv_shard(folder, index, games, first_game=index * games_per_shard))
             write_manifest(folder, settings, kept)
             bar.update(games_per_shard)
