@@ -40,12 +40,16 @@ class Move:
     size: int = 10
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "size", check_size(self.size))  # numpy ints become plain ints
+        size = check_size(self.size)
+        if type(self.size) is not int:
+            object.__setattr__(self, "size", size)  # numpy ints become plain ints
         for name in ("from_square", "to_square", "arrow"):
-            value = as_square(getattr(self, name), self.size)
+            given = getattr(self, name)
+            if type(given) is int and 0 <= given < size * size:
+                continue  # the common case (Board.legal_moves builds thousands): nothing to convert
+            value = as_square(given, size)
             if value is None:
-                raise InvalidMoveError(
-                    f"{name}={describe(getattr(self, name))} is not a square of a {self.size}x{self.size} board")
+                raise InvalidMoveError(f"{name}={describe(given)} is not a square of a {size}x{size} board")
             object.__setattr__(self, name, value)  # numpy ints become plain ints
         if self.from_square == self.to_square or self.to_square == self.arrow:
             raise InvalidMoveError(f"Move({self.from_square}, {self.to_square}, {self.arrow}, size={self.size}) "

@@ -60,6 +60,8 @@ def check_size(size: object) -> int:
 def as_int(value: object) -> Optional[int]:
     """``value`` as a plain int if it is an integer (numpy integer scalars too; not bools, floats,
     or arrays, even 0-d ones), else ``None``."""
+    if type(value) is int:  # the common case, first: Board.legal_moves builds thousands of Moves
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         return None
     return operator.index(value)
