@@ -213,8 +213,6 @@ class MCTS(Agent):
             self._simulate(root, cells, queens, nq, side, dirs)
             last = _time.perf_counter() - now
             sims += 1
-        if self.time is not None:
-            self._clock.returned(stop)
         # most visited, then best mean; unvisited children count their first-play score (a root
         # expanded with no time left for a simulation plays its best-scored child)
         mean = np.where(root.visits > 0, root.total / np.maximum(root.visits, 1), root.first)
@@ -223,7 +221,10 @@ class MCTS(Agent):
         public = core.public_index(board.size)
         move = Move(*(int(public[p]) for p in root.moves[best]), board.size)
         value = float(mean[best])
-        return MCTSResult(move, value, sims, _count(root), _time.perf_counter() - start)
+        nodes = _count(root)
+        if self.time is not None:
+            self._clock.returned(stop)  # after the work above: the lateness covers it too
+        return MCTSResult(move, value, sims, nodes, _time.perf_counter() - start)
 
     def select_move(self, board: Board) -> Move:
         self.last_result = self.search(board)
