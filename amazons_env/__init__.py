@@ -7,7 +7,8 @@
 """
 
 from .board import Board, Outcome
-from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .errors import (IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError,
+                     UnreadableFileError)
 from .move import Move
 from .position import start_layout
 from .records import GameRecord
@@ -16,7 +17,8 @@ from .symmetry import SYMMETRIES, transform_move, transform_square
 
 __all__ = [
     "Board", "Move", "Outcome", "Color", "WHITE", "BLACK",
-    "InvalidMoveError", "IllegalMoveError", "InvalidPositionError",
+    "InvalidMoveError", "IllegalMoveError", "InvalidPositionError", "InvalidArgumentError",
+    "UnreadableFileError",
     "square", "square_file", "square_rank", "square_name", "parse_square", "start_layout",
     "SYMMETRIES", "transform_square", "transform_move", "GameRecord", "AmazonsEnv", "AmazonsVectorEnv",
 ]
