@@ -133,7 +133,9 @@ def _connect(address: Optional[str]):
             ray.init(address=address, include_dashboard=False, log_to_driver=False,
                      configure_logging=False)
         except ConnectionError as error:
-            raise BackendError(f"cannot connect to the Ray cluster at {address!r}: {error}") from None
+            raise BackendError(f"cannot connect to the Ray cluster at {address!r}: {error} (a cluster started with "
+                               "token authentication needs RAY_AUTH_MODE=token here too, and its token in "
+                               "~/.ray/auth_token or RAY_AUTH_TOKEN)") from None
     return ray
 
 
