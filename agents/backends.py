@@ -6,8 +6,8 @@ where it belongs (the arena's results JSON, a self-play shard and its manifest) 
 exists: a run stopped in any way loses only the tasks still running, and the caller's resume
 logic (skip what the file already holds) completes it. A task is a tuple of plain values (agent
 spec strings, seeds, indices, sizes) and ``fn`` a module-level function of this package (or a
-``functools.partial`` of one), so any process that has the package installed can run it, and the same task gives the same result on
-either backend. ``shared``: one more value passed first to every call, ``fn(shared, *task)`` (a
+``functools.partial`` of one), so any process that has the package installed can run it, and
+the same task gives the same result on either backend. ``shared``: one more value passed first to every call, ``fn(shared, *task)`` (a
 net's weights as bytes, say): Ray stores it once in its object store, where every node fetches it
 once, instead of sending it with every task; the local backend sends it with each task.
 
@@ -37,6 +37,7 @@ agents.backends.BackendError: backend='slurm': choose one of local, ray
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import threading
 from concurrent.futures import as_completed
@@ -114,8 +115,6 @@ def run_tasks(fn: Callable[..., T], tasks: Sequence[Task], workers: Optional[int
 
 def _pool_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int],
                 lead: tuple) -> Iterator[tuple[Task, T]]:
-    import os
-
     from .procs import worker_pool
 
     with worker_pool(min(workers or os.cpu_count() or 1, len(tasks))) as pool:
@@ -194,7 +193,7 @@ def _ray_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int], 
                 except ray.exceptions.RayTaskError as error:  # fn raised: raise the same error here
                     raise error.as_instanceof_cause() from None
                 except ray.exceptions.RayError as error:  # a worker or node lost for good
-                    raise RuntimeError(f"a Ray task of {getattr(fn, '__name__', fn)} failed: {error}") from None
+                    raise RuntimeError(f"a Ray task of {name} failed: {error}") from None
                 submit()
                 yield task, result
         finally:  # an error, Ctrl-C, SIGTERM or an abandoned loop: nothing keeps running for this run
