@@ -112,7 +112,7 @@ class UCT(Agent):
     name = "uct"
 
     def __init__(self, time: Optional[float] = None, sims: Optional[int] = None, eval: Any = "territory",
-                 tree: str = "split", c: float = 0.5, tau: float = 0.1, pw: float = 2.0, pw_exp: float = 0.5,
+                 tree: str = "split", c: float = 1.0, tau: float = 0.1, pw: float = 2.0, pw_exp: float = 0.5,
                  kq: int = 0, expand_at: int = 1, playout: int = 0, prior: str = "auto", endgame: int = 300,
                  reuse: bool = True,
                  seed: Optional[int] = None, **eval_options: Any) -> None:
