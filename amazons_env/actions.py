@@ -27,7 +27,7 @@ import numpy as np
 from gymnasium import spaces
 from numba import njit
 
-from .errors import InvalidMoveError
+from .errors import InvalidArgumentError, InvalidMoveError, describe
 from .move import Move
 from .squares import check_size
 
@@ -50,8 +50,8 @@ def num_actions(size: int, encoding: str = "flat") -> int:
     (10000, 7200)
     """
     size = check_size(size)
-    if encoding not in ENCODINGS:
-        raise ValueError(f"action_encoding={encoding!r}: use one of {list(ENCODINGS)}")
+    if not isinstance(encoding, str) or encoding not in ENCODINGS:
+        raise InvalidArgumentError(f"action_encoding={describe(encoding)}: use one of {list(ENCODINGS)}")
     return size ** 4 if encoding == "flat" else size * size * 8 * (size - 1)
 
 
@@ -85,7 +85,7 @@ def _index(value: Any, name: str) -> int:
     try:
         return operator.index(value)
     except TypeError:
-        raise InvalidMoveError(f"{name} {value!r} is not an integer action") from None
+        raise InvalidMoveError(f"{name} {describe(value)} is not an integer action") from None
 
 
 def encode_line_action(from_square: int, direction: int, distance: int, size: int = 10) -> int:
@@ -95,7 +95,7 @@ def encode_line_action(from_square: int, direction: int, distance: int, size: in
     for name, value, high in (("from_square", from_square, n * n), ("direction", direction, 8),
                               ("distance", distance - 1, n - 1)):
         if not 0 <= _index(value, name) < high:
-            raise InvalidMoveError(f"{name}={value!r} is out of range on a {n}x{n} board")
+            raise InvalidMoveError(f"{name}={describe(value)} is out of range on a {n}x{n} board")
     return (from_square * 8 + direction) * (n - 1) + distance - 1
 
 
@@ -104,7 +104,7 @@ def decode_line_action(action: int, size: int = 10) -> tuple[int, int, int]:
     n = check_size(size)
     value = _index(action, "action")
     if not 0 <= value < num_actions(n, "lines"):
-        raise InvalidMoveError(f"line action {value} is out of range for a {n}x{n} board")
+        raise InvalidMoveError(f"line action {describe(value)} is out of range for a {n}x{n} board")
     rest, dist = divmod(value, n - 1)
     sq, d = divmod(rest, 8)
     return sq, d, dist + 1
@@ -167,7 +167,7 @@ class ActionCodec:
         for name, value, allowed in (("action_encoding", encoding, ENCODINGS), ("mask_dtype", mask_dtype, MASK_DTYPES),
                                      ("obs_mode", obs_mode, OBS_MODES)):
             if not isinstance(value, str) or value not in allowed:
-                raise ValueError(f"{name}={value!r}: use one of {list(allowed)}")
+                raise InvalidArgumentError(f"{name}={describe(value)}: use one of {list(allowed)}")
         self.size = check_size(size)
         self.encoding, self.obs_mode = encoding, obs_mode
         self.mask_dtype = np.dtype(np.bool_ if mask_dtype == "bool" else np.int8)
@@ -200,7 +200,7 @@ class ActionCodec:
             return frm * self.size * self.size + to
         value = _index(action, "action")
         if not 0 <= value < self.n:
-            raise InvalidMoveError(f"action {value} is out of range for a {self.size}x{self.size} board "
+            raise InvalidMoveError(f"action {describe(value)} is out of range for a {self.size}x{self.size} board "
                                    f"(0 <= action < {self.n}, action_encoding='lines')")
         return int(self._to_flat[value])
 

@@ -27,7 +27,7 @@ from . import core
 from . import env_kernels as K
 from .actions import ActionCodec
 from .board import Board
-from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError, describe
 from .move import Move
 from .squares import Color, check_size, parse_square, square_name
 
@@ -59,7 +59,7 @@ def encode_action(from_square: int, to_square: int, size: int = 10) -> int:
     nn = size * size
     for name, value in (("from_square", from_square), ("to_square", to_square)):
         if not 0 <= value < nn:
-            raise InvalidMoveError(f"{name}={value!r} is not a square of a {size}x{size} board")
+            raise InvalidMoveError(f"{name}={describe(value)} is not a square of a {size}x{size} board")
     return from_square * nn + to_square
 
 
@@ -75,10 +75,10 @@ def decode_action(action: int, size: int = 10) -> tuple[int, int]:
     try:
         value = operator.index(action)
     except TypeError:
-        raise InvalidMoveError(f"action {action!r} is not an integer action") from None
+        raise InvalidMoveError(f"action {describe(action)} is not an integer action") from None
     if not 0 <= value < nn * nn:
         raise InvalidMoveError(
-            f"action {value} is out of range for a {size}x{size} board (0 <= action < {nn * nn})")
+            f"action {describe(value)} is out of range for a {size}x{size} board (0 <= action < {nn * nn})")
     return value // nn, value % nn
 
 
@@ -100,7 +100,7 @@ def parse_action(text: str, size: int = 10) -> int:
             return encode_action(parse_square(cleaned[:split], size), parse_square(cleaned[split:], size), size)
         except InvalidMoveError:
             continue
-    raise InvalidMoveError(f"{text!r} is not an action: expected two squares like 'd1-d7'")
+    raise InvalidMoveError(f"{describe(text)} is not an action: expected two squares like 'd1-d7'")
 
 
 def move_to_actions(move: Move) -> tuple[int, int]:
@@ -130,7 +130,30 @@ def _color(value: Union[str, int, Color], allow_random: bool) -> Union[Color, st
             return Color[lowered.upper()]
     elif isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value in (0, 1):
         return Color(int(value))
-    raise ValueError(f"learner_color={value!r}: use 'white', 'black', 'random' or a Color")
+    raise InvalidArgumentError(f"learner_color={describe(value)}: use 'white', 'black', 'random' or a Color")
+
+
+def _check_choice(name: str, value: Any, choices) -> str:
+    """``value`` if it is one of the strings ``choices``, else ``InvalidArgumentError`` naming it
+    (an array or any other type is refused by type first: ``in`` would compare it element-wise)."""
+    if not isinstance(value, str) or value not in choices:
+        raise InvalidArgumentError(f"{name}={describe(value)}: use one of {list(choices)}")
+    return value
+
+
+def _check_seed(seed: Any) -> Optional[int]:
+    """``seed`` as ``reset`` takes it: ``None`` or a non-negative integer (numpy integers too);
+    else ``InvalidArgumentError`` naming it (gymnasium's own check raises an error that is not a
+    ``ValueError``, and a huge negative int broke its message).
+
+    >>> _check_seed(np.int64(3)), _check_seed(None)
+    (3, None)
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InvalidArgumentError(f"seed={describe(seed)}: use None or an integer >= 0")
+    return int(seed)
 
 
 # -- the env -----------------------------------------------------------------------------------
@@ -212,10 +235,9 @@ class AmazonsEnv(gymnasium.Env):
         self.size = check_size(size)
         self._codec = ActionCodec(self.size, action_encoding, mask_dtype, obs_mode)
         self.action_encoding, self.obs_mode = action_encoding, obs_mode
-        if illegal_action not in ("lose", "raise"):
-            raise ValueError(f"illegal_action={illegal_action!r}: use 'lose' or 'raise'")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r}: use one of {self.metadata['render_modes']} or None")
+        _check_choice("illegal_action", illegal_action, ("lose", "raise"))
+        if render_mode is not None:
+            _check_choice("render_mode", render_mode, self.metadata["render_modes"])
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         self._learner_choice = _color(learner_color, allow_random=True)
@@ -226,8 +248,8 @@ class AmazonsEnv(gymnasium.Env):
         self._window = None
         if render_mode == "human":
             from .render import HumanWindow
-            self._window = HumanWindow(f"Amazons {size}x{size}")
-        n = size
+            self._window = HumanWindow(f"Amazons {self.size}x{self.size}")
+        n = self.size
         self._nn = n * n
         self.action_space = self._codec.action_space()
         self.observation_space = self._codec.observation_space(spaces.Box(0, 1, (NUM_PLANES, n, n), np.int8))
@@ -242,8 +264,9 @@ class AmazonsEnv(gymnasium.Env):
     # -- gymnasium API ---------------------------------------------------------------------------
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        seed = _check_seed(seed)
+        start = self._start_board(options)  # both checked first: a refused reset changes nothing
         super().reset(seed=seed)
-        start = self._start_board(options)
         # the kernels take batches of games: this env is a batch of one (``_game``); the names
         # without the batch axis are views of its only game
         self._game = (start.cells.copy()[None], start.queens.copy()[None], start.queen_counts.copy()[None],
@@ -394,16 +417,18 @@ class AmazonsEnv(gymnasium.Env):
         if options is None:
             return self._start
         if not isinstance(options, dict):
-            raise ValueError(f"reset options must be a dict, got {options!r}")
-        unknown = sorted(set(options) - set(_OPTIONS))
+            raise InvalidArgumentError(f"reset options must be a dict, got {describe(options)}")
+        unknown = sorted(map(describe, set(options) - set(_OPTIONS)))
         if unknown:
-            raise ValueError(f"unknown reset option(s) {unknown}; AmazonsEnv accepts {list(_OPTIONS)}")
+            raise InvalidArgumentError(f"unknown reset option(s) {', '.join(unknown)}; AmazonsEnv accepts "
+                                       f"{list(_OPTIONS)}")
         position = options.get("position")
         if position is None:
             return self._start
         board = Board.from_text(position) if isinstance(position, str) else position
         if not isinstance(board, Board):
-            raise InvalidPositionError(f"options['position'] must be position text or a Board, got {position!r}")
+            raise InvalidPositionError(
+                f"options['position'] must be position text or a Board, got {describe(position)}")
         if board.size != self.size:
             raise InvalidPositionError(
                 f"options['position'] is {board.size}x{board.size}, this env is {self.size}x{self.size}")

@@ -1,9 +1,11 @@
 """PettingZoo AEC version of the Game of the Amazons (the ``classic`` family's conventions).
 
 ``env()`` is ``raw_env()`` with the standard wrappers (``TerminateIllegalWrapper``,
-``AssertOutOfBoundsWrapper``, ``OrderEnforcingWrapper``). Agents are ``"player_0"`` (White) and
-``"player_1"`` (Black). A turn is two actions by the same agent: the same agent is selected twice,
-for its queen move and then for its arrow (see ``AmazonsEnv`` for actions and planes).
+``AssertOutOfBoundsWrapper``, ``OrderEnforcingWrapper``) and, inside the order check, one that
+refuses an action that is not an integer in range with ``InvalidMoveError`` (a ``ValueError``
+naming it), as ``AmazonsEnv`` does, before the standard ones see it. Agents are ``"player_0"``
+(White) and ``"player_1"`` (Black). A turn is two actions by the same agent: the same agent is
+selected twice, for its queen move and then for its arrow (see ``AmazonsEnv`` for actions and planes).
 
 >>> game = env(size=6)
 >>> game.reset(seed=0)
@@ -23,7 +25,8 @@ from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .env import AmazonsEnv
+from .env import AmazonsEnv, decode_action
+from .errors import InvalidArgumentError, describe
 
 __all__ = ["env", "raw_env"]
 
@@ -33,7 +36,25 @@ def env(**kwargs: Any) -> AECEnv:
     game = raw_env(**kwargs)
     game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
     game = wrappers.AssertOutOfBoundsWrapper(game)
-    return wrappers.OrderEnforcingWrapper(game)
+    return wrappers.OrderEnforcingWrapper(_CheckedActions(game))
+
+
+class _CheckedActions(wrappers.BaseWrapper):
+    """Refuses an action that is not an integer in range with ``InvalidMoveError`` naming it.
+
+    The standard wrappers it sits in front of would fail less clearly: ``AssertOutOfBoundsWrapper``
+    raises a bare ``AssertionError`` ("action is not in action space"), and
+    ``TerminateIllegalWrapper`` indexes the mask with the action (``True`` or an array then gives
+    numpy's ambiguous-truth error). ``None``, the one action of an agent that is done, passes.
+    """
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if action is None and (self.terminations[agent] or self.truncations[agent]):
+            super().step(action)
+            return
+        frm, to = decode_action(action, self.unwrapped.game.size)
+        super().step(frm * self.unwrapped.game.size ** 2 + to)
 
 
 class raw_env(AECEnv):
@@ -69,10 +90,11 @@ class raw_env(AECEnv):
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         if options is not None and not isinstance(options, dict):
-            raise ValueError(f"reset options must be a dict or None, got {options!r}")
+            raise InvalidArgumentError(f"reset options must be a dict or None, got {describe(options)}")
         if options and set(options) - {"position"}:
             # pettingzoo's api_test resets with made-up options; AmazonsEnv itself rejects them
-            logger.warn(f"raw_env.reset ignores options {sorted(set(options) - {'position'})}; it accepts 'position'")
+            ignored = ", ".join(sorted(map(describe, set(options) - {"position"})))
+            logger.warn(f"raw_env.reset ignores options {ignored}; it accepts 'position'")
         position = (options or {}).get("position")
         self.game.reset(seed=seed, options=None if position is None else {"position": position})
         self.agents = self.possible_agents[:]

@@ -31,10 +31,14 @@ from . import core
 from . import env_kernels as K
 from .actions import ActionCodec
 from .board import Board
-from .errors import IllegalMoveError, InvalidMoveError
+from .errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, describe
 from .squares import check_size
 
 __all__ = ["AmazonsVectorEnv", "BatchPolicy"]
+
+MAX_ENVS = 2 ** 20
+"""The most games one ``AmazonsVectorEnv`` holds (a bound, so a huge ``num_envs`` is refused by
+name instead of failing inside numpy)."""
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """``policy(obs, mask) -> actions``: planes ``int8[k, 9, N, N]`` and masks ``[k, A]`` of ``k``
@@ -81,20 +85,21 @@ class AmazonsVectorEnv(VectorEnv):
                  render_mode: Optional[str] = None, *, opponent: Any = None,
                  learner_color: Union[str, int] = "white", num_threads: int = 1, obs_mode: str = "planes",
                  action_encoding: str = "flat", mask_dtype: str = "int8") -> None:
-        from .env import _color
+        from .env import _check_choice, _color
 
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs={num_envs!r} must be a positive integer")
-        if illegal_action not in ("lose", "raise"):
-            raise ValueError(f"illegal_action={illegal_action!r}: use 'lose' or 'raise'")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
+                or not 1 <= num_envs <= MAX_ENVS:
+            raise InvalidArgumentError(f"num_envs={describe(num_envs)} must be an integer from 1 to {MAX_ENVS}")
+        _check_choice("illegal_action", illegal_action, ("lose", "raise"))
         if render_mode is not None:
-            raise ValueError(f"AmazonsVectorEnv does not render (render_mode={render_mode!r})")
+            raise InvalidArgumentError(f"AmazonsVectorEnv does not render (render_mode={describe(render_mode)})")
         if not isinstance(copy, bool):
-            raise ValueError(f"copy={copy!r} must be True or False")
+            raise InvalidArgumentError(f"copy={describe(copy)} must be True or False")
         limit = numba.config.NUMBA_NUM_THREADS
         if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) \
                 or not 1 <= num_threads <= limit:
-            raise ValueError(f"num_threads={num_threads!r} must be an integer from 1 to {limit} (NUMBA_NUM_THREADS)")
+            raise InvalidArgumentError(
+                f"num_threads={describe(num_threads)} must be an integer from 1 to {limit} (NUMBA_NUM_THREADS)")
         self.num_envs = int(num_envs)
         self.size = n = check_size(size)
         self.illegal_action = illegal_action
@@ -155,14 +160,17 @@ class AmazonsVectorEnv(VectorEnv):
     # -- gymnasium API -----------------------------------------------------------------------------
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-        super().reset(seed=seed)
+        from .env import _check_seed
+
+        seed = _check_seed(seed)
         which = np.ones(self.num_envs, np.bool_)
         if options is not None:
             if not isinstance(options, dict):
-                raise ValueError(f"reset options must be a dict, got {options!r}")
-            unknown = sorted(set(options) - {"reset_mask"})
+                raise InvalidArgumentError(f"reset options must be a dict, got {describe(options)}")
+            unknown = sorted(map(describe, set(options) - {"reset_mask"}))
             if unknown:
-                raise ValueError(f"unknown reset option(s) {unknown}; AmazonsVectorEnv accepts ['reset_mask']")
+                raise InvalidArgumentError(
+                    f"unknown reset option(s) {', '.join(unknown)}; AmazonsVectorEnv accepts ['reset_mask']")
             if "reset_mask" in options:
                 which = np.asarray(options["reset_mask"])
                 if which.dtype != np.bool_ or which.shape != (self.num_envs,):
@@ -170,6 +178,7 @@ class AmazonsVectorEnv(VectorEnv):
                 which = np.ascontiguousarray(which)
                 if not self._started and not which.all():
                     raise gymnasium.error.ResetNeeded("the first reset must reset every game")
+        super().reset(seed=seed)  # after the checks: a refused reset changes nothing
         if seed is not None and self._opponents is not None:
             for i, agent in enumerate(self._opponents):
                 agent.seed(int(self.np_random.integers(2 ** 63)))
@@ -242,16 +251,19 @@ class AmazonsVectorEnv(VectorEnv):
             return [opponent] * self.num_envs, None
         if callable(opponent):
             return None, opponent
-        raise ValueError(f"opponent={opponent!r}: use an agent spec, an agents.Agent or a batched policy "
-                         "policy(obs, mask) -> actions")
+        raise InvalidArgumentError(f"opponent={describe(opponent)}: use an agent spec, an agents.Agent or a batched "
+                                   "policy policy(obs, mask) -> actions")
 
     def _check_actions(self, actions: Any) -> np.ndarray:
         """``actions`` as a contiguous ``int64`` array (the one layout the kernels are compiled
         for: any other would compile them again), validated."""
-        array = np.asarray(actions)
+        try:
+            array = np.asarray(actions)
+        except (ValueError, TypeError, OverflowError, RecursionError):  # ragged or too deeply nested
+            array = np.empty(0, object)
         if array.shape != (self.num_envs,) or array.dtype.kind not in "iu":
             raise InvalidMoveError(f"actions must be an integer array of shape ({self.num_envs},), "
-                                   f"got {array.dtype} {array.shape}")
+                                   f"got {array.dtype} {array.shape}: {describe(actions)}")
         if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.int64).max:
             raise InvalidMoveError(f"actions hold {int(array.max())}, out of range (0 <= action < {self._codec.n})")
         array = np.ascontiguousarray(array, dtype=np.int64)
