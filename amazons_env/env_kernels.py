@@ -8,9 +8,9 @@ game (fields below). Between the two steps of a turn the moving queen already st
 square in ``cells``/``queens``: the arrow phase is then an ordinary queen-line shot from there.
 
 Every array holds a batch of games (the single env uses a batch of one) and the kernels take
-the game's index ``g`` rather than per-game views: numba counts references to each view with
-atomic instructions, which cost more than a whole step of the game otherwise (they took 40% of
-the time). Views are made only for the core's rule kernels, once per step.
+the game's index ``g`` rather than per-game views, on arrays without reference counting
+(``_borrowed``): numba counts references to each view and each inlined call's array arguments
+with atomic instructions, ~40 per step. Views are made only for the core's rule kernels.
 
 Actions are ``from_square * N*N + to_square`` in public squares (``rank * N + file``).
 """
@@ -76,9 +76,10 @@ def new_meta(cells: np.ndarray, side: int) -> np.ndarray:
 @intrinsic
 def _borrowed(typingctx, array):
     """``array`` without its reference count (a null ``meminfo``). Numba counts references to
-    every array variable and view with atomic instructions, and in these kernels, where each
-    inlined call copies its array arguments, those took 40% of a step; on a borrowed array they
-    are a test of a null pointer. Only for arrays that outlive the kernel call (its arguments)."""
+    every array variable and view with atomic instructions (perf put 40% of a step's samples on
+    them, though removing them gained only ~5%: they are barriers where the cost of earlier
+    stores shows); on a borrowed array they are a test of a null pointer. Only for arrays that
+    outlive the kernel call (its arguments)."""
     def codegen(context, builder, signature, args):
         source = context.make_array(signature.args[0])(context, builder, args[0])
         borrowed = context.make_array(signature.return_type)(context, builder)
