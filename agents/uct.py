@@ -19,13 +19,17 @@ levels, the default) or ``"move"`` (whole moves), ``c`` the PUCT exploration con
 the prior temperature, ``pw``/``pw_exp`` progressive widening (``pw * N^pw_exp`` children open;
 ``pw=0``: all), ``kq`` queen moves kept per position (0 = all), ``expand_at`` visits before a leaf
 is expanded, ``playout`` random plies before a leaf's evaluation (0 = the evaluation itself),
-``prior`` ``"auto"`` (the default: ``"mixed"`` on a split tree, ``"eval"`` on whole moves),
-``"eval"`` (children scored by the evaluation when their parent is expanded),
-``"fast"`` (split tree only: cheap mobility scores order the children, each is evaluated when
-first visited: one evaluation per simulation) or ``"mixed"`` (queen moves as with ``fast``,
-arrows as with ``eval``),
-``endgame`` the fill-search budget per region (0 = off), ``reuse``, ``eval`` the evaluator (a spec
-with a numba kernel; further keyword options go to it).
+``prior`` (below), ``endgame`` the fill-search budget per region (0 = off), ``reuse``, ``eval``
+the evaluator (a spec with a numba kernel; further keyword options go to it).
+
+**Priors.** ``"eval"``: every child is scored by the evaluation when its parent is expanded
+(``uct_tree``: about 36 evaluations per simulation at the 8x8 start). ``"mixed"`` (split tree):
+queen moves in a cheap mobility order, each evaluated when first visited, arrows scored by the
+evaluation (about 3 per simulation, 10x the simulations). ``"fast"``: both levels cheap (one
+evaluation per simulation). ``"auto"``, the default, is ``mixed`` up to 8x8 and ``eval`` above:
+on 8x8 mixed and eval are equal in strength (34-36 in 70 games at 0.5 s per move), fast weaker
+(16-24); on 10x10 eval scored 27/34 against ``alphabeta:clock=legacy`` where mixed scored 18/35
+(1 s per move; ``benchmarks/engines_results/uct/``).
 
 >>> from amazons_env import Board
 >>> board = Board(6)
@@ -60,6 +64,7 @@ TREES = ("split", "move")
 #: the tree levels each ``prior`` orders by cheap scores (``uct_tree.FAST``'s bits); the others
 #: are scored by the evaluation when their parent is expanded
 PRIORS = {"eval": 0, "mixed": T.FAST_QUEENS, "fast": T.FAST_QUEENS | T.FAST_ARROWS}
+AUTO_MIXED_UP_TO = 8  # the largest board on which ``prior=auto`` is ``mixed`` (module docstring)
 START_NODES = 1 << 18
 MAX_NODES = 1 << 22  # ~250 MB of tree at most
 
@@ -102,7 +107,7 @@ class UCTResult:
     "expand_at": opt("visits before a leaf is expanded", ge=0),
     "playout": opt("random plies before a leaf's evaluation (0: the evaluation itself)", ge=0),
     "prior": opt("eval: children scored when expanded; fast: mobility order, evaluated on first visit; "
-                 "mixed: fast queen moves, evaluated arrows; auto: mixed (split tree), eval (whole moves)",
+                 "mixed: fast queen moves, evaluated arrows; auto: mixed up to 8x8 (split tree), else eval",
                  choices=("auto",) + tuple(PRIORS)),
     "endgame": opt("fill-search budget per region (0 = off)", ge=0),
     "reuse": opt("keep the subtree between moves")})
@@ -123,9 +128,7 @@ class UCT(Agent):
             raise ValueError(f"sims={sims!r}: must be a whole number >= 1")
         if tree not in TREES:
             raise ValueError(f"tree={tree!r}: must be one of {', '.join(TREES)}")
-        if prior == "auto":
-            prior = "mixed" if tree == "split" else "eval"
-        if prior not in PRIORS or prior != "eval" and tree != "split":
+        if prior != "auto" and (prior not in PRIORS or prior != "eval" and tree != "split"):
             raise ValueError(f"prior={prior!r}: must be auto or one of {', '.join(PRIORS)} "
                              "(all but 'eval' need tree=split)")
         for key, value in (("c", c), ("tau", tau), ("pw_exp", pw_exp)):
@@ -143,7 +146,8 @@ class UCT(Agent):
         self.sims = sims
         self.tree, self.endgame, self.reuse = tree, int(endgame), bool(reuse)
         self.fcfg = np.array([c, tau, pw, pw_exp], dtype=np.float64)
-        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, PRIORS[prior]],
+        self.prior = prior
+        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, 0],
                              dtype=np.int64)
         self.last_result: Optional[UCTResult] = None
         self.clock = Clock()
@@ -167,6 +171,12 @@ class UCT(Agent):
             self._scratch[size] = (np.empty((rows, 3), dtype=np.int64), np.empty(rows),
                                    np.empty((rows, 2), dtype=np.int64), np.empty(rows), _candidate_stats())
         return self._scratch[size]
+
+    def _prior(self, size: int) -> str:
+        """``auto`` resolved: ``mixed`` on a split tree up to 8x8, else ``eval`` (module docstring)."""
+        if self.prior != "auto":
+            return self.prior
+        return "mixed" if self.tree == "split" and size <= AUTO_MIXED_UP_TO else "eval"
 
     def _root(self, board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The tree for ``board``: the kept subtree two plies down if reuse finds it, else new."""
@@ -235,6 +245,7 @@ class UCT(Agent):
         cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
         side, dirs = int(board.turn), board.dirs
         icfg = self.icfg.copy()
+        icfg[T.FAST] = PRIORS[self._prior(board.size)]
         most = int(nq.max())
         reach = 4 * (board.size - 1)  # squares one queen line move reaches, at most
         if self.tree == "split":

@@ -58,6 +58,14 @@ def test_seeded_simulation_limited_search_is_deterministic(options):
     assert (runs[0].evals, runs[0].tree) == (runs[1].evals, runs[1].tree)
 
 
+def test_auto_prior_is_mixed_up_to_8x8_then_eval():
+    agent = make("uct:sims=50,seed=1")
+    for size, mixed in ((6, True), (8, True), (10, False)):
+        result = agent.search(Board(size))
+        assert (result.evals < 50 * 10) == mixed, (size, result.evals)
+    assert make("uct:tree=move")._prior(6) == "eval"
+
+
 def test_playouts_use_the_seed():
     board = random_position(3, size=8, max_moves=600)
     values = {make(f"uct:sims=200,playout=4,seed={seed}").search(board).value for seed in range(4)}
