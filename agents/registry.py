@@ -263,7 +263,7 @@ def format_spec(name: str, options: Mapping[str, Any]) -> str:
 
 #: The strongest agent we have (README, "Strength at equal time per move"): the command line's
 #: default opponent.
-DEFAULT_OPPONENT = "alphabeta"
+DEFAULT_OPPONENT = "uct"
 
 AGENTS = Registry("agent", AGENT_MODULES, Agent)
 register = AGENTS.register
