@@ -65,6 +65,7 @@ NODES, LIMIT, ABORTED, DEADLINE, NEXT_CHECK = range(5)  # indices into the ``sta
 INF = 1e30
 NO_LIMIT = 1 << 62
 VARIANTS = ("classic", "move-then-arrow", "two-iteration")
+MAX_DEPTH = 6  # the largest depth option make() takes: deeper full-width searches never finish
 
 _COMMON = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1],
            types.int64, types.float64, types.float64, KERNEL_TYPE, types.float64[::1],
@@ -316,7 +317,10 @@ class StudySearch(Agent):
 
     ``time``: seconds per move (default 1 when no ``depth`` is given), searched by iterative
     deepening until the deadline (``agents.clock``), up to ``depth`` if given. ``depth`` alone:
-    one search to that depth, however long it takes.
+    one search to that depth, however long it takes. Through ``make`` ``depth`` is at most
+    ``MAX_DEPTH`` (6): these searches are full width (on 6x6 from the start, classic at depth 3
+    takes about 30 s and move-then-arrow at depth 4 as long; each further ply costs 10-100 times
+    more), so a larger fixed depth could never finish.
     ``eval``: an evaluator spec or object; other keyword options (``cof1``, ``bias``, ``jitter``)
     go to the evaluator. With ``jitter`` the evaluator is reseeded from the agent's seed each move.
     """
@@ -387,5 +391,6 @@ def _factory(variant: str) -> functools.partial:
 
 for _variant in VARIANTS:
     register(_variant, forward="eval", options={
-        "depth": opt("depth limit (alone: one search to that depth; with time: deepen up to it)", ge=1),
+        "depth": opt("depth limit (alone: one search to that depth; with time: deepen up to it)", ge=1,
+                     le=MAX_DEPTH),
         "time": TIME, "eval": EVAL})(_factory(_variant))

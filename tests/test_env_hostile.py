@@ -252,3 +252,17 @@ def test_arena_refuses_only_a_spawned_worker_reimporting_an_unguarded_script(tmp
     assert result.stdout.split() == ["2", "games", "MainProcess", "exit", "1"], result.stderr
     assert "playing in this process" in result.stderr
     assert "RuntimeError" in result.stderr and '__name__ == "__main__"' in result.stderr
+
+
+# -- agent options whose value could never finish ---------------------------------------------------
+
+@pytest.mark.parametrize("spec", ["move-then-arrow:depth=111", "classic:depth=7", "two-iteration:depth=7,time=1"],
+                         ids=_id)
+def test_study_searches_refuse_a_depth_that_could_never_finish(spec):
+    """Full-width searches: a fixed depth over ``MAX_DEPTH`` is refused by name, not searched forever."""
+    from agents import make
+    from agents.study_search import MAX_DEPTH
+
+    with pytest.raises(ValueError, match=rf"depth={spec.split('depth=')[1].split(',')[0]}: must be <= {MAX_DEPTH}"):
+        make(spec)
+    assert make(f"{spec.split(':')[0]}:depth={MAX_DEPTH}").depth == MAX_DEPTH
