@@ -27,7 +27,7 @@ from engines import evaluator_rate, position_at  # noqa: E402  (this folder's en
 from agents import make  # noqa: E402
 from amazons_env import Board  # noqa: E402
 
-ENGINES = ("uct", "mcts", "alphabeta", "two-iteration:eval=territory")
+ENGINES = ("uct:prior=eval", "uct:prior=mixed", "uct:prior=fast", "mcts", "alphabeta", "two-iteration:eval=improved")
 
 
 def measure(spec: str, board: Board, seconds: float) -> dict[str, Any]:
