@@ -268,9 +268,12 @@ def run_trees(trees: Sequence[Tree], net: PVNet, sims: int, batch: int = 8, dead
 
     if any(t.root is None for t in trees):
         raise ValueError("run_trees: every tree needs a root (start_roots)")
+    last = 0.0  # how long the last round (gather, forward pass, backup) took
     while True:
         todo = [t for t in trees if t.sims < sims and not t.root.terminal]
-        if not todo or _time.perf_counter() >= deadline:
+        begun = _time.perf_counter()
+        # a round cannot stop half-way: start one only if a round like the last still fits
+        if not todo or begun + last >= deadline:
             return
         gathered = [(t, leaf) for t in todo for leaf in t.gather(min(batch, sims - t.sims))]
         wanted = [leaf for _, leaf in gathered if leaf[1] is not None]
@@ -290,6 +293,7 @@ def run_trees(trees: Sequence[Tree], net: PVNet, sims: int, batch: int = 8, dead
             value = leaf.value if leaf is not None else -1.0
             tree.backup(path, value)
             tree.sims += 1
+        last = _time.perf_counter() - begun
 
 
 def start_roots(trees: Sequence[Tree], boards: Sequence[tuple[np.ndarray, int]], net: PVNet,
