@@ -54,6 +54,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 import numpy as np
 
 from amazons_env import Board, Move
+from amazons_env.errors import describe
 
 from .arena_files import check_paths, load_results, save_record, save_results
 from .backends import check_backend, run_tasks
@@ -216,6 +217,16 @@ def with_option(spec: str, key: str, value: Any) -> str:
         return spec
     return format_spec(name, {**options, key: value}) if ":" in name else \
         f"{spec}{',' if ':' in spec else ':'}{key}={value}"
+
+
+def _with_time(specs: Sequence[str], time: Optional[float]) -> list[str]:
+    """``specs`` with ``time=`` added where an agent takes one (``with_option``); ``time`` itself
+    must be a finite number of seconds > 0, whichever agents take it."""
+    if time is None:
+        return list(specs)
+    if isinstance(time, bool) or not isinstance(time, (int, float)) or not math.isfinite(time) or time <= 0:
+        raise OptionError(f"time={describe(time)}: seconds per move must be a finite number > 0")
+    return [with_option(spec, "time", time) for spec in specs]
 
 
 _AGENTS: dict[str, Agent] = {}
@@ -384,8 +395,7 @@ def match(a: str, b: str, games: int = 20, size: int = 10, seed: int = 0, openin
     """``games`` games of ``a`` against ``b``; the summary (``summarize``) plus the game results.
     ``time``: seconds per move for each agent that takes a time and does not set one; ``backend``,
     ``address``: where the games run (``agents.backends``)."""
-    if time is not None:
-        a, b = with_option(a, "time", time), with_option(b, "time", time)
+    a, b = _with_time((a, b), time)
     results = run_games([(a, b)], games, size, seed, opening, workers, json_path, records_dir, progress,
                         {"time": time}, lambda rs: summarize(rs, a, b), records_format, backend, address)
     return {**summarize(results, a, b), "results": results}
@@ -398,7 +408,7 @@ def tournament(specs: Sequence[str], games: int = 10, size: int = 10, seed: int 
                address: Optional[str] = None) -> dict[str, Any]:
     """A round robin: ``games`` games for every pair of ``specs``. Returns ``standings`` (total
     score per agent, best first), ``matches`` (one ``summarize`` per pair) and the results."""
-    specs = [with_option(s, "time", time) if time is not None else s for s in specs]
+    specs = _with_time(specs, time)
     if len(set(specs)) != len(specs) or len(specs) < 2:
         raise ValueError(f"a tournament needs at least two different agents, got {list(specs)}")
     pairs = list(combinations(specs, 2))

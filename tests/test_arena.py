@@ -228,3 +228,11 @@ def test_paths_that_cannot_be_written_are_refused_before_the_first_game(tmp_path
                           (dict(records_dir=str(tmp_path), records_format="pdf"), "record format")):
         with pytest.raises(ValueError, match=words):
             match("random", "mcts:time=10", games=2, **kwargs, **FAST)  # would take minutes if it started
+
+
+@pytest.mark.parametrize("time", [0, -1, float("nan"), float("inf"), "1", True])
+def test_arena_time_must_be_positive_seconds(time):
+    with pytest.raises(ValueError, match="time="):
+        match("random", "alphabeta", games=2, size=6, time=time, workers=1, progress=False)
+    with pytest.raises(ValueError, match="time="):
+        tournament(["random", "alphabeta"], games=2, size=6, time=time, workers=1, progress=False)
