@@ -133,7 +133,7 @@ class Registry:
                                             resolve_spec, passthrough, bare)
         return self._schemas[name]
 
-    def validate(self, spec: str, **options: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    def validate(self, spec: str, /, **options: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:
         """``(name, options as given, options checked)`` of a spec, without building anything."""
         if not isinstance(spec, str):
             raise OptionError(f"{self.kind} spec: expected a string such as 'alphabeta:time=1' or an object, "
@@ -148,7 +148,7 @@ class Registry:
         parsed.update(options)
         return name, parsed, schema.validate(parsed)
 
-    def make(self, spec: str, **options: Any) -> Any:
+    def make(self, spec: str, /, **options: Any) -> Any:
         """Build from a spec string; keyword options override the string's. Sets ``.spec``."""
         name, parsed, checked = self.validate(spec, **options)
         try:
@@ -271,7 +271,7 @@ available = AGENTS.available
 schema = AGENTS.schema
 
 
-def make(spec: Union[str, Agent], **options: Any) -> Agent:
+def make(spec: Union[str, Agent], /, **options: Any) -> Agent:
     """An agent from a spec string (or the agent itself, passed through)."""
     if isinstance(spec, Agent):
         if options:
