@@ -31,7 +31,6 @@ policy arrays too (``ShardError`` naming the file).
 from __future__ import annotations
 
 import hashlib
-import zipfile
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -39,7 +38,7 @@ import numpy as np
 
 from amazons_env import core
 
-from .shards import PathLike, ShardError, read_manifest, shard_path, write_manifest, write_shard
+from .shards import PathLike, ShardError, read_arrays, read_manifest, shard_path, write_manifest, write_shard
 
 __all__ = ["PV_ARRAYS", "write_pv_shard", "load_pv_shard", "load_pv_dataset", "write_manifest", "target_starts"]
 
@@ -62,19 +61,7 @@ def load_pv_shard(path: Path, entry: dict[str, Any], size: int) -> dict[str, np.
     n, width = entry["positions"], size + 2
     most = n * core.max_moves(size, core.MAX_QUEENS)
     limit = n * (width * width + 32) + most * 7 + 16 * 1024
-    try:
-        with zipfile.ZipFile(path) as archive:  # sizes from the zip directory, before decompressing
-            names = {info.filename for info in archive.infolist()}
-            unpacked = sum(info.file_size for info in archive.infolist())
-        if names != {key + ".npy" for key in PV_ARRAYS} or unpacked > limit:
-            raise ShardError(f"policy-value shard {path}: expected the arrays {sorted(PV_ARRAYS)} of {n} positions "
-                             f"({limit:,} bytes at most), found {sorted(names)[:12]} ({unpacked:,} bytes)")
-        with np.load(path, allow_pickle=False) as archive:
-            data = {key: archive[key] for key in PV_ARRAYS}
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, KeyError) as error:
-        if isinstance(error, ShardError):
-            raise
-        raise ShardError(f"policy-value shard {path} cannot be read: {error}") from None
+    data = read_arrays(path, PV_ARRAYS, limit, "policy-value shard")
     k = int(data["pi_counts"].astype(np.int64).sum()) if data["pi_counts"].shape == (n,) else -1
     shapes = {key: (n, width * width) if key == "cells" else (k, 3) if key == "pi_moves" else
               (k,) if key == "pi_probs" else (n,) for key in PV_ARRAYS}
