@@ -1,6 +1,6 @@
 """``mcts``: PUCT tree search over whole moves with evaluation cut-offs instead of random playouts.
 
-Invader's lesson (see the anchors in ``benchmarks/README.md``): in Amazons, MCTS whose simulations stop
+The lesson of Invader (a Computer Olympiad champion): in Amazons, MCTS whose simulations stop
 at an evaluation beats random playouts and can beat alpha-beta. Here:
 
 * **Expansion** of a node generates its candidate children as ``alphabeta.candidates`` does (queen
