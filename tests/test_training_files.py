@@ -111,22 +111,23 @@ def test_model_json_garbage(tmp_path, text, message):
 
 @pytest.mark.parametrize("tensors", [5, "x", None, {"stem.0.weight": "y"}, {"stem.0.weight": [1e9]}, []])
 def test_model_malformed_tensors_field(tmp_path, tensors):
-    base = save_model(ResValueNet(channels=4, blocks=1), tmp_path / "net", board_size=8)
-    config = json.loads(base.with_suffix(".json").read_text())
-    config["tensors"] = tensors
-    base.with_suffix(".json").write_text(json.dumps(config))
     with pytest.raises(ModelFileError, match="net.json: its tensors do not fit"):
-        load_model(base)
+        load_model(_model_with(tmp_path, "tensors", tensors))
 
 
 @pytest.mark.parametrize("size", [0, 3, 13, 10 ** 40, "8", 8.0, None])
 def test_model_board_size_checked(tmp_path, size):
+    with pytest.raises(ModelFileError, match="board_size"):
+        load_model(_model_with(tmp_path, "board_size", size))
+
+
+def _model_with(tmp_path, key, value):
+    """A small saved model whose JSON has ``key`` edited to ``value``; returns its base path."""
     base = save_model(ResValueNet(channels=4, blocks=1), tmp_path / "net", board_size=8)
     config = json.loads(base.with_suffix(".json").read_text())
-    config["board_size"] = size
+    config[key] = value
     base.with_suffix(".json").write_text(json.dumps(config))
-    with pytest.raises(ModelFileError, match="board_size"):
-        load_model(base)
+    return base
 
 
 @pytest.fixture
