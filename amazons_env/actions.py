@@ -34,7 +34,7 @@ from .squares import check_size
 __all__ = [
     "ENCODINGS", "OBS_MODES", "MASK_DTYPES", "DIRECTIONS", "num_actions", "line_tables",
     "encode_line_action", "decode_line_action", "line_to_flat", "flat_to_line",
-    "move_to_line_actions", "line_actions_to_move", "ActionCodec",
+    "move_to_line_actions", "line_actions_to_move", "BoolMaskDiscrete", "ActionCodec",
 ]
 
 ENCODINGS = ("flat", "lines")
@@ -154,6 +154,21 @@ def _line_masks(nlegal, legal, from_flat, out):
             out[i, from_flat[legal[i, k]]] = 1
 
 
+class BoolMaskDiscrete(spaces.Discrete):
+    """``Discrete`` whose ``sample(mask=...)`` also takes a bool mask (gymnasium's wants int8):
+    the action space of an env with ``mask_dtype="bool"``, so that ``space.sample(mask)`` with
+    the env's own mask works (PettingZoo's ``api_test`` does it). Equal to ``Discrete(n)``.
+
+    >>> BoolMaskDiscrete(4).sample(mask=np.array([False, False, True, False]))
+    np.int64(2)
+    """
+
+    def sample(self, mask: Any = None, probability: Any = None) -> Any:
+        if isinstance(mask, np.ndarray) and mask.dtype == np.bool_:
+            mask = mask.view(np.int8)
+        return super().sample(mask, probability)
+
+
 class ActionCodec:
     """One env's choice of action encoding, mask dtype and observation mode: its spaces, and the
     conversions between its actions and masks and the flat ones the kernels use.
@@ -180,7 +195,7 @@ class ActionCodec:
         self._to_flat_batch = None if self.flat else np.maximum(self._to_flat, 0)
 
     def action_space(self) -> spaces.Discrete:
-        return spaces.Discrete(self.n)
+        return BoolMaskDiscrete(self.n) if self.mask_dtype == np.bool_ else spaces.Discrete(self.n)
 
     def mask_space(self, batch: tuple[int, ...] = ()) -> spaces.Box:
         return spaces.Box(0, 1, (*batch, self.n), self.mask_dtype)

@@ -14,10 +14,23 @@ selected twice, for its queen move and then for its arrow (see ``AmazonsEnv`` fo
 >>> game.step(int(game.observe("player_0")["action_mask"].argmax()))
 >>> game.agent_selection
 'player_0'
+
+The options of ``AmazonsEnv`` that make sense for turn-by-turn agents, by the same names and
+from the same code (``amazons_env.actions``): ``action_encoding="lines"`` (queen lines: 7,200
+actions on 10x10 instead of 10,000), ``mask_dtype="bool"``,
+and ``obs_mode``: ``"dict"`` (the default here, PettingZoo classic's
+``{"observation", "action_mask"}``) or ``"planes"`` (the planes alone; the mask is then in
+``infos[agent]["action_mask"]``, where PettingZoo's wrappers and tests also look for it).
+
+>>> game = env(size=6, obs_mode="planes", action_encoding="lines", mask_dtype="bool")
+>>> game.reset(seed=0)
+>>> game.observe("player_0").shape, game.infos["player_0"]["action_mask"].dtype
+((9, 6, 6), dtype('bool'))
 """
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Optional
 
 import numpy as np
@@ -25,7 +38,8 @@ from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .env import AmazonsEnv, decode_action
+from .actions import ActionCodec
+from .env import AmazonsEnv
 from .errors import InvalidArgumentError, describe
 
 __all__ = ["env", "raw_env"]
@@ -53,34 +67,38 @@ class _CheckedActions(wrappers.BaseWrapper):
         if action is None and (self.terminations[agent] or self.truncations[agent]):
             super().step(action)
             return
-        frm, to = decode_action(action, self.unwrapped.game.size)
-        super().step(frm * self.unwrapped.game.size ** 2 + to)
+        self.unwrapped.codec.to_flat(action)  # InvalidMoveError unless an integer in range
+        super().step(operator.index(action))
 
 
 class raw_env(AECEnv):
     """Two agents, one ``AmazonsEnv`` underneath (which owns the state and the rules).
 
-    Observation of an agent: ``{"observation": int8[9, N, N] planes from that agent's side,
-    "action_mask": int8[N**4]}``; the mask is all zeros for the agent not selected.
-    Rewards: +1 to the winner and -1 to the loser on the last arrow; an illegal action costs
-    its taker -1 (the other gets 0) and ends the game. ``infos`` carry ``phase`` and ``move_number``.
+    Observation of an agent (``obs_mode="dict"``): ``{"observation": int8[9, N, N] planes from
+    that agent's side, "action_mask": [A]}`` (``A`` and the mask's dtype per ``action_encoding``
+    and ``mask_dtype``); the mask is all zeros for the agent not selected. ``obs_mode="planes"``:
+    the planes, with that mask in ``infos[agent]["action_mask"]``.
+    Rewards: +1 to the winner and -1 to the loser on the last arrow, both at once (each agent
+    then reads its own from ``last()``); an illegal action costs its taker -1 (the other gets 0,
+    PettingZoo's ``TerminateIllegalWrapper`` convention) and ends the game. ``infos`` carry
+    ``phase`` and ``move_number``.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "amazons_v0",
                 "is_parallelizable": False, "render_fps": 4}
 
-    def __init__(self, size: int = 10, render_mode: Optional[str] = None) -> None:
+    def __init__(self, size: int = 10, render_mode: Optional[str] = None, *, obs_mode: str = "dict",
+                 action_encoding: str = "flat", mask_dtype: str = "int8") -> None:
         super().__init__()
-        self.game = AmazonsEnv(size=size, render_mode=render_mode)
+        self.game = AmazonsEnv(size=size, render_mode=render_mode, action_encoding=action_encoding,
+                               mask_dtype=mask_dtype)
+        self.codec = ActionCodec(self.game.size, action_encoding, mask_dtype, obs_mode)
         self.render_mode = render_mode
         self.possible_agents = ["player_0", "player_1"]
         self.agents = self.possible_agents[:]
-        n = self.game.size
-        self.observation_spaces = {
-            agent: spaces.Dict({"observation": self.game.observation_space,
-                                "action_mask": spaces.Box(0, 1, (n ** 4,), np.int8)})
-            for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(n ** 4) for agent in self.possible_agents}
+        self.observation_spaces = {agent: self.codec.observation_space(self.game.observation_space)
+                                   for agent in self.possible_agents}
+        self.action_spaces = {agent: self.codec.action_space() for agent in self.possible_agents}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -105,13 +123,10 @@ class raw_env(AECEnv):
         self._update_infos()
         self.agent_selection = self.agents[int(self.game.side_to_move)]
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> Any:
         side = self.possible_agents.index(agent)
-        if side == int(self.game.side_to_move) and not self.terminations[agent]:
-            mask = self.game.action_masks()
-        else:
-            mask = np.zeros(self.action_spaces[agent].n, np.int8)
-        return {"observation": self.game.observation(side), "action_mask": mask}
+        planes = self.game.observation(side)
+        return planes if self.codec.obs_mode == "planes" else self.codec.observation(planes, self._mask(agent))
 
     def step(self, action: int) -> None:
         agent = self.agent_selection
@@ -140,6 +155,15 @@ class raw_env(AECEnv):
     def close(self) -> None:
         self.game.close()
 
+    def _mask(self, agent: str) -> np.ndarray:
+        """``agent``'s legal-action mask: the current phase's if it is selected, else all zeros."""
+        if self.possible_agents.index(agent) == int(self.game.side_to_move) and not self.terminations[agent]:
+            return self.game.action_masks()
+        return np.zeros(self.codec.n, self.codec.mask_dtype)
+
     def _update_infos(self) -> None:
         info = {"phase": self.game.phase, "move_number": self.game.move_number}
         self.infos = {agent: dict(info) for agent in self.agents}
+        if self.codec.obs_mode == "planes":
+            for agent in self.agents:
+                self.infos[agent]["action_mask"] = self._mask(agent)
