@@ -65,8 +65,10 @@ TREES = ("split", "move")
 #: are scored by the evaluation when their parent is expanded
 PRIORS = {"eval": 0, "mixed": T.FAST_QUEENS, "fast": T.FAST_QUEENS | T.FAST_ARROWS}
 AUTO_MIXED_UP_TO = 8  # the largest board on which ``prior=auto`` is ``mixed`` (module docstring)
-START_NODES = 1 << 18
-MAX_NODES = 1 << 22  # ~250 MB of tree at most
+#: rows of every tree (~250 MB at most), allocated at once: the operating system backs only the
+#: pages a search writes, so a search never pauses to copy its tree into a bigger one (a copy of
+#: 2M rows took 0.1-0.25 s, and one started at the deadline overran the move's time)
+MAX_NODES = 1 << 22
 
 
 def _candidate_stats() -> np.ndarray:
@@ -179,24 +181,16 @@ class UCT(Agent):
         return "mixed" if self.tree == "split" and size <= AUTO_MIXED_UP_TO else "eval"
 
     def _root(self, board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The tree for ``board``: the kept subtree two plies down if reuse finds it, else new."""
+        """The tree for ``board``: the kept subtree two plies down if reuse finds it (copied in one
+        pass: it fits, being part of a tree of the same size), else new."""
         node = self._reused_node(board) if self.reuse else None
-        if node is not None:
-            ni, nf, _ = self._tree
-            capacity = START_NODES
-            while True:
-                out_i, out_f = np.empty((capacity, T.NI), dtype=np.int32), np.empty((capacity, T.NF))
-                used = T.compact(ni, nf, node, out_i, out_f)
-                if used >= 0 and used <= capacity // 2 or capacity >= MAX_NODES:
-                    break
-                capacity *= 2
-            if used >= 0:
-                st = np.zeros(T.NST, dtype=np.int64)
-                st[T.FREE] = used
-                return out_i, out_f, st
-        ni, nf = np.empty((START_NODES, T.NI), dtype=np.int32), np.empty((START_NODES, T.NF))
+        ni, nf = np.empty((MAX_NODES, T.NI), dtype=np.int32), np.empty((MAX_NODES, T.NF))
         st = np.zeros(T.NST, dtype=np.int64)
-        T.new_root(ni, nf, st)
+        if node is not None:
+            st[T.FREE] = T.compact(self._tree[0], self._tree[1], node, ni, nf)
+        else:
+            T.new_root(ni, nf, st)
+        self._tree = None  # the old tree's memory goes back now, not after this search
         return ni, nf, st
 
     def _reused_node(self, board: Board) -> Optional[int]:
@@ -225,12 +219,6 @@ class UCT(Agent):
                 node = first + int(hit[0])
         return node if np.array_equal(cells, board.cells) else None
 
-    def _grow(self, ni: np.ndarray, nf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        capacity = min(2 * len(ni), MAX_NODES)
-        out_i, out_f = np.empty((capacity, T.NI), dtype=np.int32), np.empty((capacity, T.NF))
-        out_i[:len(ni)], out_f[:len(nf)] = ni, nf
-        return out_i, out_f
-
     # -- the search -----------------------------------------------------------------------------
 
     def search(self, board: Board) -> UCTResult:
@@ -257,14 +245,9 @@ class UCT(Agent):
         buffers = self._buffers(board.size)
         stop = float("inf") if self.time is None else self.clock.stop(start, self.time)
         budget = NEVER if self.sims is None else self.sims
-        sims = 0
-        while sims < budget:
-            grow_at = int(0.75 * len(ni)) if len(ni) < MAX_NODES else len(ni)
-            sims += T.run(cells, queens, nq, side, dirs, self.evaluator.kernel, self.evaluator.params, self.fcfg,
-                          icfg, ni, nf, st, budget - sims, as_ns(stop), grow_at, *buffers)
-            if st[T.FREE] < grow_at:
-                break  # the budget is spent, the clock ran out or the root is solved
-            ni, nf = self._grow(ni, nf)
+        # one call: the tree has all its rows (``MAX_NODES``), so ``run`` never returns to grow it
+        sims = T.run(cells, queens, nq, side, dirs, self.evaluator.kernel, self.evaluator.params, self.fcfg,
+                     icfg, ni, nf, st, budget, as_ns(stop), len(ni), *buffers)
         move, value = self._choose(ni, nf, int(st[T.ROOT]), board)
         if self.time is not None:
             self.clock.returned(stop)
