@@ -1,0 +1,274 @@
+"""``territory`` on bitboards: the value of ``territory.territory_kernel`` (the mailbox kernel, which
+stays the reference) computed with the bitboards of ``agents.bitboards``.
+
+Boards up to 8x8 use one 64-bit word, up to 11x11 two; 12x12 falls back to the mailbox kernel.
+The four breadth-first searches become sequences of frontier bitboards: the queen distances by
+sliding fills (each of the eight directions shifted square by square through the empty squares),
+the king distances by one-step dilations. Each search keeps its *cumulative* sets: row ``d`` of
+``layers`` holds the squares within ``d`` moves, so the squares at distance exactly ``d`` are
+``row d & ~row d-1``. Every term of the evaluation is a sum over squares of a function of the
+distances, so it becomes a sum of popcounts over pairs of layers:
+
+* ``t1``, ``t2``: at each distance ``d``, White's new squares that Black has not reached by ``d``
+  count +1, Black's new squares that White has not reached -1, the squares new to both ``tie``;
+* ``c1``: ``2^-d`` per square at distance ``d`` of White, minus Black's;
+* ``w``: White's squares at ``d`` met with Black's layers in turn, ``2^-|d - e|`` per square at ``e``;
+* ``c2``: ``(e - d) / 6`` for Black's layers ``e`` within five of ``d``, -1 for the squares Black
+  reached six or more earlier, +1 for those it reached six or more later or never, and -1 for each
+  square only Black reaches;
+* mobility: the mailbox walk of ``territory``, with ``N(b)`` as a popcount of ``b``'s king
+  neighbours and "the opponent reaches ``b``" as a bit test.
+
+The value equals the mailbox kernel's up to rounding (the sums are taken in another order; the
+tests hold them to 1e-12).
+
+>>> from amazons_env import Board
+>>> from agents.evaluator import make_evaluator
+>>> from agents.territory import territory_kernel
+>>> board = Board(10)
+>>> args = (board.cells, board.queens, board.queen_counts, 0, board.dirs, make_evaluator("territory").params)
+>>> abs(territory_bb_kernel(*args) - territory_kernel(*args)) < 1e-12
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from amazons_env import core
+
+from .bitboards import (MAX_BITBOARD_SIZE, NOT_FIRST_FILE, NOT_LAST_FILE, ONE_WORD_MAX, band, bandnot, bit,
+                        bor, count, king_table, load, masks, is_set, nonzero, shl, shr, store, words)
+from .evaluator import KERNEL_SIGNATURE
+from .territory import (_HALF_POWERS, C1, C2, KAPPA, MOB, T1, T2, W, mobility_penalty, phase_score, squash,
+                        territory_kernel)
+
+__all__ = ["territory_bb_kernel", "BITBOARD_SIZES"]
+
+BITBOARD_SIZES = range(core.MIN_SIZE, MAX_BITBOARD_SIZE + 1)  # the sizes this kernel computes itself
+_MASKS = masks()
+_KING = king_table()
+QW, QB, KW, KB = range(4)  # rows of ``layers``: queen then king distances of White, Black
+
+
+@njit(cache=True)
+def _pack_empty(cells, size, zero):
+    """The empty squares of the padded ``cells`` as a bitboard."""
+    width = size + 2
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    for r in range(size - 1, -1, -1):  # from the last square down, so each bit enters at the bottom
+        row = (r + 1) * width + 1
+        for f in range(size - 1, -1, -1):
+            e = np.uint64(1) if cells[row + f] == core.EMPTY else np.uint64(0)
+            if r * size + f >= 64:
+                hi = (hi << 1) | e
+            else:
+                lo = (lo << 1) | e
+    return words(zero, lo, hi)
+
+
+@njit(cache=True)
+def _square(p, size):
+    """The bit (public square) of padded square ``p``."""
+    return (p // (size + 2) - 1) * size + p % (size + 2) - 1
+
+
+@njit(cache=True)
+def _amazons(queens, nq, side, size, zero):
+    b = zero
+    for i in range(nq[side]):
+        b = bor(b, bit(zero, _square(queens[side, i], size)))
+    return b
+
+
+@njit(cache=True)
+def _shift(g, n):
+    """``g`` moved by ``n`` squares (``0 < |n| < 64``): towards higher squares if ``n > 0``."""
+    return shl(g, n) if n > 0 else shr(g, -n)
+
+
+@njit(cache=True)
+def _slide(g, pro, n):
+    """The squares reached from ``g`` by repeated shifts of ``n`` while in ``pro`` (``g`` excluded)."""
+    out = bandnot(g, g)
+    g = band(_shift(g, n), pro)
+    while nonzero(g):
+        out = bor(out, g)
+        g = band(_shift(g, n), pro)
+    return out
+
+
+@njit(cache=True)
+def _queen_step(g, empty, east, west, size):
+    """The empty squares one queen move from ``g``. ``east``/``west``: the empty squares a move
+    towards a higher/lower file may land on (the others would have wrapped round an edge)."""
+    return bor(bor(bor(_slide(g, east, 1), _slide(g, west, -1)),
+                   bor(_slide(g, empty, size), _slide(g, empty, -size))),
+               bor(bor(_slide(g, east, size + 1), _slide(g, west, size - 1)),
+                   bor(_slide(g, east, 1 - size), _slide(g, west, -size - 1))))
+
+
+@njit(cache=True)
+def _king_step(g, empty, not_first, not_last, size):
+    """The empty squares one king move from ``g``: a sideways dilation over the whole board (a
+    diagonal step may pass beside a blocked square), then one rank up and down."""
+    h = bor(g, bor(band(shl(g, 1), not_first), band(shr(g, 1), not_last)))
+    return band(bor(h, bor(shl(h, size), shr(h, size))), empty)
+
+
+@njit(cache=True)
+def _layers(start, queen, empty, not_first, not_last, size, layers, row):
+    """Breadth-first search from ``start`` by queen (``queen``) or king moves through ``empty``:
+    ``layers[row, d]`` = the squares within ``d`` moves. Returns the greatest ``d``."""
+    east = band(empty, not_first)
+    west = band(empty, not_last)
+    reached = start
+    frontier = start
+    store(start, layers, row, 0)
+    d = 0
+    while True:
+        if queen:
+            step = _queen_step(frontier, empty, east, west, size)
+        else:
+            step = _king_step(frontier, empty, not_first, not_last, size)
+        frontier = bandnot(step, reached)
+        if not nonzero(frontier):
+            return d
+        reached = bor(reached, frontier)
+        d += 1
+        store(reached, layers, row, d)
+
+
+@njit(cache=True)
+def _layer(layers, row, last, d, zero):
+    """The squares at distance exactly ``d`` (``last``: the search's greatest distance)."""
+    if d > last:
+        return zero
+    return bandnot(load(zero, layers, row, d), load(zero, layers, row, d - 1))
+
+
+@njit(cache=True)
+def _within(layers, row, last, d, zero):
+    """The squares within ``d`` moves."""
+    return load(zero, layers, row, min(d, last))
+
+
+@njit(cache=True)
+def _territory(layers, w, nw, b, nb, tie, zero):
+    """``t1`` (queen rows) or ``t2`` (king rows): squares White reaches first minus Black's."""
+    t = 0.0
+    for d in range(1, max(nw, nb) + 1):
+        lw = _layer(layers, w, nw, d, zero)
+        lb = _layer(layers, b, nb, d, zero)
+        t += (count(bandnot(lw, _within(layers, b, nb, d, zero)))
+              - count(bandnot(lb, _within(layers, w, nw, d, zero))) + tie * count(band(lw, lb)))
+    return t
+
+
+@njit(cache=True)
+def _queen_position(layers, nw, nb, zero):
+    """``(c1, w)`` from the queen distances."""
+    c1 = 0.0
+    for d in range(1, max(nw, nb) + 1):
+        c1 += 2.0 * _HALF_POWERS[d] * (count(_layer(layers, QW, nw, d, zero))
+                                       - count(_layer(layers, QB, nb, d, zero)))
+    w = 0.0
+    black = _within(layers, QB, nb, nb, zero)
+    for d in range(1, nw + 1):
+        both = band(_layer(layers, QW, nw, d, zero), black)
+        e = 1
+        while nonzero(both):  # Black reaches all of them, at some e <= nb
+            met = band(both, _layer(layers, QB, nb, e, zero))
+            w += count(met) * _HALF_POWERS[abs(d - e)]
+            both = bandnot(both, met)
+            e += 1
+    return c1, w
+
+
+@njit(cache=True)
+def _king_position(layers, nw, nb, empty, zero):
+    """``c2`` from the king distances: ``clip((Dk_b - Dk_w) / 6, -1, 1)`` summed."""
+    c2 = 0.0
+    for d in range(1, nw + 1):
+        white = _layer(layers, KW, nw, d, zero)
+        for e in range(max(1, d - 5), min(d + 5, nb) + 1):
+            c2 += count(band(white, _layer(layers, KB, nb, e, zero))) * ((e - d) / 6.0)
+        if d >= 6:
+            c2 -= count(band(white, _within(layers, KB, nb, d - 6, zero)))
+        c2 += count(bandnot(white, _within(layers, KB, nb, d + 5, zero)))
+    only_black = bandnot(_within(layers, KB, nb, nb, zero), _within(layers, KW, nw, nw, zero))
+    return c2 - count(band(only_black, empty))
+
+
+@njit(cache=True)
+def _mobility_alpha(cells, dirs, square, size, reach, empty, zero):
+    """Lieberum's alpha for the amazon on padded ``square`` (``territory._mobility_alpha``):
+    ``reach``, the squares the opponent reaches by queen moves."""
+    width = size + 2
+    alpha = 0.0
+    for k in range(8):
+        step = dirs[k]
+        rank_step = (step + width // 2) // width  # -1, 0 or 1: a step is rank_step * width + file step
+        bit_step = step - 2 * rank_step            # the same step on a board of width ``size``
+        b = square + step
+        i = _square(square, size) + bit_step
+        weight = 0.5
+        while cells[b] == core.EMPTY:
+            if is_set(reach, i):
+                alpha += weight * count(band(load(zero, _KING, size, i), empty))
+            weight *= 0.5
+            b += step
+            i += bit_step
+    return alpha
+
+
+@njit(cache=True)
+def _evaluate(cells, queens, nq, side, dirs, params, zero):
+    """``territory_kernel`` on bitboards of the type of ``zero`` (one word or two)."""
+    size = dirs[2] - 2
+    not_first = load(zero, _MASKS, size, NOT_FIRST_FILE)
+    not_last = load(zero, _MASKS, size, NOT_LAST_FILE)
+    empty = _pack_empty(cells, size, zero)
+    white = _amazons(queens, nq, 0, size, zero)
+    black = _amazons(queens, nq, 1, size, zero)
+    # a side with an empty square beside an amazon can move there and shoot back (core.has_move)
+    if not nonzero(_king_step(white if side == 0 else black, empty, not_first, not_last, size)):
+        return -1.0
+    layers = np.empty((4, size * size + 1, 2), dtype=np.uint64)
+    nqw = _layers(white, True, empty, not_first, not_last, size, layers, QW)
+    nqb = _layers(black, True, empty, not_first, not_last, size, layers, QB)
+    nkw = _layers(white, False, empty, not_first, not_last, size, layers, KW)
+    nkb = _layers(black, False, empty, not_first, not_last, size, layers, KB)
+    tie = params[KAPPA] if side == 0 else -params[KAPPA]
+    f = np.zeros(5)
+    f[T1] = _territory(layers, QW, nqw, QB, nqb, tie, zero)
+    f[T2] = _territory(layers, KW, nkw, KB, nkb, tie, zero)
+    f[C1], f[W] = _queen_position(layers, nqw, nqb, zero)
+    f[C2] = _king_position(layers, nkw, nkb, empty, zero)
+    squares = float(size * size)
+    s, score = phase_score(f, params, squares)
+    if s > 0.0 and params[MOB] != 0.0:
+        for j in range(2):
+            sign = 1.0 if j == 1 else -1.0  # a penalty for Black's amazons counts for White
+            if j == 0:
+                reach = _within(layers, QB, nqb, nqb, zero)
+            else:
+                reach = _within(layers, QW, nqw, nqw, zero)
+            for i in range(nq[j]):
+                alpha = _mobility_alpha(cells, dirs, queens[j, i], size, reach, empty, zero)
+                score += sign * mobility_penalty(alpha, s, params)
+    return squash(score, side, params, squares)
+
+
+@njit(KERNEL_SIGNATURE, cache=True)
+def territory_bb_kernel(cells, queens, nq, side, dirs, params):
+    """``territory_kernel``'s value by bitboards: one word up to 8x8, two up to 11x11, the mailbox
+    kernel itself on 12x12."""
+    size = dirs[2] - 2
+    if size <= ONE_WORD_MAX:
+        return _evaluate(cells, queens, nq, side, dirs, params, np.uint64(0))
+    if size <= MAX_BITBOARD_SIZE:
+        return _evaluate(cells, queens, nq, side, dirs, params, (np.uint64(0), np.uint64(0)))
+    return territory_kernel(cells, queens, nq, side, dirs, params)
