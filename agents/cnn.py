@@ -16,9 +16,13 @@ The forward pass runs an inference-only copy of the net (``inference_module``: e
 ``model(x)`` up to float rounding) on chunks of ``chunk`` positions (default 512: a chunk's
 activations stay in the caches, where a 1,400-position frontier's 19 MB per layer do not).
 
-The ``cnn`` agent is a search with this evaluator: ``make("cnn")`` is ``alphabeta`` (selective,
-timed) with the default weights; ``make("cnn:search=two-iteration,depth=1")`` and other searches
-take the same evaluator (every option but ``search``, ``weights`` and ``threads`` goes to the search).
+The ``cnn`` agent is our learned agent. ``make("cnn")`` (``search=uct``) is ``uct`` guided by the
+policy-value net (``agents.uct_net``: the net's priors on the first move levels, uct's numba tree
+below; ``weights`` then names policy-value weights, ``net_mix``, ``net_top``, ``net_depth`` and
+``net_value`` tune the guidance). ``make("cnn:search=alphabeta")`` is the value net in ``alphabeta`` (selective, timed),
+the ``cnn`` agent before the policy-value net; ``make("cnn:search=two-iteration,depth=1")`` and other
+searches take the same evaluator. Every option but ``search``, ``weights``, ``threads`` and the
+guidance goes to the search.
 
 >>> from amazons_env import Board
 >>> evaluator = make_evaluator("cnn")
@@ -205,13 +209,33 @@ class CNNEvaluator(Evaluator):
 
 
 @register("cnn", forward="search", provides=("eval",), options={
-    "search": opt("the search that the CNN evaluates for (an agent taking eval=); its options go to it",
-                  kind="agent"),
-    "weights": _WEIGHTS, "threads": _THREADS})
-def cnn_agent(search: str = "alphabeta", weights: str = "default", threads: int = 1,
+    "search": opt("uct: uct guided by the policy-value net (agents.uct_net); or a search that the value net "
+                  "evaluates for (an agent taking eval=, e.g. alphabeta); its options go to it", kind="agent"),
+    "weights": opt("committed weights by name or a model file path without its suffix: with search=uct a "
+                   "policy-value net (default: pv-8x8), else a value net (default: ResValueNet, study: StudyCNN)"),
+    "threads": _THREADS,
+    "net_mix": opt("search=uct: weight of the net's priors against uct's own (default 0.5)", ge=0, le=1),
+    "net_top": opt("search=uct: queen moves per guided position whose arrows get the net's priors (default 8)", ge=0),
+    "net_depth": opt("search=uct: 0 the net guides the root, 1 also the replies to its top moves (default 1)",
+                 ge=0, le=1),
+    "net_value": opt("search=uct: weight of the net's value in the replies' first-play values (default 0)",
+                 ge=0, le=1)})
+def cnn_agent(search: str = "uct", weights: str = "default", threads: int = 1, net_mix: Optional[float] = None,
+              net_top: Optional[int] = None, net_depth: Optional[int] = None, net_value: Optional[float] = None,
               seed: Optional[int] = None, **options: Any) -> Agent:
-    """A search agent (``search``: an agent name taking ``eval=``) evaluating with the CNN."""
-    if search == "cnn":
-        raise ValueError("search=cnn: name a search such as alphabeta or two-iteration")
-    return make(search, eval=CNNEvaluator(weights, threads), seed=seed, **options)
+    """The learned agent: uct guided by the policy-value net, or a search evaluating with the value net."""
+    guide = {k: v for k, v in (("mix", net_mix), ("top", net_top), ("depth", net_depth), ("value", net_value))
+             if v is not None}
+    if search == "uct":
+        from .uct_net import UCTNet
 
+        if weights in WEIGHTS and weights != "default":
+            raise ValueError(f"weights={weights}: value-net weights; search=uct takes a policy-value net "
+                             "(default, or a model file path); the value net plays with search=alphabeta")
+
+        return UCTNet(weights=weights, threads=threads, seed=seed, **guide, **options)
+    if guide:
+        raise ValueError(f"{', '.join('net_' + k for k in guide)}: options of search=uct, not of search={search}")
+    if search == "cnn":
+        raise ValueError("search=cnn: name a search such as uct, alphabeta or two-iteration")
+    return make(search, eval=CNNEvaluator(weights, threads), seed=seed, **options)

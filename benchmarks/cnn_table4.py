@@ -22,7 +22,7 @@ PAIRINGS = [  # (name, CNN side, opponent); {t} is the time per move, {t3} three
     # the heuristic search stops an iteration early when the next cannot finish, so it used less
     # than its time above; here it gets 3x the time, which makes the time actually used equal
     ("res_vs_improved_t3", "cnn:search=two-iteration,time={t}", "two-iteration:time={t3},eval=improved"),
-    ("cnnab_vs_ab", "cnn:time={t}", "alphabeta:time={t}"),
+    ("cnnab_vs_ab", "cnn:search=alphabeta,time={t}", "alphabeta:time={t}"),
     ("res_vs_basic", "cnn:search=two-iteration,time={t}", "two-iteration:time={t},eval=basic"),
     ("study_vs_improved", "cnn:search=two-iteration,weights=study,time={t}", "two-iteration:time={t},eval=improved"),
     ("study_vs_basic", "cnn:search=two-iteration,weights=study,time={t}", "two-iteration:time={t},eval=basic"),

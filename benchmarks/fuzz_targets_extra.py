@@ -27,7 +27,8 @@ from fuzz_targets import Case, hostile, mutate, short, size_or_hostile, target
 
 SPECS = ["random", "random:seed=3", "alphabeta:depth=2", "alphabeta:time=0.1,k=5,kq=4", "mcts:sims=20",
          "mcts:time=0.05,c=1.0,tau=0.1", "two-iteration:depth=1,eval=improved", "classic:depth=1",
-         "move-then-arrow:depth=1", "uct:sims=10", "cnn:depth=1", "alphabeta:depth=1,eval=territory,tt_bits=10"]
+         "move-then-arrow:depth=1", "uct:sims=10", "cnn:search=alphabeta,depth=1", "cnn:sims=10",
+         "alphabeta:depth=1,eval=territory,tt_bits=10"]
 OPTION_VALUES = ["inf", "-inf", "nan", "-1", "0", "1.5", "1e999", "1e9", "true", "none", "", "x", "9" * 5000,
                  "٣", "²", "0x10", "1_000", "improved", "territory", "random", "alphabeta", "mcts:depth=1"]
 SPEC_CHARS = ":,=.-_abcdehiklmnoprstuvwxyz0123456789"

@@ -84,7 +84,7 @@ def test_bad_values_are_refused_naming_both(registry, name):
 
 
 def test_issue_examples():
-    cases = {"cnn:dept=1": "did you mean 'depth'", "cnn:wieghts=study": "did you mean 'weights'",
+    cases = {"cnn:search=alphabeta,dept=1": "did you mean 'depth'", "cnn:wieghts=study": "did you mean 'weights'",
              "cnn:xyz=1": "unknown option 'xyz'", "mcts:time=inf": "time=inf", "alphabeta:depth=inf": "depth",
              "cnn:threads=-1": "threads=-1", "mcts:k=1.5": "k=1.5", "mcts:kq=nan": "kq=nan",
              "two-iteration:time=inf": "time=inf", "alphabeta:depht=3": "did you mean 'depth'",

@@ -1,0 +1,205 @@
+"""``uct`` guided by the policy-value net: the net's priors on the first move levels, the numba tree below.
+
+The net (``agents.nets.policy_value``, ~1 ms a position on one core) is far too slow for every node of
+``uct`` (~30,000 simulations a second on 8x8), so it is asked only where its priors pay: at the top of
+the tree. Before the simulations of a move, ``UCTNet`` (between two calls of ``uct_tree.run``, in
+Python, on the flat arrays of ``agents.uct_tree``):
+
+1. expands the root if it is not (a reused root usually is) and, with one forward pass, gives its
+   queen moves the prior ``(1 - mix) * cheap + mix * net`` (``net``: the slide softmax over the
+   root's queen moves; ``cheap``: uct's own prior), then re-sorts the children block by it, since
+   progressive widening opens a block in order;
+2. expands the ``top`` queen moves by that prior and gives their arrows the net's arrow prior
+   (the arrow head is conditioned on the slide's destination, so the same forward pass serves);
+3. with ``depth=1``, does the same for the positions after those ``top`` queen moves' best arrows
+   (the opponent's replies): one more forward pass for all of them; with ``value > 0`` the net's
+   value of each such position is mixed into the move node's first-play value, ``(1 - value) *
+   kernel + value * (-net)``: the net's value is for the side to move *after* the move, the node's
+   value for the side that chose it, so it flips once per whole move and never between the queen
+   move and its arrow.
+
+Everything below keeps uct's cheap ordering and territory leaves. Tree reuse jumps two whole moves,
+to a node that this guidance never touched, so nothing is mixed twice.
+
+Reached as ``make("cnn")`` (``agents.cnn``: ``search=uct``, the default; there the guidance options
+are ``net_mix``, ``net_top``, ``net_depth`` and ``net_value``). Options: uct's, and ``weights``
+(committed policy-value weights by name, ``default``, or a model file path), ``mix``, ``top``,
+``depth``, ``value`` and ``threads`` (torch threads, 1 by default).
+
+>>> import tempfile, os
+>>> from amazons_env import Board
+>>> from agents.nets.export import save_model
+>>> from agents.nets.policy_value import PolicyValueNet
+>>> path = save_model(PolicyValueNet(channels=8, blocks=1), os.path.join(tempfile.mkdtemp(), "pv"), board_size=6)
+>>> agent = UCTNet(weights=str(path), sims=200, seed=1)
+>>> board = Board(6)
+>>> result = agent.search(board)
+>>> board.is_legal(result.move), result.simulations
+(True, 200)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+from numba import njit, types
+
+from amazons_env import Board, core
+
+from . import endgame
+from . import uct_tree as T
+from .evaluator import KERNEL_TYPE
+from .nets import require_torch
+from .pvmcts import PV_WEIGHTS, PVNet, pv_weights_path
+from .uct import UCT
+
+__all__ = ["UCTNet", "expand_node"]
+
+FIRST, NKIDS, SOLVED, MAX_KIDS, FREE = T.FIRST, T.NKIDS, T.SOLVED, T.MAX_KIDS, T.FREE
+_EXPAND_ARGS = (types.int64, types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1],
+                KERNEL_TYPE, types.float64[::1], types.float64[::1], types.int64[::1], types.int32[:, ::1],
+                types.float64[:, ::1], types.int64[::1], types.int64[:, ::1], types.float64[::1],
+                types.int64[:, ::1], types.float64[::1], types.int64[::1])
+
+
+@njit(types.int64(*_EXPAND_ARGS), cache=True)
+def expand_node(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves,
+                qscores, stats):
+    """Expand node ``x`` of a ``uct_tree`` tree (``cells``/``queens``: its position, ``side`` to act)
+    as ``uct_tree.run`` would on reaching it; returns its first child row, or -1 when it stays a
+    leaf: proven (no move left, or counted by the filling phase, as ``run`` marks it), or no room."""
+    if ni[x, FIRST] >= 0:
+        return ni[x, FIRST]
+    if ni[x, SOLVED] != 0 or st[FREE] + icfg[MAX_KIDS] > ni.shape[0]:
+        return -1
+    if ni[x, T.KIND] == T.KIND_MOVE:
+        if not core.has_move(cells, queens, nq, side, dirs):
+            ni[x, SOLVED] = 1
+            return -1
+        if icfg[T.ENDGAME] > 0:
+            outcome, _ = endgame.fill_value(cells, queens, nq, side, dirs, icfg[T.ENDGAME])
+            if outcome != 0:
+                ni[x, SOLVED] = -outcome
+                return -1
+    T._expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves,
+              qscores, stats)
+    return ni[x, FIRST]
+
+
+class _Position:
+    """A position of the tree in Python: padded ``cells``, ``queens``, counts and the side to act."""
+
+    def __init__(self, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, side: int) -> None:
+        self.cells, self.queens, self.nq, self.side = cells, queens, nq, side
+
+    def after(self, ni: np.ndarray, x: int) -> "_Position":
+        """The position after node ``x``'s action (a queen move, an arrow or a whole move)."""
+        cells, queens, side = self.cells.copy(), self.queens.copy(), self.side
+        frm, to, arrow = (int(v) for v in ni[x, [T.FROM, T.TO, T.ARROW]])
+        if frm >= 0:
+            i = int(np.flatnonzero(queens[side, :self.nq[side]] == frm)[0])
+            cells[to], cells[frm] = cells[frm], core.EMPTY
+            queens[side, i] = to
+        if arrow >= 0:
+            cells[arrow] = core.ARROW
+            side = 1 - side
+        return _Position(cells, queens, self.nq, side)
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
+def _reprior(ni: np.ndarray, nf: np.ndarray, x: int, net_prior: np.ndarray, mix: float) -> np.ndarray:
+    """Mix ``net_prior`` (one per child of ``x``, in block order) into the children's priors and
+    sort the block by the result, best first; returns the children's rows in the new order."""
+    first, n = int(ni[x, FIRST]), int(ni[x, NKIDS])
+    block = slice(first, first + n)
+    prior = (1.0 - mix) * nf[block, T.PRIOR] + mix * net_prior
+    order = np.argsort(-prior, kind="stable")
+    ni[block], nf[block] = ni[block][order], nf[block][order]
+    nf[block, T.PRIOR] = prior[order]
+    return np.arange(first, first + n)
+
+
+class UCTNet(UCT):
+    """``uct`` with the policy-value net's priors on the first move levels (module docstring)."""
+
+    name = "uct-net"
+
+    def __init__(self, weights: str = "default", mix: float = 0.5, top: int = 8, depth: int = 1, value: float = 0.0,
+                 threads: int = 1, **options: Any) -> None:
+        require_torch("the cnn agent (uct guided by the policy-value net)")
+        super().__init__(**options)
+        if self.tree != "split":
+            raise ValueError("tree='move': the net's priors are for a split tree (queen move, then arrow)")
+        for key, v in (("mix", mix), ("value", value)):
+            if not (isinstance(v, (int, float)) and 0 <= v <= 1):
+                raise ValueError(f"{key}={v!r}: must be a number in 0..1")
+        if not (isinstance(top, int) and top >= 0):
+            raise ValueError(f"top={top!r}: must be a whole number >= 0")
+        if depth not in (0, 1):
+            raise ValueError(f"depth={depth!r}: must be 0 (the root) or 1 (and the replies)")
+        self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
+        self.weights, self.threads = str(weights), int(threads)
+        self._nets: dict[Path, PVNet] = {}
+        for size in PV_WEIGHTS.get(self.weights, {0: None}):  # load now: a bad file fails here, not in a game
+            self.net(size)
+
+    def net(self, size: int) -> PVNet:
+        """The policy-value net for ``size`` x ``size`` boards (loaded once)."""
+        path = pv_weights_path(self.weights, size)
+        if path not in self._nets:
+            self._nets[path] = PVNet.load(path, self.threads)
+        return self._nets[path]
+
+    def _guide(self, board: Board, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, icfg: np.ndarray,
+               ni: np.ndarray, nf: np.ndarray, st: np.ndarray, buffers: tuple[np.ndarray, ...]) -> None:
+        """Give the first move levels the net's priors (module docstring, steps 1-3)."""
+        from .nets.policy_value import move_indices
+
+        net, size = self.net(board.size), board.size
+        public = core.public_index(size)
+        root = int(st[T.ROOT])
+        levels = [(root, _Position(cells.copy(), queens.copy(), nq, int(board.turn)))]
+        for level in range(self.depth + 1):
+            todo = []
+            for x, pos in levels:
+                if expand_node(x, pos.cells, pos.queens, pos.nq, pos.side, board.dirs, self.evaluator.kernel,
+                               self.evaluator.params, self.fcfg, icfg, ni, nf, st, *buffers) >= 0:
+                    todo.append((x, pos))
+            if not todo:
+                return
+            values, slide, arrow = net.evaluate(np.stack([p.cells for _, p in todo]),
+                                                np.array([p.side for _, p in todo], np.int64))
+            replies = []
+            for k, (x, pos) in enumerate(todo):
+                first, n = int(ni[x, FIRST]), int(ni[x, NKIDS])
+                frm, to = public[ni[first:first + n, T.FROM]], public[ni[first:first + n, T.TO]]
+                sidx, _ = move_indices(np.stack([frm, to, to], axis=1), size)
+                kids = _reprior(ni, nf, x, _softmax(slide[k, sidx]), self.mix)
+                for q in kids[:self.top]:
+                    after = pos.after(ni, q)
+                    if expand_node(q, after.cells, after.queens, after.nq, after.side, board.dirs,
+                                   self.evaluator.kernel, self.evaluator.params, self.fcfg, icfg, ni, nf, st,
+                                   *buffers) < 0:
+                        continue
+                    f, m = int(ni[q, FIRST]), int(ni[q, NKIDS])
+                    dest = int(public[ni[q, T.TO]])
+                    shots = np.stack([np.full(m, dest), np.full(m, dest), public[ni[f:f + m, T.ARROW]]], axis=1)
+                    _, aidx = move_indices(shots, size)
+                    best = _reprior(ni, nf, q, _softmax(arrow[k, aidx]), self.mix)[0]
+                    if level < self.depth:
+                        replies.append((int(best), after.after(ni, int(best))))
+                if level > 0 and self.value > 0:
+                    self._mix_value(ni, nf, x, float(values[k]))
+            levels = replies
+
+    def _mix_value(self, ni: np.ndarray, nf: np.ndarray, x: int, net_value: float) -> None:
+        """Mix the net's value of the position at move node ``x`` (for its side to move) into the
+        node's first-play value (for the side that chose the move: the sign flips once)."""
+        if np.isfinite(nf[x, T.STATIC]) and ni[x, T.VISITS] == 0:
+            nf[x, T.STATIC] = (1.0 - self.value) * nf[x, T.STATIC] + self.value * -net_value
