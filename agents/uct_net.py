@@ -55,7 +55,7 @@ from .nets import require_torch
 from .pvmcts import PV_WEIGHTS, PVNet, pv_weights_path
 from .uct import UCT
 
-__all__ = ["UCTNet", "expand_node"]
+__all__ = ["UCTNet", "expand_node", "visit_policy", "kids"]
 
 FIRST, NKIDS, SOLVED, MAX_KIDS, FREE = T.FIRST, T.NKIDS, T.SOLVED, T.MAX_KIDS, T.FREE
 _EXPAND_ARGS = (types.int64, types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1],
@@ -123,6 +123,32 @@ def _reprior(ni: np.ndarray, nf: np.ndarray, x: int, net_prior: np.ndarray, mix:
     ni[block], nf[block] = ni[block][order], nf[block][order]
     nf[block, T.PRIOR] = prior[order]
     return np.arange(first, first + n)
+
+
+def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """The root visit shares of ``agent``'s last search (on ``board``, split tree) over whole moves:
+    ``(moves uint8[M, 3] of public squares, probs float32[M])``, a queen move's share split over its
+    arrows by their visits: the policy target of expert iteration (``training.pv_selfplay``)."""
+    if agent._tree is None or agent._tree_position != (board.cells.tobytes(), board.ply) or agent.tree != "split":
+        raise ValueError("visit_policy: the agent's last search was not a split-tree search of this board")
+    ni, _, st = agent._tree
+    public = core.public_index(board.size)
+    moves, counts = [], []
+    for q in kids(ni, int(st[T.ROOT])):
+        for a in kids(ni, q) if ni[q, T.VISITS] > 0 else ():
+            if ni[a, T.VISITS] > 0:
+                moves.append((public[ni[q, T.FROM]], public[ni[q, T.TO]], public[ni[a, T.ARROW]]))
+                counts.append(float(ni[a, T.VISITS]))
+    if not moves:
+        raise ValueError("visit_policy: the last search visited no whole move (a filling-phase move?)")
+    weights = np.array(counts)
+    return np.array(moves, np.uint8), (weights / weights.sum()).astype(np.float32)
+
+
+def kids(ni: np.ndarray, x: int) -> range:
+    """The rows of node ``x``'s children (empty if it is not expanded)."""
+    first = int(ni[x, T.FIRST])
+    return range(first, first + int(ni[x, T.NKIDS])) if first >= 0 else range(0)
 
 
 class UCTNet(UCT):

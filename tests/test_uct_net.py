@@ -153,3 +153,21 @@ def test_cnn_is_the_guided_uct_and_alphabeta_stays_reachable(net_path):
 def test_bad_options_are_refused(spec, error):
     with pytest.raises(ValueError, match=error):
         agents.make(spec)
+
+
+def test_visit_policy_is_the_root_visit_shares_of_whole_legal_moves():
+    from agents.uct_net import visit_policy
+    from training.pv_selfplay import engine_games
+
+    board = Board(6)
+    agent = agents.make("uct:sims=300", seed=2)
+    agent.search(board)
+    moves, probs = visit_policy(agent, board)
+    legal = {tuple(int(v) for v in m) for m in board.legal_moves_array()}
+    assert all(tuple(int(v) for v in m) in legal for m in moves) and probs.sum() == pytest.approx(1.0)
+    assert len(moves) > 1 and len({tuple(m) for m in moves.tolist()}) == len(moves)
+    with pytest.raises(ValueError, match="not a split-tree search of this board"):
+        visit_policy(agent, Board(5))
+    games = engine_games(agents.make("uct:sims=40"), games=1, size=5, seed=1)
+    counts = games[0]["pi_counts"]
+    assert counts.max() > 1 and np.isclose(np.add.reduceat(games[0]["pi_probs"], np.cumsum(counts) - counts), 1).all()

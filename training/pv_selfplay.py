@@ -6,8 +6,8 @@ bootstrap from.
 ``sims`` simulations, and ``run_trees`` serves a batch of leaves from every game with one forward
 pass. A position's target is its root's visit shares over whole moves; the move is drawn in
 proportion to the visits for the first ``temperature_plies`` plies (exploration), then the most
-visited. ``engine_games`` records the moves an engine (the strongest, ``uct``) chooses, as
-one-hot targets. Both start with ``opening`` uniformly random plies (not recorded) and stop once
+visited. ``engine_games`` records an engine's games (the strongest, ``uct``): as targets its root
+visit shares (uct's split tree) or the moves it chose (one-hot). Both start with ``opening`` uniformly random plies (not recorded) and stop once
 ``agents.endgame`` counts the filling phase exactly (the position is recorded with its result).
 The value target is the game result for the side to move.
 
@@ -122,7 +122,12 @@ def mcts_games(net: PVNet, games: int, size: int, sims: int, batch: int = 8, see
 
 def engine_games(agent: Any, games: int, size: int, seed: int = 0, opening: int = 2) -> list[dict[str, np.ndarray]]:
     """``games`` games of ``agent`` (an ``Agent`` with ``search``) against itself; each position's
-    target is the move it chose."""
+    target is the move it chose, or for ``uct`` (split tree) its root visit shares over whole moves
+    (``agents.uct_net.visit_policy``)."""
+    from agents.uct import UCT
+    from agents.uct_net import visit_policy
+
+    visits = isinstance(agent, UCT) and agent.tree == "split"
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(games):
@@ -132,7 +137,10 @@ def engine_games(agent: Any, games: int, size: int, seed: int = 0, opening: int 
         while not game.decided():
             result = agent.search(game.board)
             move = result.move
-            game.record(float(result.value), np.array([[move.from_square, move.to_square, move.arrow]]), np.ones(1))
+            if visits and result.simulations > 0:
+                game.record(float(result.value), *visit_policy(agent, game.board))
+            else:
+                game.record(float(result.value), np.array([[move.from_square, move.to_square, move.arrow]]), np.ones(1))
             game.board.push_unchecked(move)
         arrays = game.arrays()
         if arrays:
