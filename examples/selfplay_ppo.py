@@ -1,4 +1,4 @@
-"""Self-play PPO (CleanRL style, one file) with a small convolutional policy on the vector env.
+"""Self-play PPO (CleanRL style) with a small convolutional policy on the vector env.
 
     pip install -c constraints.txt -e ".[rl]"      # torch; matplotlib for the curve
     python3 examples/selfplay_ppo.py --out runs/ppo6 # 6x6, 15 minutes, 2 threads
@@ -15,19 +15,29 @@ convolutional head outputs directly: 8 x (N-1) logits per square.
 Every ``--eval-every`` seconds the greedy policy (after one random first turn per game, so that
 games differ) plays ``--games`` games against ``random`` and ``two-iteration:depth=1,eval=basic``,
 half as White and half as Black. ``--out DIR`` gets ``curve.png``, ``results.md`` (the table),
-``results.json`` and the checkpoint ``final.safetensors`` + ``final.json`` (SHA-256 checked on
-load; no pickle), all rewritten after every evaluation (Ctrl-C keeps the last ones). The
-checkpoint plays in the arena as an agent:
+``results.json`` and the net ``final.safetensors`` + ``final.json`` (SHA-256 checked on load; no
+pickle), all rewritten after every evaluation. The net plays in the arena as an agent:
 
     amazons match "examples/selfplay_ppo.py:checkpoint_agent:path=runs/ppo6/final" random --size 6
+
+**Resume.** ``DIR`` also gets the training state after every update (``examples/ppo_state.py``:
+net, Adam, random generators, counters, budget used, evaluation history; SHA-256 checked, no
+pickle). Ctrl-C (or SIGTERM) finishes the update in progress, saves and stops; a second Ctrl-C
+or a kill stops at once and loses at most that update. Running the same command again (or any
+with the same ``--out``; ``--resume`` insists that there is a state) goes on from it: counters,
+budget, curve and table continue. Options that shape the run must stay as saved (they may be
+left out); ``--minutes``, ``--updates``, ``--eval-every`` and ``--threads`` may change, e.g. a
+larger ``--minutes`` extends a finished run. The games in progress restart on resume.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import resource
+import signal
 import sys
 import time
 from pathlib import Path
@@ -41,11 +51,21 @@ try:
 except ImportError:  # pragma: no cover - optional dependency
     raise SystemExit('this example needs torch: pip install -c constraints.txt -e ".[rl]"') from None
 
+from agents.nets.safefiles import ModelFileError
 from agents.policy_agent import PolicyAgent
 from amazons_env.selfplay import play_policies
 from amazons_env.vector import AmazonsVectorEnv
 
+if str(Path(__file__).resolve().parent) not in sys.path:  # ppo_state.py lies beside this file
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ppo_state import STATE_FILE, Progress, State, has_state, read_state, restore, save_state  # noqa: E402
+
 OPPONENTS = ("random", "two-iteration:depth=1,eval=basic")
+DEFAULTS: dict[str, Any] = {
+    "size": 6, "minutes": 15.0, "updates": 0, "clock": "wall", "eval_every": 120.0, "games": 100, "envs": 64,
+    "steps": 64, "epochs": 4, "minibatch": 512, "lr": 1e-3, "gamma": 0.99, "lam": 0.95, "clip": 0.2,
+    "ent_coef": 0.01, "vf_coef": 0.5, "channels": 32, "blocks": 3, "threads": 1, "seed": 0}
+FREE = ("minutes", "updates", "eval_every", "threads")  # what a resumed run may change
 
 
 class ConvPolicy(nn.Module):
@@ -143,81 +163,129 @@ def gae(rewards, values, dones, actors, next_value, next_actor, gamma: float, la
     return advantages
 
 
-def train(args: argparse.Namespace, result: dict[str, Any]) -> None:
-    """Train until the budget is spent, keeping ``result`` (net, history, times) up to date so
-    that an interrupted run still reports what it reached."""
+def train(args: argparse.Namespace, state: Optional[State] = None) -> tuple[Progress, bool]:
+    """Train until the budget is spent or a signal asks to stop, saving the state in ``args.out``
+    after every update and evaluation; go on from ``state`` if given. Returns the progress and
+    whether a signal stopped it."""
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     size, b, t_len = args.size, args.envs, args.steps
     envs = AmazonsVectorEnv(b, size=size, action_encoding="lines", mask_dtype="bool", num_threads=1)
     net = ConvPolicy(size, args.channels, args.blocks)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.lr, eps=1e-5)
+    rng, env_rng = np.random.default_rng(args.seed), np.random.default_rng()
+    progress = Progress()
+    if state is not None:
+        progress = restore(state, net, optimizer, rng, env_rng)
+        progress.sessions += 1
+    obs, infos = envs.reset(seed=int(rng.integers(2 ** 63)))
+    if state is not None:
+        envs.np_random = env_rng
     n_actions = envs.single_action_space.n
     obs_buf = torch.zeros((t_len, b, 9, size, size), dtype=torch.int8)
     mask_buf = torch.zeros((t_len, b, n_actions), dtype=torch.bool)
     act_buf = torch.zeros((t_len, b), dtype=torch.long)
     logp_buf, val_buf, rew_buf, done_buf, actor_buf, valid_buf = (torch.zeros((t_len, b)) for _ in range(6))
-    obs, infos = envs.reset(seed=args.seed)
-    start = time.perf_counter()
-    cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     clock = time.perf_counter if args.clock == "wall" else time.process_time
-    clock_start = clock()
-    history: list[dict[str, Any]] = []
-    result.update(net=net, history=history, steps=0, updates=0)
-    next_eval, steps_done, updates = 0.0, 0, 0
-    while True:
-        elapsed = clock() - clock_start
-        if elapsed >= next_eval or elapsed >= args.minutes * 60:
-            history.append(evaluate(net, args, elapsed, steps_done))
-            cpu1 = resource.getrusage(resource.RUSAGE_SELF)
-            result.update(wall_s=time.perf_counter() - start, steps=steps_done, updates=updates,
-                          cpu_s=(cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime))
-            if args.out is not None:
-                report(result, args, args.out)
-            next_eval = elapsed + args.eval_every
-            if elapsed >= args.minutes * 60:
-                return
-        net.eval()
-        for t in range(t_len):  # rollout
-            mask = torch.from_numpy(infos["action_mask"].copy())
-            valid = mask.any(1)  # false on a game's autoreset step (its action is ignored)
-            mask[~valid, 0] = True
-            obs_buf[t] = torch.from_numpy(obs.copy())
-            mask_buf[t], valid_buf[t], actor_buf[t] = mask, valid.float(), torch.from_numpy(infos["player"] * 1.0)
+    clock_start, wall_start, cpu_start = clock() - progress.elapsed, time.perf_counter(), cpu_seconds()
+    wall_before, cpu_before = progress.wall_s, progress.cpu_s
+
+    def checkpoint() -> None:
+        progress.elapsed = clock() - clock_start
+        progress.wall_s = wall_before + time.perf_counter() - wall_start
+        progress.cpu_s = cpu_before + cpu_seconds() - cpu_start
+        if args.out is not None:
+            save_state(args.out, net, optimizer, progress, options_of(args), rng, envs.np_random)
+
+    with StopOnSignal() as stop:
+        while True:
+            elapsed = clock() - clock_start
+            done = elapsed >= args.minutes * 60 or 0 < args.updates <= progress.updates
+            if (elapsed >= progress.next_eval or done) and progress.last_eval != progress.updates:
+                progress.history.append(evaluate(net, args, elapsed, progress.steps))
+                progress.last_eval, progress.next_eval = progress.updates, elapsed + args.eval_every
+                checkpoint()
+                if args.out is not None:
+                    report(progress, net, args)
+            if done or stop.requested:
+                return progress, stop.requested
+            net.eval()
+            for t in range(t_len):  # rollout
+                mask = torch.from_numpy(infos["action_mask"].copy())
+                valid = mask.any(1)  # false on a game's autoreset step (its action is ignored)
+                mask[~valid, 0] = True
+                obs_buf[t] = torch.from_numpy(obs.copy())
+                mask_buf[t], valid_buf[t], actor_buf[t] = mask, valid.float(), torch.from_numpy(infos["player"] * 1.0)
+                with torch.no_grad():
+                    logits, value = net(obs_buf[t])
+                    dist = masked(logits, mask)
+                    action = dist.sample()
+                act_buf[t], logp_buf[t], val_buf[t] = action, dist.log_prob(action), value
+                obs, rewards, terminated, _, infos = envs.step(action.numpy())
+                rew_buf[t] = torch.from_numpy(rewards.astype(np.float32))
+                done_buf[t] = torch.from_numpy((terminated | ~valid.numpy()).astype(np.float32))
             with torch.no_grad():
-                logits, value = net(obs_buf[t])
-                dist = masked(logits, mask)
-                action = dist.sample()
-            act_buf[t], logp_buf[t], val_buf[t] = action, dist.log_prob(action), value
-            obs, rewards, terminated, _, infos = envs.step(action.numpy())
-            rew_buf[t] = torch.from_numpy(rewards.astype(np.float32))
-            done_buf[t] = torch.from_numpy((terminated | ~valid.numpy()).astype(np.float32))
-        with torch.no_grad():
-            next_value = net(torch.from_numpy(obs.copy()))[1]
-        adv = gae(rew_buf, val_buf, done_buf, actor_buf, next_value, torch.from_numpy(infos["player"] * 1.0),
-                  args.gamma, args.lam)
-        ret = adv + val_buf
-        keep = valid_buf.reshape(-1).bool()
-        data = [x.reshape(t_len * b, *x.shape[2:])[keep] for x in (obs_buf, mask_buf, act_buf, logp_buf, adv, ret)]
-        net.train()
-        count = len(data[0])
-        for _ in range(args.epochs):
-            order = torch.randperm(count)
-            for lo in range(0, count, args.minibatch):
-                idx = order[lo:lo + args.minibatch]
-                o, m, a, old_logp, a_adv, a_ret = (x[idx] for x in data)
-                logits, value = net(o)
-                dist = masked(logits, m)
-                ratio = (dist.log_prob(a) - old_logp).exp()
-                a_adv = (a_adv - a_adv.mean()) / (a_adv.std() + 1e-8)
-                policy_loss = torch.max(-a_adv * ratio, -a_adv * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
-                loss = policy_loss + args.vf_coef * ((value - a_ret) ** 2).mean() - args.ent_coef * dist.entropy().mean()
-                optimizer.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(net.parameters(), 0.5)
-                optimizer.step()
-        steps_done += t_len * b
-        updates += 1
+                next_value = net(torch.from_numpy(obs.copy()))[1]
+            adv = gae(rew_buf, val_buf, done_buf, actor_buf, next_value, torch.from_numpy(infos["player"] * 1.0),
+                      args.gamma, args.lam)
+            update(net, optimizer, args, [obs_buf, mask_buf, act_buf, logp_buf, adv, adv + val_buf], valid_buf)
+            progress.steps += t_len * b
+            progress.updates += 1
+            checkpoint()
+
+
+def update(net: ConvPolicy, optimizer: torch.optim.Optimizer, args: argparse.Namespace, rollout: list[torch.Tensor],
+           valid: torch.Tensor) -> None:
+    """PPO epochs over the valid steps of ``rollout`` (observations, masks, actions, log-probs,
+    advantages, returns)."""
+    keep = valid.reshape(-1).bool()
+    data = [x.reshape(-1, *x.shape[2:])[keep] for x in rollout]
+    net.train()
+    count = len(data[0])
+    for _ in range(args.epochs):
+        order = torch.randperm(count)
+        for lo in range(0, count, args.minibatch):
+            idx = order[lo:lo + args.minibatch]
+            o, m, a, old_logp, a_adv, a_ret = (x[idx] for x in data)
+            logits, value = net(o)
+            dist = masked(logits, m)
+            ratio = (dist.log_prob(a) - old_logp).exp()
+            a_adv = (a_adv - a_adv.mean()) / (a_adv.std() + 1e-8)
+            policy_loss = torch.max(-a_adv * ratio, -a_adv * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
+            loss = policy_loss + args.vf_coef * ((value - a_ret) ** 2).mean() - args.ent_coef * dist.entropy().mean()
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), 0.5)
+            optimizer.step()
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class StopOnSignal:
+    """While active, the first SIGINT (Ctrl-C) or SIGTERM sets ``requested`` (the loop saves and
+    stops after the update in progress); a second SIGINT raises ``KeyboardInterrupt`` at once."""
+
+    def __enter__(self) -> "StopOnSignal":
+        self.requested, self._previous = False, {}
+        try:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._previous[sig] = signal.signal(sig, self._handle)
+        except ValueError:  # not the main thread: signals keep their default effect
+            pass
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        self.requested = True
+        print("\nstopping after this update, then saving (Ctrl-C again: stop now, losing this update)", flush=True)
+
+    def __exit__(self, *exc: Any) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
 
 
 def evaluate(net: ConvPolicy, args: argparse.Namespace, elapsed: float, steps: int) -> dict[str, Any]:
@@ -233,22 +301,25 @@ def evaluate(net: ConvPolicy, args: argparse.Namespace, elapsed: float, steps: i
     return row
 
 
-def report(result: dict[str, Any], args: argparse.Namespace, out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    history = result["history"]
+def report(progress: Progress, net: ConvPolicy, args: argparse.Namespace) -> None:
+    out, history = args.out, progress.history
     half = args.games // 2
-    lines = [f"Self-play PPO on {args.size}x{args.size}: `python3 {' '.join(sys.argv)}`", "",
-             f"wall {result['wall_s'] / 60:.1f} min, CPU time {result['cpu_s'] / 60:.1f} min "
-             f"(average {result['cpu_s'] / result['wall_s']:.2f} cores), {result['steps']:,} steps, "
-             f"{result['updates']} updates; each cell: wins / {args.games} (as White / {half}, as Black / {half})", "",
+    changed = [f"--{k.replace('_', '-')} {v}" for k, v in options_of(args).items() if v != DEFAULTS[k]]
+    lines = [f"Self-play PPO on {args.size}x{args.size}: `python3 examples/selfplay_ppo.py {' '.join(changed)} "
+             f"--out {out}`", "",
+             f"wall {progress.wall_s / 60:.1f} min, CPU time {progress.cpu_s / 60:.1f} min "
+             f"(average {progress.cpu_s / max(progress.wall_s, 1e-9):.2f} cores), {progress.steps:,} steps, "
+             f"{progress.updates} updates, {progress.sessions} session(s); "
+             f"each cell: wins / {args.games} (as White / {half}, as Black / {half})", "",
              f"| {args.clock} minutes | steps | " + " | ".join(f"vs `{o}`" for o in OPPONENTS) + " |",
              "|---:|---:|" + "---:|" * len(OPPONENTS)]
     for row in history:
         cells = [f"{row[o]['score']:.0%} ({row[o]['white']} / {row[o]['black']})" for o in OPPONENTS]
         lines.append(f"| {row['minutes']:.1f} | {row['steps']:,} | " + " | ".join(cells) + " |")
     (out / "results.md").write_text("\n".join(lines) + "\n")
-    (out / "results.json").write_text(json.dumps({k: v for k, v in result.items() if k != "net"}, indent=2) + "\n")
-    save_checkpoint(result["net"], out / "final")
+    results = {"options": options_of(args), **dataclasses.asdict(progress)}
+    (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    save_checkpoint(net, out / "final")
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -267,56 +338,100 @@ def report(result: dict[str, Any], args: argparse.Namespace, out: Path) -> None:
     ax.legend()
     fig.tight_layout()
     fig.savefig(out / "curve.png", dpi=100)
+    plt.close(fig)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--size", type=int, default=6)
-    parser.add_argument("--minutes", type=float, default=15.0, help="time budget, evaluations included")
-    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                        help="what --minutes, --eval-every and the curve count: wall-clock time, or this "
-                             "process's CPU time (fair on a machine shared with other jobs)")
-    parser.add_argument("--eval-every", type=float, default=120.0, help="seconds between evaluations (--clock)")
-    parser.add_argument("--games", type=int, default=100, help="evaluation games per opponent (even)")
-    parser.add_argument("--envs", type=int, default=64)
-    parser.add_argument("--steps", type=int, default=64, help="rollout length per update")
-    parser.add_argument("--epochs", type=int, default=4)
-    parser.add_argument("--minibatch", type=int, default=512)
-    parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--gamma", type=float, default=0.99)
-    parser.add_argument("--lam", type=float, default=0.95)
-    parser.add_argument("--clip", type=float, default=0.2)
-    parser.add_argument("--ent-coef", type=float, default=0.01)
-    parser.add_argument("--vf-coef", type=float, default=0.5)
-    parser.add_argument("--channels", type=int, default=32)
-    parser.add_argument("--blocks", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=1,
-                        help="torch threads (small batches: a second thread gains little and, on a busy "
-                             "machine, spins)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=None, help="folder for curve.png, results.md, the checkpoint")
-    args = parser.parse_args()
-    for name in ("minutes", "eval_every", "lr", "gamma", "lam", "clip"):
-        value = getattr(args, name)
-        if not np.isfinite(value) or value <= 0:
-            parser.error(f"--{name.replace('_', '-')} must be a positive number, got {value}")
-    for name in ("size", "games", "envs", "steps", "epochs", "minibatch", "channels", "blocks", "threads"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name} must be positive")
-    if args.games % 2:
-        parser.error("--games must be even (half as White, half as Black)")
-    result: dict[str, Any] = {}
+# -- options -------------------------------------------------------------------------------------
+
+def options_of(args: argparse.Namespace) -> dict[str, Any]:
+    """The run's options as the state saves them (everything but ``--out``)."""
+    return {name: getattr(args, name) for name in DEFAULTS}
+
+
+def check_options(options: dict[str, Any]) -> Optional[str]:
+    """What is wrong with ``options`` (given or read back from a state), or ``None``."""
+    if set(options) != set(DEFAULTS):
+        return f"options {sorted(set(options) ^ set(DEFAULTS))} are not this example's"
+    for name, default in DEFAULTS.items():
+        value, flag = options[name], f"--{name.replace('_', '-')}"
+        if isinstance(default, str):
+            if value not in ("wall", "cpu"):
+                return f"{flag} must be wall or cpu, got {value!r}"
+        elif isinstance(default, float):
+            if type(value) not in (int, float) or not np.isfinite(value) or value <= 0:
+                return f"{flag} must be a positive number, got {value!r}"
+        elif type(value) is not int or value < (0 if name in ("updates", "seed") else 1):
+            return f"{flag} must be an integer >= {0 if name in ('updates', 'seed') else 1}, got {value!r}"
+    if options["games"] % 2:
+        return "--games must be even (half as White, half as Black)"
+    return None
+
+
+def parse(argv: Optional[list[str]] = None) -> tuple[argparse.Namespace, Optional[State]]:
+    """The options and, if ``--out`` holds one, the state to resume (whose options fill in what
+    the command line leaves out)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], argument_default=argparse.SUPPRESS)
+    helps = {"size": "board size", "envs": "games played at once", "epochs": "PPO epochs per update",
+             "channels": "conv channels", "blocks": "conv layers", "seed": "seed of torch and of the games",
+             "minutes": "time budget, evaluations included", "updates": "stop after this many updates (0: no limit)",
+             "clock": "what --minutes, --eval-every and the curve count: wall-clock time, or this process's CPU "
+                      "time (fair on a machine shared with other jobs)",
+             "eval_every": "seconds between evaluations (--clock)", "games": "evaluation games per opponent (even)",
+             "steps": "rollout length per update", "threads": "torch threads (small batches: a second thread gains "
+                                                              "little and, on a busy machine, spins)"}
+    for name, default in DEFAULTS.items():
+        extra = {"choices": ("wall", "cpu")} if name == "clock" else {"type": type(default)}
+        parser.add_argument("--" + name.replace("_", "-"), help=f"{helps.get(name, name)} (default {default})", **extra)
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for curve.png, results.md, the net and the training state (resumed if present)")
+    parser.add_argument("--resume", action="store_true", default=False, help="insist on resuming the state in --out")
+    given = vars(parser.parse_args(argv))
+    out, resume = given.pop("out"), given.pop("resume")
+    state = None
+    if out is not None and has_state(out):
+        try:
+            state = read_state(out)
+        except ModelFileError as error:
+            parser.error(str(error))
+        saved = state.options
+        changed = [f"--{k.replace('_', '-')} {saved[k]} (given {v})" for k, v in given.items()
+                   if k not in FREE and k in saved and v != saved[k]]
+        if changed:
+            parser.error(f"{out} holds a run made with {', '.join(changed)}: resume with the same options "
+                         "(or leave them out), or use another --out")
+    elif resume:
+        parser.error(f"--resume: {out or 'no --out'} holds no {STATE_FILE} to resume")
+    options = {**DEFAULTS, **(state.options if state is not None else {}), **given}
+    problem = check_options(options)
+    if problem:
+        parser.error(problem if state is None else f"the state in {out}: {problem}")
+    return argparse.Namespace(**options, out=out), state
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    args, state = parse(argv)
+    if state is not None:
+        saved = state.config["progress"]
+        print(f"resuming {args.out}: {saved['updates']} updates, {saved['steps']:,} steps, "
+              f"{saved['elapsed'] / 60:.1f} of {args.minutes:g} {args.clock} minutes used", flush=True)
     try:
-        train(args, result)
-    except KeyboardInterrupt:  # the report of the last evaluation is already written
-        raise SystemExit(f"interrupted; {args.out or 'nothing'} holds the results up to the last evaluation") from None
-    final = result["history"][-1]
-    print(f"\nwall {result['wall_s'] / 60:.1f} min, CPU {result['cpu_s'] / 60:.1f} min "
-          f"({result['cpu_s'] / result['wall_s']:.2f} cores), {result['steps']:,} steps")
+        progress, stopped = train(args, state)
+    except KeyboardInterrupt:
+        raise SystemExit(f"interrupted; {args.out or 'no --out: nothing'} holds the state after the last "
+                         "finished update: run the same command to go on") from None
+    except ModelFileError as error:
+        raise SystemExit(f"error: {error}") from None
+    if stopped:
+        raise SystemExit(f"stopped after update {progress.updates}; {args.out or 'no --out: nothing'} holds the "
+                         "state: run the same command to go on")
+    final = progress.history[-1]
+    print(f"\nwall {progress.wall_s / 60:.1f} min, CPU {progress.cpu_s / 60:.1f} min "
+          f"({progress.cpu_s / max(progress.wall_s, 1e-9):.2f} cores), {progress.steps:,} steps, "
+          f"{progress.updates} updates")
     for o in OPPONENTS:
         print(f"final vs {o}: {final[o]['score']:.0%} (as White {final[o]['white']}, as Black {final[o]['black']})")
     if args.out is not None:
-        print(f"wrote {args.out}/curve.png, results.md, results.json, final.safetensors/.json")
+        print(f"wrote {args.out}/curve.png, results.md, results.json, final.safetensors/.json and the state")
 
 
 if __name__ == "__main__":

@@ -68,28 +68,3 @@ def test_policy_agent_plays_the_policy_moves_and_legal_games(encoding):
     with pytest.raises(ValueError, match="not callable"):
         PolicyAgent("nope", size=6)
 
-
-def test_selfplay_ppo_example_runs_saves_and_its_checkpoint_plays(tmp_path, monkeypatch):
-    """A tiny run of examples/selfplay_ppo.py end to end; its checkpoint is an arena agent."""
-    pytest.importorskip("torch")
-    pytest.importorskip("safetensors")
-    import importlib.util
-    import sys
-
-    import agents
-
-    spec = importlib.util.spec_from_file_location("selfplay_ppo_example", "examples/selfplay_ppo.py")
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
-    monkeypatch.setattr(sys, "argv", ["selfplay_ppo.py", "--size", "4", "--minutes", "0.02", "--clock", "cpu",
-                                      "--games", "2", "--envs", "4", "--steps", "8", "--minibatch", "16",
-                                      "--channels", "4", "--blocks", "1", "--out", str(tmp_path)])
-    example.main()
-    for name in ("curve.png", "results.md", "results.json", "final.safetensors", "final.json"):
-        assert (tmp_path / name).stat().st_size > 0
-    player = agents.make(f"examples/selfplay_ppo.py:checkpoint_agent:path={tmp_path / 'final'}")
-    move = player.select_move(Board(4))
-    assert Board(4).is_legal(move)
-    (tmp_path / "final.json").write_text((tmp_path / "final.json").read_text().replace('"blocks": 1', '"blocks": 2'))
-    with pytest.raises(ValueError, match="PPO checkpoint weights"):
-        example.load_checkpoint(str(tmp_path / "final"))
