@@ -145,9 +145,7 @@ class raw_env(AECEnv):
             self.terminations = {a: True for a in self.agents}
         self._update_infos()
         self.agent_selection = self.agents[int(self.game.side_to_move)]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._accumulate_rewards()  # (in "human" mode the AmazonsEnv has drawn the step already)
 
     def render(self):
         return self.game.render()

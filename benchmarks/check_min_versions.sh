@@ -15,7 +15,7 @@ if [[ "${1:-}" == "--pins" ]]; then
     combos+=("1.2.2 1.26.1")
 fi
 tests=(tests/test_env.py tests/test_env_options.py tests/test_env_vector.py tests/test_env_pettingzoo.py
-       tests/test_env_selfplay.py)
+       tests/test_pettingzoo_options.py tests/test_env_selfplay.py)
 status=0
 for combo in "${combos[@]}"; do
     read -r gym pz <<<"$combo"

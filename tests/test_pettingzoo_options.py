@@ -129,3 +129,14 @@ def test_an_illegal_action_in_either_phase_and_colour_costs_only_its_taker(make,
     taker = f"player_{colour}"
     assert steps == 2 * colour + phase + 1 and game.unwrapped.game.phase == phase
     assert final == {taker: -1.0, f"player_{1 - colour}": 0.0}
+
+
+def test_human_mode_draws_one_frame_per_step(monkeypatch):
+    from amazons_env import render
+
+    frames = []
+    monkeypatch.setattr(render.HumanWindow, "show", lambda self, *args, **kwargs: frames.append(1))
+    game = env(size=4, render_mode="human")
+    game.reset(seed=0)
+    game.step(int(game.observe("player_0")["action_mask"].argmax()))
+    assert len(frames) == 2  # the reset's and the step's (each frame waits 1/render_fps s)

@@ -12,6 +12,7 @@ pytest.importorskip("torch")
 pytest.importorskip("safetensors")
 
 import agents  # noqa: E402
+from agents.arena import match  # noqa: E402
 from amazons_env import Board  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "selfplay_ppo.py"
@@ -36,8 +37,10 @@ def test_a_run_saves_its_results_and_its_net_plays_in_the_arena(example, tmp_pat
     example.main(TOY + ["--minutes", "0.005", "--out", str(tmp_path)])
     for name in ("curve.png", "results.md", "results.json", "final.safetensors", "final.json", "state.json"):
         assert (tmp_path / name).stat().st_size > 0
-    player = agents.make(f"{EXAMPLE}:checkpoint_agent:path={tmp_path / 'final'}")
-    assert Board(4).is_legal(player.select_move(Board(4)))
+    spec = f"{EXAMPLE}:checkpoint_agent:path={tmp_path / 'final'}"
+    assert Board(4).is_legal(agents.make(spec).select_move(Board(4)))
+    rated = match(spec, "random", games=2, size=4, workers=1, progress=False)  # an Elo with its interval
+    assert rated["games"] == 2 and rated["elo_ci95"][0] <= rated["elo"] <= rated["elo_ci95"][1]
     (tmp_path / "final.json").write_text((tmp_path / "final.json").read_text().replace('"blocks": 1', '"blocks": 2'))
     with pytest.raises(ValueError, match="PPO checkpoint weights"):
         example.load_checkpoint(str(tmp_path / "final"))
