@@ -15,9 +15,9 @@ single-word code for 8x8 and to two-word code for 10x10. ``zero`` arguments only
 ... def demo(zero):
 ...     b = bit(zero, 0)                    # a1
 ...     b = bor(b, shl(b, 9))               # and one rank up on a 9x9 board: a2
-...     return count(b), is_set(b, 9), is_set(b, 1)
+...     return count(b), count(band(b, bit(zero, 9))), count(band(b, bit(zero, 1)))
 >>> demo(np.uint64(0)), demo((np.uint64(0), np.uint64(0)))
-((2, True, False), (2, True, False))
+((2, 1, 0), (2, 1, 0))
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic, overload
 
-__all__ = ["ONE_WORD_MAX", "MAX_BITBOARD_SIZE", "BOARD", "NOT_FIRST_FILE", "NOT_LAST_FILE", "masks", "king_table",
-           "popcount", "band", "bor", "bandnot", "nonzero", "count", "shl", "shr", "bit", "is_set", "words",
+__all__ = ["ONE_WORD_MAX", "MAX_BITBOARD_SIZE", "BOARD", "NOT_FIRST_FILE", "NOT_LAST_FILE", "masks",
+           "popcount", "band", "bor", "bxor", "bandnot", "nonzero", "count", "shl", "shr", "bit", "words",
            "load", "store"]
 
 ONE_WORD_MAX = 8         # 8 * 8 = 64 bits: one word
@@ -52,19 +52,6 @@ def masks() -> np.ndarray:
         for row, value in ((BOARD, board), (NOT_FIRST_FILE, board & ~first),
                            (NOT_LAST_FILE, board & ~(first << size - 1))):
             out[size, row] = _split(value)
-    return out
-
-
-def king_table() -> np.ndarray:
-    """``uint64[MAX_BITBOARD_SIZE + 1, MAX_BITBOARD_SIZE ** 2, 2]``: the king neighbours of every
-    square of every size, as (lo, hi) words."""
-    out = np.zeros((MAX_BITBOARD_SIZE + 1, MAX_BITBOARD_SIZE ** 2, 2), dtype=np.uint64)
-    for size in range(1, MAX_BITBOARD_SIZE + 1):
-        for r in range(size):
-            for f in range(size):
-                value = sum(1 << (r + dr) * size + f + df for dr in (-1, 0, 1) for df in (-1, 0, 1)
-                            if (dr or df) and 0 <= r + dr < size and 0 <= f + df < size)
-                out[size, r * size + f] = _split(value)
     return out
 
 
@@ -112,10 +99,6 @@ def _bit2(zero, i):
     return (np.uint64(1) << i, np.uint64(0)) if i < 64 else (np.uint64(0), np.uint64(1) << (i - 64))
 
 
-def _is_set2(b, i):
-    return (b[0] >> i) & 1 != 0 if i < 64 else (b[1] >> (i - 64)) & 1 != 0
-
-
 def _store1(value, table, a, b):
     table[a, b, 0] = value
 
@@ -127,6 +110,7 @@ def _store2(value, table, a, b):
 
 band = _generic("band", lambda a, b: a & b, lambda a, b: (a[0] & b[0], a[1] & b[1]))
 bor = _generic("bor", lambda a, b: a | b, lambda a, b: (a[0] | b[0], a[1] | b[1]))
+bxor = _generic("bxor", lambda a, b: a ^ b, lambda a, b: (a[0] ^ b[0], a[1] ^ b[1]))
 bandnot = _generic("bandnot", lambda a, b: a & ~b, lambda a, b: (a[0] & ~b[0], a[1] & ~b[1]))
 nonzero = _generic("nonzero", lambda a: a != 0, lambda a: (a[0] | a[1]) != 0)
 count = _generic("count", lambda a: np.int64(popcount(a)),
@@ -134,7 +118,6 @@ count = _generic("count", lambda a: np.int64(popcount(a)),
 shl = _generic("shl", lambda b, n: b << n, _shl2)  # towards higher squares, 0 < n < 64
 shr = _generic("shr", lambda b, n: b >> n, _shr2)  # towards lower squares, 0 < n < 64
 bit = _generic("bit", lambda zero, i: np.uint64(1) << i, _bit2)  # square i alone
-is_set = _generic("is_set", lambda b, i: (b >> i) & 1 != 0, _is_set2)  # whether square i is set
 words = _generic("words", lambda zero, lo, hi: lo, lambda zero, lo, hi: (lo, hi))  # from (lo, hi)
 # tables are uint64[..., ..., 2] arrays of (lo, hi) rows
 load = _generic("load", lambda zero, table, a, b: table[a, b, 0],

@@ -3,8 +3,8 @@ stays the reference) computed with the bitboards of ``agents.bitboards``.
 
 Boards up to 8x8 use one 64-bit word, up to 11x11 two; 12x12 falls back to the mailbox kernel.
 The four breadth-first searches become sequences of frontier bitboards: the queen distances by
-sliding fills (each of the eight directions shifted square by square through the empty squares),
-the king distances by one-step dilations. Each search keeps its *cumulative* sets: row ``d`` of
+sliding fills (eight rays shifted in step, square by square, through the empty squares), the king
+distances by one-step dilations. Each search keeps its *cumulative* sets: row ``d`` of
 ``layers`` holds the squares within ``d`` moves, so the squares at distance exactly ``d`` are
 ``row d & ~row d-1``. Every term of the evaluation is a sum over squares of a function of the
 distances, so it becomes a sum of popcounts over pairs of layers:
@@ -16,8 +16,9 @@ distances, so it becomes a sum of popcounts over pairs of layers:
 * ``c2``: ``(e - d) / 6`` for Black's layers ``e`` within five of ``d``, -1 for the squares Black
   reached six or more earlier, +1 for those it reached six or more later or never, and -1 for each
   square only Black reaches;
-* mobility: the mailbox walk of ``territory``, with ``N(b)`` as a popcount of ``b``'s king
-  neighbours and "the opponent reaches ``b``" as a bit test.
+* mobility: an amazon's eight rays walked in step, ring ``k`` (the squares ``k`` steps away) met
+  with the opponent's queen-reachable squares, and ``N(b)`` summed over a ring by popcounts of
+  four bit planes holding every square's count of empty neighbours.
 
 The value equals the mailbox kernel's up to rounding (the sums are taken in another order; the
 tests hold them to 1e-12).
@@ -39,7 +40,7 @@ from numba import njit
 from amazons_env import core
 
 from .bitboards import (MAX_BITBOARD_SIZE, NOT_FIRST_FILE, NOT_LAST_FILE, ONE_WORD_MAX, band, bandnot, bit,
-                        bor, count, king_table, load, masks, is_set, nonzero, shl, shr, store, words)
+                        bor, bxor, count, load, masks, nonzero, shl, shr, store, words)
 from .evaluator import KERNEL_SIGNATURE
 from .territory import (_HALF_POWERS, C1, C2, KAPPA, MOB, T1, T2, W, mobility_penalty, phase_score, squash,
                         territory_kernel)
@@ -48,7 +49,6 @@ __all__ = ["territory_bb_kernel", "BITBOARD_SIZES"]
 
 BITBOARD_SIZES = range(core.MIN_SIZE, MAX_BITBOARD_SIZE + 1)  # the sizes this kernel computes itself
 _MASKS = masks()
-_KING = king_table()
 QW, QB, KW, KB = range(4)  # rows of ``layers``: queen then king distances of White, Black
 
 
@@ -84,30 +84,32 @@ def _amazons(queens, nq, side, size, zero):
 
 
 @njit(cache=True)
-def _shift(g, n):
-    """``g`` moved by ``n`` squares (``0 < |n| < 64``): towards higher squares if ``n > 0``."""
-    return shl(g, n) if n > 0 else shr(g, -n)
+def _advance(rays, empty, east, west, size):
+    """One more square along each of eight rays (the queen directions of ``core.directions``):
+    each ray survives where it lands on an empty square without wrapping round an edge."""
+    return (band(shl(rays[0], 1), east), band(shr(rays[1], 1), west),
+            band(shl(rays[2], size), empty), band(shr(rays[3], size), empty),
+            band(shl(rays[4], size + 1), east), band(shl(rays[5], size - 1), west),
+            band(shr(rays[6], size - 1), east), band(shr(rays[7], size + 1), west))
 
 
 @njit(cache=True)
-def _slide(g, pro, n):
-    """The squares reached from ``g`` by repeated shifts of ``n`` while in ``pro`` (``g`` excluded)."""
-    out = bandnot(g, g)
-    g = band(_shift(g, n), pro)
-    while nonzero(g):
-        out = bor(out, g)
-        g = band(_shift(g, n), pro)
-    return out
+def _union(rays):
+    return bor(bor(bor(rays[0], rays[1]), bor(rays[2], rays[3])), bor(bor(rays[4], rays[5]), bor(rays[6], rays[7])))
 
 
 @njit(cache=True)
 def _queen_step(g, empty, east, west, size):
     """The empty squares one queen move from ``g``. ``east``/``west``: the empty squares a move
     towards a higher/lower file may land on (the others would have wrapped round an edge)."""
-    return bor(bor(bor(_slide(g, east, 1), _slide(g, west, -1)),
-                   bor(_slide(g, empty, size), _slide(g, empty, -size))),
-               bor(bor(_slide(g, east, size + 1), _slide(g, west, size - 1)),
-                   bor(_slide(g, east, 1 - size), _slide(g, west, -size - 1))))
+    rays = (g, g, g, g, g, g, g, g)
+    out = bandnot(g, g)
+    while True:  # all eight directions in step: one loop test per square of the longest ray
+        rays = _advance(rays, empty, east, west, size)
+        ring = _union(rays)
+        if not nonzero(ring):
+            return out
+        out = bor(out, ring)
 
 
 @njit(cache=True)
@@ -203,25 +205,40 @@ def _king_position(layers, nw, nb, empty, zero):
 
 
 @njit(cache=True)
-def _mobility_alpha(cells, dirs, square, size, reach, empty, zero):
-    """Lieberum's alpha for the amazon on padded ``square`` (``territory._mobility_alpha``):
-    ``reach``, the squares the opponent reaches by queen moves."""
-    width = size + 2
+def _free_neighbours(empty, not_first, not_last, size):
+    """``N(b)`` of every square as four bit planes (``N = n0 + 2 n1 + 4 n2 + 8 n3``): the eight
+    neighbour indicators, ``empty`` shifted back along each direction, added bit-sliced."""
+    east = band(empty, not_first)
+    west = band(empty, not_last)
+    n0 = n1 = n2 = n3 = bandnot(empty, empty)
+    for x in (shr(east, 1), shl(west, 1), shr(empty, size), shl(empty, size),
+              shr(east, size + 1), shr(west, size - 1), shl(east, size - 1), shl(west, size + 1)):
+        c0 = band(n0, x)
+        n0 = bxor(n0, x)
+        c1 = band(n1, c0)
+        n1 = bxor(n1, c0)
+        n3 = bor(n3, band(n2, c1))
+        n2 = bxor(n2, c1)
+    return n0, n1, n2, n3
+
+
+@njit(cache=True)
+def _mobility_alpha(square, empty, east, west, size, reach, free):
+    """Lieberum's alpha for the amazon on ``square`` (``territory._mobility_alpha``), ring by
+    ring: ``2^-k N(b)`` summed over the squares ``b`` ``k`` queen steps away that ``reach`` (the
+    opponent's queen-reachable squares) holds; ``free``: ``_free_neighbours``."""
+    rays = (square, square, square, square, square, square, square, square)
     alpha = 0.0
-    for k in range(8):
-        step = dirs[k]
-        rank_step = (step + width // 2) // width  # -1, 0 or 1: a step is rank_step * width + file step
-        bit_step = step - 2 * rank_step            # the same step on a board of width ``size``
-        b = square + step
-        i = _square(square, size) + bit_step
-        weight = 0.5
-        while cells[b] == core.EMPTY:
-            if is_set(reach, i):
-                alpha += weight * count(band(load(zero, _KING, size, i), empty))
-            weight *= 0.5
-            b += step
-            i += bit_step
-    return alpha
+    weight = 1.0
+    while True:
+        rays = _advance(rays, empty, east, west, size)
+        ring = _union(rays)
+        if not nonzero(ring):
+            return alpha
+        weight *= 0.5
+        ring = band(ring, reach)
+        alpha += weight * (count(band(ring, free[0])) + 2 * count(band(ring, free[1]))
+                           + 4 * count(band(ring, free[2])) + 8 * count(band(ring, free[3])))
 
 
 @njit(cache=True)
@@ -250,6 +267,9 @@ def _evaluate(cells, queens, nq, side, dirs, params, zero):
     squares = float(size * size)
     s, score = phase_score(f, params, squares)
     if s > 0.0 and params[MOB] != 0.0:
+        free = _free_neighbours(empty, not_first, not_last, size)
+        east = band(empty, not_first)
+        west = band(empty, not_last)
         for j in range(2):
             sign = 1.0 if j == 1 else -1.0  # a penalty for Black's amazons counts for White
             if j == 0:
@@ -257,7 +277,7 @@ def _evaluate(cells, queens, nq, side, dirs, params, zero):
             else:
                 reach = _within(layers, QW, nqw, nqw, zero)
             for i in range(nq[j]):
-                alpha = _mobility_alpha(cells, dirs, queens[j, i], size, reach, empty, zero)
+                alpha = _mobility_alpha(bit(zero, _square(queens[j, i], size)), empty, east, west, size, reach, free)
                 score += sign * mobility_penalty(alpha, s, params)
     return squash(score, side, params, squares)
 

@@ -7,7 +7,10 @@ start position and at move 20 (after 20 plies of ``alphabeta:depth=1`` self-play
 
 Each row also gives the territory kernel's calls per second on the same position, measured in the
 same run just before, and the engine's rate as a ratio to it: the machine is shared and noisy, so
-the ratio is the figure to compare between runs. ``evals/s`` counts the engine's evaluator calls
+the ratio is the figure to compare between runs. The reference is the mailbox kernel
+(``territory:kernel=mailbox``), which does not change, so ratios stay comparable with runs made
+before the engines moved to the bitboard kernel (``benchmarks/territory_speed.py`` compares the
+two). ``evals/s`` counts the engine's evaluator calls
 where it reports them. Every engine is warmed up (numba loads) on a small search first.
 """
 
@@ -27,6 +30,7 @@ from engines import evaluator_rate, position_at  # noqa: E402  (this folder's en
 from agents import make  # noqa: E402
 from amazons_env import Board  # noqa: E402
 
+REFERENCE = "territory:kernel=mailbox"  # the yardstick of every row
 ENGINES = ("uct:prior=eval", "uct:prior=mixed", "uct:prior=fast", "mcts", "alphabeta", "two-iteration:eval=improved")
 
 
@@ -53,7 +57,7 @@ def run(sizes: list[int], seconds: float, engines: list[str]) -> list[dict[str, 
     for size in sizes:
         for label, board in (("start", Board(size)), ("move 20", position_at(size, 20))):
             for engine in engines:
-                kernel = evaluator_rate("territory", board, 0.5)
+                kernel = evaluator_rate(REFERENCE, board, 0.5)
                 row = measure(engine, board, seconds)
                 row.update(size=size, position=label, kernel_evals_per_second=kernel,
                            ratio=row["rate"] / kernel)
@@ -78,7 +82,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = parser.parse_args(argv)
     if os.environ.get("NUMBA_NUM_THREADS") != "1":
         print("note: NUMBA_NUM_THREADS is not 1; the figures are meant for one thread", file=sys.stderr)
-    print("| board | position | engine | rate | evals/s | kernel evals/s (same position) | rate / kernel "
+    print("| board | position | engine | rate | evals/s | mailbox kernel evals/s (same position) | rate / kernel "
           "| seconds |")
     print("|---|---|---|---|---|---|---|---|")
     try:
