@@ -20,15 +20,17 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
 from numba.core import cgutils
+from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from . import core
 from .core import ARROW, EMPTY, MAX_QUEENS, MAX_SIZE
 
 __all__ = [
-    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS", "EMPTY_ROWS", "META_SIZE", "max_legal",
+    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS", "LINES", "LINES_REV", "META_SIZE", "max_legal",
     "NUM_PLANES", "OK", "WIN", "ILLEGAL",
     "new_meta", "step_one", "write_obs_mask", "clear_mask", "single_step",
     "step_batch", "step_batch_parallel", "step_some", "observe_some", "reset_batch", "first_out_of_range", "check_batch", "sample_legal",
@@ -46,8 +48,15 @@ WINNER = 7    # the winner once DONE, else -1
 NLEGAL = 8    # number of legal actions (listed in the game's ``legal`` buffer)
 ROWN = 9      # number of mask rows set (their public from-squares in ROWS..)
 ROWS = 10
-EMPTY_ROWS = ROWS + MAX_QUEENS  # bit c of field EMPTY_ROWS + r: square (r, c) is empty
-META_SIZE = EMPTY_ROWS + MAX_SIZE
+# The empty squares along every line of the board, four lines packed into each int64 word
+# (``lines``): lane 0 (bits 0-11) of word ``j`` is row j (bit c: square (j, c) empty), lane 1
+# (bits 16-27) column j, lane 2 diagonal ``r - c == j - (N - 1)`` and lane 3 anti-diagonal
+# ``r + c == j``, those three with bit r for the square on row r. Words ``LINES_REV + j`` hold
+# the same lanes mirrored (bit ``MAX_SIZE - 1 - i`` for bit i), so that both ends of a line are
+# found with the same carry trick (``_slide``). Bits off the board are 0 (not empty).
+LINES = ROWS + MAX_QUEENS
+LINES_REV = LINES + 2 * MAX_SIZE - 1
+META_SIZE = LINES_REV + 2 * MAX_SIZE - 1
 
 NUM_PLANES = 9
 
@@ -67,9 +76,8 @@ def new_meta(cells: np.ndarray, side: int) -> np.ndarray:
     meta = np.zeros(META_SIZE, dtype=np.int64)
     meta[SIDE] = side
     meta[WINNER] = -1
-    width = math.isqrt(len(cells))
-    empty = cells.reshape(width, width)[1:-1, 1:-1] == EMPTY
-    meta[EMPTY_ROWS:EMPTY_ROWS + width - 2] = empty @ (1 << np.arange(width - 2, dtype=np.int64))
+    size = math.isqrt(len(cells)) - 2
+    _empty_lines(meta[None], cells, core.padded_index(size), size)
     return meta
 
 
@@ -98,12 +106,105 @@ def _set(array, g, lo, hi, value):
         array[g, k] = value
 
 
+@intrinsic
+def _store_u64(typingctx, array, g, k, value):
+    """Store the 8 bytes of the int64 ``value`` (little-endian) at ``array[g, k:k + 8]`` of a
+    2-D byte array with unit inner stride, unaligned and unchecked: the caller keeps it inside
+    the array. One store instead of eight (see ``_expand_row``)."""
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0])
+        stride = cgutils.unpack_tuple(builder, data.strides)[0]
+        row = context.cast(builder, args[1], signature.args[1], types.intp)
+        col = context.cast(builder, args[2], signature.args[2], types.intp)
+        at = builder.gep(data.data, [builder.add(builder.mul(row, stride), col)])
+        word = context.cast(builder, args[3], signature.args[3], types.int64)
+        builder.store(word, builder.bitcast(at, ir.IntType(64).as_pointer()), align=1)
+        return context.get_dummy_value()
+    return types.void(array, g, k, value), codegen
+
+
+# _EXPAND[b]: the 8 bits of b as 8 bytes 0/1 (bit i in byte i)
+_EXPAND = np.array([sum(((b >> i) & 1) << (8 * i) for i in range(8)) for b in range(256)], dtype=np.int64)
+
+
 @njit(cache=True, inline="always")
-def _occupy(meta, g, size, sq, occupied):
-    """Keep ``EMPTY_ROWS`` in step with ``cells``: public square ``sq`` became occupied or empty."""
-    r = EMPTY_ROWS + sq // size
-    bit = np.int64(1) << (sq % size)
-    meta[g, r] = (meta[g, r] & ~bit) if occupied else (meta[g, r] | bit)
+def _expand_row(out, g, at, bits, size):
+    """``out[g, at + c] = bit c of bits`` for ``c < size``, in whole 8-byte stores: it also
+    writes zeros up to 7 bytes past the row (``size`` 6: 2, 10: 6), so rows must be written in
+    increasing order and the bytes after the last row written afterwards."""
+    _store_u64(out, g, at, _EXPAND[bits & 255])
+    if size > 8:
+        _store_u64(out, g, at + 8, _EXPAND[(bits >> 8) & 255])
+
+
+_TOP = MAX_SIZE - 1  # a bit's position in the mirrored lanes is _TOP minus its position
+_LANE0, _LANE1, _LANE2, _LANE3 = (np.int64(0xFFF) << (16 * i) for i in range(4))
+_ONES = 0x0001000100010001  # bit 0 of every lane
+_LANES123 = 0x0001000100010000  # bit 0 of lanes 1-3
+
+
+@njit(cache=True, inline="always")
+def _toggle(meta, g, size, sq):
+    """Public square ``sq`` changed between empty and occupied: flip its bit in the (mirrored)
+    words of the four lines through it (see ``LINES``)."""
+    r = sq // size
+    c = sq - r * size
+    one = np.int64(1)
+    meta[g, LINES + r] ^= one << c
+    meta[g, LINES + c] ^= one << (16 + r)
+    meta[g, LINES + r - c + size - 1] ^= one << (32 + r)
+    meta[g, LINES + r + c] ^= one << (48 + r)
+    meta[g, LINES_REV + r] ^= one << (_TOP - c)
+    meta[g, LINES_REV + c] ^= one << (16 + _TOP - r)
+    meta[g, LINES_REV + r - c + size - 1] ^= one << (32 + _TOP - r)
+    meta[g, LINES_REV + r + c] ^= one << (48 + _TOP - r)
+
+
+@njit(cache=True)
+def _empty_lines(meta, cells, pad, size):
+    """Set the ``LINES`` words of ``meta[0]`` (all zero) from the empty squares of ``cells``."""
+    for sq in range(size * size):
+        if cells[pad[sq]] == EMPTY:
+            _toggle(meta, 0, size, sq)
+
+
+@njit(cache=True, inline="always")
+def _slide(empty, queen):
+    """In each 16-bit lane: the bits of ``empty`` above the lane's one ``queen`` bit up to the
+    first bit not in ``empty``, i.e. the squares a queen reaches along the line in one direction.
+    Branch-free: no lane borrows from the next (the queen bit is <= bit 11, bits 12-15 of
+    ``empty`` are 0), so one subtraction finds every lane's first blocked square at once."""
+    upto = (queen << 1) - _ONES          # the queen's bit and the bits below it
+    blocked = ~(empty | upto)            # the blocked squares above the queen (and bits 12-15)
+    first = blocked & ~(blocked - _ONES)  # the lowest of them
+    return (first - _ONES) & ~upto
+
+
+@njit(cache=True, inline="always")
+def _queen_lines(meta, g, size, sq, maps):
+    """The empty squares one queen move from public square ``sq`` as two words of lanes (row,
+    column, diagonal, anti-diagonal): ``(forward, mirrored)``, the squares above and below the
+    queen along each line. Sets ``maps`` so that bit ``p`` of lane ``i`` is square
+    ``p * maps[i] + maps[8 + i]`` (mirrored lanes: ``i + 4``)."""
+    r = sq // size
+    c = sq - r * size
+    d = r - c + size - 1
+    a = r + c
+    forward = (meta[g, LINES + r] & _LANE0) | (meta[g, LINES + c] & _LANE1) \
+        | (meta[g, LINES + d] & _LANE2) | (meta[g, LINES + a] & _LANE3)
+    mirrored = (meta[g, LINES_REV + r] & _LANE0) | (meta[g, LINES_REV + c] & _LANE1) \
+        | (meta[g, LINES_REV + d] & _LANE2) | (meta[g, LINES_REV + a] & _LANE3)
+    one = np.int64(1)
+    queen = (one << c) | ((one << r) * _LANES123)
+    queen_mirrored = (one << (_TOP - c)) | ((one << (_TOP - r)) * _LANES123)
+    # bit p of the row lane is square r*N + p, of the column p*N + c, of the diagonal
+    # p*(N+1) - (r - c), of the anti-diagonal p*(N-1) + r + c; mirrored: p -> _TOP - p
+    maps[0], maps[1], maps[2], maps[3] = 1, size, size + 1, size - 1
+    maps[8], maps[9], maps[10], maps[11] = r * size, c, c - r, r + c
+    for i in range(4):
+        maps[4 + i] = -maps[i]
+        maps[12 + i] = _TOP * maps[i] + maps[8 + i]
+    return _slide(forward, queen), _slide(mirrored, queen_mirrored)
 
 
 @njit(cache=True, inline="always")
@@ -122,8 +223,8 @@ def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=Fals
         cells[g, frm] = EMPTY
         cells[g, to] = side + 1
         queens[g, side, index] = to
-        _occupy(meta, g, size, action // nn, False)
-        _occupy(meta, g, size, action % nn, True)
+        _toggle(meta, g, size, action // nn)
+        _toggle(meta, g, size, action % nn)
         meta[g, SRC] = frm
         meta[g, DST] = to
         meta[g, QIDX] = index
@@ -132,7 +233,7 @@ def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=Fals
     if frm != meta[g, DST] or not (known_legal or core._line_clear(cells[g], dirs, frm, to)):
         return ILLEGAL
     cells[g, to] = ARROW
-    _occupy(meta, g, size, action % nn, True)
+    _toggle(meta, g, size, action % nn)
     meta[g, PHASE] = 0
     meta[g, TURNS] += 1
     side ^= 1
@@ -166,59 +267,63 @@ def _fill(b, p, left):
 
 
 @njit(cache=True, inline="always")
-def _reach(meta, queens, nq, g, side, dirs, pub, out, offset, rows):
+def _reach(meta, queens, nq, g, side, size, pub, out, offset, rows):
     """Set ``out[g, offset + sq]`` to 1 on every square one queen move from a queen of ``side``,
-    0 elsewhere. ``rows``: ``int64[2 * MAX_SIZE]`` scratch.
+    0 elsewhere, and zero up to 7 bytes after the plane (see ``_expand_row``). ``rows``:
+    ``int64[2 * MAX_SIZE]`` scratch.
 
-    Branch-free on row bit masks (bit c of row r = square (r, c); the empty squares are kept in
-    ``meta``): one pass up the board carries the north, north-east and north-west rays from row
-    to row, one pass down the southern ones, and each row fills east and west within itself.
-    Walking 8 rays per queen instead ends every ray in a mispredicted branch."""
-    size = dirs[2] - 2
+    Branch-free on row bit masks (bit c of row r = square (r, c); the empty squares are lane 0
+    of ``meta``'s ``LINES``): one pass down the board carries the south, south-east and
+    south-west rays from row to row, one pass up the northern ones (writing the rows in
+    increasing order), and each row fills east and west within itself. Walking 8 rays per
+    queen instead ends every ray in a mispredicted branch."""
     for r in range(size):
         rows[r] = 0
     for i in range(nq[g, side]):
         sq = pub[queens[g, side, i]]
         rows[sq // size] |= np.int64(1) << (sq % size)
+    s = se = sw = 0
+    above = 0  # the queens of the row above
+    for r in range(size - 1, -1, -1):
+        empty = meta[g, LINES + r] & _LANE0
+        s = (s | above) & empty
+        se = ((se | above) << 1) & empty
+        sw = ((sw | above) >> 1) & empty
+        rows[size + r] = s | se | sw
+        above = rows[r]
     n = ne = nw = 0
-    below = 0  # the queens of the row below
+    below = 0
     for r in range(size):
-        empty = meta[g, EMPTY_ROWS + r]
+        empty = meta[g, LINES + r] & _LANE0
         mine = rows[r]
         n = (n | below) & empty
         ne = ((ne | below) << 1) & empty
         nw = ((nw | below) >> 1) & empty
-        rows[size + r] = (n | ne | nw | (_fill(mine, empty, True) << 1) | (_fill(mine, empty, False) >> 1)) & empty
+        reach = rows[size + r] | n | ne | nw | ((_fill(mine, empty, True) << 1) & empty) \
+            | ((_fill(mine, empty, False) >> 1) & empty)
+        _expand_row(out, g, offset + r * size, reach, size)
         below = mine
-    s = se = sw = 0
-    above = 0
-    for r in range(size - 1, -1, -1):
-        empty = meta[g, EMPTY_ROWS + r]
-        s = (s | above) & empty
-        se = ((se | above) << 1) & empty
-        sw = ((sw | above) >> 1) & empty
-        reach = rows[size + r] | s | se | sw
-        above = rows[r]
-        at = offset + r * size
-        for c in range(size):
-            out[g, at + c] = (reach >> c) & 1
 
 
 @njit(cache=True, inline="always")
-def _legal_row(cells, g, dirs, pub, nn, frm, masks, out, offset, legal, n):
-    """Set game ``g``'s mask row of the slides from ``frm``, mark their targets in
-    ``out[g, offset + sq]``, list the actions in ``legal[g, n:]``; return the new length."""
-    base = pub[frm] * nn
-    for d in range(8):
-        step = dirs[d]
-        s = frm + step
-        while cells[g, s] == EMPTY:
-            sq = pub[s]
-            masks[g, base + sq] = 1
-            out[g, offset + sq] = 1
-            legal[g, n] = base + sq
+def _legal_row(meta, g, size, nn, sq, masks, out, offset, legal, n, maps):
+    """Set game ``g``'s mask row of the slides from public square ``sq``, mark their targets in
+    ``out[g, offset + target]``, list the actions in ``legal[g, n:]``; return the new length.
+    One loop over the set bits of each of ``_queen_lines``'s two words: two loop exits per
+    queen where walking its eight rays mispredicts eight."""
+    base = sq * nn
+    forward, mirrored = _queen_lines(meta, g, size, sq, maps)
+    for half in range(2):
+        word = forward if half == 0 else mirrored
+        while word != 0:
+            k = trailing_zeros(word)
+            lane = (k >> 4) + 4 * half
+            target = (k & 15) * maps[lane] + maps[8 + lane]
+            masks[g, base + target] = 1
+            out[g, offset + target] = 1
+            legal[g, n] = base + target
             n += 1
-            s += step
+            word &= word - 1
     return n
 
 
@@ -231,7 +336,10 @@ def _arrow_plane(cells, g, pad, nn, out):
 
 @njit(cache=True, inline="always")
 def _other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, masks, legal, rows):
-    """Every plane but the arrows (see ``write_obs_mask``). Planes written whole are not zeroed first."""
+    """Every plane but the arrows (see ``write_obs_mask``). Planes written whole are not zeroed
+    first; they are written in increasing order (``_reach`` writes a little past its plane).
+    ``rows``: ``int64[2 * MAX_SIZE]`` scratch."""
+    size = dirs[2] - 2
     _set(out, g, 0, 2 * nn, 0)
     _set(out, g, 4 * nn, 6 * nn, 0)
     other = perspective ^ 1
@@ -251,20 +359,20 @@ def _other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, m
     if mover and meta[g, DONE] == 0:
         _set(out, g, 6 * nn, 7 * nn, 0)
         if arrow_phase:
-            meta[g, NLEGAL] = _legal_row(cells, g, dirs, pub, nn, meta[g, DST], masks, out, 6 * nn, legal, 0)
+            meta[g, NLEGAL] = _legal_row(meta, g, size, nn, pub[meta[g, DST]], masks, out, 6 * nn, legal, 0, rows)
             meta[g, ROWS] = pub[meta[g, DST]]
             meta[g, ROWN] = 1
         else:
             n = 0
             for i in range(nq[g, perspective]):
-                q = queens[g, perspective, i]
-                n = _legal_row(cells, g, dirs, pub, nn, q, masks, out, 6 * nn, legal, n)
-                meta[g, ROWS + i] = pub[q]
+                q = pub[queens[g, perspective, i]]
+                n = _legal_row(meta, g, size, nn, q, masks, out, 6 * nn, legal, n, rows)
+                meta[g, ROWS + i] = q
             meta[g, NLEGAL] = n
             meta[g, ROWN] = nq[g, perspective]
     else:
-        _reach(meta, queens, nq, g, perspective, dirs, pub, out, 6 * nn, rows)
-    _reach(meta, queens, nq, g, other, dirs, pub, out, 7 * nn, rows)
+        _reach(meta, queens, nq, g, perspective, size, pub, out, 6 * nn, rows)
+    _reach(meta, queens, nq, g, other, size, pub, out, 7 * nn, rows)
     _set(out, g, 8 * nn, 9 * nn, perspective)
 
 
