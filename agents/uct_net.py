@@ -55,37 +55,44 @@ from .nets import require_torch
 from .pvmcts import PV_WEIGHTS, PVNet, pv_weights_path
 from .uct import UCT
 
-__all__ = ["UCTNet", "expand_node", "visit_policy", "kids"]
+__all__ = ["UCTNet", "expand_nodes", "visit_policy", "kids"]
 
 FIRST, NKIDS, SOLVED, MAX_KIDS, FREE = T.FIRST, T.NKIDS, T.SOLVED, T.MAX_KIDS, T.FREE
-_EXPAND_ARGS = (types.int64, types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1],
-                KERNEL_TYPE, types.float64[::1], types.float64[::1], types.int64[::1], types.int32[:, ::1],
-                types.float64[:, ::1], types.int64[::1], types.int64[:, ::1], types.float64[::1],
+_EXPAND_ARGS = (types.int64[::1], types.uint8[:, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64[::1],
+                types.int64[::1], KERNEL_TYPE, types.float64[::1], types.float64[::1], types.int64[::1],
+                types.int32[:, ::1], types.float64[:, ::1], types.int64[::1], types.int64[:, ::1], types.float64[::1],
                 types.int64[:, ::1], types.float64[::1], types.int64[::1])
 
 
-@njit(types.int64(*_EXPAND_ARGS), cache=True)
-def expand_node(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves,
-                qscores, stats):
-    """Expand node ``x`` of a ``uct_tree`` tree (``cells``/``queens``: its position, ``side`` to act)
-    as ``uct_tree.run`` would on reaching it; returns its first child row, or -1 when it stays a
-    leaf: proven (no move left, or counted by the filling phase, as ``run`` marks it), or no room."""
-    if ni[x, FIRST] >= 0:
-        return ni[x, FIRST]
-    if ni[x, SOLVED] != 0 or st[FREE] + icfg[MAX_KIDS] > ni.shape[0]:
-        return -1
-    if ni[x, T.KIND] == T.KIND_MOVE:
-        if not core.has_move(cells, queens, nq, side, dirs):
-            ni[x, SOLVED] = 1
-            return -1
-        if icfg[T.ENDGAME] > 0:
-            outcome, _ = endgame.fill_value(cells, queens, nq, side, dirs, icfg[T.ENDGAME])
-            if outcome != 0:
-                ni[x, SOLVED] = -outcome
-                return -1
-    T._expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves,
-              qscores, stats)
-    return ni[x, FIRST]
+@njit(types.int64[::1](*_EXPAND_ARGS), cache=True)
+def expand_nodes(xs, cells, queens, sides, nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves,
+                 qscores, stats):
+    """Expand each node ``xs[k]`` of a ``uct_tree`` tree (``cells[k]``/``queens[k]``: its position,
+    ``sides[k]`` to act there) as ``uct_tree.run`` would on reaching it; returns each one's first
+    child row, or -1 where it stays a leaf: proven (no move left, or counted by the filling phase, as
+    ``run`` marks it), or no room left in the tree. One call for many nodes: numba's dispatch of the
+    kernel argument costs more than a small expansion."""
+    out = np.full(len(xs), -1, np.int64)
+    for k in range(len(xs)):
+        x, side, c, q = xs[k], sides[k], cells[k], queens[k]
+        if ni[x, FIRST] >= 0:
+            out[k] = ni[x, FIRST]
+            continue
+        if ni[x, SOLVED] != 0 or st[FREE] + icfg[MAX_KIDS] > ni.shape[0]:
+            continue
+        if ni[x, T.KIND] == T.KIND_MOVE:
+            if not core.has_move(c, q, nq, side, dirs):
+                ni[x, SOLVED] = 1
+                continue
+            if icfg[T.ENDGAME] > 0:
+                outcome, _ = endgame.fill_value(c, q, nq, side, dirs, icfg[T.ENDGAME])
+                if outcome != 0:
+                    ni[x, SOLVED] = -outcome
+                    continue
+        T._expand(x, c, q, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores,
+                  stats)
+        out[k] = ni[x, FIRST]
+    return out
 
 
 class _Position:
@@ -189,40 +196,40 @@ class UCTNet(UCT):
 
         net, size = self.net(board.size), board.size
         public = core.public_index(size)
-        root = int(st[T.ROOT])
-        levels = [(root, _Position(cells.copy(), queens.copy(), nq, int(board.turn)))]
-        for level in range(self.depth + 1):
-            todo = []
-            for x, pos in levels:
-                if expand_node(x, pos.cells, pos.queens, pos.nq, pos.side, board.dirs, self.evaluator.kernel,
-                               self.evaluator.params, self.fcfg, icfg, ni, nf, st, *buffers) >= 0:
-                    todo.append((x, pos))
+        fixed = (nq, board.dirs, self.evaluator.kernel, self.evaluator.params, self.fcfg, icfg, ni, nf, st, *buffers)
+
+        def expand(nodes: list[tuple[int, _Position]]) -> np.ndarray:
+            return expand_nodes(np.array([x for x, _ in nodes], np.int64), np.stack([p.cells for _, p in nodes]),
+                                np.stack([p.queens for _, p in nodes]), np.array([p.side for _, p in nodes], np.int64),
+                                *fixed)
+
+        level = [(int(st[T.ROOT]), _Position(cells.copy(), queens.copy(), nq, int(board.turn)))]
+        for depth in range(self.depth + 1):
+            todo = [node for node, first in zip(level, expand(level)) if first >= 0]
             if not todo:
                 return
             values, slide, arrow = net.evaluate(np.stack([p.cells for _, p in todo]),
                                                 np.array([p.side for _, p in todo], np.int64))
-            replies = []
+            tops = []  # (the net's row, a queen move node, the position after it)
             for k, (x, pos) in enumerate(todo):
                 first, n = int(ni[x, FIRST]), int(ni[x, NKIDS])
                 frm, to = public[ni[first:first + n, T.FROM]], public[ni[first:first + n, T.TO]]
                 sidx, _ = move_indices(np.stack([frm, to, to], axis=1), size)
-                kids = _reprior(ni, nf, x, _softmax(slide[k, sidx]), self.mix)
-                for q in kids[:self.top]:
-                    after = pos.after(ni, q)
-                    if expand_node(q, after.cells, after.queens, after.nq, after.side, board.dirs,
-                                   self.evaluator.kernel, self.evaluator.params, self.fcfg, icfg, ni, nf, st,
-                                   *buffers) < 0:
-                        continue
-                    f, m = int(ni[q, FIRST]), int(ni[q, NKIDS])
-                    dest = int(public[ni[q, T.TO]])
-                    shots = np.stack([np.full(m, dest), np.full(m, dest), public[ni[f:f + m, T.ARROW]]], axis=1)
-                    _, aidx = move_indices(shots, size)
-                    best = _reprior(ni, nf, q, _softmax(arrow[k, aidx]), self.mix)[0]
-                    if level < self.depth:
-                        replies.append((int(best), after.after(ni, int(best))))
-                if level > 0 and self.value > 0:
+                tops += [(k, int(q), pos.after(ni, int(q)))
+                         for q in _reprior(ni, nf, x, _softmax(slide[k, sidx]), self.mix)[:self.top]]
+                if depth > 0 and self.value > 0:
                     self._mix_value(ni, nf, x, float(values[k]))
-            levels = replies
+            level = []
+            for (k, q, after), first in zip(tops, expand([(q, after) for _, q, after in tops]) if tops else ()):
+                if first < 0:
+                    continue
+                m = int(ni[q, NKIDS])
+                dest = int(public[ni[q, T.TO]])
+                shots = np.stack([np.full(m, dest), np.full(m, dest), public[ni[first:first + m, T.ARROW]]], axis=1)
+                _, aidx = move_indices(shots, size)
+                best = int(_reprior(ni, nf, q, _softmax(arrow[k, aidx]), self.mix)[0])
+                if depth < self.depth:
+                    level.append((best, after.after(ni, best)))
 
     def _mix_value(self, ni: np.ndarray, nf: np.ndarray, x: int, net_value: float) -> None:
         """Mix the net's value of the position at move node ``x`` (for its side to move) into the

@@ -15,7 +15,7 @@ from agents.nets.planes import make_planes
 from agents.nets.policy_value import PolicyValueNet, legal_moves_batch, move_log_probs
 from agents.pvmcts import PVNet
 from agents.uct import PRIORS, UCT
-from agents.uct_net import UCTNet, expand_node
+from agents.uct_net import UCTNet, expand_nodes
 from amazons_env import Board, Move, core
 
 
@@ -33,11 +33,12 @@ def guided(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray
     icfg[T.FAST] = PRIORS[agent._prior(board.size)]
     icfg[T.MAX_KIDS] = int(board.queen_counts.max()) * 4 * (board.size - 1)
     ni, nf, st = agent._root(board)
-    position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())
+    nq = board.queen_counts.copy()
     buffers = agent._buffers(board.size)
-    agent._guide(board, *position, icfg, ni, nf, st, buffers)
-    expand_node(int(st[T.ROOT]), *position, int(board.turn), board.dirs, agent.evaluator.kernel,
-                agent.evaluator.params, agent.fcfg, icfg, ni, nf, st, *buffers)
+    agent._guide(board, board.cells.copy(), board.queens.copy(), nq, icfg, ni, nf, st, buffers)
+    expand_nodes(np.array([st[T.ROOT]]), board.cells[None].copy(), board.queens[None].copy(),
+                 np.array([int(board.turn)]), nq, board.dirs, agent.evaluator.kernel, agent.evaluator.params,
+                 agent.fcfg, icfg, ni, nf, st, *buffers)
     return ni, nf, st
 
 
