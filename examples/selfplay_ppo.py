@@ -1,7 +1,7 @@
 """Self-play PPO (CleanRL style) with a small convolutional policy on the vector env.
 
     pip install -c constraints.txt -e ".[rl]"      # torch; matplotlib for the curve
-    python3 examples/selfplay_ppo.py --out runs/ppo6 # 6x6, 15 minutes, 2 threads
+    python3 examples/selfplay_ppo.py --out runs/ppo6 # 6x6, 15 minutes, one torch thread
     python3 examples/selfplay_ppo.py --out runs/ppo6 --minutes 5 --eval-every 60
 
 One net plays both sides of 64 games in ``AmazonsVectorEnv`` (no opponent: self-play). The
@@ -27,7 +27,8 @@ or a kill stops at once and loses at most that update. Running the same command 
 with the same ``--out``; ``--resume`` insists that there is a state) goes on from it: counters,
 budget, curve and table continue. Options that shape the run must stay as saved (they may be
 left out); ``--minutes``, ``--updates``, ``--eval-every`` and ``--threads`` may change, e.g. a
-larger ``--minutes`` extends a finished run. The games in progress restart on resume.
+larger ``--minutes`` extends a finished run (to start afresh, use another ``--out``). The games
+in progress restart on resume.
 """
 
 from __future__ import annotations
