@@ -39,7 +39,7 @@ from agents.endgame import analyse
 from amazons_env import Board
 
 AGENTS = ("alphabeta", "alphabeta:clock=legacy", "mcts", "uct", "two-iteration", "classic", "move-then-arrow", "cnn",
-          "cnn:search=two-iteration", "cnn:search=mcts")
+          "cnn:search=alphabeta", "cnn:search=two-iteration", "cnn:search=mcts", "pvmcts")
 
 
 def with_time(spec: str, seconds: float) -> str:

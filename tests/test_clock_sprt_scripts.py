@@ -1,0 +1,73 @@
+"""The clock and tuning scripts (``benchmarks/clock.py``, ``benchmarks/sprt.py``): what they record,
+at fixed depths on small boards. No timing is asserted (the machine is shared)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCHMARKS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+clock = _script("clock")
+sprt = _script("sprt")
+
+
+def test_queued_seconds_is_a_count_or_unknown():
+    queued = clock.queued_seconds()
+    assert queued is None or (queued >= 0 and math.isfinite(queued))
+
+
+def test_against_times_only_the_agents_moves(monkeypatch):
+    timed = []
+    original = clock.timed_move
+
+    def spy(agent, board):
+        timed.append((agent.spec, int(board.turn)))
+        return original(agent, board)
+
+    monkeypatch.setattr(clock, "timed_move", spy)
+    result = clock.play("alphabeta:depth=1", 6, 2, seed=3, against="random")
+    timed = timed[2:]  # the two warm-up moves
+    assert len(result["seconds"]) == len(result["queued"]) == len(timed) > 0
+    assert {spec for spec, _ in timed} == {"alphabeta:depth=1,seed=3"}
+    assert {turn for _, turn in timed} == {0, 1}  # White in one game, Black in the other
+    row = clock.row(result, 1.0)
+    assert row.startswith("| alphabeta:depth=1 | 6x6 |") and row.count("|") == 12
+
+
+def test_sprt_statistics():
+    assert sprt.llr(0, 0, 0.0, 50.0) == 0.0
+    assert sprt.llr(30, 10, 0.0, 50.0) > 0 > sprt.llr(10, 30, 0.0, 50.0)
+    low, high = sprt.bounds(0.05, 0.05)
+    assert low == -high
+    assert sprt.expected_score(0.0) == 0.5 and sprt.expected_score(400.0) == pytest.approx(10 / 11)
+    assert sprt.sprt_path("a/x.json") == "a/x.sprt.json"
+
+
+@pytest.mark.parametrize("kwargs", [{"alpha": 0.0}, {"beta": 0.5}, {"elo0": 10.0, "elo1": 10.0}, {"chunk": 3},
+                                    {"games": 0}])
+def test_sprt_refuses_bad_settings(kwargs):
+    with pytest.raises(ValueError):
+        sprt.sprt("alphabeta:depth=1", "random", size=6, workers=1, progress=False, **kwargs)
+
+
+def test_fixed_game_count_writes_its_verdict(tmp_path):
+    path = str(tmp_path / "t.json")
+    result = sprt.sprt("alphabeta:depth=1", "random", size=6, games=2, chunk=2, workers=1, json_path=path,
+                       progress=False)
+    assert result["games"] == 2 and result["a_wins"] + result["b_wins"] == 2
+    record = json.loads(Path(sprt.sprt_path(path)).read_text())
+    assert record["sprt"]["verdict"] == "fixed" and record["sprt"]["games"] == 2
+    assert record["summary"]["a_wins"] == result["a_wins"]
