@@ -205,7 +205,7 @@ class UCTNet(UCT):
 
         level = [(int(st[T.ROOT]), _Position(cells.copy(), queens.copy(), nq, int(board.turn)))]
         for depth in range(self.depth + 1):
-            todo = [node for node, first in zip(level, expand(level)) if first >= 0]
+            todo = [node for node, first in zip(level, expand(level)) if first >= 0] if level else []
             if not todo:
                 return
             values, slide, arrow = net.evaluate(np.stack([p.cells for _, p in todo]),

@@ -56,8 +56,9 @@ def kids(ni: np.ndarray, x: int) -> range:
     return range(int(ni[x, T.FIRST]), int(ni[x, T.FIRST] + ni[x, T.NKIDS]))
 
 
-def test_plays_legal_moves_with_its_simulations_and_reuses_the_tree(net_path):
-    agent = UCTNet(weights=net_path, sims=150, seed=3)
+@pytest.mark.parametrize("options", [{}, {"top": 0}, {"depth": 0, "value": 0.5}, {"value": 1.0, "mix": 0.0}])
+def test_plays_legal_moves_with_its_simulations_and_reuses_the_tree(net_path, options):
+    agent = UCTNet(weights=net_path, sims=150, seed=3, **options)
     board = Board(6)
     for _ in range(8):
         if board.is_game_over():
