@@ -44,7 +44,7 @@ def test_against_times_only_the_agents_moves(monkeypatch):
     assert {spec for spec, _ in timed} == {"alphabeta:depth=1,seed=3"}
     assert {turn for _, turn in timed} == {0, 1}  # White in one game, Black in the other
     row = clock.row(result, 1.0)
-    assert row.startswith("| alphabeta:depth=1 | 6x6 |") and row.count("|") == 12
+    assert row.startswith("| alphabeta:depth=1 | 6x6 |") and row.count("|") == 13
 
 
 def test_sprt_statistics():
