@@ -59,6 +59,7 @@ from amazons_env.errors import describe
 from .arena_files import check_paths, load_results, save_record, save_results
 from .backends import check_backend, run_tasks
 from .base import Agent
+from .clock import frozen_heap
 from .options import OptionError
 from .registry import AGENTS, format_spec, make, parse_spec
 
@@ -96,7 +97,14 @@ def _nodes_of(agent: Agent) -> int:
 
 def play_game(white: Agent, black: Agent, board: Board, opening: int = 0, index: int = 0,
               pair: str = "") -> GameResult:
-    """Play ``board`` (which may already hold opening moves, ``opening`` of them) to the end."""
+    """Play ``board`` (which may already hold opening moves, ``opening`` of them) to the end, the
+    objects that exist before it frozen (``clock.frozen_heap``: no full garbage collection in a
+    timed move)."""
+    with frozen_heap():
+        return _play(white, black, board, opening, index, pair)
+
+
+def _play(white: Agent, black: Agent, board: Board, opening: int, index: int, pair: str) -> GameResult:
     players = (white, black)
     seconds = [0.0, 0.0]
     longest = [0.0, 0.0]

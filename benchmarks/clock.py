@@ -37,6 +37,7 @@ import numpy as np
 from agents import make
 from agents.arena import opening_board
 from agents.base import Agent
+from agents.clock import frozen_heap
 from agents.endgame import analyse
 from amazons_env import Board
 
@@ -78,6 +79,14 @@ def play(spec: str, size: int, games: int, seed: int, against: Optional[str] = N
     cold, _ = timed_move(players[0], opening_board(size, 2, [seed, size, 99]))
     timed_move(players[1], opening_board(size, 2, [seed, size, 98]))
     seconds, queued, open_seconds = [], [], []
+    with frozen_heap():  # as the arena plays its games
+        _games(players, size, games, seed, against, seconds, queued, open_seconds)
+    return {"spec": spec, "size": size, "games": games, "cold": cold, "seconds": seconds, "queued": queued,
+            "open_seconds": open_seconds}
+
+
+def _games(players: list[Agent], size: int, games: int, seed: int, against: Optional[str], seconds: list,
+           queued: list, open_seconds: list) -> None:
     for game in range(games):
         board = opening_board(size, 2, [seed, size, game])
         for player in players:
@@ -94,8 +103,6 @@ def play(spec: str, size: int, games: int, seed: int, against: Optional[str] = N
             queued.append(waited)
             if not separated and abs(getattr(player.last_result, "value", 0.0)) < 1.0:
                 open_seconds.append(spent)
-    return {"spec": spec, "size": size, "games": games, "cold": cold, "seconds": seconds, "queued": queued,
-            "open_seconds": open_seconds}
 
 
 def row(result: dict[str, Any], budget: float) -> str:

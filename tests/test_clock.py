@@ -5,13 +5,15 @@ much of ``time=T`` each agent uses."""
 
 from __future__ import annotations
 
+import gc
 import time
 
 import pytest
 
 from agents import make
-from agents.arena import opening_board
-from agents.clock import NEVER, Clock, as_ns, now_ns
+from agents.arena import opening_board, play_game
+from agents.clock import NEVER, Clock, as_ns, frozen_heap, now_ns
+from amazons_env import Board
 
 # (size, depth, opening plies) -> (move, value, nodes, evals) of round one's alphabeta at a fixed
 # depth, recorded before the clock changed: the legacy clock and the new one must both give them
@@ -175,3 +177,26 @@ def test_batched_search_reuses_the_root_scores_of_its_last_iteration():
     plain = batched_alphabeta(board, 2, evaluator, k=3)
     assert (again.move, again.value) == (plain.move, plain.value)
     assert again.evals == plain.evals - first.evals
+
+
+def test_frozen_heap_freezes_for_the_block_only():
+    assert gc.get_freeze_count() == 0
+    with frozen_heap():
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        with frozen_heap():  # nested: left as it is
+            assert gc.get_freeze_count() == frozen
+        assert gc.get_freeze_count() == frozen
+    assert gc.get_freeze_count() == 0
+
+
+def test_arena_games_are_played_with_the_heap_frozen():
+    seen = []
+
+    class Spy(type(make("random"))):
+        def select_move(self, board):
+            seen.append(gc.get_freeze_count())
+            return super().select_move(board)
+
+    play_game(Spy(seed=1), Spy(seed=2), Board(5))
+    assert seen and min(seen) > 0 and gc.get_freeze_count() == 0
