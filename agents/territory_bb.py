@@ -49,6 +49,11 @@ __all__ = ["territory_bb_kernel", "BITBOARD_SIZES"]
 
 BITBOARD_SIZES = range(core.MIN_SIZE, MAX_BITBOARD_SIZE + 1)  # the sizes this kernel computes itself
 _MASKS = masks()
+# _BIT[size, p]: the bit (public square) of padded square p, by table: a division costs more than
+# the rest of packing a board
+_BIT = np.full((MAX_BITBOARD_SIZE + 1, (MAX_BITBOARD_SIZE + 2) ** 2), -1, dtype=np.int64)
+for _size in BITBOARD_SIZES:
+    _BIT[_size, :(_size + 2) ** 2] = core.public_index(_size)
 QW, QB, KW, KB = range(4)  # rows of ``layers``: queen then king distances of White, Black
 
 
@@ -70,16 +75,10 @@ def _pack_empty(cells, size, zero):
 
 
 @njit(cache=True)
-def _square(p, size):
-    """The bit (public square) of padded square ``p``."""
-    return (p // (size + 2) - 1) * size + p % (size + 2) - 1
-
-
-@njit(cache=True)
 def _amazons(queens, nq, side, size, zero):
     b = zero
     for i in range(nq[side]):
-        b = bor(b, bit(zero, _square(queens[side, i], size)))
+        b = bor(b, bit(zero, _BIT[size, queens[side, i]]))
     return b
 
 
@@ -277,7 +276,7 @@ def _evaluate(cells, queens, nq, side, dirs, params, zero):
             else:
                 reach = _within(layers, QW, nqw, nqw, zero)
             for i in range(nq[j]):
-                alpha = _mobility_alpha(bit(zero, _square(queens[j, i], size)), empty, east, west, size, reach, free)
+                alpha = _mobility_alpha(bit(zero, _BIT[size, queens[j, i]]), empty, east, west, size, reach, free)
                 score += sign * mobility_penalty(alpha, s, params)
     return squash(score, side, params, squares)
 
