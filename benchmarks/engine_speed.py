@@ -21,7 +21,7 @@ import json
 import os
 import sys
 import time
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -80,21 +80,29 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--engines", nargs="+", default=list(ENGINES), help="agent specs (default: all engines)")
     parser.add_argument("--json", default=None, metavar="PATH", help="also write the rows here")
     args = parser.parse_args(argv)
+    columns = ["board", "position", "engine", "rate", "evals/s", "mailbox kernel evals/s (same position)",
+               "rate / kernel", "seconds"]
+    return print_table(columns, lambda: run(args.sizes, args.time, args.engines), args.json)
+
+
+def print_table(columns: list[str], rows: Callable[[], list[dict[str, Any]]], json_path: Optional[str]) -> int:
+    """The end of every speed benchmark here: a note unless numba has one thread, the header of a
+    markdown table of ``columns``, then ``rows()``, which prints its rows as it goes (Ctrl-C stops
+    it cleanly: exit status 130), and the rows written to ``json_path`` (if given) with the command
+    and the machine's load. Returns the exit status."""
     if os.environ.get("NUMBA_NUM_THREADS") != "1":
         print("note: NUMBA_NUM_THREADS is not 1; the figures are meant for one thread", file=sys.stderr)
-    print("| board | position | engine | rate | evals/s | mailbox kernel evals/s (same position) | rate / kernel "
-          "| seconds |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "---|" * len(columns))
     try:
-        rows = run(args.sizes, args.time, args.engines)
+        result = rows()
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump({"command": " ".join(sys.argv), "rows": rows}, handle, indent=1)
+    if json_path:
+        with open(json_path, "w", encoding="utf-8") as handle:
+            json.dump({"command": " ".join(sys.argv), "load": os.getloadavg(), "rows": result}, handle, indent=1)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -18,7 +18,6 @@ turns within a round, and the ratio bitboard / mailbox is the figure to compare 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -29,7 +28,8 @@ from numba import njit, types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from engines import position_at  # noqa: E402  (this folder's engine benchmarks)
+from engine_speed import print_table  # noqa: E402  (this folder's benchmarks)
+from engines import position_at  # noqa: E402
 
 from agents import make  # noqa: E402
 from agents.evaluator import KERNEL_TYPE, make_evaluator  # noqa: E402
@@ -90,7 +90,11 @@ def run(sizes: list[int], rounds: int, sims: Optional[int]) -> list[dict[str, An
     rows = []
     for size in sizes:
         budget = sims or (20000 if size <= 8 else 3000)
-        for label, board in (("start", Board(size)), ("move 20", position_at(size, 20))):
+        try:
+            boards = [("start", Board(size)), ("move 20", position_at(size, 20))]
+        except ValueError:  # that self-play game ended before move 20 (small boards)
+            boards = [("start", Board(size))]
+        for label, board in boards:
             positions = children(board)
             row: dict[str, Any] = {"size": size, "position": label, "children": len(positions[0]), "sims": budget}
             for _ in range(rounds):
@@ -127,21 +131,9 @@ def main(argv: Optional[list[str]] = None) -> int:
             parser.error(f"--sizes: {size} is not a board size ({core.MIN_SIZE}-{core.MAX_SIZE})")
     if args.rounds < 1 or args.sims is not None and args.sims < 1:
         parser.error("--rounds and --sims must be >= 1")
-    if os.environ.get("NUMBA_NUM_THREADS") != "1":
-        print("note: NUMBA_NUM_THREADS is not 1; the figures are meant for one thread", file=sys.stderr)
-    print("| board | position | mailbox evals/s | bitboard evals/s | ratio | uct sims/s, mailbox | "
-          "uct sims/s, bitboard | ratio | uct's move (mailbox / bitboard) |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    try:
-        rows = run(args.sizes, args.rounds, args.sims)
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump({"command": " ".join(sys.argv), "load": os.getloadavg(), "rows": rows}, handle, indent=1)
-    return 0
-
+    columns = ["board", "position", "mailbox evals/s", "bitboard evals/s", "ratio", "uct sims/s, mailbox",
+               "uct sims/s, bitboard", "ratio", "uct's move (mailbox / bitboard)"]
+    return print_table(columns, lambda: run(args.sizes, args.rounds, args.sims), args.json)
 
 if __name__ == "__main__":
     sys.exit(main())
