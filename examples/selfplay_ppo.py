@@ -389,6 +389,8 @@ def parse(argv: Optional[list[str]] = None) -> tuple[argparse.Namespace, Optiona
     given = vars(parser.parse_args(argv))
     out, resume = given.pop("out"), given.pop("resume")
     state = None
+    if out is not None and out.exists() and not out.is_dir():
+        parser.error(f"--out {out} is not a folder")
     if out is not None and has_state(out):
         try:
             state = read_state(out)

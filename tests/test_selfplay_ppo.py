@@ -143,3 +143,6 @@ def test_edited_or_mismatched_states_are_refused_by_name(example, tmp_path, caps
     with pytest.raises(SystemExit):
         example.main(TOY + ["--resume", "--out", str(tmp_path / "empty")])
     assert "holds no state.json" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        example.main(TOY + ["--out", str(tmp_path / "state.json")])
+    assert "is not a folder" in capsys.readouterr().err
