@@ -40,7 +40,7 @@ from numba import njit
 from amazons_env import core
 
 from .bitboards import (MAX_BITBOARD_SIZE, NOT_FIRST_FILE, NOT_LAST_FILE, ONE_WORD_MAX, band, bandnot, bit,
-                        bor, bxor, count, load, masks, nonzero, shl, shr, store, words)
+                        bor, bxor, count, load, masks, nonzero, shl, shr, store, words, zero_bytes)
 from .evaluator import KERNEL_SIGNATURE
 from .territory import (_HALF_POWERS, C1, C2, KAPPA, MOB, T1, T2, W, mobility_penalty, phase_score, squash,
                         territory_kernel)
@@ -59,18 +59,20 @@ QW, QB, KW, KB = range(4)  # rows of ``layers``: queen then king distances of Wh
 
 @njit(cache=True)
 def _pack_empty(cells, size, zero):
-    """The empty squares of the padded ``cells`` as a bitboard."""
+    """The empty squares (``core.EMPTY`` is 0) of the padded ``cells`` as a bitboard, a rank at a
+    time (its cells and the frame after it are read as words)."""
     width = size + 2
     lo = np.uint64(0)
     hi = np.uint64(0)
-    for r in range(size - 1, -1, -1):  # from the last square down, so each bit enters at the bottom
-        row = (r + 1) * width + 1
-        for f in range(size - 1, -1, -1):
-            e = np.uint64(1) if cells[row + f] == core.EMPTY else np.uint64(0)
-            if r * size + f >= 64:
-                hi = (hi << 1) | e
-            else:
-                lo = (lo << 1) | e
+    for r in range(size):
+        rank = zero_bytes(cells, (r + 1) * width + 1, size)
+        at = r * size
+        if at >= 64:
+            hi |= rank << np.uint64(at - 64)
+        else:
+            lo |= rank << np.uint64(at)
+            if at + size > 64:  # the rank straddles the two words
+                hi |= rank >> np.uint64(64 - at)
     return words(zero, lo, hi)
 
 

@@ -59,6 +59,19 @@ def test_primitives_match_python_integers(size, a, b, n, i):
                    a | 1 << i, (i | n << 64) & mask]
 
 
+@njit
+def _zero_bytes(array, start, n):
+    return bb.zero_bytes(array, start, n)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 255), min_size=24, max_size=24), st.integers(1, 16), st.integers(0, 8))
+def test_zero_bytes_flags_the_zero_bytes(values, n, start):
+    array = np.array(values, dtype=np.uint8)
+    array[::3] = 0  # zeros next to non-zero bytes of every value
+    assert _zero_bytes(array, start, n) == sum(1 << f for f in range(n) if array[start + f] == 0)
+
+
 def test_tables_match_the_board_geometry():
     masks = bb.masks()
     for size in range(core.MIN_SIZE, bb.MAX_BITBOARD_SIZE + 1):
