@@ -99,11 +99,19 @@ def _borrowed(typingctx, array):
     return array(array), codegen
 
 
-@njit(cache=True, inline="always")
-def _set(array, g, lo, hi, value):
-    """``array[g, lo:hi] = value`` as a loop (a slice would be a counted view)."""
-    for k in range(lo, hi):
-        array[g, k] = value
+@intrinsic
+def _set(typingctx, array, g, lo, hi, value):
+    """``array[g, lo:hi] = value`` on a 2-D byte array with unit inner stride, as one memset.
+    A slice would be a counted view, and a loop is no memset: numba's handling of negative
+    indices turns it into one scattered byte store per entry."""
+    def codegen(context, builder, signature, args):
+        row, start, stop = (context.cast(builder, v, t, types.intp) for v, t in zip(args[1:4], signature.args[1:4]))
+        data = context.make_array(signature.args[0])(context, builder, args[0])
+        stride = cgutils.unpack_tuple(builder, data.strides)[0]
+        at = builder.gep(data.data, [builder.add(builder.mul(row, stride), start)])
+        cgutils.memset(builder, at, builder.sub(stop, start), context.cast(builder, args[4], signature.args[4], types.int8))
+        return context.get_dummy_value()
+    return types.void(array, g, lo, hi, value), codegen
 
 
 @intrinsic
@@ -137,6 +145,14 @@ def _expand_row(out, g, at, bits, size):
         _store_u64(out, g, at + 8, _EXPAND[(bits >> 8) & 255])
 
 
+# _ROW[N, sq], _COL[N, sq]: row and column of public square sq on an NxN board (a load instead
+# of a division by a size known only at run time)
+_ROW = np.array([[sq // n if n else 0 for sq in range(MAX_SIZE * MAX_SIZE)] for n in range(MAX_SIZE + 1)], np.int64)
+_COL = np.array([[sq % n if n else 0 for sq in range(MAX_SIZE * MAX_SIZE)] for n in range(MAX_SIZE + 1)], np.int64)
+# _RECIPROCAL[nn]: x // nn == (x * _RECIPROCAL[nn]) >> 32 for every action 0 <= x < nn * nn:
+# it is 2**32 / nn + e with 0 < e <= 1, so the product overshoots x / nn by less than
+# x / 2**32 < 2**-17, less than the 1 / nn that x / nn's fraction stays away from the next integer
+_RECIPROCAL = np.array([(1 << 32) // nn + 1 if nn else 0 for nn in range(MAX_SIZE ** 2 + 1)], np.int64)
 _TOP = MAX_SIZE - 1  # a bit's position in the mirrored lanes is _TOP minus its position
 _LANE0, _LANE1, _LANE2, _LANE3 = (np.int64(0xFFF) << (16 * i) for i in range(4))
 _ONES = 0x0001000100010001  # bit 0 of every lane
@@ -147,8 +163,8 @@ _LANES123 = 0x0001000100010000  # bit 0 of lanes 1-3
 def _toggle(meta, g, size, sq):
     """Public square ``sq`` changed between empty and occupied: flip its bit in the (mirrored)
     words of the four lines through it (see ``LINES``)."""
-    r = sq // size
-    c = sq - r * size
+    r = _ROW[size, sq]
+    c = _COL[size, sq]
     one = np.int64(1)
     meta[g, LINES + r] ^= one << c
     meta[g, LINES + c] ^= one << (16 + r)
@@ -186,8 +202,8 @@ def _queen_lines(meta, g, size, sq, maps):
     column, diagonal, anti-diagonal): ``(forward, mirrored)``, the squares above and below the
     queen along each line. Sets ``maps`` so that bit ``p`` of lane ``i`` is square
     ``p * maps[i] + maps[8 + i]`` (mirrored lanes: ``i + 4``)."""
-    r = sq // size
-    c = sq - r * size
+    r = _ROW[size, sq]
+    c = _COL[size, sq]
     d = r - c + size - 1
     a = r + c
     forward = (meta[g, LINES + r] & _LANE0) | (meta[g, LINES + c] & _LANE1) \
@@ -208,12 +224,20 @@ def _queen_lines(meta, g, size, sq, maps):
 
 
 @njit(cache=True, inline="always")
+def _source(action, nn):
+    """``action // nn``, the public square an action starts from, without a division."""
+    return (action * _RECIPROCAL[nn]) >> 32
+
+
+@njit(cache=True, inline="always")
 def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=False):
     """Apply one in-range ``action`` to game ``g``. Returns ``OK``, ``WIN`` or ``ILLEGAL``; the
     state is untouched when the action is illegal. ``known_legal``: the caller has checked the
     action against the current mask, so the queen-line check is skipped."""
-    frm = pad[action // nn]
-    to = pad[action % nn]
+    src = _source(action, nn)
+    dst = action - src * nn
+    frm = pad[src]
+    to = pad[dst]
     side = meta[g, SIDE]
     size = dirs[2] - 2
     if meta[g, PHASE] == 0:
@@ -223,8 +247,8 @@ def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=Fals
         cells[g, frm] = EMPTY
         cells[g, to] = side + 1
         queens[g, side, index] = to
-        _toggle(meta, g, size, action // nn)
-        _toggle(meta, g, size, action % nn)
+        _toggle(meta, g, size, src)
+        _toggle(meta, g, size, dst)
         meta[g, SRC] = frm
         meta[g, DST] = to
         meta[g, QIDX] = index
@@ -233,7 +257,7 @@ def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=Fals
     if frm != meta[g, DST] or not (known_legal or core._line_clear(cells[g], dirs, frm, to)):
         return ILLEGAL
     cells[g, to] = ARROW
-    _toggle(meta, g, size, action % nn)
+    _toggle(meta, g, size, dst)
     meta[g, PHASE] = 0
     meta[g, TURNS] += 1
     side ^= 1
@@ -281,7 +305,7 @@ def _reach(meta, queens, nq, g, side, size, pub, out, offset, rows):
         rows[r] = 0
     for i in range(nq[g, side]):
         sq = pub[queens[g, side, i]]
-        rows[sq // size] |= np.int64(1) << (sq % size)
+        rows[_ROW[size, sq]] |= np.int64(1) << _COL[size, sq]
     s = se = sw = 0
     above = 0  # the queens of the row above
     for r in range(size - 1, -1, -1):
@@ -476,7 +500,7 @@ def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, ini
             meta[i, WINNER] = meta[i, SIDE] ^ 1
         else:
             if shot:  # the arrow plane only gains the new arrow
-                obs[i, 2 * nn + action % nn] = 1
+                obs[i, 2 * nn + action - _source(action, nn) * nn] = 1
             if code == WIN:
                 rewards[i] = 1.0
                 terminated[i] = True
@@ -544,7 +568,7 @@ def step_some(which, cells, queens, nq, meta, actions, dirs, pad, pub, nn, obs, 
         shot = meta[i, PHASE] == 1
         step_one(cells, queens, nq, meta, i, dirs, pad, nn, actions[i], True)
         if shot:
-            obs[i, 2 * nn + actions[i] % nn] = 1
+            obs[i, 2 * nn + actions[i] - _source(actions[i], nn) * nn] = 1
         _other_planes(cells, queens, nq, meta, i, dirs, pub, nn, meta[i, SIDE], obs, masks, legal, rows)
 
 
