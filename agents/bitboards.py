@@ -25,13 +25,13 @@ from __future__ import annotations
 import inspect
 
 import numpy as np
-from numba import njit, types
 from llvmlite import ir
+from numba import njit, types
 from numba.extending import intrinsic, overload
 
-__all__ = ["ONE_WORD_MAX", "MAX_BITBOARD_SIZE", "BOARD", "NOT_FIRST_FILE", "NOT_LAST_FILE", "masks",
-           "popcount", "zero_bytes", "band", "bor", "bxor", "bandnot", "nonzero", "count", "shl", "shr", "bit", "words",
-           "load", "store"]
+__all__ = ["ONE_WORD_MAX", "MAX_BITBOARD_SIZE", "BOARD", "NOT_FIRST_FILE", "NOT_LAST_FILE", "masks", "popcount",
+           "zero_bytes", "band", "bor", "bxor", "bandnot", "nonzero", "count", "shl", "shr", "bit", "words", "load",
+           "store"]
 
 ONE_WORD_MAX = 8         # 8 * 8 = 64 bits: one word
 MAX_BITBOARD_SIZE = 11   # 11 * 11 = 121 bits: two words; 12x12 needs a third
@@ -71,6 +71,9 @@ def popcount(typingctx, x):
 def _load8(typingctx, array, index):
     """The eight bytes ``array[index:index + 8]`` of a ``uint8`` array as one little-endian
     ``uint64``, whatever their alignment. No bounds check: the caller keeps ``index + 8`` inside."""
+    if not (isinstance(array, types.Array) and array.dtype == types.uint8 and array.layout == "C"):
+        return None
+
     def codegen(context, builder, signature, args):
         data = context.make_array(signature.args[0])(context, builder, args[0]).data
         pointer = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
