@@ -30,7 +30,7 @@ from . import core
 from .core import ARROW, EMPTY, MAX_QUEENS, MAX_SIZE
 
 __all__ = [
-    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS", "LINES", "LINES_REV", "META_SIZE", "max_legal",
+    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS", "LINES", "LINES_REV", "QUEEN_ROWS", "META_SIZE", "max_legal",
     "NUM_PLANES", "OK", "WIN", "ILLEGAL",
     "new_meta", "step_one", "write_obs_mask", "clear_mask", "single_step",
     "step_batch", "step_batch_parallel", "step_some", "observe_some", "reset_batch", "first_out_of_range", "check_batch", "sample_legal",
@@ -56,7 +56,8 @@ ROWS = 10
 # found with the same carry trick (``_slide``). Bits off the board are 0 (not empty).
 LINES = ROWS + MAX_QUEENS
 LINES_REV = LINES + 2 * MAX_SIZE - 1
-META_SIZE = LINES_REV + 2 * MAX_SIZE - 1
+QUEEN_ROWS = LINES_REV + 2 * MAX_SIZE - 1  # bit c of field QUEEN_ROWS + side * MAX_SIZE + r: a queen of side on (r, c)
+META_SIZE = QUEEN_ROWS + 2 * MAX_SIZE
 
 NUM_PLANES = 9
 
@@ -77,7 +78,7 @@ def new_meta(cells: np.ndarray, side: int) -> np.ndarray:
     meta[SIDE] = side
     meta[WINNER] = -1
     size = math.isqrt(len(cells)) - 2
-    _empty_lines(meta[None], cells, core.padded_index(size), size)
+    _fill_words(meta[None], cells, core.padded_index(size), size)
     return meta
 
 
@@ -131,6 +132,23 @@ def _store_u64(typingctx, array, g, k, value):
     return types.void(array, g, k, value), codegen
 
 
+@intrinsic
+def _prefetch(typingctx, array, g, k):
+    """Ask the CPU to fetch the cache line of ``array[g, k]`` (a 2-D byte array with unit inner
+    stride) for writing; no effect on the program's results, even out of bounds."""
+    def codegen(context, builder, signature, args):
+        row, col = (context.cast(builder, v, t, types.intp) for v, t in zip(args[1:3], signature.args[1:3]))
+        data = context.make_array(signature.args[0])(context, builder, args[0])
+        stride = cgutils.unpack_tuple(builder, data.strides)[0]
+        at = builder.gep(data.data, [builder.add(builder.mul(row, stride), col)])
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [at.type, i32, i32, i32]), "llvm.prefetch")
+        builder.call(fn, [at, i32(1), i32(3), i32(1)])  # write, keep in all cache levels, data
+        return context.get_dummy_value()
+    return types.void(array, g, k), codegen
+
+
 # _EXPAND[b]: the 8 bits of b as 8 bytes 0/1 (bit i in byte i)
 _EXPAND = np.array([sum(((b >> i) & 1) << (8 * i) for i in range(8)) for b in range(256)], dtype=np.int64)
 
@@ -176,12 +194,24 @@ def _toggle(meta, g, size, sq):
     meta[g, LINES_REV + r + c] ^= one << (48 + _TOP - r)
 
 
+@njit(cache=True, inline="always")
+def _move_queen(meta, g, size, side, src, dst):
+    """Keep ``QUEEN_ROWS`` in step: ``side``'s queen left public square ``src`` (-1: none) for ``dst``."""
+    at = QUEEN_ROWS + side * MAX_SIZE
+    if src >= 0:
+        meta[g, at + _ROW[size, src]] ^= np.int64(1) << _COL[size, src]
+    meta[g, at + _ROW[size, dst]] ^= np.int64(1) << _COL[size, dst]
+
+
 @njit(cache=True)
-def _empty_lines(meta, cells, pad, size):
-    """Set the ``LINES`` words of ``meta[0]`` (all zero) from the empty squares of ``cells``."""
+def _fill_words(meta, cells, pad, size):
+    """Set the ``LINES`` and ``QUEEN_ROWS`` words of ``meta[0]`` (all zero) from ``cells``."""
     for sq in range(size * size):
-        if cells[pad[sq]] == EMPTY:
+        cell = cells[pad[sq]]
+        if cell == EMPTY:
             _toggle(meta, 0, size, sq)
+        elif cell != ARROW:
+            _move_queen(meta, 0, size, cell - 1, -1, sq)
 
 
 @njit(cache=True, inline="always")
@@ -249,6 +279,7 @@ def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=Fals
         queens[g, side, index] = to
         _toggle(meta, g, size, src)
         _toggle(meta, g, size, dst)
+        _move_queen(meta, g, size, side, src, dst)
         meta[g, SRC] = frm
         meta[g, DST] = to
         meta[g, QIDX] = index
@@ -291,21 +322,17 @@ def _fill(b, p, left):
 
 
 @njit(cache=True, inline="always")
-def _reach(meta, queens, nq, g, side, size, pub, out, offset, rows):
+def _reach(meta, g, side, size, out, offset, rows):
     """Set ``out[g, offset + sq]`` to 1 on every square one queen move from a queen of ``side``,
     0 elsewhere, and zero up to 7 bytes after the plane (see ``_expand_row``). ``rows``:
-    ``int64[2 * MAX_SIZE]`` scratch.
+    ``int64[MAX_SIZE]`` scratch.
 
     Branch-free on row bit masks (bit c of row r = square (r, c); the empty squares are lane 0
-    of ``meta``'s ``LINES``): one pass down the board carries the south, south-east and
-    south-west rays from row to row, one pass up the northern ones (writing the rows in
-    increasing order), and each row fills east and west within itself. Walking 8 rays per
-    queen instead ends every ray in a mispredicted branch."""
-    for r in range(size):
-        rows[r] = 0
-    for i in range(nq[g, side]):
-        sq = pub[queens[g, side, i]]
-        rows[_ROW[size, sq]] |= np.int64(1) << _COL[size, sq]
+    of ``meta``'s ``LINES``, the queens its ``QUEEN_ROWS``): one pass down the board carries
+    the south, south-east and south-west rays from row to row, one pass up the northern ones
+    (writing the rows in increasing order), and each row fills east and west within itself.
+    Walking 8 rays per queen instead ends every ray in a mispredicted branch."""
+    queen_rows = QUEEN_ROWS + side * MAX_SIZE
     s = se = sw = 0
     above = 0  # the queens of the row above
     for r in range(size - 1, -1, -1):
@@ -313,17 +340,17 @@ def _reach(meta, queens, nq, g, side, size, pub, out, offset, rows):
         s = (s | above) & empty
         se = ((se | above) << 1) & empty
         sw = ((sw | above) >> 1) & empty
-        rows[size + r] = s | se | sw
-        above = rows[r]
+        rows[r] = s | se | sw
+        above = meta[g, queen_rows + r]
     n = ne = nw = 0
     below = 0
     for r in range(size):
         empty = meta[g, LINES + r] & _LANE0
-        mine = rows[r]
+        mine = meta[g, queen_rows + r]
         n = (n | below) & empty
         ne = ((ne | below) << 1) & empty
         nw = ((nw | below) >> 1) & empty
-        reach = rows[size + r] | n | ne | nw | ((_fill(mine, empty, True) << 1) & empty) \
+        reach = rows[r] | n | ne | nw | ((_fill(mine, empty, True) << 1) & empty) \
             | ((_fill(mine, empty, False) >> 1) & empty)
         _expand_row(out, g, offset + r * size, reach, size)
         below = mine
@@ -395,8 +422,8 @@ def _other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, m
             meta[g, NLEGAL] = n
             meta[g, ROWN] = nq[g, perspective]
     else:
-        _reach(meta, queens, nq, g, perspective, size, pub, out, 6 * nn, rows)
-    _reach(meta, queens, nq, g, other, size, pub, out, 7 * nn, rows)
+        _reach(meta, g, perspective, size, out, 6 * nn, rows)
+    _reach(meta, g, other, size, out, 7 * nn, rows)
     _set(out, g, 8 * nn, 9 * nn, perspective)
 
 
@@ -522,6 +549,8 @@ def _step_range(lo, hi, cells, queens, nq, meta, actions, init_cells, init_queen
         _borrowed(player_rewards)
     rows = np.empty(2 * MAX_SIZE, np.int64)  # scratch of this range
     for i in range(lo, hi):
+        if i + 1 < hi:  # the next game's mask entry: its first read would wait on memory
+            _prefetch(masks, i + 1, actions[i + 1])
         actor = _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
                            dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, rows)
         # games are zero-sum: the other side gets the opposite of the actor's reward

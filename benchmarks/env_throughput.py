@@ -20,6 +20,7 @@ with other jobs distorts less than wall-clock rates):
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -161,7 +162,9 @@ def main() -> None:
                  bench_vector(size, first, seconds, sampler="scan")))
 
     reference = rows[0][1]
-    print(f"\nRandom masked play on {size}x{size}, {seconds:g} s per row (one run)\n")
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"\nRandom masked play on {size}x{size}, {seconds:g} s per row (one run; load average {load}, "
+          f"{os.cpu_count()} CPUs)\n")
     print(f"| {'what':<48} | {'games/s':>9} | {'steps/s':>10} | {'vs OpenSpiel C++':>16} "
           f"| {'games/CPU-s':>11} | {'per core vs OpenSpiel':>21} |")
     print(f"|{'-' * 50}|{'-' * 11}|{'-' * 12}|{'-' * 18}|{'-' * 13}|{'-' * 23}|")
