@@ -155,6 +155,10 @@ class AmazonsVectorEnv(VectorEnv):
         self._info_cache = self._infos_of(views, present)  # copy=False: the same dict every step
         self._present = present
         self._uniforms = np.empty(b)
+        # step_batch's arguments around the actions, gathered once (a step's Python overhead counts)
+        self._step_head = (self._cells, self._queens, self._nq, self._meta)
+        self._step_tail = (*self._init, self._dirs, self._pad, self._pub, self._nn, self._obs, self._masks,
+                           self._legal, self._rewards, self._terminated, self._illegal, self._player_rewards)
         self._started = False
 
     # -- gymnasium API -----------------------------------------------------------------------------
@@ -203,9 +207,7 @@ class AmazonsVectorEnv(VectorEnv):
                 raise IllegalMoveError(f"game {bad}: illegal action {self._describe(int(flat[bad]), int(actions[bad]))} "
                                        f"({int(actions[bad])}); no game was changed")
         was_done = self._meta[:, K.DONE] == 1 if self._has_opponent else None
-        args = (self._cells, self._queens, self._nq, self._meta, flat, *self._init, self._dirs, self._pad, self._pub,
-                self._nn, self._obs, self._masks, self._legal, self._rewards, self._terminated, self._illegal,
-                self._player_rewards)
+        args = (*self._step_head, flat, *self._step_tail)
         if self.num_threads == 1:
             K.step_batch(*args)
         else:
