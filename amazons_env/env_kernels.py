@@ -100,17 +100,25 @@ def _borrowed(typingctx, array):
     return array(array), codegen
 
 
+def _byte_pointer(context, builder, signature, args):
+    """Codegen of the address of ``array[g, k]`` (the first three arguments) in a 2-D byte array
+    with unit inner stride, with no negative-index fix-up and no bounds check."""
+    row, col = (context.cast(builder, v, t, types.intp) for v, t in zip(args[1:3], signature.args[1:3]))
+    data = context.make_array(signature.args[0])(context, builder, args[0])
+    stride = cgutils.unpack_tuple(builder, data.strides)[0]
+    return builder.gep(data.data, [builder.add(builder.mul(row, stride), col)])
+
+
 @intrinsic
 def _set(typingctx, array, g, lo, hi, value):
     """``array[g, lo:hi] = value`` on a 2-D byte array with unit inner stride, as one memset.
     A slice would be a counted view, and a loop is no memset: numba's handling of negative
     indices turns it into one scattered byte store per entry."""
     def codegen(context, builder, signature, args):
-        row, start, stop = (context.cast(builder, v, t, types.intp) for v, t in zip(args[1:4], signature.args[1:4]))
-        data = context.make_array(signature.args[0])(context, builder, args[0])
-        stride = cgutils.unpack_tuple(builder, data.strides)[0]
-        at = builder.gep(data.data, [builder.add(builder.mul(row, stride), start)])
-        cgutils.memset(builder, at, builder.sub(stop, start), context.cast(builder, args[4], signature.args[4], types.int8))
+        count = builder.sub(context.cast(builder, args[3], signature.args[3], types.intp),
+                            context.cast(builder, args[2], signature.args[2], types.intp))
+        value = context.cast(builder, args[4], signature.args[4], types.int8)
+        cgutils.memset(builder, _byte_pointer(context, builder, signature, args), count, value)
         return context.get_dummy_value()
     return types.void(array, g, lo, hi, value), codegen
 
@@ -121,13 +129,8 @@ def _store_u64(typingctx, array, g, k, value):
     2-D byte array with unit inner stride, unaligned and unchecked: the caller keeps it inside
     the array. One store instead of eight (see ``_expand_row``)."""
     def codegen(context, builder, signature, args):
-        data = context.make_array(signature.args[0])(context, builder, args[0])
-        stride = cgutils.unpack_tuple(builder, data.strides)[0]
-        row = context.cast(builder, args[1], signature.args[1], types.intp)
-        col = context.cast(builder, args[2], signature.args[2], types.intp)
-        at = builder.gep(data.data, [builder.add(builder.mul(row, stride), col)])
-        word = context.cast(builder, args[3], signature.args[3], types.int64)
-        builder.store(word, builder.bitcast(at, ir.IntType(64).as_pointer()), align=1)
+        at = builder.bitcast(_byte_pointer(context, builder, signature, args), ir.IntType(64).as_pointer())
+        builder.store(context.cast(builder, args[3], signature.args[3], types.int64), at, align=1)
         return context.get_dummy_value()
     return types.void(array, g, k, value), codegen
 
@@ -137,10 +140,7 @@ def _prefetch(typingctx, array, g, k):
     """Ask the CPU to fetch the cache line of ``array[g, k]`` (a 2-D byte array with unit inner
     stride) for writing; no effect on the program's results, even out of bounds."""
     def codegen(context, builder, signature, args):
-        row, col = (context.cast(builder, v, t, types.intp) for v, t in zip(args[1:3], signature.args[1:3]))
-        data = context.make_array(signature.args[0])(context, builder, args[0])
-        stride = cgutils.unpack_tuple(builder, data.strides)[0]
-        at = builder.gep(data.data, [builder.add(builder.mul(row, stride), col)])
+        at = _byte_pointer(context, builder, signature, args)
         i32 = ir.IntType(32)
         fn = cgutils.get_or_insert_function(
             builder.module, ir.FunctionType(ir.VoidType(), [at.type, i32, i32, i32]), "llvm.prefetch")
