@@ -12,6 +12,13 @@ the game's index ``g`` rather than per-game views, on arrays without reference c
 (``_borrowed``): numba counts references to each view and each inlined call's array arguments
 with atomic instructions, ~40 per step. Views are made only for the core's rule kernels.
 
+The observation and mask kernels keep their own incremental bit words in ``meta`` (the empty
+squares of every line, the queens of every row) and are branch-free where they can be: a
+queen's slides come from two words of packed lines (``_queen_lines``), the reach planes from
+row masks (``_reach``), and planes and mask rows are filled with memsets and 8-byte stores
+(``array_intrinsics``). They are checked against the rules core and slow references in
+``tests/test_env.py`` and ``tests/test_vector_reference.py``.
+
 Actions are ``from_square * N*N + to_square`` in public squares (``rank * N + file``).
 """
 
@@ -20,13 +27,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, prange, types
-from numba.core import cgutils
+from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
 
 from . import core
+from .array_intrinsics import borrowed as _borrowed
+from .array_intrinsics import expand_row as _expand_row
+from .array_intrinsics import fill_bytes as _set
+from .array_intrinsics import prefetch_write as _prefetch
 from .core import ARROW, EMPTY, MAX_QUEENS, MAX_SIZE
 
 __all__ = [
@@ -80,87 +88,6 @@ def new_meta(cells: np.ndarray, side: int) -> np.ndarray:
     size = math.isqrt(len(cells)) - 2
     _fill_words(meta[None], cells, core.padded_index(size), size)
     return meta
-
-
-@intrinsic
-def _borrowed(typingctx, array):
-    """``array`` without its reference count (a null ``meminfo``). Numba counts references to
-    every array variable and view with atomic instructions (perf put 40% of a step's samples on
-    them, though removing them gained only ~5%: they are barriers where the cost of earlier
-    stores shows); on a borrowed array they are a test of a null pointer. Only for arrays that
-    outlive the kernel call (its arguments)."""
-    def codegen(context, builder, signature, args):
-        source = context.make_array(signature.args[0])(context, builder, args[0])
-        borrowed = context.make_array(signature.return_type)(context, builder)
-        for field in ("nitems", "itemsize", "data", "shape", "strides"):
-            setattr(borrowed, field, getattr(source, field))
-        borrowed.meminfo = cgutils.get_null_value(borrowed.meminfo.type)
-        borrowed.parent = cgutils.get_null_value(borrowed.parent.type)
-        return borrowed._getvalue()
-    return array(array), codegen
-
-
-def _byte_pointer(context, builder, signature, args):
-    """Codegen of the address of ``array[g, k]`` (the first three arguments) in a 2-D byte array
-    with unit inner stride, with no negative-index fix-up and no bounds check."""
-    row, col = (context.cast(builder, v, t, types.intp) for v, t in zip(args[1:3], signature.args[1:3]))
-    data = context.make_array(signature.args[0])(context, builder, args[0])
-    stride = cgutils.unpack_tuple(builder, data.strides)[0]
-    return builder.gep(data.data, [builder.add(builder.mul(row, stride), col)])
-
-
-@intrinsic
-def _set(typingctx, array, g, lo, hi, value):
-    """``array[g, lo:hi] = value`` on a 2-D byte array with unit inner stride, as one memset.
-    A slice would be a counted view, and a loop is no memset: numba's handling of negative
-    indices turns it into one scattered byte store per entry."""
-    def codegen(context, builder, signature, args):
-        count = builder.sub(context.cast(builder, args[3], signature.args[3], types.intp),
-                            context.cast(builder, args[2], signature.args[2], types.intp))
-        value = context.cast(builder, args[4], signature.args[4], types.int8)
-        cgutils.memset(builder, _byte_pointer(context, builder, signature, args), count, value)
-        return context.get_dummy_value()
-    return types.void(array, g, lo, hi, value), codegen
-
-
-@intrinsic
-def _store_u64(typingctx, array, g, k, value):
-    """Store the 8 bytes of the int64 ``value`` (little-endian) at ``array[g, k:k + 8]`` of a
-    2-D byte array with unit inner stride, unaligned and unchecked: the caller keeps it inside
-    the array. One store instead of eight (see ``_expand_row``)."""
-    def codegen(context, builder, signature, args):
-        at = builder.bitcast(_byte_pointer(context, builder, signature, args), ir.IntType(64).as_pointer())
-        builder.store(context.cast(builder, args[3], signature.args[3], types.int64), at, align=1)
-        return context.get_dummy_value()
-    return types.void(array, g, k, value), codegen
-
-
-@intrinsic
-def _prefetch(typingctx, array, g, k):
-    """Ask the CPU to fetch the cache line of ``array[g, k]`` (a 2-D byte array with unit inner
-    stride) for writing; no effect on the program's results, even out of bounds."""
-    def codegen(context, builder, signature, args):
-        at = _byte_pointer(context, builder, signature, args)
-        i32 = ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [at.type, i32, i32, i32]), "llvm.prefetch")
-        builder.call(fn, [at, i32(1), i32(3), i32(1)])  # write, keep in all cache levels, data
-        return context.get_dummy_value()
-    return types.void(array, g, k), codegen
-
-
-# _EXPAND[b]: the 8 bits of b as 8 bytes 0/1 (bit i in byte i)
-_EXPAND = np.array([sum(((b >> i) & 1) << (8 * i) for i in range(8)) for b in range(256)], dtype=np.int64)
-
-
-@njit(cache=True, inline="always")
-def _expand_row(out, g, at, bits, size):
-    """``out[g, at + c] = bit c of bits`` for ``c < size``, in whole 8-byte stores: it also
-    writes zeros up to 7 bytes past the row (``size`` 6: 2, 10: 6), so rows must be written in
-    increasing order and the bytes after the last row written afterwards."""
-    _store_u64(out, g, at, _EXPAND[bits & 255])
-    if size > 8:
-        _store_u64(out, g, at + 8, _EXPAND[(bits >> 8) & 255])
 
 
 # _ROW[N, sq], _COL[N, sq]: row and column of public square sq on an NxN board (a load instead
