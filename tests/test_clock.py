@@ -68,7 +68,11 @@ def test_tiny_budget_gives_a_legal_move(spec):
     agent = make(spec)
     move = agent.select_move(board)
     assert board.is_legal(move)
-    assert 1 <= agent.last_result.depth <= 3
+    # how deep 0.05 s reaches depends on the machine (the bitboard kernel reaches depth 4 on a
+    # free core): only an explicit depth cap is a bound the test can hold the search to
+    assert agent.last_result.depth >= 1
+    if "depth=3" in spec:
+        assert agent.last_result.depth <= 3
 
 
 @pytest.mark.parametrize("spec", ["mcts:time=0.05", "two-iteration:time=0.05", "classic:time=0.05",
