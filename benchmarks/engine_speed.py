@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engines import evaluator_rate, position_at  # noqa: E402  (this folder's engine benchmarks)
 
 from agents import make  # noqa: E402
-from amazons_env import Board  # noqa: E402
+from amazons_env import Board, core  # noqa: E402
 
 REFERENCE = "territory:kernel=mailbox"  # the yardstick of every row
 ENGINES = ("uct:prior=eval", "uct:prior=mixed", "uct:prior=fast", "mcts", "alphabeta", "two-iteration:eval=improved")
@@ -73,13 +73,28 @@ def _line(row: dict[str, Any]) -> str:
             f"| {row['seconds']:.3f} |")
 
 
-def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def speed_parser(description: str) -> argparse.ArgumentParser:
+    """The options every speed benchmark here shares: ``--sizes`` and ``--json``."""
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[8, 10], help="board sizes (default 8 10)")
+    parser.add_argument("--json", default=None, metavar="PATH", help="also write the rows here")
+    return parser
+
+
+def parse_speed_args(parser: argparse.ArgumentParser, argv: Optional[list[str]]) -> argparse.Namespace:
+    """``parser.parse_args(argv)``, refusing a size that is not a board size."""
+    args = parser.parse_args(argv)
+    for size in args.sizes:
+        if not core.MIN_SIZE <= size <= core.MAX_SIZE:
+            parser.error(f"--sizes: {size} is not a board size ({core.MIN_SIZE}-{core.MAX_SIZE})")
+    return args
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = speed_parser(__doc__)
     parser.add_argument("--time", type=float, default=1.0, help="seconds per search (default 1)")
     parser.add_argument("--engines", nargs="+", default=list(ENGINES), help="agent specs (default: all engines)")
-    parser.add_argument("--json", default=None, metavar="PATH", help="also write the rows here")
-    args = parser.parse_args(argv)
+    args = parse_speed_args(parser, argv)
     columns = ["board", "position", "engine", "rate", "evals/s", "mailbox kernel evals/s (same position)",
                "rate / kernel", "seconds"]
     return print_table(columns, lambda: run(args.sizes, args.time, args.engines), args.json)

@@ -17,7 +17,6 @@ turns within a round, and the ratio bitboard / mailbox is the figure to compare 
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -28,12 +27,12 @@ from numba import njit, types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from engine_speed import print_table  # noqa: E402  (this folder's benchmarks)
+from engine_speed import parse_speed_args, print_table, speed_parser  # noqa: E402  (this folder's benchmarks)
 from engines import position_at  # noqa: E402
 
 from agents import make  # noqa: E402
 from agents.evaluator import KERNEL_TYPE, make_evaluator  # noqa: E402
-from amazons_env import Board, core  # noqa: E402
+from amazons_env import Board  # noqa: E402
 
 KERNELS = ("mailbox", "bitboard")
 
@@ -119,16 +118,11 @@ def _line(row: dict[str, Any]) -> str:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[8, 10], help="board sizes (default 8 10)")
+    parser = speed_parser(__doc__)
     parser.add_argument("--rounds", type=int, default=3, help="rounds, best kept (default 3)")
     parser.add_argument("--sims", type=int, default=None,
                         help="uct simulations per search (default 20000 up to 8x8, 3000 above)")
-    parser.add_argument("--json", default=None, metavar="PATH", help="also write the rows here")
-    args = parser.parse_args(argv)
-    for size in args.sizes:
-        if not core.MIN_SIZE <= size <= core.MAX_SIZE:
-            parser.error(f"--sizes: {size} is not a board size ({core.MIN_SIZE}-{core.MAX_SIZE})")
+    args = parse_speed_args(parser, argv)
     if args.rounds < 1 or args.sims is not None and args.sims < 1:
         parser.error("--rounds and --sims must be >= 1")
     columns = ["board", "position", "mailbox evals/s", "bitboard evals/s", "ratio", "uct sims/s, mailbox",
