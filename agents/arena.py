@@ -214,15 +214,12 @@ def _rate(nodes: int, seconds: float) -> float:
 
 def with_option(spec: str, key: str, value: Any) -> str:
     """``spec`` with ``key=value`` added, unless it already sets ``key`` or the agent takes no
-    such option (e.g. ``--time`` for ``random``). Checked against the agent's options; nothing
-    is built."""
+    such option (e.g. ``--time`` for ``random``). Checked against the agent's options (an
+    ``OptionError`` if the agent refuses the value); nothing is built."""
     name, options = parse_spec(spec)
-    if key in options:
+    if key in options or key not in AGENTS.schema(name).options:
         return spec
-    try:
-        AGENTS.validate(spec, **{key: value})
-    except OptionError:
-        return spec
+    AGENTS.validate(spec, **{key: value})  # a value the agent refuses is an error, not a silent no-op
     return format_spec(name, {**options, key: value}) if ":" in name else \
         f"{spec}{',' if ':' in spec else ':'}{key}={value}"
 

@@ -44,6 +44,7 @@ from amazons_env import Board, Move
 from amazons_env.errors import InvalidMoveError
 
 from .base import Agent
+from .clock import freeze_survivors
 from .uci import thinking
 
 __all__ = ["BotzoneBot", "botzone_to_move", "move_to_botzone", "NO_MOVE", "KEEP_RUNNING"]
@@ -100,6 +101,7 @@ class BotzoneBot:
         if self.keep_running:
             self.out.write(KEEP_RUNNING + "\n")
         self.out.flush()
+        freeze_survivors()  # our clock has stopped: collect now, not at the next deadline
 
     def run(self, lines: Iterator[str]) -> int:
         """Play from Botzone's input ``lines`` until they end (or after one turn without keep-running)."""

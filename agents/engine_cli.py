@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from .botzone import BotzoneBot
+from .clock import frozen_heap
 from .registry import DEFAULT_OPPONENT, make
 from .uci import UCIEngine
 
@@ -34,10 +35,11 @@ def run(args: argparse.Namespace) -> int:
     if args.time is not None and not 0 < args.time < float("inf"):
         raise ValueError(f"--time {args.time}: seconds per move must be a number > 0")
     try:
-        if args.protocol == "uci":
-            movetime = 0 if args.time is None else max(1, round(args.time * 1000))
-            return UCIEngine(args.agent, sys.stdout, movetime_ms=movetime).run(sys.stdin)
-        bot = BotzoneBot(make(args.agent), sys.stdout, args.size, args.time, not args.no_keep_running)
-        return bot.run(sys.stdin)
+        with frozen_heap():  # no full garbage collection at a search's deadline (agents.clock)
+            if args.protocol == "uci":
+                movetime = 0 if args.time is None else max(1, round(args.time * 1000))
+                return UCIEngine(args.agent, sys.stdout, movetime_ms=movetime).run(sys.stdin)
+            bot = BotzoneBot(make(args.agent), sys.stdout, args.size, args.time, not args.no_keep_running)
+            return bot.run(sys.stdin)
     except KeyboardInterrupt:  # Ctrl-C ends the engine quietly
         return 130

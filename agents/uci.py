@@ -49,6 +49,7 @@ import numpy as np
 from amazons_env import Board, Move, core
 
 from .base import Agent
+from .clock import freeze_survivors
 from .registry import AGENTS, DEFAULT_OPPONENT, make
 
 __all__ = ["UCIEngine", "fen", "parse_go", "move_budget", "thinking", "FEN_10", "VARIANT"]
@@ -284,6 +285,7 @@ class UCIEngine:
             self.held = line
         else:
             self.send(line)
+        freeze_survivors()  # our clock has stopped: collect now, not at the next deadline
 
     def _info(self, seconds: float, move: Move) -> str:
         result = getattr(self.agent, "last_result", None)

@@ -16,6 +16,7 @@ import pytest
 from agents import arena
 from agents.arena import elo, load_results, match, score_interval, summarize, tournament, with_option
 from agents.arena_files import record_name, save_results
+from agents.options import OptionError
 from amazons_env import Board, GameRecord
 from amazons_env.cli import main
 
@@ -164,6 +165,13 @@ def test_time_option_only_for_agents_that_take_it():
     assert with_option("two-iteration:depth=2", "time", 0.5) == "two-iteration:depth=2,time=0.5"
     assert with_option("two-iteration:time=1", "time", 0.5) == "two-iteration:time=1"
     assert with_option("classic", "time", 0.5) == "classic:time=0.5"
+
+
+def test_time_option_an_agent_refuses_is_an_error_not_dropped():
+    with pytest.raises(OptionError, match="time"):
+        with_option("alphabeta", "time", 10 ** 6)  # beyond the option's range: refused, not ignored
+    with pytest.raises(OptionError, match="nosuchagent"):
+        with_option("nosuchagent", "time", 1)
 
 
 def test_play_game_refuses_illegal_moves():

@@ -12,7 +12,7 @@ import pytest
 
 from agents import make
 from agents.arena import opening_board, play_game
-from agents.clock import NEVER, Clock, as_ns, frozen_heap, now_ns
+from agents.clock import NEVER, Clock, as_ns, freeze_survivors, frozen_heap, now_ns
 from amazons_env import Board
 
 # (size, depth, opening plies) -> (move, value, nodes, evals) of round one's alphabeta at a fixed
@@ -191,6 +191,17 @@ def test_frozen_heap_freezes_for_the_block_only():
         with frozen_heap():  # nested: left as it is
             assert gc.get_freeze_count() == frozen
         assert gc.get_freeze_count() == frozen
+    assert gc.get_freeze_count() == 0
+
+
+def test_freeze_survivors_adds_to_a_frozen_heap_only():
+    freeze_survivors()  # outside a frozen block: nothing
+    assert gc.get_freeze_count() == 0
+    with frozen_heap():
+        before = gc.get_freeze_count()
+        kept = [[i] for i in range(1000)]  # what a move loaded and keeps
+        freeze_survivors()
+        assert gc.get_freeze_count() >= before + len(kept)
     assert gc.get_freeze_count() == 0
 
 
