@@ -46,7 +46,7 @@ from safetensors.torch import save as save_bytes
 
 from agents.nets.safefiles import ModelFileError, json_sha256, read_header, read_json
 # the value-net trainer's checked optimizer state and atomic write: one implementation of each
-from training.checkpoint import _optimizer_state, _write_atomic
+from training.checkpoint import restored_optimizer_state, write_atomic
 
 __all__ = ["STATE_VERSION", "STATE_FILE", "Progress", "State", "has_state", "save_state", "read_state", "restore"]
 
@@ -109,14 +109,14 @@ def save_state(out: Path, net: torch.nn.Module, optimizer: torch.optim.Optimizer
     data = save_bytes(tensors)
     digest = hashlib.sha256(data).hexdigest()
     name = f"state-{digest[:16]}.safetensors"
-    _write_atomic(out / name, data)
+    write_atomic(out / name, data)
     config = {"format_version": STATE_VERSION, "options": options, "progress": dataclasses.asdict(progress),
               "optimizer": {"class": type(optimizer).__name__, "param_groups": saved["param_groups"], "state": layout},
               "rng": {"numpy": rng.bit_generator.state, "env": env_rng.bit_generator.state},
               "tensors_file": name, "tensors": {k: list(t.shape) for k, t in tensors.items()},
               "tensors_sha256": digest}
     config["sha256"] = json_sha256(config)
-    _write_atomic(out / STATE_FILE, (json.dumps(config, indent=1, sort_keys=True) + "\n").encode())
+    write_atomic(out / STATE_FILE, (json.dumps(config, indent=1, sort_keys=True) + "\n").encode())
     for old in out.glob("state-*.safetensors"):
         if old.name != name:
             old.unlink()
@@ -184,7 +184,7 @@ def restore(state: State, net: torch.nn.Module, optimizer: torch.optim.Optimizer
     rng_torch = tensors.get("rng.torch")
     if rng_torch is None or rng_torch.dtype != torch.uint8 or rng_torch.shape != torch.get_rng_state().shape:
         raise ModelFileError(f"PPO training state {where}: torch's generator state rng.torch is missing or malformed")
-    optimizer_state = _optimizer_state(state.config, tensors, optimizer, where)
+    optimizer_state = restored_optimizer_state(state.config, tensors, optimizer, where)
     saved_rng = state.config["rng"]
     try:
         net.load_state_dict({k[4:]: v for k, v in tensors.items() if k.startswith("net.")})

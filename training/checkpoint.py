@@ -45,7 +45,8 @@ from torch import nn
 from agents.nets.export import load_model, read_config
 from agents.nets.safefiles import ModelFileError, checked_path, file_sha256, json_sha256, read_header, read_json
 
-__all__ = ["STATE_VERSION", "Progress", "TrainingParts", "state_base", "latest_state", "save_state", "load_state"]
+__all__ = ["STATE_VERSION", "Progress", "TrainingParts", "state_base", "latest_state", "save_state", "load_state",
+           "write_atomic", "restored_optimizer_state"]
 
 STATE_VERSION = 2  # 2: the JSON carries its own sha256
 _MAX_TENSOR_BYTES = 3 << 30  # optimizer moments of the largest net ``agents.nets.models`` allows
@@ -92,7 +93,9 @@ def latest_state(checkpoints: Path) -> Optional[Path]:
     return state_base(checkpoints, max(epochs)) if epochs else None
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename, so that a kill leaves the
+    old file or the new one, never a torn one."""
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_bytes(data)
     os.replace(temporary, path)
@@ -127,10 +130,10 @@ def save_state(base: Path, progress: Progress, parts: TrainingParts, recipe: dic
               "best_loss": progress.best_loss if math.isfinite(progress.best_loss) else None,
               "tensors": {name: list(t.shape) for name, t in tensors.items()}}
     json_path, tensor_path = _state_files(base)
-    _write_atomic(tensor_path, save_bytes(tensors))
+    write_atomic(tensor_path, save_bytes(tensors))
     config["tensors_sha256"] = file_sha256(tensor_path)
     config["sha256"] = json_sha256(config)
-    _write_atomic(json_path, (json.dumps(config, indent=1, sort_keys=True) + "\n").encode())
+    write_atomic(json_path, (json.dumps(config, indent=1, sort_keys=True) + "\n").encode())
     for old in Path(base).parent.glob("epoch-*.state.*"):
         if not old.name.startswith(Path(base).name + "."):
             old.unlink()
@@ -194,8 +197,8 @@ def _read(base: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
     return config, tensors
 
 
-def _optimizer_state(config: dict[str, Any], tensors: dict[str, torch.Tensor], optimizer: torch.optim.Optimizer,
-                     where: Path) -> dict[str, Any]:
+def restored_optimizer_state(config: dict[str, Any], tensors: dict[str, torch.Tensor],
+                             optimizer: torch.optim.Optimizer, where: Path) -> dict[str, Any]:
     """The optimizer ``state_dict`` the JSON layout and the tensors describe, checked against ``optimizer``."""
     saved = config["optimizer"]
     if not isinstance(saved, dict) or saved.get("class") != type(optimizer).__name__:
@@ -257,7 +260,7 @@ def load_state(base: Path, model: nn.Module, parts: TrainingParts, recipe: dict[
     if read_config(base)["weights_sha256"] != config["model_sha256"]:
         raise ModelFileError(f"training state {where} belongs to other weights than {base}.safetensors")
     model.load_state_dict(saved.state_dict())
-    optimizer_state = _optimizer_state(config, tensors, parts.optimizer, where)
+    optimizer_state = restored_optimizer_state(config, tensors, parts.optimizer, where)
     scheduler = parts.scheduler.state_dict()
     if not isinstance(config["scheduler"], dict) or set(config["scheduler"]) != set(scheduler):
         raise ModelFileError(f"training state {where}: the LR scheduler state does not fit "
