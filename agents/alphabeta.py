@@ -476,6 +476,7 @@ class AlphaBeta(Agent):
         else:
             stop = start + self.time if legacy else self._clock.stop(start, self.time)
         done: Optional[tuple[np.ndarray, float, int]] = None
+        bounded = float("-inf")
         for depth in range(1, deepest + 1):
             if self.time is None and depth < deepest:
                 continue  # a fixed-depth search: only the last iteration
@@ -502,12 +503,14 @@ class AlphaBeta(Agent):
                 elif done is not None and fail_high is not None:
                     done = (fail_high, done[1], done[2])
                 break
+            if done is None:
+                bounded = _time.perf_counter()  # the deadline holds from here on
             done = (best.copy(), value, depth)
             if abs(value) >= WIN:
                 break  # proven
         assert done is not None  # the first iteration runs without a limit
         if self.time is not None and not legacy:
-            self._clock.returned(stop)
+            self._clock.returned(stop, bounded)
         return done
 
     def _search_batch(self, board: Board, deepest: int, start: float) -> SearchResult:
@@ -527,7 +530,7 @@ class AlphaBeta(Agent):
             return batch_search(board, depth, self.evaluator, self.k, stop, self.prefilter, self.shortlist,
                                 self.kq, pace, first, root_memo)
 
-        done, evals = None, 0
+        done, evals, bounded = None, 0, float("-inf")
         for depth in range(1, deepest + 1):
             if self.depth is not None and self.time is None and depth < deepest:
                 continue
@@ -535,6 +538,7 @@ class AlphaBeta(Agent):
                 move, value, spent, complete = search(depth, stop)
             elif done is None:  # the full clock lets the first iteration finish: a move to play
                 move, value, spent, complete = search(depth, float("inf"))
+                bounded = _time.perf_counter()  # the deadline holds from here on
             else:
                 move, value, spent, complete = search(depth, stop, done[0])
             evals += spent
@@ -548,5 +552,5 @@ class AlphaBeta(Agent):
             move, value, spent, _ = search(1, float("inf"))
             done, evals = (move, value, 1), evals + spent
         if self.time is not None and not legacy:
-            self._clock.returned(stop)
+            self._clock.returned(stop, bounded)
         return SearchResult(done[0], done[1], done[2], 0, evals, _time.perf_counter() - start)

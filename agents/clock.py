@@ -87,9 +87,12 @@ class Clock:
         think must stop."""
         return start + seconds - RESERVE * seconds - min(self.late, MOST_KEPT * seconds)
 
-    def returned(self, stop: float) -> None:
-        """Learn from a search that had to stop at ``stop`` and is returning now."""
-        self.late = max(time.perf_counter() - stop, FADE * self.late, 0.0)
+    def returned(self, stop: float, bounded_from: float = float("-inf")) -> None:
+        """Learn from a search that had to stop at ``stop`` and is returning now. ``bounded_from``:
+        when the deadline came into force, for a search whose first iteration runs unbounded so
+        that there is a move to play; time spent before it (a slow first iteration, a cold start
+        loading a net) is not lateness, and learning it would cut the next moves short."""
+        self.late = max(time.perf_counter() - max(stop, bounded_from), FADE * self.late, 0.0)
 
 
 @contextmanager

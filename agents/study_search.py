@@ -362,7 +362,7 @@ class StudySearch(Agent):
             move, value, nodes = self._search(board, deepest)
             return SearchResult(move, value, deepest, nodes, _time.perf_counter() - start)
         stop = self._clock.stop(start, self.time)
-        done, total = None, 0
+        done, total, bounded = None, 0, float("-inf")
         for depth in range(1, deepest + 1):
             if done is not None and _time.perf_counter() >= stop:
                 break
@@ -371,8 +371,10 @@ class StudySearch(Agent):
             total += nodes
             if move is None:
                 break  # out of time: keep the last finished iteration
+            if done is None:
+                bounded = _time.perf_counter()  # the deadline holds from here on
             done = (move, value, depth)
-        self._clock.returned(stop)
+        self._clock.returned(stop, bounded)
         move, value, depth = done
         return SearchResult(move, value, depth, total, _time.perf_counter() - start)
 
