@@ -201,11 +201,18 @@ def test_an_unguarded_script_plays_in_process_and_says_why(tmp_path):
     assert "__main__" in done.stderr and "playing in this process" in done.stderr
 
 
+def _terminal_sigint() -> None:
+    """In the child: Ctrl-C as at a terminal, even when the tests run in a background job (which
+    starts with SIGINT ignored, and Python then installs no KeyboardInterrupt handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_the_workers_keeps_the_games_and_prints_one_line(tmp_path):
     path = tmp_path / "m.json"
     process = subprocess.Popen([sys.executable, "-m", "amazons_env.cli", "match", "random", "mcts:sims=200",
                                 "--size", "6", "--games", "200", "--workers", "2", "--json", str(path)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=_terminal_sigint)
     for _ in range(1200):  # wait for the first finished game
         if path.exists() or process.poll() is not None:
             break
