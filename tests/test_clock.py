@@ -13,8 +13,8 @@ import pytest
 from agents import make
 from agents.arena import opening_board, play_game
 from agents.clock import NEVER, Clock, as_ns, freeze_survivors, frozen_heap, now_ns
-from agents.evaluator import Evaluator, make_evaluator
 from amazons_env import Board
+from test_engines import BatchOnly  # the territory values behind evaluate_batch only, as the CNN's
 
 # (size, depth, opening plies) -> (move, value, nodes, evals) of round one's alphabeta at a fixed
 # depth, recorded before the clock changed: the legacy clock and the new one must both give them
@@ -51,19 +51,6 @@ def test_time_before_the_deadline_holds_is_not_lateness():
     assert clock.late < 0.5  # only the return after the iteration counts
     clock.returned(stop)  # told nothing, the whole overrun counts
     assert clock.late >= 2.0
-
-
-class BatchOnly(Evaluator):
-    """The territory evaluation behind ``evaluate_batch`` only, as the CNN's is."""
-
-    name = "batch-only"
-
-    def __init__(self):
-        super().__init__()
-        self.inner = make_evaluator("territory")
-
-    def evaluate_batch(self, cells, sides):
-        return self.inner.evaluate_batch(cells, sides)
 
 
 @pytest.mark.parametrize(("spec", "options"), [("alphabeta:time=0.001", {}), ("two-iteration:time=0.001", {}),
