@@ -212,7 +212,7 @@ class CNNEvaluator(Evaluator):
     "search": opt("uct: uct guided by the policy-value net (agents.uct_net); or a search that the value net "
                   "evaluates for (an agent taking eval=, e.g. alphabeta); its options go to it", kind="agent"),
     "weights": opt("committed weights by name or a model file path without its suffix: with search=uct a "
-                   "policy-value net (default: pv-8x8), else a value net (default: ResValueNet, study: StudyCNN)"),
+                   "policy-value net (default: pv-uct-8x8; pv-8x8), else a value net (default: ResValueNet, study: StudyCNN)"),
     "threads": _THREADS,
     "net_mix": opt("search=uct: weight of the net's priors against uct's own (default 0.5)", ge=0, le=1),
     "net_top": opt("search=uct: queen moves per guided position whose arrows get the net's priors (default 8)", ge=0),

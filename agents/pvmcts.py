@@ -57,8 +57,9 @@ from .registry import register
 __all__ = ["PVNet", "Node", "Tree", "run_trees", "PVMCTS", "PVResult", "PV_WEIGHTS", "pv_weights_path"]
 
 WEIGHTS_DIR = Path(importlib.util.find_spec("agents.nets.weights").origin).parent
-#: committed policy-value weights by board size
-PV_WEIGHTS = {"default": {8: "pv-8x8"}}
+#: committed policy-value weights by name and board size: ``default`` is ``pv-8x8`` fine-tuned on 27,082 of
+#: ``uct``'s own moves (``training/runs_committed/uct-net-8x8/command.txt``), ``pv-8x8`` the train-loop's net
+PV_WEIGHTS = {"default": {8: "pv-uct-8x8"}, "pv-8x8": {8: "pv-8x8"}}
 
 
 def pv_weights_path(weights: str, size: int) -> Path:
