@@ -43,6 +43,7 @@ import numpy as np
 from .base import Agent
 from .evaluator import Evaluator, make_evaluator, register_evaluator
 from .nets import require_torch
+from .nets.onnx_runtime import RUNTIMES
 from .options import opt
 from .registry import make, register
 
@@ -219,19 +220,21 @@ class CNNEvaluator(Evaluator):
     "net_depth": opt("search=uct: 0 the net guides the root, 1 also the replies to its top moves (default 1)",
                  ge=0, le=1),
     "net_value": opt("search=uct: weight of the net's value in the replies' first-play values (default 0)",
-                 ge=0, le=1)})
+                 ge=0, le=1),
+    "net_runtime": opt("search=uct: the net's CPU inference: auto (ONNX Runtime if installed), torch or onnx",
+                       choices=RUNTIMES)})
 def cnn_agent(search: str = "uct", weights: str = "default", threads: int = 1, net_mix: Optional[float] = None,
               net_top: Optional[int] = None, net_depth: Optional[int] = None, net_value: Optional[float] = None,
-              seed: Optional[int] = None, **options: Any) -> Agent:
+              net_runtime: Optional[str] = None, seed: Optional[int] = None, **options: Any) -> Agent:
     """The learned agent: uct guided by the policy-value net, or a search evaluating with the value net."""
-    guide = {k: v for k, v in (("mix", net_mix), ("top", net_top), ("depth", net_depth), ("value", net_value))
-             if v is not None}
+    guide = {k: v for k, v in (("mix", net_mix), ("top", net_top), ("depth", net_depth), ("value", net_value),
+                               ("runtime", net_runtime)) if v is not None}
     if search == "uct":
         from .uct_net import UCTNet
 
         if weights in WEIGHTS and weights != "default":
             raise ValueError(f"weights={weights}: value-net weights; search=uct takes a policy-value net "
-                             "(default, or a model file path); the value net plays with search=alphabeta")
+                             "(default, pv-8x8, or a model file path); the value net plays with search=alphabeta")
 
         return UCTNet(weights=weights, threads=threads, seed=seed, **guide, **options)
     if guide:

@@ -51,6 +51,8 @@ from amazons_env import Board, Move, core
 from .base import Agent
 from .clock import Clock
 from .nets import require_torch
+from .nets.onnx_runtime import RUNTIMES, OnnxRunner
+from .nets.onnx_runtime import available as onnx_available
 from .options import TIME, opt
 from .registry import register
 
@@ -72,28 +74,35 @@ def pv_weights_path(weights: str, size: int) -> Path:
 
 class PVNet:
     """A loaded policy-value net for search: ``evaluate`` on padded boards (numpy in and out).
-    ``model``: a ``PolicyValueNet`` (an inference copy with folded batch norms is made)."""
+    ``model``: a ``PolicyValueNet`` (an inference copy with folded batch norms is made).
+    ``runtime`` (``agents.nets.onnx_runtime.RUNTIMES``): on the CPU, ``auto`` runs the inference
+    copy through ONNX Runtime when it is installed (2.6-7.5x torch's speed), else through torch."""
 
-    def __init__(self, model: Any, threads: int = 1) -> None:
+    def __init__(self, model: Any, threads: int = 1, runtime: str = "auto") -> None:
         require_torch("pvmcts")
         import torch
 
         from .cnn import inference_module
 
+        if runtime not in RUNTIMES:
+            raise ValueError(f"runtime={runtime!r}: use one of {RUNTIMES}")
         if threads:
             torch.set_num_threads(int(threads))
         self.model = model.eval()
         self.fast = inference_module(self.model)
         self.device = next(self.model.parameters()).device
+        self.runtime = "onnx" if self.device.type == "cpu" and (
+            runtime == "onnx" or (runtime == "auto" and onnx_available())) else "torch"
+        self._onnx = OnnxRunner(self.fast, threads) if self.runtime == "onnx" else None
 
     @classmethod
-    def load(cls, path: "str | Path", threads: int = 1) -> "PVNet":
+    def load(cls, path: "str | Path", threads: int = 1, runtime: str = "auto") -> "PVNet":
         from .nets.export import load_model
 
         model, config = load_model(path)
         if config["arch"] != "PolicyValueNet":
             raise ValueError(f"{path}: a {config['arch']} has no policy; pvmcts needs a PolicyValueNet file")
-        return cls(model, threads)
+        return cls(model, threads, runtime)
 
     def evaluate(self, cells: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(values[k], slide[k, LINES*N*N], arrow[k, LINES*N*N])`` for ``k`` positions."""
@@ -101,14 +110,17 @@ class PVNet:
 
         from .nets.planes import make_planes
 
-        x = torch.from_numpy(make_planes(cells, sides, "relative"))
+        planes, k = make_planes(cells, sides, "relative"), len(cells)
+        if self._onnx is not None:
+            value, slide, arrow = self._onnx(planes)
+            return value.astype(np.float64), slide.reshape(k, -1), arrow.reshape(k, -1)
+        x = torch.from_numpy(planes)
         with torch.inference_mode():
             if self.device.type == "cpu":
                 value, slide, arrow = self.fast(x.contiguous(memory_format=torch.channels_last))
             else:
                 with torch.autocast(self.device.type):
                     value, slide, arrow = self.model(x.to(self.device))
-        k = len(cells)
         return (value.float().cpu().numpy().astype(np.float64), slide.float().reshape(k, -1).cpu().numpy(),
                 arrow.float().reshape(k, -1).cpu().numpy())
 
@@ -353,6 +365,7 @@ def best_move(root: Node) -> int:
     "batch": opt("leaves per forward pass (virtual loss between them)", ge=1),
     "fpu": opt("first-play urgency: an unvisited move's value is its parent's value less this", ge=0),
     "threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0),
+    "runtime": opt("the net's CPU inference: auto (ONNX Runtime if installed), torch or onnx", choices=RUNTIMES),
     "reuse": opt("keep the subtree between moves")})
 class PVMCTS(Agent):
     """PUCT with a policy-value net (module docstring)."""
@@ -360,13 +373,13 @@ class PVMCTS(Agent):
     name = "pvmcts"
 
     def __init__(self, time: Optional[float] = None, sims: Optional[int] = None, weights: str = "default",
-                 c: float = 1.5, batch: int = 8, fpu: float = 0.2, threads: int = 1, reuse: bool = True,
-                 seed: Optional[int] = None) -> None:
+                 c: float = 1.5, batch: int = 8, fpu: float = 0.2, threads: int = 1, runtime: str = "auto",
+                 reuse: bool = True, seed: Optional[int] = None) -> None:
         super().__init__(seed)
         self.time = 1.0 if time is None and sims is None else time
         self.sims = sims
         self.c, self.batch, self.fpu, self.reuse = float(c), int(batch), float(fpu), bool(reuse)
-        self.weights, self.threads = str(weights), int(threads)
+        self.weights, self.threads, self.runtime = str(weights), int(threads), str(runtime)
         self._nets: dict[Path, PVNet] = {}
         for size in PV_WEIGHTS.get(self.weights, {}):  # load now: a bad file fails here, not in a game
             self.net(size)
@@ -379,7 +392,7 @@ class PVMCTS(Agent):
     def net(self, size: int) -> PVNet:
         path = pv_weights_path(self.weights, size)
         if path not in self._nets:
-            self._nets[path] = PVNet.load(path, self.threads)
+            self._nets[path] = PVNet.load(path, self.threads, self.runtime)
         return self._nets[path]
 
     def reset(self) -> None:

@@ -220,9 +220,11 @@ class UCT(Agent):
         return node if np.array_equal(cells, board.cells) else None
 
     def _guide(self, board: Board, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, icfg: np.ndarray,
-               ni: np.ndarray, nf: np.ndarray, st: np.ndarray, buffers: tuple[np.ndarray, ...]) -> None:
+               ni: np.ndarray, nf: np.ndarray, st: np.ndarray, buffers: tuple[np.ndarray, ...],
+               stop: float = float("inf")) -> None:
         """Before the simulations: a subclass may expand nodes and set priors (``agents.uct_net``:
-        the policy-value net's); uct itself leaves the tree to the simulations."""
+        the policy-value net's), within the move's deadline ``stop`` (``perf_counter`` seconds);
+        uct itself leaves the tree to the simulations."""
 
     # -- the search -----------------------------------------------------------------------------
 
@@ -250,7 +252,7 @@ class UCT(Agent):
         buffers = self._buffers(board.size)
         stop = float("inf") if self.time is None else self.clock.stop(start, self.time)
         budget = NEVER if self.sims is None else self.sims
-        self._guide(board, cells, queens, nq, icfg, ni, nf, st, buffers)
+        self._guide(board, cells, queens, nq, icfg, ni, nf, st, buffers, stop)
         # one call: the tree has all its rows (``MAX_NODES``), so ``run`` never returns to grow it
         sims = T.run(cells, queens, nq, side, dirs, self.evaluator.kernel, self.evaluator.params, self.fcfg,
                      icfg, ni, nf, st, budget, as_ns(stop), len(ni), *buffers)

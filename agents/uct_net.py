@@ -35,7 +35,8 @@ moves uct's evaluation would have found.
 Reached as ``make("cnn")`` (``agents.cnn``: ``search=uct``, the default; there the guidance options
 are ``net_mix``, ``net_top``, ``net_depth`` and ``net_value``). Options: uct's, and ``weights``
 (committed policy-value weights by name, ``default``, or a model file path), ``mix``, ``top``,
-``depth``, ``value`` and ``threads`` (torch threads, 1 by default).
+``depth``, ``value``, ``threads`` (torch threads, 1 by default) and ``runtime`` (``auto``: the net
+through ONNX Runtime when it is installed, ``agents.nets.onnx_runtime``; ``torch``; ``onnx``).
 
 >>> import tempfile, os
 >>> from amazons_env import Board
@@ -51,6 +52,7 @@ are ``net_mix``, ``net_top``, ``net_depth`` and ``net_value``). Options: uct's, 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -69,6 +71,9 @@ from .uct import UCT
 __all__ = ["UCTNet", "expand_nodes", "visit_policy", "kids"]
 
 FIRST, NKIDS, SOLVED, MAX_KIDS, FREE = T.FIRST, T.NKIDS, T.SOLVED, T.MAX_KIDS, T.FREE
+#: the replies' level of guidance costs about this many times the root's (measured on 8x8, ``top=8``:
+#: 1.7 ms for the root, 10 ms in all, see the module docstring)
+REPLY_COST = 5.0
 _EXPAND_ARGS = (types.int64[::1], types.uint8[:, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64[::1],
                 types.int64[::1], KERNEL_TYPE, types.float64[::1], types.float64[::1], types.int64[::1],
                 types.int32[:, ::1], types.float64[:, ::1], types.int64[::1], types.int64[:, ::1], types.float64[::1],
@@ -175,7 +180,7 @@ class UCTNet(UCT):
     name = "uct-net"
 
     def __init__(self, weights: str = "default", mix: float = 0.5, top: int = 8, depth: int = 1, value: float = 0.0,
-                 threads: int = 1, **options: Any) -> None:
+                 threads: int = 1, runtime: str = "auto", **options: Any) -> None:
         require_torch("the cnn agent (uct guided by the policy-value net)")
         super().__init__(**options)
         if self.tree != "split":
@@ -188,7 +193,7 @@ class UCTNet(UCT):
         if depth not in (0, 1):
             raise ValueError(f"depth={depth!r}: must be 0 (the root) or 1 (and the replies)")
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
-        self.weights, self.threads = str(weights), int(threads)
+        self.weights, self.threads, self.runtime = str(weights), int(threads), str(runtime)
         self._nets: dict[Path, PVNet] = {}
         for size in PV_WEIGHTS.get(self.weights, {0: None}):  # load now: a bad file fails here, not in a game
             self.net(size)
@@ -197,12 +202,16 @@ class UCTNet(UCT):
         """The policy-value net for ``size`` x ``size`` boards (loaded once)."""
         path = pv_weights_path(self.weights, size)
         if path not in self._nets:
-            self._nets[path] = PVNet.load(path, self.threads)
+            self._nets[path] = PVNet.load(path, self.threads, self.runtime)
         return self._nets[path]
 
     def _guide(self, board: Board, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, icfg: np.ndarray,
-               ni: np.ndarray, nf: np.ndarray, st: np.ndarray, buffers: tuple[np.ndarray, ...]) -> None:
-        """Give the first move levels the net's priors (module docstring, steps 1-3)."""
+               ni: np.ndarray, nf: np.ndarray, st: np.ndarray, buffers: tuple[np.ndarray, ...],
+               stop: float = float("inf")) -> None:
+        """Give the first move levels the net's priors (module docstring, steps 1-3). The root's
+        level is always guided (one forward pass, ~1-2 ms); the replies' level only if the time left
+        before ``stop`` is more than ``REPLY_COST`` times what the root's level took (it evaluates
+        up to ``top`` positions and expands their children), so a short move is not overrun."""
         from .nets.policy_value import move_indices
 
         net, size = self.net(board.size), board.size
@@ -215,7 +224,11 @@ class UCTNet(UCT):
                                 *fixed)
 
         level = [(int(st[T.ROOT]), _Position(cells.copy(), queens.copy(), nq, int(board.turn)))]
+        start = time.perf_counter()
         for depth in range(self.depth + 1):
+            now = time.perf_counter()
+            if depth > 0 and now + REPLY_COST * (now - start) > stop:
+                return
             todo = [node for node, first in zip(level, expand(level)) if first >= 0] if level else []
             if not todo:
                 return

@@ -8,7 +8,9 @@ Variants (all on one torch thread unless ``--threads``):
   channels-last weights and input): what ``agents.pvmcts.PVNet`` runs;
 * ``compiled``: ``torch.compile`` of the folded module (skipped with its error if it fails);
 * ``int8``: ``torch.ao.quantization.quantize_dynamic`` of the folded module (only its Linear
-  layers quantise: the convolutions, nearly all the work, stay float).
+  layers quantise: the convolutions, nearly all the work, stay float);
+* ``onnxrt``: the folded module exported to ONNX and run by ONNX Runtime's CPU provider (numpy in
+  and out, as search would call it; skipped with the reason if ``onnxruntime`` is not installed).
 
 The figure is positions per CPU second of this process (a shared machine's wall clock counts
 other people's work) and the ratio to ``eager`` at the same batch. Inputs: the planes of real
@@ -47,6 +49,23 @@ def rate(module: torch.nn.Module, x: torch.Tensor, batch: int, seconds: float, c
         return done / (time.process_time() - cpu)
 
 
+def onnx_runner(module: torch.nn.Module, x: torch.Tensor, threads: int):
+    """``module`` exported to ONNX (dynamic batch) and wrapped to be called like it: a tensor in,
+    ONNX Runtime's outputs (numpy) out."""
+    import os
+    import tempfile
+
+    import onnxruntime
+
+    path = os.path.join(tempfile.mkdtemp(), "pv.onnx")
+    torch.onnx.export(module, (x[:2],), path, input_names=["planes"], dynamo=False,
+                      dynamic_axes={"planes": {0: "batch"}})
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+    session = onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+    return lambda planes: session.run(None, {"planes": planes.numpy()})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=8)
@@ -74,6 +93,10 @@ def main() -> None:
     except Exception as error:  # noqa: BLE001  (report why, keep measuring the others)
         print(f"compiled: skipped ({type(error).__name__}: {str(error)[:120]})")
     variants["int8"] = (torch.ao.quantization.quantize_dynamic(folded, {torch.nn.Linear}, dtype=torch.qint8), True)
+    try:
+        variants["onnxrt"] = (onnx_runner(folded, x, args.threads), False)
+    except Exception as error:  # noqa: BLE001  (report why, keep measuring the others)
+        print(f"onnxrt: skipped ({type(error).__name__}: {str(error)[:120]})")
     batches = [1, 8, 64, len(x)]
     print(f"{args.size}x{args.size}, frontier of {len(x)} positions, {args.threads} thread(s); "
           "positions per CPU second (ratio to eager)")

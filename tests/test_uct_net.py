@@ -26,16 +26,16 @@ def net_path(tmp_path_factory):
                           tmp_path_factory.mktemp("pvnet") / "pv", board_size=6))
 
 
-def guided(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def guided(agent: UCT, board: Board, stop: float = float("inf")) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The tree after ``agent``'s guidance alone (no simulation; the root expanded as the first
-    simulation would): the arrays ``UCT.search`` builds."""
+    simulation would), with the deadline ``stop``: the arrays ``UCT.search`` builds."""
     icfg = agent.icfg.copy()
     icfg[T.FAST] = PRIORS[agent._prior(board.size)]
     icfg[T.MAX_KIDS] = int(board.queen_counts.max()) * 4 * (board.size - 1)
     ni, nf, st = agent._root(board)
     nq = board.queen_counts.copy()
     buffers = agent._buffers(board.size)
-    agent._guide(board, board.cells.copy(), board.queens.copy(), nq, icfg, ni, nf, st, buffers)
+    agent._guide(board, board.cells.copy(), board.queens.copy(), nq, icfg, ni, nf, st, buffers, stop)
     expand_nodes(np.array([st[T.ROOT]]), board.cells[None].copy(), board.queens[None].copy(),
                  np.array([int(board.turn)]), nq, board.dirs, agent.evaluator.kernel, agent.evaluator.params,
                  agent.fcfg, icfg, ni, nf, st, *buffers)
@@ -101,6 +101,18 @@ def test_net_priors_at_the_root_and_on_the_arrows_of_the_top_queen_moves(net_pat
             for a in kids(ni, q):
                 want = probs[f, t, int(public[ni[a, T.ARROW]])] / slide[f, t]
                 assert nf[a, T.PRIOR] == pytest.approx(want, rel=1e-4)
+
+
+def test_the_replies_are_guided_only_if_the_deadline_leaves_time(net_path):
+    """At a deadline already past, the root still gets the net's priors (and its top queen moves
+    their arrows'), but the replies' level, five times the cost, is skipped."""
+    board = Board(6)
+    agent = UCTNet(weights=net_path, mix=1.0, top=2, depth=1, sims=1, seed=0)
+    for stop, replies in ((float("inf"), True), (0.0, False)):
+        ni, nf, st = guided(agent, board, stop)
+        top = list(kids(ni, int(st[T.ROOT])))[:2]
+        assert all(ni[q, T.FIRST] >= 0 for q in top)  # the root's level: always
+        assert all((ni[int(ni[q, T.FIRST]), T.FIRST] >= 0) == replies for q in top)
 
 
 def test_mix_zero_keeps_uct_priors(net_path):
