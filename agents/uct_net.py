@@ -21,16 +21,19 @@ Python, on the flat arrays of ``agents.uct_tree``):
 Everything below keeps uct's cheap ordering and territory leaves. Tree reuse jumps two whole moves,
 to a node that this guidance never touched, so nothing is mixed twice.
 
-**Cost and worth, measured** (8x8, committed ``pv-8x8`` weights). The guidance costs 1.7 ms of CPU a
-move with ``top=0`` (the root's queen moves only), 3.4 ms with ``top=8, depth=0`` and 10 ms at the
-default ``top=8, depth=1``: about 1% of a 1 s move on a free core. It does not pay yet: against plain ``uct`` at
-0.3 s a move, on a machine where each side got ~5% of a core (so the guidance took 10-40% of a
-move's CPU), the guided search scored 22/54 (``depth=1``), 25/63 (``top=0``) and 18/49
-(``top=0, mix=0.2``); with ``mix=0`` it builds the very tree and move of ``uct`` (tested). The net
-predicts uct's 1 s moves better than uct's cheap queen order does (its top slide is uct's in 29% of
-held-out positions, the cheap order's in 16%), but uct's evaluated arrow order beats the net's
-arrows (51% against 45% of the right slides' arrows), and sharper root priors take visits from the
-moves uct's evaluation would have found.
+**Cost and worth, measured** (8x8). The guidance costs 1.7 ms of CPU a move with ``top=0`` (the
+root's queen moves only), 3.4 ms with ``top=8, depth=0`` and 10 ms at the default ``top=8, depth=1``
+through torch, about 1% of a 1 s move on a free core (ONNX Runtime, used when installed, runs the
+net 2.6-7.5x faster); the replies' level is skipped when the deadline leaves less than
+``REPLY_COST`` times what the root's level took, so short moves are not overrun. The first net,
+``pv-8x8`` (self-play, ``amazons train-loop``), did not help: against plain ``uct`` at 0.3 s a move
+on a starved machine it scored 65-101 over three settings; with ``mix=0`` the guided search builds
+the very tree and move of ``uct`` (tested). It predicted uct's 1 s moves better than uct's cheap
+queen order (top slide right in 29% of held-out positions, against 16%) but its arrows worse (45%
+against 51%), and sharp wrong priors take visits from the moves uct's evaluation would find. The
+default weights, ``pv-uct-8x8``, are that net fine-tuned on 27,082 of uct's own moves (expert
+iteration's bootstrap from the strongest engine; top slide right in 32%): 68-58 against plain
+``uct`` at 0.3 s (``training/runs_committed/uct-net-8x8/``; the README has the 1 s pairings).
 
 Reached as ``make("cnn")`` (``agents.cnn``: ``search=uct``, the default; there the guidance options
 are ``net_mix``, ``net_top``, ``net_depth`` and ``net_value``). Options: uct's, and ``weights``
