@@ -43,7 +43,7 @@ import numpy as np
 from .base import Agent
 from .evaluator import Evaluator, make_evaluator, register_evaluator
 from .nets import require_torch
-from .nets.onnx_runtime import RUNTIMES
+from .nets.onnx_runtime import RUNTIME_HELP, RUNTIMES
 from .options import opt
 from .registry import make, register
 
@@ -221,8 +221,7 @@ class CNNEvaluator(Evaluator):
                  ge=0, le=1),
     "net_value": opt("search=uct: weight of the net's value in the replies' first-play values (default 0)",
                  ge=0, le=1),
-    "net_runtime": opt("search=uct: the net's CPU inference: auto (ONNX Runtime if installed), torch or onnx",
-                       choices=RUNTIMES)})
+    "net_runtime": opt(f"search=uct: {RUNTIME_HELP}", choices=RUNTIMES)})
 def cnn_agent(search: str = "uct", weights: str = "default", threads: int = 1, net_mix: Optional[float] = None,
               net_top: Optional[int] = None, net_depth: Optional[int] = None, net_value: Optional[float] = None,
               net_runtime: Optional[str] = None, seed: Optional[int] = None, **options: Any) -> Agent:

@@ -24,7 +24,7 @@ to a node that this guidance never touched, so nothing is mixed twice.
 **Cost and worth, measured** (8x8). The guidance costs 1.7 ms of CPU a move with ``top=0`` (the
 root's queen moves only), 3.4 ms with ``top=8, depth=0`` and 10 ms at the default ``top=8, depth=1``
 through torch, about 1% of a 1 s move on a free core (ONNX Runtime, used when installed, runs the
-net 2.6-7.5x faster); the replies' level is skipped when the deadline leaves less than
+net 4.3x faster for single positions); the replies' level is skipped when the deadline leaves less than
 ``REPLY_COST`` times what the root's level took, so short moves are not overrun. The first net,
 ``pv-8x8`` (self-play, ``amazons train-loop``), did not help: against plain ``uct`` at 0.3 s a move
 on a starved machine it scored 65-101 over three settings; with ``mix=0`` the guided search builds

@@ -28,6 +28,7 @@ import time
 import torch
 
 from agents.cnn import inference_module
+from agents.nets.onnx_runtime import OnnxRunner
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import PolicyValueNet
 from agents.pvmcts import pv_weights_path
@@ -49,21 +50,11 @@ def rate(module: torch.nn.Module, x: torch.Tensor, batch: int, seconds: float, c
         return done / (time.process_time() - cpu)
 
 
-def onnx_runner(module: torch.nn.Module, x: torch.Tensor, threads: int):
-    """``module`` exported to ONNX (dynamic batch) and wrapped to be called like it: a tensor in,
-    ONNX Runtime's outputs (numpy) out."""
-    import os
-    import tempfile
-
-    import onnxruntime
-
-    path = os.path.join(tempfile.mkdtemp(), "pv.onnx")
-    torch.onnx.export(module, (x[:2],), path, input_names=["planes"], dynamo=False,
-                      dynamic_axes={"planes": {0: "batch"}})
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
-    session = onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"])
-    return lambda planes: session.run(None, {"planes": planes.numpy()})
+def onnx_runner(module: torch.nn.Module, threads: int):
+    """``module`` through ONNX Runtime, as ``PVNet`` runs it (``agents.nets.onnx_runtime``), called
+    like the torch variants: a tensor in, numpy outputs out."""
+    runner = OnnxRunner(module, threads)
+    return lambda planes: runner(planes.numpy())
 
 
 def main() -> None:
@@ -94,7 +85,7 @@ def main() -> None:
         print(f"compiled: skipped ({type(error).__name__}: {str(error)[:120]})")
     variants["int8"] = (torch.ao.quantization.quantize_dynamic(folded, {torch.nn.Linear}, dtype=torch.qint8), True)
     try:
-        variants["onnxrt"] = (onnx_runner(folded, x, args.threads), False)
+        variants["onnxrt"] = (onnx_runner(folded, args.threads), False)
     except Exception as error:  # noqa: BLE001  (report why, keep measuring the others)
         print(f"onnxrt: skipped ({type(error).__name__}: {str(error)[:120]})")
     batches = [1, 8, 64, len(x)]

@@ -57,7 +57,6 @@ def test_onnx_outputs_equal_torch(model, size):
 def test_auto_picks_onnx_when_installed_and_torch_otherwise(model, monkeypatch):
     assert PVNet(model).runtime == "onnx"
     monkeypatch.setattr(onnx_runtime, "available", lambda: False)
-    monkeypatch.setattr("agents.pvmcts.onnx_available", lambda: False)
     assert PVNet(model).runtime == "torch"
     with pytest.raises(ImportError, match="onnxruntime"):
         PVNet(model, runtime="onnx")

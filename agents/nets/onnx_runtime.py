@@ -1,9 +1,10 @@
 """The policy-value net's CPU inference through ONNX Runtime, when it is installed.
 
 On one CPU thread, ONNX Runtime runs the folded, inference-only copy of the net
-(``agents.cnn.inference_module``) 2.6-7.5x as fast as torch does (8x8, committed net: 15,206
-against 2,796 positions per CPU second for single positions, 18,185 against 13,804 for a
-205-position frontier; ``python3 benchmarks/pv_inference.py``). Single positions gain the most:
+(``agents.cnn.inference_module``) 4.3x as fast as torch runs it for single positions and
+1.1-2x for batches of 8-205 (8x8, committed net, a quiet machine: 18,661 against 4,389 positions per
+CPU second for one position, 25,481 against 22,403 for a 205-position frontier; 6.1x and 2.3x
+torch's plain eager net; ``python3 benchmarks/pv_inference.py --seconds 0.5``). Single positions gain the most:
 torch's per-call overhead is most of their cost, and the net's guidance of ``uct`` and ``pvmcts``'s
 small leaf batches are made of them.
 
@@ -22,11 +23,13 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["available", "OnnxRunner", "RUNTIMES"]
+__all__ = ["available", "OnnxRunner", "RUNTIMES", "RUNTIME_HELP"]
 
 #: ``auto``: ONNX Runtime on the CPU when it is installed, torch otherwise; ``torch``; ``onnx`` (an
 #: error if it is not installed)
 RUNTIMES = ("auto", "torch", "onnx")
+#: the agents' help line for their runtime option
+RUNTIME_HELP = "the net's CPU inference: auto (ONNX Runtime if installed), torch or onnx"
 
 
 def available() -> bool:
