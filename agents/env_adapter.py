@@ -1,12 +1,12 @@
-"""Drive the two-phase gymnasium env (``amazons_env.env.AmazonsEnv``) with any ``Agent``.
+"""Drive the two-phase gymnasium env (``amazons_env.envs.gym_env.AmazonsEnv``) with any ``Agent``.
 
 An agent picks whole moves (``select_move(board)``); the env takes a turn as two actions, the queen
 move then the arrow. ``EnvPlayer`` asks the agent for a move in the queen phase, returns its queen
 action, and returns the matching arrow action in the arrow phase. The same player works on a
 ``gymnasium.make("Amazons-v0")`` env (wrappers are looked through) and on the PettingZoo env
-(``amazons_env.pettingzoo``, through its ``game``).
+(``amazons_env.envs.pettingzoo_env``, through its ``game``).
 
->>> from amazons_env.env import AmazonsEnv
+>>> from amazons_env.envs.gym_env import AmazonsEnv
 >>> env = AmazonsEnv(size=6)
 >>> winner = play_episode(env, "two-iteration:depth=1,eval=basic", "random", seed=0)
 >>> winner in (0, 1), env.board.is_game_over()
@@ -20,11 +20,11 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from amazons_env import Board, Move
-from amazons_env.actions import flat_to_line
-from amazons_env.env import PLANE_SHOOTER, PLANE_VACATED, AmazonsEnv, encode_action, move_to_actions
+from amazons_env.envs.actions import flat_to_line
+from amazons_env.envs.gym_env import PLANE_SHOOTER, PLANE_VACATED, AmazonsEnv, encode_action, move_to_actions
 
-from .base import Agent
-from .registry import make
+from agents.base import Agent
+from agents.registry import make
 
 __all__ = ["EnvPlayer", "play_episode", "amazons_env_of", "pending_queen_move"]
 

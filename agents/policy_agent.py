@@ -22,10 +22,10 @@ from typing import Optional
 import numpy as np
 
 from amazons_env import Board, Move
-from amazons_env.env import AmazonsEnv
-from amazons_env.vector import BatchPolicy
+from amazons_env.envs.gym_env import AmazonsEnv
+from amazons_env.envs.vector_env import BatchPolicy
 
-from .base import Agent
+from agents.base import Agent
 
 __all__ = ["PolicyAgent"]
 

@@ -6,8 +6,8 @@ from typing import Optional
 
 from amazons_env import Board, Move
 
-from .base import Agent
-from .registry import register
+from agents.base import Agent
+from agents.registry import register
 
 __all__ = ["RandomAgent"]
 

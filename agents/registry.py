@@ -33,21 +33,21 @@ from typing import Any, Callable, ClassVar, Mapping, Optional, Union
 
 from amazons_env.errors import describe
 
-from .base import Agent
-from .options import Opt, OptionError, Schema, schema_of
+from agents.base import Agent
+from agents.options import Opt, OptionError, Schema, schema_of
 
 __all__ = ["Registry", "AGENTS", "DEFAULT_OPPONENT", "register", "make", "parse_spec", "format_spec",
            "available", "schema", "AGENT_MODULES"]
 
 AGENT_MODULES = (
     "agents.random_agent",
-    "agents.study_search",
-    "agents.alphabeta",
-    "agents.mcts",
-    "agents.uct",
-    "agents.cnn",
-    "agents.pvmcts",
-    "agents.external",
+    "agents.search.study",
+    "agents.search.alphabeta",
+    "agents.search.mcts",
+    "agents.search.uct",
+    "agents.evaluation.cnn",
+    "agents.search.pvmcts",
+    "agents.protocols.uci_client",
 )
 
 BARE = ""  # parse_spec's key for a bare first value (``uci:PATH``)
@@ -55,7 +55,7 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
 _CUSTOM = re.compile(r"(?P<name>(?:.+?\.py|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+):[A-Za-z_]\w*)(?::(?P<rest>.*))?\Z",
                      re.DOTALL)
 #: the module that defines each registry, so a spec-valued option can be resolved before it is used
-_HOMES = {"agent": "agents.registry", "evaluator": "agents.evaluator"}
+_HOMES = {"agent": "agents.registry", "evaluator": "agents.evaluation.evaluator"}
 
 
 class Registry:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import InvalidMoveError, describe
-from .squares import as_square, check_size, parse_square, square_name
+from amazons_env.errors import InvalidMoveError, describe
+from amazons_env.squares import as_square, check_size, parse_square, square_name
 
 __all__ = ["Move"]
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 import operator
 from typing import Any, Iterable
 
-from .board import Board
-from .errors import InvalidMoveError, InvalidPositionError
-from .move import Move
-from .squares import check_size
+from amazons_env.board import Board
+from amazons_env.errors import InvalidMoveError, InvalidPositionError
+from amazons_env.move import Move
+from amazons_env.squares import check_size
 
 __all__ = ["SIZES", "square_to_cell", "cell_to_square", "move_to_actions", "actions_to_moves",
            "board_from_actions", "board_from_state", "load_game", "state_from_board", "legal_moves_of_state"]

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .board import Board
-from .core import ARROW, EMPTY, count_moves_open
-from .errors import InvalidArgumentError, describe
-from .squares import as_int
+from amazons_env.board import Board
+from amazons_env.core import ARROW, EMPTY, count_moves_open
+from amazons_env.errors import InvalidArgumentError, describe
+from amazons_env.squares import as_int
 
 __all__ = ["perft", "perft_kernel"]
 

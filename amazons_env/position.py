@@ -15,9 +15,9 @@ import re
 from itertools import islice
 from typing import Iterable, NamedTuple
 
-from .core import MAX_QUEENS
-from .errors import InvalidPositionError, describe
-from .squares import as_square, check_size, square_name
+from amazons_env.core import MAX_QUEENS
+from amazons_env.errors import InvalidPositionError, describe
+from amazons_env.squares import as_square, check_size, square_name
 
 __all__ = ["Layout", "start_layout", "validate_layout", "parse_position", "format_position"]
 

@@ -48,13 +48,13 @@ from dataclasses import dataclass, field
 from collections.abc import Iterable, Mapping
 from typing import Optional, Union
 
-from . import sgf
-from .board import Board
-from .core import MAX_SIZE, MIN_SIZE
-from .errors import (IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError,
+from amazons_env import sgf
+from amazons_env.board import Board
+from amazons_env.core import MAX_SIZE, MIN_SIZE
+from amazons_env.errors import (IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError,
                      UnreadableFileError, describe)
-from .move import Move
-from .squares import Color, as_int, check_size
+from amazons_env.move import Move
+from amazons_env.squares import Color, as_int, check_size
 
 __all__ = ["GameRecord", "RESULTS", "read_text"]
 

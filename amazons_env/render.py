@@ -23,8 +23,8 @@ from typing import Iterable, Optional
 
 import numpy as np
 
-from .core import ARROW, BLACK_QUEEN, WHITE_QUEEN
-from .squares import FILE_NAMES
+from amazons_env.core import ARROW, BLACK_QUEEN, WHITE_QUEEN
+from amazons_env.squares import FILE_NAMES
 
 __all__ = ["ansi", "rgb_array", "HumanWindow", "CELL"]
 

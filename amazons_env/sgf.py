@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .errors import InvalidMoveError, describe
-from .move import Move
+from amazons_env.errors import InvalidMoveError, describe
+from amazons_env.move import Move
 
 __all__ = ["SgfParser", "point", "square", "move_text", "parse_move", "escape", "where"]
 

@@ -19,8 +19,8 @@ import re
 from enum import IntEnum
 from typing import Optional
 
-from .core import MAX_SIZE, MIN_SIZE
-from .errors import InvalidMoveError, InvalidPositionError, describe
+from amazons_env.core import MAX_SIZE, MIN_SIZE
+from amazons_env.errors import InvalidMoveError, InvalidPositionError, describe
 
 __all__ = ["Color", "WHITE", "BLACK", "FILE_NAMES", "square", "square_file", "square_rank",
            "square_name", "parse_square", "check_size", "as_square", "as_int"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .squares import FILE_NAMES
+from amazons_env.squares import FILE_NAMES
 
 if TYPE_CHECKING:
-    from .board import Board
+    from amazons_env.board import Board
 
 __all__ = ["board_svg"]
 

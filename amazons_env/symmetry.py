@@ -11,9 +11,9 @@ under 0 and 1: mirroring ranks swaps where the colours start).
 
 from __future__ import annotations
 
-from .errors import InvalidArgumentError, InvalidMoveError, describe
-from .move import Move
-from .squares import as_int, as_square, check_size
+from amazons_env.errors import InvalidArgumentError, InvalidMoveError, describe
+from amazons_env.move import Move
+from amazons_env.squares import as_int, as_square, check_size
 
 __all__ = ["SYMMETRIES", "transform_square", "transform_move"]
 

@@ -1,6 +1,6 @@
-"""Self-play games per second on the local and the Ray backend, with 1 and 2 workers (agents.backends).
+"""Self-play games per second on the local and the Ray backend, with 1 and 2 workers (agents.arena.backends).
 
-Every configuration plays the same job (``training.selfplay``, one game per shard so that the
+Every configuration plays the same job (``training.selfplay.value``, one game per shard so that the
 workers share it evenly) into a fresh folder, after one warm-up job per backend (Ray keeps its
 worker processes between jobs; the local backend starts its pool for every job, as it does in
 use). Printed per row: wall seconds, games per second, the CPU seconds the game-playing processes
@@ -28,8 +28,8 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from agents.backends import BACKENDS, ray_module
-from training.selfplay import selfplay
+from agents.arena.backends import BACKENDS, ray_module
+from training.selfplay.value import selfplay
 
 __all__ = ["bench", "main"]
 

@@ -37,8 +37,8 @@ import numpy as np
 from agents import make
 from agents.arena import opening_board
 from agents.base import Agent
-from agents.clock import frozen_heap
-from agents.endgame import analyse
+from agents.search.clock import frozen_heap
+from agents.search.endgame import analyse
 from amazons_env import Board
 
 AGENTS = ("alphabeta", "alphabeta:clock=legacy", "mcts", "uct", "two-iteration", "classic", "move-then-arrow", "cnn",

@@ -1,6 +1,6 @@
 """The study's Table 4 re-run with our nets, and the strongest CNN agent against our best engine.
 
-Every pairing is an ``agents.arena.match`` at equal time per move (``--time``), colours
+Every pairing is an ``agents.arena.matches.match`` at equal time per move (``--time``), colours
 alternating, the same random opening (``--opening`` plies) for both colours of a pair, results in
 ``--out/NAME.json`` (rerunning resumes; finished pairings are only summarised). Printed per
 pairing: wins of the CNN side per colour, score with its 95% Wilson interval, and the mean

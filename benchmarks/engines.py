@@ -20,7 +20,7 @@ from numba import njit, types
 
 from agents import make
 from agents.arena import summarize
-from agents.evaluator import KERNEL_TYPE, make_evaluator
+from agents.evaluation.evaluator import KERNEL_TYPE, make_evaluator
 from amazons_env import Board
 
 

@@ -33,8 +33,8 @@ import numba
 import numpy as np
 from numba import njit
 
-from amazons_env.env import AmazonsEnv
-from amazons_env.vector import AmazonsVectorEnv
+from amazons_env.envs.gym_env import AmazonsEnv
+from amazons_env.envs.vector_env import AmazonsVectorEnv
 
 
 @njit(cache=True)

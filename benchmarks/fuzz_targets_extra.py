@@ -103,7 +103,7 @@ def _env_state(env: Any) -> Any:
 
 
 def _env_setup(_folder: Path) -> None:
-    from amazons_env.env import AmazonsEnv
+    from amazons_env.envs.gym_env import AmazonsEnv
     for size in (4, 6, 8):  # compile (or load from numba's cache) before the clock runs
         env = AmazonsEnv(size)
         env.reset(seed=0)
@@ -112,7 +112,7 @@ def _env_setup(_folder: Path) -> None:
 
 @target("env", 1.5, _env_setup)
 def _env(rng: random.Random, _ctx: Any) -> Case:
-    from amazons_env.env import AmazonsEnv
+    from amazons_env.envs.gym_env import AmazonsEnv
     size = rng.choice([4, 6, 8])
     kwargs = {k: rng.choice(v) for k, v in ENV_KWARGS.items() if rng.random() < 0.3}
     if rng.random() < 0.2:
@@ -161,7 +161,7 @@ def _bad_actions(rng: random.Random, n: int, size: int) -> Any:
 
 
 def _vector_setup(_folder: Path) -> None:
-    from amazons_env.vector import AmazonsVectorEnv
+    from amazons_env.envs.vector_env import AmazonsVectorEnv
     for size in (4, 6):  # compile (or load from numba's cache) the step kernels before the clock runs
         env = AmazonsVectorEnv(1, size)
         env.reset(seed=0)
@@ -170,7 +170,7 @@ def _vector_setup(_folder: Path) -> None:
 
 @target("vector_env", 1, _vector_setup)
 def _vector_env(rng: random.Random, _ctx: Any) -> Case:
-    from amazons_env.vector import AmazonsVectorEnv
+    from amazons_env.envs.vector_env import AmazonsVectorEnv
     n, size = rng.choice([1, 2, 3]), rng.choice([4, 6])
     if rng.random() < 0.2:
         args = {"num_envs": n, "size": size, rng.choice(["num_envs", "size", "illegal_action", "copy", "num_threads",
@@ -195,7 +195,7 @@ def _vector_env(rng: random.Random, _ctx: Any) -> Case:
 
 @target("pettingzoo", 1)
 def _pettingzoo(rng: random.Random, _ctx: Any) -> Case:
-    from amazons_env.pettingzoo import env as make_env
+    from amazons_env.envs.pettingzoo_env import env as make_env
     size = size_or_hostile(rng, rng.choice([4, 6]), 0.15)
     try:
         aec = make_env(size=size)
@@ -317,8 +317,7 @@ def _state_setup(folder: Path) -> tuple[Path, Path, Callable[[Path], Any]]:
     import torch
     from agents.nets.export import save_model
     from agents.nets.models import ResValueNet
-    from training import checkpoint
-
+    from training.optimize import checkpoint
     def parts_for(model: Any) -> Any:
         optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
         return checkpoint.TrainingParts(optimizer, torch.optim.lr_scheduler.StepLR(optimizer, 1),
@@ -345,7 +344,7 @@ def _train_state(rng: random.Random, ctx: tuple[Path, Path, Callable[[Path], Any
 
 
 def _selfplay_setup(folder: Path) -> tuple[Path, Path]:
-    from training.selfplay import selfplay
+    from training.selfplay.value import selfplay
     source = folder / "selfplay"
     selfplay(source, games=2, size=6, agent="alphabeta:depth=1", games_per_shard=1, workers=1, progress=False)
     return folder, source
@@ -353,10 +352,10 @@ def _selfplay_setup(folder: Path) -> tuple[Path, Path]:
 
 @target("manifest", 0.5, _selfplay_setup)
 def _manifest(rng: random.Random, ctx: tuple[Path, Path]) -> Case:
-    try:  # H6b moved the shard files' code to training.shards
-        from training.shards import MANIFEST, load_dataset
+    try:  # H6b moved the shard files' code to training.data.shards
+        from training.data.shards import MANIFEST, load_dataset
     except ImportError:
-        from training.selfplay import MANIFEST, load_dataset
+        from training.selfplay.value import MANIFEST, load_dataset
     folder, source = ctx
     return _file_case(rng, folder, source, MANIFEST, load_dataset, "load_dataset")
 
@@ -368,14 +367,14 @@ def _arena_setup(folder: Path) -> tuple[Path, Path, Callable[[Path], Any]]:
     source.mkdir()
     # as a user makes it: the CLI, in its own process (the arena refuses to start workers from a
     # forked process, which this worker is)
-    subprocess.run([sys.executable, "-c", "import sys; from amazons_env.cli import main; sys.exit(main(sys.argv[1:]))",
+    subprocess.run([sys.executable, "-c", "import sys; from amazons_cli.main import main; sys.exit(main(sys.argv[1:]))",
                     "match", "random", "random:seed=1", "--games", "2", "--size", "6", "--workers", "1",
                     "--json", str(source / "r.json")], check=True, capture_output=True, timeout=300)
     config = json.loads((source / "r.json").read_text())["config"]
-    try:  # H3 moved the results file's code to agents.arena_files
-        from agents.arena_files import load_results as loader
+    try:  # H3 moved the results file's code to agents.arena.files
+        from agents.arena.files import load_results as loader
     except ImportError:
-        from agents.arena import _load as loader
+        from agents.arena.matches import _load as loader
 
     def load(path: Any) -> Any:
         return loader(str(path / "r.json") if isinstance(path, Path) else path, config)

@@ -2,7 +2,7 @@
 
 For each model, positions are real ones (the children of a mid-game position: what a search
 frontier holds), evaluated through ``CNNEvaluator.evaluate_batch`` (planes in numba + the forward
-pass of ``agents.cnn.inference_module`` in chunks) either one position per call or the whole
+pass of ``agents.evaluation.cnn.inference_module`` in chunks) either one position per call or the whole
 frontier in one call; and, as the reference, the whole frontier through the plain model
 (``model(x)`` on channels-last planes in one pass, what the evaluator did before). All run in the
 same process, one after the other, so the ratios are meaningful on a noisy machine.
@@ -20,7 +20,7 @@ import time
 import numpy as np
 import torch
 
-from agents.cnn import CNNEvaluator
+from agents.evaluation.cnn import CNNEvaluator
 from agents.nets.export import save_model
 from agents.nets.models import StudyCNN, parameter_count, value_for_side_to_move
 from agents.nets.planes import make_planes

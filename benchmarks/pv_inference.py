@@ -4,8 +4,8 @@ frontier, for each way of running the net, all in one process so the ratios are 
 Variants (all on one torch thread unless ``--threads``):
 
 * ``eager``: the ``PolicyValueNet`` in eval mode on contiguous NCHW planes (the reference);
-* ``folded+cl``: ``agents.cnn.inference_module`` (batch norms folded into the convolutions,
-  channels-last weights and input): what ``agents.pvmcts.PVNet`` runs;
+* ``folded+cl``: ``agents.evaluation.cnn.inference_module`` (batch norms folded into the convolutions,
+  channels-last weights and input): what ``agents.search.pvmcts.PVNet`` runs;
 * ``compiled``: ``torch.compile`` of the folded module (skipped with its error if it fails);
 * ``int8``: ``torch.ao.quantization.quantize_dynamic`` of the folded module (only its Linear
   layers quantise: the convolutions, nearly all the work, stay float);
@@ -27,11 +27,11 @@ import time
 
 import torch
 
-from agents.cnn import inference_module
+from agents.evaluation.cnn import inference_module
 from agents.nets.onnx_runtime import OnnxRunner
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import PolicyValueNet
-from agents.pvmcts import pv_weights_path
+from agents.search.pvmcts import pv_weights_path
 from nn_inference import frontier  # the same frontier positions as the value nets' benchmark
 
 

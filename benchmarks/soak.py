@@ -32,9 +32,9 @@ from numba import njit
 from tqdm import tqdm
 
 from amazons_env import Board, core
-from amazons_env import env_kernels as K
-from amazons_env.env import NUM_PLANES, actions_to_move
-from amazons_env.vector import AmazonsVectorEnv
+from amazons_env.envs import kernels as K
+from amazons_env.envs.gym_env import NUM_PLANES, actions_to_move
+from amazons_env.envs.vector_env import AmazonsVectorEnv
 
 
 @njit(cache=True)

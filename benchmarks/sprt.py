@@ -5,7 +5,7 @@ with its 95% interval.
     python3 benchmarks/sprt.py "uct:time=0.5,c=0.8" "uct:time=0.5" --size 8 \\
         --json benchmarks/engines_results/uct/sprt_c0.8.json
 
-The games are ``agents.arena.match`` games (colours alternating, ``--opening`` random plies per
+The games are ``agents.arena.matches.match`` games (colours alternating, ``--opening`` random plies per
 pair of games), played in chunks; the arena writes every finished game to ``--json`` at once, so
 an interrupted run resumes where it stopped when the same command is run again (Ctrl-C exits
 cleanly). The verdict, the LLR, the final summary and the command go to ``sprt_path(--json)``

@@ -10,7 +10,7 @@ size, depth and game count is an option, and the printout says exactly what ran:
 
 ``--games`` is per colour (the study: 100 per colour in Table 3, 20 in Table 5). Games use
 ``--opening`` random plies per pair (default 2) so that the deterministic agents play different
-games. ``--out DIR`` keeps each table's games in resumable JSON files (see ``agents.arena``).
+games. ``--out DIR`` keeps each table's games in resumable JSON files (see ``agents.arena.matches``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import time
 
 from agents import make
 from agents.arena import match, tournament
-from agents.study_search import VARIANTS, search_kernel
+from agents.search.study import VARIANTS, search_kernel
 from amazons_env import Board
 
 STUDY_TABLE3 = {0.0: -29, 0.3: 46, 0.35: 58, 0.4: 49, 0.43: 60, 0.45: 96, 0.47: 88, 0.5: 92, 0.55: 56,

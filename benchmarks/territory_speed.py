@@ -1,4 +1,4 @@
-"""The territory kernels side by side: the bitboard kernel (``agents.territory_bb``, the default)
+"""The territory kernels side by side: the bitboard kernel (``agents.evaluation.territory_bitboard``, the default)
 against the mailbox reference (``territory:kernel=mailbox``), then ``uct`` with each, on 8x8 and
 10x10, from the start position and at move 20 (after 20 plies of ``alphabeta:depth=1`` self-play).
 
@@ -31,7 +31,7 @@ from engine_speed import parse_speed_args, print_table, speed_parser  # noqa: E4
 from engines import position_at  # noqa: E402
 
 from agents import make  # noqa: E402
-from agents.evaluator import KERNEL_TYPE, make_evaluator  # noqa: E402
+from agents.evaluation.evaluator import KERNEL_TYPE, make_evaluator  # noqa: E402
 from amazons_env import Board  # noqa: E402
 
 KERNELS = ("mailbox", "bitboard")

@@ -28,7 +28,7 @@ except ImportError as error:  # pragma: no cover - optional dependency
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
-from amazons_env.env import AmazonsEnv
+from amazons_env.envs.gym_env import AmazonsEnv
 
 
 class ConvExtractor(BaseFeaturesExtractor):

@@ -1,7 +1,7 @@
 """A random game in the PettingZoo AEC env: the same agent acts twice per turn (queen, then arrow)."""
 import numpy as np
 
-from amazons_env.pettingzoo import env
+from amazons_env.envs.pettingzoo_env import env
 
 game = env(size=8, render_mode="ansi")
 game.reset(seed=0)

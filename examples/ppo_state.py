@@ -46,7 +46,7 @@ from safetensors.torch import save as save_bytes
 
 from agents.nets.safefiles import ModelFileError, json_sha256, read_header, read_json
 # the value-net trainer's checked optimizer state and atomic write: one implementation of each
-from training.checkpoint import restored_optimizer_state, write_atomic
+from training.optimize.checkpoint import restored_optimizer_state, write_atomic
 
 __all__ = ["STATE_VERSION", "STATE_FILE", "Progress", "State", "has_state", "save_state", "read_state", "restore"]
 

@@ -54,8 +54,8 @@ except ImportError:  # pragma: no cover - optional dependency
 
 from agents.nets.safefiles import ModelFileError
 from agents.policy_agent import PolicyAgent
-from amazons_env.selfplay import play_policies
-from amazons_env.vector import AmazonsVectorEnv
+from amazons_env.envs.policy_pool import play_policies
+from amazons_env.envs.vector_env import AmazonsVectorEnv
 
 if str(Path(__file__).resolve().parent) not in sys.path:  # ppo_state.py lies beside this file
     sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -67,7 +67,7 @@ def test_cnn_agent_names_the_extra():
 
 def test_command_line_without_torch(tmp_path):
     done = run_without_torch(f"""
-        from amazons_env.cli import main
+        from amazons_cli.main import main
         assert main(["perft", "3", "--size", "6"]) == 0
         assert main(["selfplay", {str(tmp_path / "data")!r}, "--games", "1", "--size", "6", "--workers", "1",
                      "--agent", "two-iteration:depth=1,eval=improved"]) == 0

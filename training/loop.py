@@ -4,21 +4,21 @@ Stages, each finished before the next starts and recorded in ``OUT/loop-state.js
 
 1. ``bootstrap``: games of the strongest engine (``--bootstrap-agent``, default ``uct``) against
    itself; its chosen moves are the policy targets, the results the value targets
-   (``OUT/bootstrap/``, ``training.pv_selfplay.engine_games``).
+   (``OUT/bootstrap/``, ``training.selfplay.policy_value.engine_games``).
 2. ``train-0``: a fresh ``PolicyValueNet`` trained on them: generation 0 (``OUT/gen-000/pv.*``).
 3. For each generation ``g`` = 1, 2, ...:
    ``selfplay-g``: the current best net plays ``--games`` games in lock-step batches through
-   ``agents.pvmcts`` (Dirichlet noise, temperature; ``OUT/gen-g/selfplay/``);
+   ``agents.search.pvmcts`` (Dirichlet noise, temperature; ``OUT/gen-g/selfplay/``);
    ``train-g``: the best net trained further on the last ``--window`` generations' games (and the
    bootstrap games) into ``OUT/gen-g/pv.*``;
-   ``gate-g``: an arena match (``agents.arena.match``, colours alternating, 2-ply random
+   ``gate-g``: an arena match (``agents.arena.matches.match``, colours alternating, 2-ply random
    openings) of ``pvmcts`` with the new net against ``pvmcts`` with the best one, at equal
    simulations; the new net becomes the best if it scores at least ``--gate``. Its Elo (with the
    95% interval) is the opponent's plus the measured difference (intervals add in quadrature):
    ``OUT/elo.csv`` and ``OUT/elo.png``.
 
 **Where games run.** ``--workers`` processes of this machine, or Ray tasks on a cluster with
-``--backend ray [--ray-address ADDR]`` (``agents.backends``; the nets are read from ``OUT``, so
+``--backend ray [--ray-address ADDR]`` (``agents.arena.backends``; the nets are read from ``OUT``, so
 every node must see it at the same path): bootstrap and self-play shards and gating games; the
 same seeds give the same games on any backend and worker count.
 
@@ -50,14 +50,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Optional
 
-from agents.backends import check_backend
+from agents.arena.backends import check_backend
 from agents.nets.export import load_model, save_model
 from agents.nets.policy_value import PolicyValueNet
 from amazons_env import core
 
-from .pv_data import load_pv_dataset
-from .pv_selfplay import engine_shard, mcts_shard, play_shards
-from .pv_train import train_pv
+from training.data.policy_value import load_pv_dataset
+from training.selfplay.policy_value import engine_shard, mcts_shard, play_shards
+from training.optimize.policy_value import train_pv
 
 __all__ = ["LoopConfig", "train_loop", "STATE", "LoopStateError"]
 
@@ -201,7 +201,7 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
     """Run (or resume) the loop of the module docstring; the final state."""
     import torch
 
-    from agents.arena import match
+    from agents.arena.matches import match
 
     config.check()
     out = Path(config.out)

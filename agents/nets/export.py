@@ -33,8 +33,8 @@ from torch import nn
 
 from amazons_env import core
 
-from .models import MODELS, build_model, check_kwargs
-from .safefiles import ModelFileError, PathLike, checked_path, file_sha256, read_header, read_json
+from agents.nets.models import MODELS, build_model, check_kwargs
+from agents.nets.safefiles import ModelFileError, PathLike, checked_path, file_sha256, read_header, read_json
 
 __all__ = ["FORMAT_VERSION", "ModelFileError", "save_model", "load_model", "read_config", "expected_tensors"]
 

@@ -26,7 +26,7 @@ from torch import nn
 
 from amazons_env import core
 
-from .planes import plane_count
+from agents.nets.planes import plane_count
 
 __all__ = ["StudyCNN", "ResValueNet", "MODELS", "check_kwargs", "build_model", "parameter_count",
            "value_for_side_to_move"]
@@ -113,7 +113,7 @@ class ResValueNet(nn.Module):
 
 MODELS: dict[str, type[nn.Module]] = {"StudyCNN": StudyCNN, "ResValueNet": ResValueNet}
 # the policy-value net registers itself in MODELS (it builds on _Block above)
-from . import policy_value as _policy_value  # noqa: E402,F401
+from agents.nets import policy_value as _policy_value  # noqa: E402,F401
 
 
 def check_kwargs(arch: str, kwargs: Any) -> None:

@@ -1,7 +1,7 @@
 """The policy-value net's CPU inference through ONNX Runtime, when it is installed.
 
 On one CPU thread, ONNX Runtime runs the folded, inference-only copy of the net
-(``agents.cnn.inference_module``) 4.3x as fast as torch runs it for single positions and
+(``agents.evaluation.cnn.inference_module``) 4.3x as fast as torch runs it for single positions and
 1.1-2x for batches of 8-205 (8x8, committed net, a quiet machine: 18,661 against 4,389 positions per
 CPU second for one position, 25,481 against 22,403 for a 205-position frontier; 6.1x and 2.3x
 torch's plain eager net; ``python3 benchmarks/pv_inference.py --seconds 0.5``). Single positions gain the most:

@@ -6,7 +6,7 @@ tensors for a batch of ``b`` positions on ``N`` x ``N`` boards:
 * ``value[b]``: the value in [-1, 1] for the **side to move** (``tanh``);
 * ``slide[b, LINES, N, N]``: queen-slide logits. Channel ``d * (MAX_SIZE - 1) + distance - 1`` at
   square ``s`` scores sliding from ``s`` along ``DIRECTIONS[d]`` (the queen lines of
-  ``amazons_env.actions``) by ``distance`` squares;
+  ``amazons_env.envs.actions``) by ``distance`` squares;
 * ``arrow[b, LINES, N, N]``: arrow logits **conditioned on the slide's destination**: channel
   ``c`` at square ``t`` scores shooting along line ``c`` from ``t`` once a queen has landed on ``t``.
 
@@ -14,7 +14,7 @@ The probability of a whole move ``(f, t, a)`` among the legal moves is
 ``softmax_slides(slide[f -> t]) * softmax_arrows_of_that_slide(arrow[t -> a])``: the slide's
 softmax runs over the legal slides, the arrow's over the legal arrows after that slide
 (``move_log_probs``). The value is one number per position; the slide and the arrow are chosen by
-the same side, so nothing flips sign between them (``agents.pvmcts`` backs up accordingly).
+the same side, so nothing flips sign between them (``agents.search.pvmcts`` backs up accordingly).
 
 Fully convolutional: one set of weights runs on any size up to ``MAX_SIZE`` (trained on one).
 Registered in ``agents.nets.models.MODELS``, so ``agents.nets.export`` saves and loads it with the
@@ -47,7 +47,7 @@ from torch import nn
 
 import agents.nets.models as _models
 from amazons_env import core
-from amazons_env.actions import line_tables
+from amazons_env.envs.actions import line_tables
 from amazons_env.symmetry import transform_square
 
 __all__ = ["PolicyValueNet", "LINES", "REACH", "line_channels", "move_indices", "legal_moves_batch",

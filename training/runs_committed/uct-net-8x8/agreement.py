@@ -2,11 +2,11 @@
 import sys
 import numpy as np
 import torch
-from agents.pvmcts import PVNet, pv_weights_path
+from agents.search.pvmcts import PVNet, pv_weights_path
 from agents.nets.policy_value import legal_moves_batch, move_log_probs
 from agents.nets.planes import make_planes
 from amazons_env import core
-from training.pv_records import record_games
+from training.data.records import record_games
 
 
 def main() -> None:

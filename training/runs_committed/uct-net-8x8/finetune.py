@@ -6,9 +6,9 @@ import torch
 
 from agents.nets.export import load_model, save_model
 from agents.nets.policy_value import PolicyValueNet
-from agents.pvmcts import pv_weights_path
-from training.pv_data import load_pv_dataset
-from training.pv_train import train_pv
+from agents.search.pvmcts import pv_weights_path
+from training.data.policy_value import load_pv_dataset
+from training.optimize.policy_value import train_pv
 
 
 def main() -> None:

@@ -1,0 +1,477 @@
+"""The arena: agents play each other in matches and round robins, with honest statistics.
+
+* ``play_game(white, black, board)``: one game between two agents; returns a ``GameResult``.
+* ``match(a, b, games=N, ...)`` and ``tournament([a, b, c, ...], games=N, ...)``: games alternate
+  colours (game ``2k``: ``a`` is White; game ``2k + 1``: the same pairing with colours swapped and
+  the same opening), every random thing is derived from ``seed``, both cores play at once
+  (``workers``), a progress bar runs, and with ``json_path`` every finished game is written out
+  immediately: an interrupted run loses nothing, and rerunning the same command plays only the
+  games still missing.
+* ``summarize``: the first agent's score (wins / games; Amazons has no draws) with a 95% Wilson
+  interval, the Elo difference ``400 log10(s / (1 - s))`` with the interval mapped the same way (a
+  score of 0 or 1 is clamped to 0.5 / games or 1 - 0.5 / games so the Elo stays finite), the
+  results per colour, and the mean and longest think per move of each agent. Games are counted by
+  the agent's *slot* in the pairing (first or second), so an agent can play itself
+  (``match("random", "random")`` scores about 0.5, not 1).
+
+Agents are given as spec strings (``"two-iteration:depth=2,eval=improved"``, or your own
+``"my_agent.py:MyAgent"``) so that worker processes can rebuild them; every spec is checked before
+the first game. Each game reseeds both agents from ``(seed, game)``; ``opening=k`` starts each
+pair of games from ``k`` random plies (drawn from ``(seed, pair)``), which makes deterministic
+agents play different games. The results file and the record files are ``agents.arena.files``'s.
+
+**Worker processes** are spawned (a clean interpreter each: no inherited threads of numba or
+torch), ignore Ctrl-C (the parent stops them) and exit when the parent dies. A script that calls
+the arena at its top level without an ``if __name__ == "__main__":`` guard would be run again by
+every spawned worker: such a call is detected and its games are played in this process instead
+(with a one-line warning); a worker that dies stops the run with an error, it is never replaced.
+With ``backend="ray"`` the games are Ray tasks instead (``agents.arena.backends``: a local Ray instance
+or a cluster at ``address``), streamed into the same results file: the same seeds give the same
+games, and a run started on one backend can be completed on the other.
+
+>>> result = match("random", "random", games=2, size=6, seed=1, workers=1, progress=False)
+>>> result["games"], sorted(result["per_colour"])
+(2, ['a_black', 'a_white'])
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+import zlib
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import asdict, dataclass
+from itertools import combinations
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+
+import numpy as np
+
+from amazons_env import Board, Move
+from amazons_env.errors import describe
+
+from agents.arena.files import check_paths, load_results, save_record, save_results
+from agents.arena.backends import check_backend, run_tasks
+from agents.base import Agent
+from agents.search.clock import frozen_heap
+from agents.options import OptionError
+from agents.registry import AGENTS, format_spec, make, parse_spec
+
+__all__ = ["GameResult", "play_game", "match", "tournament", "summarize", "score_interval", "elo",
+           "with_option", "format_match", "format_tournament", "run_games", "load_results", "opening_board"]
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game. ``winner``: 0 White, 1 Black. ``seconds``/``max_seconds``/``nodes``/
+    ``moves``: per colour (White, Black), the thinking time in all and for the longest move, the
+    search nodes reported by the agent and the moves made."""
+
+    white: str
+    black: str
+    winner: int
+    plies: int
+    opening: int
+    record: list[str]
+    seconds: tuple[float, float]
+    max_seconds: tuple[float, float]
+    nodes: tuple[int, int]
+    moves: tuple[int, int]
+    size: int
+    index: int = 0
+    pair: str = ""
+
+
+def _nodes_of(agent: Agent) -> int:
+    result = getattr(agent, "last_result", None)
+    return int(getattr(result, "nodes", 0) or 0)
+
+
+def play_game(white: Agent, black: Agent, board: Board, opening: int = 0, index: int = 0,
+              pair: str = "") -> GameResult:
+    """Play ``board`` (which may already hold opening moves, ``opening`` of them) to the end, the
+    objects that exist before it frozen (``clock.frozen_heap``: no full garbage collection in a
+    timed move)."""
+    with frozen_heap():
+        return _play(white, black, board, opening, index, pair)
+
+
+def _play(white: Agent, black: Agent, board: Board, opening: int, index: int, pair: str) -> GameResult:
+    players = (white, black)
+    seconds = [0.0, 0.0]
+    longest = [0.0, 0.0]
+    nodes = [0, 0]
+    moves = [0, 0]
+    while not board.is_game_over():
+        side = int(board.turn)
+        start = time.perf_counter()
+        move = players[side].select_move(board)
+        spent = time.perf_counter() - start
+        seconds[side] += spent
+        longest[side] = max(longest[side], spent)
+        if not board.is_legal(move):
+            raise ValueError(f"agent {players[side]!r} chose illegal move {move} in {board.text()!r}")
+        nodes[side] += _nodes_of(players[side])
+        moves[side] += 1
+        board.push(move)
+    return GameResult(white.spec, black.spec, int(board.winner), board.ply, opening,
+                      [str(m) for m in board.move_stack], (seconds[0], seconds[1]), (longest[0], longest[1]),
+                      (nodes[0], nodes[1]), (moves[0], moves[1]), board.size, index, pair)
+
+
+def opening_board(size: int, plies: int, seed: Sequence[int]) -> Board:
+    """The start position after ``plies`` uniformly random moves drawn from ``seed``."""
+    rng = np.random.default_rng(list(seed))
+    board = Board(size)
+    for _ in range(plies):
+        moves = board.legal_moves_array()
+        if len(moves) == 0:
+            break
+        board.push_unchecked(Move(*moves[rng.integers(len(moves))].tolist(), size))
+    return board
+
+
+# -- statistics ------------------------------------------------------------------------------------
+
+def score_interval(wins: float, games: int) -> tuple[float, float]:
+    """The 95% Wilson interval of a score ``wins / games``."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    denom = 1 + Z95 ** 2 / games
+    centre = (p + Z95 ** 2 / (2 * games)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / games + Z95 ** 2 / (4 * games ** 2)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def elo(score: float, games: int) -> float:
+    """Elo difference for ``score``, clamped to ``[0.5/games, 1 - 0.5/games]`` to stay finite."""
+    low = 0.5 / max(games, 1)
+    s = min(max(score, low), 1 - low)
+    return 400.0 * math.log10(s / (1 - s))
+
+
+def pair_key(a: str, b: str) -> str:
+    """The pairing's key in results: ``a`` is the first slot (White in even-numbered games)."""
+    return f"{a} vs {b}"
+
+
+def summarize(results: Iterable[dict[str, Any]], a: str, b: str) -> dict[str, Any]:
+    """Statistics of the games of the pairing ``a`` vs ``b`` (or ``b`` vs ``a``) from ``a``'s side,
+    counted by slot: ``a`` may equal ``b`` (see module doc)."""
+    games = []  # (result, a's colour)
+    for r in results:
+        if r["pair"] == pair_key(a, b):
+            games.append((r, r["index"] % 2))
+        elif r["pair"] == pair_key(b, a):
+            games.append((r, 1 - r["index"] % 2))
+    n = len(games)
+    wins = sum(1 for r, colour in games if r["winner"] == colour)
+    per = {}
+    for key, side in (("a_white", 0), ("a_black", 1)):
+        mine = [r for r, colour in games if colour == side]
+        a_wins = sum(1 for r in mine if r["winner"] == side)
+        per[key] = {"games": len(mine), "a_wins": a_wins, "b_wins": len(mine) - a_wins}
+    score = wins / n if n else 0.0
+    low, high = score_interval(wins, n)
+
+    def of(slot: int, field: str) -> list[float]:  # ``field`` of the agent in ``slot``, game by game
+        return [r[field][colour if slot == 0 else 1 - colour] for r, colour in games]
+
+    per_agent = {}
+    for slot, who in ((0, "a"), (1, "b")):
+        seconds, moves = sum(of(slot, "seconds")), sum(of(slot, "moves"))
+        per_agent[who] = {"nodes_per_second": _rate(sum(of(slot, "nodes")), seconds),
+                          "mean_move_seconds": seconds / moves if moves else 0.0,
+                          "max_move_seconds": max(of(slot, "max_seconds"), default=0.0)}
+    return {
+        "a": a, "b": b, "games": n, "a_wins": wins, "b_wins": n - wins,
+        "score": score, "score_ci95": [low, high],
+        "elo": elo(score, n), "elo_ci95": [elo(low, n), elo(high, n)],
+        "per_colour": per,
+        "white_wins": sum(1 for r, _ in games if r["winner"] == 0),
+        "mean_plies": sum(r["plies"] for r, _ in games) / n if n else 0.0,
+        "mean_game_seconds": sum(sum(r["seconds"]) for r, _ in games) / n if n else 0.0,
+        "nodes_per_second": {who: per_agent[who]["nodes_per_second"] for who in ("a", "b")},
+        "move_seconds": {who: {"mean": per_agent[who]["mean_move_seconds"], "max": per_agent[who]["max_move_seconds"]}
+                         for who in ("a", "b")},
+    }
+
+
+def _rate(nodes: int, seconds: float) -> float:
+    return nodes / seconds if seconds > 0 else 0.0
+
+
+# -- running many games --------------------------------------------------------------------------
+
+def with_option(spec: str, key: str, value: Any) -> str:
+    """``spec`` with ``key=value`` added, unless it already sets ``key`` or the agent takes no
+    such option (e.g. ``--time`` for ``random``). Checked against the agent's options (an
+    ``OptionError`` if the agent refuses the value); nothing is built."""
+    name, options = parse_spec(spec)
+    if key in options or key not in AGENTS.schema(name).options:
+        return spec
+    AGENTS.validate(spec, **{key: value})  # a value the agent refuses is an error, not a silent no-op
+    return format_spec(name, {**options, key: value}) if ":" in name else \
+        f"{spec}{',' if ':' in spec else ':'}{key}={value}"
+
+
+def _with_time(specs: Sequence[str], time: Optional[float]) -> list[str]:
+    """``specs`` with ``time=`` added where an agent takes one (``with_option``); ``time`` itself
+    must be a finite number of seconds > 0, whichever agents take it."""
+    if time is None:
+        return list(specs)
+    if isinstance(time, bool) or not isinstance(time, (int, float)) or not math.isfinite(time) or time <= 0:
+        raise OptionError(f"time={describe(time)}: seconds per move must be a finite number > 0")
+    return [with_option(spec, "time", time) for spec in specs]
+
+
+_AGENTS: dict[str, Agent] = {}
+
+
+def _agent(spec: str) -> Agent:
+    """One agent object per spec and process (searches keep their buffers, nets their weights)."""
+    if spec not in _AGENTS:
+        _AGENTS[spec] = make(spec)
+    return _AGENTS[spec]
+
+
+def _play_task(task: tuple[str, str, int, int, int, int, str]) -> dict[str, Any]:
+    white_spec, black_spec, size, opening, seed, index, pair = task
+    pair_number = index // 2
+    board = opening_board(size, opening, (seed, hash_pair(pair), pair_number))
+    players = []
+    for colour, spec in enumerate((white_spec, black_spec)):
+        agent = _agent(spec)
+        agent.seed(int(np.random.SeedSequence([seed, hash_pair(pair), index, colour]).generate_state(1)[0]))
+        agent.reset()
+        players.append(agent)
+    result = asdict(play_game(players[0], players[1], board, opening, index, pair))
+    result["white"], result["black"] = white_spec, black_spec  # as the pairing names them, not normalised
+    return result
+
+
+def hash_pair(pair: str) -> int:
+    """A stable (process-independent) number for a pairing key, for seeding."""
+    return zlib.crc32(pair.encode())
+
+
+def run_games(pairs: list[tuple[str, str]], games: int, size: int = 10, seed: int = 0, opening: int = 0,
+              workers: Optional[int] = None, json_path: Optional[str] = None,
+              records_dir: Optional[str] = None, progress: bool = True,
+              extra: Optional[dict[str, Any]] = None, summary: Optional[Callable[[list], dict]] = None,
+              records_format: str = "txt", backend: str = "local",
+              address: Optional[str] = None) -> list[dict[str, Any]]:
+    """Play ``games`` games for every pair (colours alternating), resuming from ``json_path``;
+    returns the first ``games`` games of every pair. ``summary(results)`` builds the JSON's
+    statistics (rewritten after every game). The file keeps every game it holds: a rerun with a
+    smaller ``games`` reports fewer and deletes none."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise OptionError(f"games={games!r}: must be a whole number >= 1")
+    for spec in {s for pair in pairs for s in pair}:
+        AGENTS.validate(spec)  # a bad spec fails now, not in a worker after the first game
+    check_paths(json_path, records_dir, records_format)
+    check_backend(backend, address)
+    config = {"pairs": [list(p) for p in pairs], "games": games, "size": size, "seed": seed,
+              "opening": opening, **(extra or {})}
+    stored = load_results(json_path, config)
+    done = {(r["pair"], r["index"]) for r in stored}
+    tasks = []
+    for a, b in pairs:
+        key = pair_key(a, b)
+        for index in range(games):
+            if (key, index) not in done:
+                white, black = (a, b) if index % 2 == 0 else (b, a)
+                tasks.append((white, black, size, opening, seed, index, key))
+
+    def finish(result: dict[str, Any]) -> None:
+        stored.append(result)
+        if json_path is not None:  # first: the game is kept even if writing its record fails
+            stored.sort(key=lambda r: (r["pair"], r["index"]))
+            held = max(games, *(r["index"] + 1 for r in stored))
+            save_results(json_path, {"config": {**config, "games": held}, **(summary(stored) if summary else {}),
+                                     "results": stored})
+        if records_dir is not None:
+            save_record(records_dir, result, records_format)
+
+    bar = _progress(len(tasks), games * len(pairs), progress)
+    try:
+        for result in _results(tasks, workers, backend, address):
+            finish(result)
+            bar.update(1)
+    finally:
+        bar.close()
+    return sorted((r for r in stored if r["index"] < games), key=lambda r: (r["pair"], r["index"]))
+
+
+def _results(tasks: list[tuple], workers: Optional[int], backend: str = "local",
+             address: Optional[str] = None) -> Iterator[dict[str, Any]]:
+    """The played games of ``tasks``, in order of completion, in worker processes or here."""
+    if backend != "local":
+        yield from (result for _, result in run_tasks(_play_task, [(t,) for t in tasks], workers, backend, address))
+        return
+    workers = min(os.cpu_count() or 1, 2) if workers is None else workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise OptionError(f"workers={workers!r}: must be a whole number >= 1")
+    if _unguarded_main_call():
+        if getattr(sys.modules.get("__main__"), "__name__", "") == "__mp_main__":
+            raise RuntimeError(UNGUARDED)  # a spawned worker importing the script again
+        if workers > 1 and len(tasks) > 1:
+            print(f"arena: {UNGUARDED}; playing in this process", file=sys.stderr)
+            workers = 1
+    if workers == 1 or len(tasks) <= 1:
+        yield from map(_play_task, tasks)
+        return
+    pool = ProcessPoolExecutor(min(workers, len(tasks)), mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_worker_init)
+    finished = False
+    try:
+        for future in as_completed([pool.submit(_play_task, task) for task in tasks]):
+            yield future.result()
+        finished = True
+    except BrokenProcessPool:
+        raise RuntimeError(f"an arena worker process died (killed, or {UNGUARDED})") from None
+    finally:  # on an error, Ctrl-C or an abandoned loop too: no worker outlives the run
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=finished, cancel_futures=True)
+        if not finished:
+            for process in processes:
+                process.terminate()
+
+
+def _worker_init() -> None:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core per worker, also for torch
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which stops us
+    parent = multiprocessing.parent_process()
+    if parent is not None:  # a parent killed outright cannot stop us: exit when it is gone
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
+
+
+def _exit_with(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    os._exit(1)
+
+
+UNGUARDED = ("a script that calls the arena at its top level needs `if __name__ == \"__main__\":` around the "
+             "call to use worker processes (they import the script again)")
+
+
+def _unguarded_main_call() -> bool:
+    """Whether this call comes from the top level of a ``__main__`` script, outside an
+    ``if __name__ == "__main__":`` block: spawned workers import the script again and would
+    run it again. Found from the call's line in the script's source."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back
+    if path is None or frame is None:
+        return False  # an interactive session, or the script's top level has finished running
+    try:
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, ValueError, SyntaxError):
+        return False
+    line = frame.f_lineno
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and node.lineno <= line <= (node.end_lineno or node.lineno) \
+                and "__main__" in ast.unparse(node.test) and "__name__" in ast.unparse(node.test):
+            return False
+    return True
+
+
+def _progress(todo: int, total: int, enabled: bool):
+    from tqdm import tqdm
+    return tqdm(total=total, initial=total - todo, disable=not enabled, unit="game", dynamic_ncols=True)
+
+
+def match(a: str, b: str, games: int = 20, size: int = 10, seed: int = 0, opening: int = 0,
+          time: Optional[float] = None, workers: Optional[int] = None, json_path: Optional[str] = None,
+          records_dir: Optional[str] = None, progress: bool = True, records_format: str = "txt",
+          backend: str = "local", address: Optional[str] = None) -> dict[str, Any]:
+    """``games`` games of ``a`` against ``b``; the summary (``summarize``) plus the game results.
+    ``time``: seconds per move for each agent that takes a time and does not set one; ``backend``,
+    ``address``: where the games run (``agents.arena.backends``)."""
+    a, b = _with_time((a, b), time)
+    results = run_games([(a, b)], games, size, seed, opening, workers, json_path, records_dir, progress,
+                        {"time": time}, lambda rs: summarize(rs, a, b), records_format, backend, address)
+    return {**summarize(results, a, b), "results": results}
+
+
+def tournament(specs: Sequence[str], games: int = 10, size: int = 10, seed: int = 0, opening: int = 0,
+               time: Optional[float] = None, workers: Optional[int] = None, json_path: Optional[str] = None,
+               records_dir: Optional[str] = None, progress: bool = True,
+               records_format: str = "txt", backend: str = "local",
+               address: Optional[str] = None) -> dict[str, Any]:
+    """A round robin: ``games`` games for every pair of ``specs``. Returns ``standings`` (total
+    score per agent, best first), ``matches`` (one ``summarize`` per pair) and the results."""
+    specs = _with_time(specs, time)
+    if len(set(specs)) != len(specs) or len(specs) < 2:
+        raise ValueError(f"a tournament needs at least two different agents, got {list(specs)}")
+    pairs = list(combinations(specs, 2))
+
+    def build(results: list[dict[str, Any]]) -> dict[str, Any]:
+        matches = [summarize(results, a, b) for a, b in pairs]
+        points = {s: [0, 0] for s in specs}
+        for m in matches:
+            points[m["a"]][0] += m["a_wins"]
+            points[m["b"]][0] += m["b_wins"]
+            points[m["a"]][1] += m["games"]
+            points[m["b"]][1] += m["games"]
+        standings = sorted(({"agent": s, "wins": w, "games": g, "score": w / g if g else 0.0}
+                            for s, (w, g) in points.items()), key=lambda row: -row["score"])
+        return {"standings": standings, "matches": matches}
+
+    results = run_games(pairs, games, size, seed, opening, workers, json_path, records_dir, progress,
+                        {"time": time}, build, records_format, backend, address)
+    return {**build(results), "results": results}
+
+
+# -- printing ------------------------------------------------------------------------------------
+
+def format_match(m: dict[str, Any]) -> str:
+    """A few lines: score with interval, Elo, wins per colour, time per game and per move, speed."""
+    per, secs = m["per_colour"], m["move_seconds"]
+    low, high = m["score_ci95"]
+    elo_low, elo_high = m["elo_ci95"]
+    return "\n".join([
+        f"{m['a']}  vs  {m['b']}: {m['games']} games, {m['a_wins']}-{m['b_wins']}",
+        f"  score {m['score']:.3f} (95% CI {low:.3f}-{high:.3f}), Elo {m['elo']:+.0f} "
+        f"(95% CI {elo_low:+.0f} to {elo_high:+.0f})",
+        f"  first agent as White {per['a_white']['a_wins']}/{per['a_white']['games']}, "
+        f"as Black {per['a_black']['a_wins']}/{per['a_black']['games']}; White won {m['white_wins']}",
+        f"  {m['mean_plies']:.1f} plies and {m['mean_game_seconds']:.2f} s per game; nodes/s "
+        f"{m['nodes_per_second']['a']:,.0f} vs {m['nodes_per_second']['b']:,.0f}",
+        f"  seconds per move, mean/max: first agent {secs['a']['mean']:.3f}/{secs['a']['max']:.3f}, "
+        f"second {secs['b']['mean']:.3f}/{secs['b']['max']:.3f}",
+    ])
+
+
+def format_tournament(t: dict[str, Any]) -> str:
+    """The standings, then a cross table of wins (row's wins against column, both colours)."""
+    names = [row["agent"] for row in t["standings"]]
+    width = max(len(n) for n in names)
+    lines = [f"{'agent':<{width}}  wins/games  score  95% CI"]
+    for row in t["standings"]:
+        low, high = score_interval(row["wins"], row["games"])
+        lines.append(f"{row['agent']:<{width}}  {row['wins']:>4}/{row['games']:<5}  {row['score']:.3f}"
+                     f"  {low:.2f}-{high:.2f}")
+    cell = {}
+    for m in t["matches"]:
+        cell[m["a"], m["b"]] = f"{m['a_wins']}/{m['b_wins']}"
+        cell[m["b"], m["a"]] = f"{m['b_wins']}/{m['a_wins']}"
+    lines += ["", "wins/losses of the row against the column:"]
+    short = [f"#{i + 1}" for i in range(len(names))]
+    lines.append(" " * (width + 5) + "".join(f"{s:>8}" for s in short))
+    for i, name in enumerate(names):
+        lines.append(f"#{i + 1:<3} {name:<{width}}" + "".join(f"{cell.get((name, other), '-'):>8}"
+                                                       for other in names))
+    return "\n".join(lines)

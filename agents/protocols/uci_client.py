@@ -1,0 +1,306 @@
+"""``uci``: an external UCI engine (Fairy-Stockfish, or our own ``amazons engine``) as an agent, so
+``amazons match`` can measure us against it.
+
+Spec: ``uci:PATH`` with options after commas, e.g. ``uci:./fairy-stockfish,time=0.5,Hash=64`` (the
+bare first value is the ``engine`` option: ``uci:engine=PATH,...`` is the same agent). ``engine``
+is an executable's path or name on ``PATH``, or a whole command line (split as a shell would,
+without running a shell): ``uci:amazons engine --agent random``. ``time`` is seconds per move
+(``go movetime``; default 1.0), ``depth`` a depth limit (``go depth``), ``variant`` the
+``UCI_Variant`` it is set to (default ``amazons``; for other board sizes Fairy-Stockfish needs a
+custom variant from its ``VariantPath``). Every other option is passed through as ``setoption
+name KEY value VALUE``; it must be one the engine lists (matched ignoring case, ``_`` standing
+for a space), else the agent fails naming the option and the engine's options.
+
+The engine starts on ``reset`` (before each game) or the first move, not when the agent is built
+(``amazons match`` builds agents to check their options); it is told ``ucinewgame`` on ``reset``
+and ended on ``close()``, on garbage collection and at interpreter exit (``quit``, then killed if
+it lingers). It is sent ``position startpos moves ...`` from the 10x10 start, else ``position
+fen FEN moves ...`` from the first position of the game. A move not answered within ``time +
+grace`` seconds gets a ``stop``; one second later the engine is killed and ``EngineError`` names
+it, with the last lines of its stderr. An illegal or missing move is an ``EngineError`` too.
+
+Building Fairy-Stockfish with ``amazons`` (its Debian package, 11.1, predates the variant): the
+``pyffish`` source distribution carries the whole engine::
+
+    pip download pyffish --no-binary :all: --no-deps && tar xzf pyffish-*.tar.gz && cd pyffish-*/
+    g++ -std=c++17 -O3 -DNDEBUG -DLARGEBOARDS -DALLVARS -DPRECOMPUTED_MAGICS -DNNUE_EMBEDDING_OFF \\
+        -DIS_64BIT -DUSE_POPCNT -mpopcnt -pthread \\
+        $(ls src/*.cpp src/syzygy/*.cpp src/nnue/*.cpp src/nnue/features/*.cpp | grep -v -e pyffish -e ffishjs) \\
+        -o fairy-stockfish
+
+Other board sizes: Fairy-Stockfish's ``amazons`` is 10x10; a variants file defines e.g. 8x8
+(``[amazons8:amazons]``, then the lines ``maxRank = 8``, ``maxFile = h`` and ``startFen =
+2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1``), loaded with
+``uci:./fairy-stockfish,VariantPath=variants.ini,variant=amazons8`` (options are set before the
+variant, so the file is read first).
+"""
+
+from __future__ import annotations
+
+import collections
+import difflib
+import queue
+import shlex
+import shutil
+import subprocess
+import threading
+import time as _time
+import weakref
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from amazons_env import Board, Move
+from amazons_env.errors import InvalidMoveError
+
+from agents.base import Agent
+from agents.options import TIME, opt
+from agents.registry import register
+from agents.protocols.uci_engine import fen
+
+__all__ = ["UCIAgent", "EngineError", "EngineResult"]
+
+_HANDSHAKE_SECONDS = 60.0  # `uci` and `isready` answers: an engine may load weights or compile first
+
+
+class EngineError(ValueError):
+    """The external engine failed: it could not start, exited, hung or answered an illegal move."""
+
+
+@dataclass(frozen=True)
+class EngineResult:
+    """What the engine said about its last move (from its last ``info`` line): ``depth``,
+    ``nodes``, ``value`` (centipawns / 100, for the side to move) and the ``seconds`` it took."""
+
+    move: Move
+    depth: int
+    nodes: int
+    value: Optional[float]
+    seconds: float
+
+
+def _option_key(name: str) -> str:
+    return name.lower().replace("_", " ")
+
+
+def _setoption_value(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _terminate(proc: subprocess.Popen) -> None:
+    """End ``proc``: ``quit``, then kill it if it has not gone within a second."""
+    if proc.poll() is None:
+        try:
+            proc.stdin.write("quit\n")
+            proc.stdin.flush()
+            proc.wait(timeout=1.0)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            proc.kill()
+            proc.wait()
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        try:
+            stream.close()
+        except (OSError, ValueError):
+            pass
+
+
+@register("uci", bare="engine", passthrough="any other option is sent as setoption (one the engine lists)",
+          options={"engine": opt("the engine: an executable's path or name on PATH, or a command line"),
+                   "time": TIME, "depth": opt("depth limit (go depth)", ge=1),
+                   "variant": opt("the UCI_Variant it is set to"),
+                   "grace": opt("seconds past time before the engine is stopped, then killed", gt=0)})
+class UCIAgent(Agent):
+    """An external UCI engine as a player (``uci:./fairy-stockfish,time=0.5``).
+
+    It speaks Fairy-Stockfish's amazons notation; see the module docstring."""
+
+    name = "uci"
+
+    def __init__(self, engine: str = "", time: Optional[float] = None, depth: Optional[int] = None,
+                 variant: str = "amazons", grace: float = 5.0, seed: Optional[int] = None,
+                 **options: Any) -> None:
+        super().__init__(seed)
+        argv = shlex.split(engine) if isinstance(engine, str) else []
+        if not argv:
+            raise ValueError("agent 'uci': engine=PATH is required (the engine's executable or command line)")
+        executable = shutil.which(argv[0])
+        if executable is None:
+            raise ValueError(f"agent 'uci': engine {argv[0]!r} is not an executable file or a command on PATH")
+        if time is not None and not (isinstance(time, (int, float)) and 0 < time < float("inf")):
+            raise ValueError(f"agent 'uci': time={time!r}: seconds per move must be a number > 0")
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+            raise ValueError(f"agent 'uci': depth={depth!r}: must be a whole number >= 1")
+        if not (isinstance(grace, (int, float)) and 0 < grace < float("inf")):
+            raise ValueError(f"agent 'uci': grace={grace!r}: must be a number of seconds > 0")
+        self.argv = [executable] + argv[1:]
+        self.time = 1.0 if time is None and depth is None else time
+        self.depth = depth
+        self.variant = str(variant)
+        self.grace = float(grace)
+        self.options = dict(options)
+        self.engine_name = argv[0]
+        self.last_result: Optional[EngineResult] = None
+        self._proc: Optional[subprocess.Popen] = None
+        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=10)
+        self._finalizer: Optional[weakref.finalize] = None
+
+    # -- the process ------------------------------------------------------------------------------
+
+    def _fail(self, why: str) -> EngineError:
+        """Kill the engine and make the error that says why (with its last stderr lines)."""
+        self.close()
+        tail = " | ".join(self._stderr)
+        return EngineError(f"engine {self.engine_name!r}: {why}" + (f"; its stderr: {tail}" if tail else ""))
+
+    def _start(self) -> None:
+        try:
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True, bufsize=1)
+        except OSError as error:
+            raise EngineError(f"engine {self.engine_name!r} could not start: {error}") from None
+        self._proc = proc
+        self._lines = queue.Queue()
+        self._finalizer = weakref.finalize(self, _terminate, proc)
+        # reader threads: a pipe read cannot time out, a queue can
+        for stream, sink, end in ((proc.stdout, self._lines.put, True), (proc.stderr, self._stderr.append, False)):
+            threading.Thread(target=_pump, args=(stream, sink, end), daemon=True).start()
+        self._send("uci")
+        listed = {}
+        while True:
+            line = self._expect(_HANDSHAKE_SECONDS, "uciok")
+            if line.startswith("option name "):
+                name = line[len("option name "):].split(" type ")[0].strip()
+                listed[_option_key(name)] = name
+            if line == "uciok":
+                break
+        for key, value in self.options.items():
+            name = listed.get(_option_key(key))
+            if name is None:
+                close = difflib.get_close_matches(_option_key(key), list(listed), n=1)
+                hint = f" (did you mean {listed[close[0]]!r}?)" if close else ""
+                raise self._fail(f"has no option {key!r}{hint} (agent 'uci'); its options: {', '.join(listed.values())}")
+            self._send(f"setoption name {name} value {_setoption_value(value)}")
+        if "uci variant" in listed:  # after the options: a VariantPath may define the variant
+            self._send(f"setoption name UCI_Variant value {self.variant}")
+        self._ready()
+
+    def _send(self, line: str) -> None:
+        try:
+            self._proc.stdin.write(line + "\n")
+            self._proc.stdin.flush()
+        except (OSError, ValueError):
+            raise self._fail(f"exited (code {self._proc.poll()}) before reading {line!r}") from None
+
+    def _expect(self, seconds: float, what: str) -> str:
+        """The engine's next line, waiting at most ``seconds``; ``EngineError`` on exit or timeout."""
+        try:
+            line = self._lines.get(timeout=seconds)
+        except queue.Empty:
+            raise self._fail(f"gave no {what!r} within {seconds:g} s") from None
+        if line is None:
+            code = self._proc.wait()
+            raise self._fail(f"exited (code {code}) while we waited for {what!r}")
+        return line.strip()
+
+    def _ready(self) -> None:
+        self._send("isready")
+        while self._expect(_HANDSHAKE_SECONDS, "readyok") != "readyok":
+            pass
+
+    def close(self) -> None:
+        """End the engine process (a later move starts a new one)."""
+        if self._finalizer is not None:
+            self._finalizer()  # runs _terminate once
+        self._proc, self._finalizer = None, None
+
+    def __enter__(self) -> "UCIAgent":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- playing ----------------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """``ucinewgame``; a new game starts the engine if it is not running, so that its start-up
+        is not counted as thinking time of the first move."""
+        if self._proc is None or self._proc.poll() is not None:
+            self._start()
+        else:
+            self._send("ucinewgame")
+            self._ready()
+
+    def _position(self, board: Board) -> str:
+        start = board.copy()
+        while start.ply:
+            start.pop()
+        moves = " ".join(m.fsf() for m in board.move_stack)
+        root = "startpos" if self.variant == "amazons" and start == Board(10) else f"fen {fen(start)}"
+        return f"position {root}" + (f" moves {moves}" if moves else "")
+
+    def select_move(self, board: Board) -> Move:
+        if self._proc is None or self._proc.poll() is not None:
+            self._start()
+        started = _time.perf_counter()
+        self._send(self._position(board))
+        limits = ([f"depth {self.depth}"] if self.depth is not None else []) + \
+            ([f"movetime {max(1, round(self.time * 1000))}"] if self.time is not None else [])
+        self._send("go " + " ".join(limits))
+        deadline = started + (self.time or 0.0) + self.grace
+        info: dict[str, Any] = {}
+        stopped = False
+        while True:
+            left = deadline - _time.perf_counter()
+            if left <= 0 and not stopped:
+                self._send("stop")  # over its time: ask for the move it has
+                stopped, deadline, left = True, deadline + 1.0, 1.0
+            try:
+                line = self._lines.get(timeout=max(left, 0.0))
+            except queue.Empty:
+                if stopped:
+                    raise self._fail(f"gave no bestmove within {deadline - started:.1f} s "
+                                     f"(time {self.time}, grace {self.grace}) in {board.text()!r}") from None
+                continue
+            if line is None:
+                raise self._fail(f"exited (code {self._proc.wait()}) while thinking on {board.text()!r}")
+            words = line.split()
+            if words[:1] == ["info"]:
+                info.update(_info_fields(words))
+            elif words[:1] == ["bestmove"]:
+                break
+        text = words[1] if len(words) > 1 else "(none)"
+        try:
+            move = Move.parse(text, board.size)
+        except InvalidMoveError:
+            raise self._fail(f"answered {text!r}, not a move, in {board.text()!r}") from None
+        if not board.is_legal(move):
+            raise self._fail(f"answered the illegal move {text!r} in {board.text()!r}")
+        self.last_result = EngineResult(move, int(info.get("depth", 0)), int(info.get("nodes", 0)),
+                                        info.get("value"), _time.perf_counter() - started)
+        return move
+
+
+def _pump(stream: Any, sink: Any, end: bool) -> None:
+    """Feed ``stream``'s lines to ``sink`` (then ``None`` if ``end``); a reader thread's body. It
+    holds no reference to the agent, so the agent can still be garbage collected."""
+    try:
+        for line in stream:
+            sink(line.rstrip("\r\n"))
+    except (OSError, ValueError):
+        pass  # the pipe was closed under us: the engine is being ended
+    if end:
+        sink(None)
+
+
+def _info_fields(words: list[str]) -> dict[str, Any]:
+    """``depth``, ``nodes`` and ``value`` (``score cp X`` / 100) of one ``info`` line."""
+    out: dict[str, Any] = {}
+    for i, word in enumerate(words[:-1]):
+        if word in ("depth", "nodes") and words[i + 1].isdigit():
+            out[word] = int(words[i + 1])
+        elif word == "score" and words[i + 1] == "cp" and i + 2 < len(words):
+            try:
+                out["value"] = int(words[i + 2]) / 100
+            except ValueError:
+                pass
+    return out

@@ -1,0 +1,265 @@
+"""``uct`` guided by the policy-value net: the net's priors on the first move levels, the numba tree below.
+
+The net (``agents.nets.policy_value``, ~1 ms a position on one core) is far too slow for every node of
+``uct`` (~30,000 simulations a second on 8x8), so it is asked only where its priors pay: at the top of
+the tree. Before the simulations of a move, ``UCTNet`` (between two calls of ``uct_tree.run``, in
+Python, on the flat arrays of ``agents.search.uct_tree``):
+
+1. expands the root if it is not (a reused root usually is) and, with one forward pass, gives its
+   queen moves the prior ``(1 - mix) * cheap + mix * net`` (``net``: the slide softmax over the
+   root's queen moves; ``cheap``: uct's own prior), then re-sorts the children block by it, since
+   progressive widening opens a block in order;
+2. expands the ``top`` queen moves by that prior and gives their arrows the net's arrow prior
+   (the arrow head is conditioned on the slide's destination, so the same forward pass serves);
+3. with ``depth=1``, does the same for the positions after those ``top`` queen moves' best arrows
+   (the opponent's replies): one more forward pass for all of them; with ``value > 0`` the net's
+   value of each such position is mixed into the move node's first-play value, ``(1 - value) *
+   kernel + value * (-net)``: the net's value is for the side to move *after* the move, the node's
+   value for the side that chose it, so it flips once per whole move and never between the queen
+   move and its arrow.
+
+Everything below keeps uct's cheap ordering and territory leaves. Tree reuse jumps two whole moves,
+to a node that this guidance never touched, so nothing is mixed twice.
+
+**Cost and worth, measured** (8x8). The guidance costs 1.7 ms of CPU a move with ``top=0`` (the
+root's queen moves only), 3.4 ms with ``top=8, depth=0`` and 10 ms at the default ``top=8, depth=1``
+through torch, about 1% of a 1 s move on a free core (ONNX Runtime, used when installed, runs the
+net 4.3x faster for single positions); the replies' level is skipped when the deadline leaves less than
+``REPLY_COST`` times what the root's level took, so short moves are not overrun. The first net,
+``pv-8x8`` (self-play, ``amazons train-loop``), did not help: against plain ``uct`` at 0.3 s a move
+on a starved machine it scored 65-101 over three settings; with ``mix=0`` the guided search builds
+the very tree and move of ``uct`` (tested). It predicted uct's 1 s moves better than uct's cheap
+queen order (top slide right in 29% of held-out positions, against 16%) but its arrows worse (45%
+against 51%), and sharp wrong priors take visits from the moves uct's evaluation would find. The
+default weights, ``pv-uct-8x8``, are that net fine-tuned on 27,082 of uct's own moves (expert
+iteration's bootstrap from the strongest engine; top slide right in 32%): 68-58 against plain
+``uct`` at 0.3 s (``training/runs_committed/uct-net-8x8/``; the README has the 1 s pairings).
+
+Reached as ``make("cnn")`` (``agents.evaluation.cnn``: ``search=uct``, the default; there the guidance options
+are ``net_mix``, ``net_top``, ``net_depth`` and ``net_value``). Options: uct's, and ``weights``
+(committed policy-value weights by name, ``default``, or a model file path), ``mix``, ``top``,
+``depth``, ``value``, ``threads`` (torch threads, 1 by default) and ``runtime`` (``auto``: the net
+through ONNX Runtime when it is installed, ``agents.nets.onnx_runtime``; ``torch``; ``onnx``).
+
+>>> import tempfile, os
+>>> from amazons_env import Board
+>>> from agents.nets.export import save_model
+>>> from agents.nets.policy_value import PolicyValueNet
+>>> path = save_model(PolicyValueNet(channels=8, blocks=1), os.path.join(tempfile.mkdtemp(), "pv"), board_size=6)
+>>> agent = UCTNet(weights=str(path), sims=200, seed=1)
+>>> board = Board(6)
+>>> result = agent.search(board)
+>>> board.is_legal(result.move), result.simulations
+(True, 200)
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+from numba import njit, types
+
+from amazons_env import Board, core
+
+from agents.search import endgame
+from agents.search import uct_tree as T
+from agents.evaluation.evaluator import KERNEL_TYPE
+from agents.nets import require_torch
+from agents.search.pvmcts import PV_WEIGHTS, PVNet, pv_weights_path
+from agents.search.uct import UCT
+
+__all__ = ["UCTNet", "expand_nodes", "visit_policy", "kids"]
+
+FIRST, NKIDS, SOLVED, MAX_KIDS, FREE = T.FIRST, T.NKIDS, T.SOLVED, T.MAX_KIDS, T.FREE
+#: the replies' level of guidance costs about this many times the root's (measured on 8x8, ``top=8``:
+#: 1.7 ms for the root, 10 ms in all, see the module docstring)
+REPLY_COST = 5.0
+_EXPAND_ARGS = (types.int64[::1], types.uint8[:, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64[::1],
+                types.int64[::1], KERNEL_TYPE, types.float64[::1], types.float64[::1], types.int64[::1],
+                types.int32[:, ::1], types.float64[:, ::1], types.int64[::1], types.int64[:, ::1], types.float64[::1],
+                types.int64[:, ::1], types.float64[::1], types.int64[::1])
+
+
+@njit(types.int64[::1](*_EXPAND_ARGS), cache=True)
+def expand_nodes(xs, cells, queens, sides, nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves,
+                 qscores, stats):
+    """Expand each node ``xs[k]`` of a ``uct_tree`` tree (``cells[k]``/``queens[k]``: its position,
+    ``sides[k]`` to act there) as ``uct_tree.run`` would on reaching it; returns each one's first
+    child row, or -1 where it stays a leaf: proven (no move left, or counted by the filling phase, as
+    ``run`` marks it), or no room left in the tree. One call for many nodes: numba's dispatch of the
+    kernel argument costs more than a small expansion."""
+    out = np.full(len(xs), -1, np.int64)
+    for k in range(len(xs)):
+        x, side, c, q = xs[k], sides[k], cells[k], queens[k]
+        if ni[x, FIRST] >= 0:
+            out[k] = ni[x, FIRST]
+            continue
+        if ni[x, SOLVED] != 0 or st[FREE] + icfg[MAX_KIDS] > ni.shape[0]:
+            continue
+        if ni[x, T.KIND] == T.KIND_MOVE:
+            if not core.has_move(c, q, nq, side, dirs):
+                ni[x, SOLVED] = 1
+                continue
+            if icfg[T.ENDGAME] > 0:
+                outcome, _ = endgame.fill_value(c, q, nq, side, dirs, icfg[T.ENDGAME])
+                if outcome != 0:
+                    ni[x, SOLVED] = -outcome
+                    continue
+        T._expand(x, c, q, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores,
+                  stats)
+        out[k] = ni[x, FIRST]
+    return out
+
+
+class _Position:
+    """A position of the tree in Python: padded ``cells``, ``queens``, counts and the side to act."""
+
+    def __init__(self, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, side: int) -> None:
+        self.cells, self.queens, self.nq, self.side = cells, queens, nq, side
+
+    def after(self, ni: np.ndarray, x: int) -> "_Position":
+        """The position after node ``x``'s action (a queen move, an arrow or a whole move)."""
+        cells, queens, side = self.cells.copy(), self.queens.copy(), self.side
+        frm, to, arrow = (int(v) for v in ni[x, [T.FROM, T.TO, T.ARROW]])
+        if frm >= 0:
+            i = int(np.flatnonzero(queens[side, :self.nq[side]] == frm)[0])
+            cells[to], cells[frm] = cells[frm], core.EMPTY
+            queens[side, i] = to
+        if arrow >= 0:
+            cells[arrow] = core.ARROW
+            side = 1 - side
+        return _Position(cells, queens, self.nq, side)
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
+def _reprior(ni: np.ndarray, nf: np.ndarray, x: int, net_prior: np.ndarray, mix: float) -> np.ndarray:
+    """Mix ``net_prior`` (one per child of ``x``, in block order) into the children's priors and
+    sort the block by the result, best first; returns the children's rows in the new order."""
+    first, n = int(ni[x, FIRST]), int(ni[x, NKIDS])
+    block = slice(first, first + n)
+    prior = (1.0 - mix) * nf[block, T.PRIOR] + mix * net_prior
+    order = np.argsort(-prior, kind="stable")
+    ni[block], nf[block] = ni[block][order], nf[block][order]
+    nf[block, T.PRIOR] = prior[order]
+    return np.arange(first, first + n)
+
+
+def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """The root visit shares of ``agent``'s last search (on ``board``, split tree) over whole moves:
+    ``(moves uint8[M, 3] of public squares, probs float32[M])``, a queen move's share split over its
+    arrows by their visits: the policy target of expert iteration (``training.selfplay.policy_value``)."""
+    if agent._tree is None or agent._tree_position != (board.cells.tobytes(), board.ply) or agent.tree != "split":
+        raise ValueError("visit_policy: the agent's last search was not a split-tree search of this board")
+    ni, _, st = agent._tree
+    public = core.public_index(board.size)
+    moves, counts = [], []
+    for q in kids(ni, int(st[T.ROOT])):
+        for a in kids(ni, q) if ni[q, T.VISITS] > 0 else ():
+            if ni[a, T.VISITS] > 0:
+                moves.append((public[ni[q, T.FROM]], public[ni[q, T.TO]], public[ni[a, T.ARROW]]))
+                counts.append(float(ni[a, T.VISITS]))
+    if not moves:
+        raise ValueError("visit_policy: the last search visited no whole move (a filling-phase move?)")
+    weights = np.array(counts)
+    return np.array(moves, np.uint8), (weights / weights.sum()).astype(np.float32)
+
+
+def kids(ni: np.ndarray, x: int) -> range:
+    """The rows of node ``x``'s children (empty if it is not expanded)."""
+    first = int(ni[x, T.FIRST])
+    return range(first, first + int(ni[x, T.NKIDS])) if first >= 0 else range(0)
+
+
+class UCTNet(UCT):
+    """``uct`` with the policy-value net's priors on the first move levels (module docstring)."""
+
+    name = "uct-net"
+
+    def __init__(self, weights: str = "default", mix: float = 0.5, top: int = 8, depth: int = 1, value: float = 0.0,
+                 threads: int = 1, runtime: str = "auto", **options: Any) -> None:
+        require_torch("the cnn agent (uct guided by the policy-value net)")
+        super().__init__(**options)
+        if self.tree != "split":
+            raise ValueError("tree='move': the net's priors are for a split tree (queen move, then arrow)")
+        for key, v in (("mix", mix), ("value", value)):
+            if not (isinstance(v, (int, float)) and 0 <= v <= 1):
+                raise ValueError(f"{key}={v!r}: must be a number in 0..1")
+        if not (isinstance(top, int) and top >= 0):
+            raise ValueError(f"top={top!r}: must be a whole number >= 0")
+        if depth not in (0, 1):
+            raise ValueError(f"depth={depth!r}: must be 0 (the root) or 1 (and the replies)")
+        self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
+        self.weights, self.threads, self.runtime = str(weights), int(threads), str(runtime)
+        self._nets: dict[Path, PVNet] = {}
+        for size in PV_WEIGHTS.get(self.weights, {0: None}):  # load now: a bad file fails here, not in a game
+            self.net(size)
+
+    def net(self, size: int) -> PVNet:
+        """The policy-value net for ``size`` x ``size`` boards (loaded once)."""
+        path = pv_weights_path(self.weights, size)
+        if path not in self._nets:
+            self._nets[path] = PVNet.load(path, self.threads, self.runtime)
+        return self._nets[path]
+
+    def _guide(self, board: Board, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, icfg: np.ndarray,
+               ni: np.ndarray, nf: np.ndarray, st: np.ndarray, buffers: tuple[np.ndarray, ...],
+               stop: float = float("inf")) -> None:
+        """Give the first move levels the net's priors (module docstring, steps 1-3). The root's
+        level is always guided (one forward pass, ~1-2 ms); the replies' level only if the time left
+        before ``stop`` is more than ``REPLY_COST`` times what the root's level took (it evaluates
+        up to ``top`` positions and expands their children), so a short move is not overrun."""
+        from agents.nets.policy_value import move_indices
+
+        net, size = self.net(board.size), board.size
+        public = core.public_index(size)
+        fixed = (nq, board.dirs, self.evaluator.kernel, self.evaluator.params, self.fcfg, icfg, ni, nf, st, *buffers)
+
+        def expand(nodes: list[tuple[int, _Position]]) -> np.ndarray:
+            return expand_nodes(np.array([x for x, _ in nodes], np.int64), np.stack([p.cells for _, p in nodes]),
+                                np.stack([p.queens for _, p in nodes]), np.array([p.side for _, p in nodes], np.int64),
+                                *fixed)
+
+        level = [(int(st[T.ROOT]), _Position(cells.copy(), queens.copy(), nq, int(board.turn)))]
+        start = time.perf_counter()
+        for depth in range(self.depth + 1):
+            now = time.perf_counter()
+            if depth > 0 and now + REPLY_COST * (now - start) > stop:
+                return
+            todo = [node for node, first in zip(level, expand(level)) if first >= 0] if level else []
+            if not todo:
+                return
+            values, slide, arrow = net.evaluate(np.stack([p.cells for _, p in todo]),
+                                                np.array([p.side for _, p in todo], np.int64))
+            tops = []  # (the net's row, a queen move node, the position after it)
+            for k, (x, pos) in enumerate(todo):
+                first, n = int(ni[x, FIRST]), int(ni[x, NKIDS])
+                frm, to = public[ni[first:first + n, T.FROM]], public[ni[first:first + n, T.TO]]
+                sidx, _ = move_indices(np.stack([frm, to, to], axis=1), size)
+                tops += [(k, int(q), pos.after(ni, int(q)))
+                         for q in _reprior(ni, nf, x, _softmax(slide[k, sidx]), self.mix)[:self.top]]
+                if depth > 0 and self.value > 0:
+                    self._mix_value(ni, nf, x, float(values[k]))
+            level = []
+            for (k, q, after), first in zip(tops, expand([(q, after) for _, q, after in tops]) if tops else ()):
+                if first < 0:
+                    continue
+                m = int(ni[q, NKIDS])
+                dest = int(public[ni[q, T.TO]])
+                shots = np.stack([np.full(m, dest), np.full(m, dest), public[ni[first:first + m, T.ARROW]]], axis=1)
+                _, aidx = move_indices(shots, size)
+                best = int(_reprior(ni, nf, q, _softmax(arrow[k, aidx]), self.mix)[0])
+                if depth < self.depth:
+                    level.append((best, after.after(ni, best)))
+
+    def _mix_value(self, ni: np.ndarray, nf: np.ndarray, x: int, net_value: float) -> None:
+        """Mix the net's value of the position at move node ``x`` (for its side to move) into the
+        node's first-play value (for the side that chose the move: the sign flips once)."""
+        if np.isfinite(nf[x, T.STATIC]) and ni[x, T.VISITS] == 0:
+            nf[x, T.STATIC] = (1.0 - self.value) * nf[x, T.STATIC] + self.value * -net_value

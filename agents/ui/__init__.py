@@ -1,0 +1,1 @@
+"""Playing against an agent: in the terminal (``terminal``) or in a pygame window (``window``)."""

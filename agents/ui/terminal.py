@@ -1,0 +1,355 @@
+"""Playing against an agent in the terminal (``amazons play``).
+
+``TerminalGame`` shows the position after every turn (a diagram with coordinates, whose turn it
+is, the last move) and reads the human's input one line at a time: a move in either notation
+(``d1-d6/g9`` or Fairy-Stockfish's ``d1d6,d6g9``), a move in two halves (the slide ``d1-d6``,
+then the arrow square ``g9``), a square (its queen's legal targets), or a command (``undo``,
+``resign``, ``save FILE``, ``help``, ``quit``). Bad input gets a one-line message and the prompt
+again. Lines come from a ``read(prompt)`` function (``input`` by default) and text goes to any
+stream, so tests script whole games.
+
+The helpers ``queen_targets``, ``arrow_targets``, ``why_illegal`` and ``engine_move`` serve the
+pygame window too (``agents.ui.window``).
+
+>>> from amazons_env import Board, parse_square, square_name
+>>> board = Board(6)
+>>> [square_name(s, 6) for s in queen_targets(board, parse_square("b1", 6))]
+['a1', 'c1', 'd1', 'b2', 'c2', 'b3', 'd3', 'b4', 'e4', 'b5']
+>>> why_illegal(board, Move.parse("b1-b6/b5", 6))
+'the queen on b1 cannot reach b6: the path is blocked or not on a queen line'
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from typing import Callable, Optional, TextIO
+
+import numpy as np
+
+from amazons_env import Board, Color, GameRecord, Move, parse_square, square_name
+from amazons_env.errors import InvalidArgumentError, InvalidMoveError
+
+from agents.arena import with_option
+from agents.base import Agent
+from agents.registry import make
+
+__all__ = ["TerminalGame", "queen_targets", "arrow_targets", "why_illegal", "engine_move", "take_back",
+           "make_player", "short_name", "thinking_text", "HELP_TEXT"]
+
+_SQ = r"[a-l](?:1[0-2]|[1-9])"
+_SQUARE_RE = re.compile(_SQ)
+_SLIDE_RE = re.compile(rf"({_SQ})\s*[-x]?\s*({_SQ})")
+
+HELP_TEXT = """\
+Moves:   d1-d6/g9 or d1d6,d6g9  the queen on d1 moves to d6 and shoots an arrow to g9
+         d1-d6, then g9         the same move in two halves (the arrow's targets are listed)
+         d1                     the squares the queen on d1 can move to
+Commands: undo (take back your last move and the reply; while a move is half made: cancel it),
+         resign, save FILE (FILE.sgf is saved as SGF, any other name as a move list),
+         board (show the position again), help, quit"""
+
+
+def queen_targets(board: Board, square: int) -> list[int]:
+    """The squares the queen on ``square`` can move to in a legal move of the side to move
+    (empty if there is no such queen or it is boxed in), in square order."""
+    rows = board.legal_moves_array()
+    return np.unique(rows[rows[:, 0] == square, 1]).tolist()
+
+
+def arrow_targets(board: Board, from_square: int, to_square: int) -> list[int]:
+    """The squares the queen moving ``from_square``-``to_square`` can then shoot to."""
+    rows = board.legal_moves_array()
+    chosen = (rows[:, 0] == from_square) & (rows[:, 1] == to_square)
+    return np.unique(rows[chosen, 2]).tolist()
+
+
+def why_illegal(board: Board, move: Move) -> str:
+    """A short reason why ``move`` is not legal on ``board`` (which must be of its size)."""
+    n, side = board.size, board.turn.name.lower()
+    frm, to = square_name(move.from_square, n), square_name(move.to_square, n)
+    if board.is_game_over():
+        return f"the game is over ({side} has no move)"
+    if board.piece_at(move.from_square) != ("Q" if board.turn == Color.WHITE else "q"):
+        return f"there is no {side} queen on {frm}"
+    if move.to_square not in queen_targets(board, move.from_square):
+        return f"the queen on {frm} cannot reach {to}: the path is blocked or not on a queen line"
+    return (f"from {to} the arrow cannot reach {square_name(move.arrow, n)}: "
+            "the path is blocked or not on a queen line")
+
+
+def make_player(spec: str, time: Optional[float] = None, seed: Optional[int] = None) -> Agent:
+    """The agent of ``spec``, thinking ``time`` seconds per move if it takes a time (as
+    ``amazons match --time``), seeded with ``seed`` and reset for a new game."""
+    agent = make(spec if time is None else with_option(spec, "time", time))
+    if seed is not None:
+        agent.seed(seed)
+    agent.reset()
+    return agent
+
+
+def short_name(agent: Agent) -> str:
+    """The agent's registry name without its options: ``"alphabeta"`` for ``alphabeta:time=1``."""
+    return agent.spec.partition(":")[0]
+
+
+def engine_move(agent: Agent, board: Board) -> Move:
+    """The agent's move on ``board``, checked legal (an agent bug is a ``ValueError``, not a
+    corrupted game)."""
+    move = agent.select_move(board)
+    if not board.is_legal(move):
+        raise ValueError(f"agent {agent.spec!r} chose the illegal move {move} in {board.text()!r}")
+    return move
+
+
+def take_back(board: Board, human: Color) -> list[Move]:
+    """Take back ``human``'s last move and the moves after it (the agent's reply), so it is the
+    human's turn again; return them, oldest first (none if the human has not moved).
+
+    >>> board = Board(6)
+    >>> for move in ("b1-b4/b5", "b6-d6/d5"): board.push(move)
+    >>> take_back(board, Color.WHITE), board.ply
+    ([Move.parse('b1-b4/b5', size=6), Move.parse('b6-d6/d5', size=6)], 0)
+    """
+    first = (int(board.turn) - board.ply) % 2  # the colour that made the first move
+    human_plies = [i for i in range(board.ply) if (first + i) % 2 == human]
+    if not human_plies:
+        return []
+    taken = [board.pop() for _ in range(board.ply - human_plies[-1])]
+    return taken[::-1]
+
+
+def read_line(prompt: str) -> str:
+    """``input(prompt)``, echoing the line when it does not come from a terminal (piped input
+    then reads like a typed session)."""
+    line = input(prompt)
+    if not sys.stdin.isatty():
+        print(line, flush=True)
+    return line
+
+
+def thinking_text(agent: Agent) -> str:
+    """``"alphabeta is thinking (1 s)..."``: what the user sees while the agent searches."""
+    seconds = getattr(agent, "time", None)
+    budget = f" ({seconds:g} s)" if isinstance(seconds, (int, float)) else ""
+    return f"{short_name(agent)} is thinking{budget}..."
+
+
+class TerminalGame:
+    """A game between a human (``human``, White or Black) and ``agent``, from ``board``.
+
+    ``run()`` plays until ``quit`` or the end of input and returns the exit status (0, or 130
+    after Ctrl-C); ``handle(line)`` processes one input line (what ``run`` calls per line).
+    """
+
+    def __init__(self, agent: Agent, human: Color, board: Board, out: Optional[TextIO] = None,
+                 read: Optional[Callable[[str], str]] = None) -> None:
+        self.agent, self.human, self.board = agent, Color(human), board
+        self.out = out or sys.stdout  # looked up now, not at import: tests swap sys.stdout
+        self.read = read or read_line
+        self.slide: Optional[tuple[int, int]] = None  # the first half of a move typed in halves
+        self.resigned = False
+
+    # -- output --------------------------------------------------------------------------------
+
+    def say(self, text: str = "", end: str = "\n") -> None:
+        self.out.write(text + end)
+        self.out.flush()
+
+    def name_of(self, colour: Color) -> str:
+        return "you" if colour == self.human else short_name(self.agent)
+
+    def show(self) -> None:
+        """The diagram, whose turn it is, and the last move."""
+        self.say(str(self.board))
+        if self.board.ply:
+            mover = self.board.turn.other
+            self.say(f"Last move: {self.board.ply}. {self.board.peek()} "
+                     f"by {mover.name.capitalize()} ({self.name_of(mover)})")
+
+    def prompt(self) -> str:
+        side = self.board.turn.name.capitalize()
+        if self.over:
+            return "game over> "
+        if self.slide is not None:
+            return f"{self.board.ply + 1}. {side}, arrow from {square_name(self.slide[1], self.board.size)}> "
+        return f"{self.board.ply + 1}. {side} (you)> "
+
+    # -- state ---------------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.resigned or self.board.is_game_over()
+
+    def result(self) -> Optional[str]:
+        """``"1-0"``/``"0-1"`` once the game is decided (by the rules or a resignation)."""
+        if self.resigned:
+            return "1-0" if self.human == Color.BLACK else "0-1"
+        outcome = self.board.outcome()
+        return None if outcome is None else outcome.result()
+
+    def record(self) -> GameRecord:
+        names = {colour: "human" if colour == self.human else self.agent.spec for colour in Color}
+        return GameRecord.from_board(self.board, self.result(),
+                                     {"White": names[Color.WHITE], "Black": names[Color.BLACK]})
+
+    # -- the loop --------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        n, side = self.board.size, self.human.name.capitalize()
+        self.say(f"You play {side} ({'Q' if self.human == Color.WHITE else 'q'}) against "
+                 f"{self.agent.spec} on {n}x{n}. Type a move, a queen's square, or help.")
+        try:
+            self.reply()
+            self.show()
+            while True:
+                try:
+                    line = self.read(self.prompt())
+                except EOFError:
+                    self.say()
+                    return 0
+                if not self.handle(line):
+                    return 0
+        except KeyboardInterrupt:
+            self.say("\ninterrupted")
+            return 130
+
+    def handle(self, line: str) -> bool:
+        """Process one line of input; ``False`` when the user quits."""
+        text = line.strip()
+        command, _, argument = text.partition(" ")
+        command = command.lower()
+        try:
+            if command in ("quit", "exit", "q"):
+                return False
+            if not text:
+                pass
+            elif command in ("help", "?"):
+                self.say(HELP_TEXT)
+            elif command in ("board", "show"):
+                self.show()
+            elif command in ("undo", "cancel"):
+                self.undo()
+            elif command == "resign":
+                self.resign()
+            elif command == "save":
+                self.save(argument.strip())
+            elif self.over:
+                self.say("The game is over: undo, save FILE or quit.")
+            else:
+                self.move_input(text.lower())
+        except ValueError as error:  # our errors all subclass ValueError: one line, then the prompt
+            self.say(str(error))
+        return True
+
+    # -- moves -----------------------------------------------------------------------------------
+
+    def move_input(self, text: str) -> None:
+        """A square (a target list, or the arrow of a half-made move), a slide, or a whole move."""
+        n = self.board.size
+        if _SQUARE_RE.fullmatch(text):
+            square = parse_square(text, n)
+            if self.slide is None:
+                self.list_targets(square)
+            else:
+                self.play(Move(*self.slide, square, size=n))
+            return
+        slide = _SLIDE_RE.fullmatch(text)
+        if slide:
+            self.start_slide(*(parse_square(name, n) for name in slide.groups()))
+            return
+        try:
+            move = Move.parse(text, n)
+        except InvalidMoveError as error:
+            raise InvalidMoveError(f"{error} (help: what to type)") from None
+        self.play(move)
+
+    def list_targets(self, square: int) -> None:
+        n, name = self.board.size, square_name(square, self.board.size)
+        piece = self.board.piece_at(square)
+        own = "Q" if self.board.turn == Color.WHITE else "q"
+        if piece != own:
+            what = {None: "empty", "*": "an arrow", "Q": "a White queen", "q": "a Black queen"}[piece]
+            self.say(f"{name} is {what}; your queens are {own}")
+            return
+        targets = queen_targets(self.board, square)
+        if not targets:
+            self.say(f"the queen on {name} cannot move")
+            return
+        self.say(f"{name} can move to: {' '.join(square_name(s, n) for s in targets)}")
+
+    def start_slide(self, frm: int, to: int) -> None:
+        n = self.board.size
+        arrows = arrow_targets(self.board, frm, to)
+        if not arrows:
+            raise InvalidMoveError(why_illegal(self.board, Move(frm, to, frm, n)))
+        self.slide = (frm, to)
+        self.say(f"{square_name(frm, n)}-{square_name(to, n)}: the arrow can go to "
+                 f"{' '.join(square_name(s, n) for s in arrows)} (or undo)")
+
+    def play(self, move: Move) -> None:
+        """Play the human's ``move`` if legal, then the agent's reply."""
+        if not self.board.is_legal(move):
+            raise InvalidMoveError(f"{move} is not legal: {why_illegal(self.board, move)}")
+        self.slide = None
+        self.board.push(move)
+        self.reply()
+        self.show()
+        if self.over:
+            self.announce()
+
+    def reply(self) -> None:
+        """The agent's move, if it is the agent's turn and the game goes on."""
+        if self.board.turn == self.human or self.board.is_game_over():
+            return
+        self.say(thinking_text(self.agent), end=" ")
+        start = time.perf_counter()
+        move = engine_move(self.agent, self.board)
+        self.board.push(move)
+        self.say(f"{move} ({time.perf_counter() - start:.1f} s)")
+
+    def announce(self) -> None:
+        winner = self.board.winner if not self.resigned else self.human.other
+        verdict = "You win!" if winner == self.human else f"{short_name(self.agent)} wins."
+        how = "you resigned" if self.resigned else f"{winner.other.name.capitalize()} has no move"
+        self.say(f"Game over after {self.board.ply} moves: {how}. {verdict} "
+                 "(undo, save FILE or quit)")
+
+    # -- commands ----------------------------------------------------------------------------------
+
+    def undo(self) -> None:
+        """Cancel a half-made move; else take back the human's last move and the agent's reply."""
+        if self.slide is not None:
+            self.slide = None
+            self.say("Move cancelled.")
+            return
+        if self.resigned:
+            self.resigned = False
+            self.say("Resignation taken back.")
+            return
+        taken = take_back(self.board, self.human)
+        if not taken:
+            self.say("Nothing to undo: you have not moved yet.")
+            return
+        self.say(f"Took back {' '.join(map(str, taken))}.")
+        self.show()
+
+    def resign(self) -> None:
+        if self.over:
+            self.say("The game is already over.")
+            return
+        self.slide = None
+        self.resigned = True
+        self.announce()
+
+    def save(self, path: str) -> None:
+        if not path:
+            raise InvalidArgumentError("save needs a file name: save FILE (FILE.sgf for SGF)")
+        record = self.record()
+        try:
+            record.save(path)
+        except OSError as error:
+            raise InvalidArgumentError(f"cannot save to {path!r}: {error.strerror or error}") from None
+        kind = "SGF" if path.lower().endswith(".sgf") else "a move list"
+        self.say(f"Saved {len(record.moves)} moves to {path} ({kind}).")

@@ -1,0 +1,45 @@
+"""``amazons engine``: one of our agents as an engine on stdin/stdout, for GUIs, match runners and
+ladders: ``--protocol uci`` (Fairy-Stockfish's ``amazons`` notation, see ``agents.protocols.uci_engine``) or
+``--protocol botzone`` (Botzone's 8x8 Amazons, see ``agents.protocols.botzone``).
+
+    $ printf 'uci\\nposition startpos\\ngo movetime 500\\nquit\\n' | amazons engine --agent mcts
+    $ amazons engine --protocol botzone --agent alphabeta --time 0.9
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from agents.protocols.botzone import BotzoneBot
+from agents.search.clock import frozen_heap
+from agents.registry import DEFAULT_OPPONENT, make
+from agents.protocols.uci_engine import UCIEngine
+
+HELP = "run an agent as an engine on stdin/stdout: UCI (Fairy-Stockfish's amazons notation) or Botzone's 8x8 protocol"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--protocol", choices=("uci", "botzone"), default="uci",
+                        help="uci (default): Fairy-Stockfish's amazons UCI; botzone: Botzone's 8x8 simple interaction")
+    parser.add_argument("--agent", default=DEFAULT_OPPONENT, metavar="SPEC",
+                        help=f"the agent that thinks (default {DEFAULT_OPPONENT}; see 'amazons agents')")
+    parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
+                        help="seconds per move when the protocol gives no limit (default: the agent's own)")
+    parser.add_argument("--size", type=int, default=8, help="botzone: board size (default 8, Botzone's)")
+    parser.add_argument("--no-keep-running", action="store_true",
+                        help="botzone: answer one turn and exit instead of Botzone's keep-running mode")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.time is not None and not 0 < args.time < float("inf"):
+        raise ValueError(f"--time {args.time}: seconds per move must be a number > 0")
+    try:
+        with frozen_heap():  # no full garbage collection at a search's deadline (agents.search.clock)
+            if args.protocol == "uci":
+                movetime = 0 if args.time is None else max(1, round(args.time * 1000))
+                return UCIEngine(args.agent, sys.stdout, movetime_ms=movetime).run(sys.stdin)
+            bot = BotzoneBot(make(args.agent), sys.stdout, args.size, args.time, not args.no_keep_running)
+            return bot.run(sys.stdin)
+    except KeyboardInterrupt:  # Ctrl-C ends the engine quietly
+        return 130

@@ -1,0 +1,61 @@
+"""The ``amazons`` command line. Each subcommand lives beside the code it drives: a module listed
+in ``COMMANDS`` provides ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Optional, Sequence
+
+__all__ = ["main", "COMMANDS"]
+
+COMMANDS = {
+    "play": "amazons_cli.play",
+    "watch": "amazons_cli.watch",
+    "replay": "amazons_cli.replay",
+    "perft": "amazons_cli.perft",
+    "match": "amazons_cli.match",
+    "tournament": "amazons_cli.tournament",
+    "agents": "amazons_cli.list_agents",
+    "engine": "amazons_cli.engine",
+    "demo": "amazons_cli.demo",
+    "selfplay": "amazons_cli.selfplay",
+    "train": "amazons_cli.train",
+    "train-loop": "amazons_cli.train_loop",
+}
+
+
+def build_parser(names: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
+    """The parser with the subcommands ``names`` (all by default). Each command's module is
+    imported only when its subcommand is added, so ``amazons perft`` does not import torch."""
+    parser = argparse.ArgumentParser(prog="amazons", description="The Game of the Amazons toolkit.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS if names is None else names:
+        module = importlib.import_module(COMMANDS[name])
+        # argparse %-formats help strings (so escape them), not descriptions
+        command = sub.add_parser(name, help=module.HELP.replace("%", "%%"), description=module.HELP)
+        module.add_arguments(command)
+        command.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((arg for arg in argv if not arg.startswith("-")), None)
+    try:
+        args = build_parser([chosen] if chosen in COMMANDS else None).parse_args(argv)
+        return int(args._run(args) or 0)
+    except ValueError as error:  # our errors all subclass ValueError: say what was wrong, no traceback
+        print(f"amazons {chosen}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C: one line and the shell's code for SIGINT, no traceback
+        print(f"\namazons {chosen}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # output piped into `head` and closed early
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

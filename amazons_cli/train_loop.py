@@ -1,0 +1,46 @@
+"""``amazons train-loop OUT --size 8 --generations 5 ...``: expert iteration (``training.loop``)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import fields
+
+from agents.nets import require_torch
+
+HELP = ("expert iteration: engine games to bootstrap a policy-value net, then generations of batched MCTS "
+        "self-play, training and gating matches with Elo (resumable: rerun the same command)")
+
+
+NOTES = {"device": "cuda if present, else cpu", "workers": "1, this process; games run in parallel processes "
+         "or Ray tasks", "backend": "local; or ray, see agents.arena.backends", "ray_address": "with --backend ray, "
+         "a local Ray instance; or HOST:6379 of `ray start --head`"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from training.loop import LoopConfig
+
+    parser.add_argument("out", help="output folder (state, data, nets, elo.csv, elo.png); rerun to resume")
+    defaults = LoopConfig(out="")
+    for field in fields(LoopConfig):
+        if field.name in ("out", "progress"):
+            continue
+        default = getattr(defaults, field.name)
+        kind = type(default) if not isinstance(default, bool) else None
+        parser.add_argument("--" + field.name.replace("_", "-"), type=kind, default=default,
+                            help=f"(default: {NOTES.get(field.name, repr(default))})")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+
+
+def run(args: argparse.Namespace) -> int:
+    require_torch("amazons train-loop")
+    from training.loop import LoopConfig, train_loop
+
+    options = {f.name: getattr(args, f.name) for f in fields(LoopConfig) if f.name not in ("out", "progress")}
+    state = train_loop(LoopConfig(out=args.out, progress=not args.no_progress, **options))
+    for row in state["gates"]:
+        mark = "accepted" if row["accepted"] else "rejected"
+        print(f"generation {row['generation']} vs {row['opponent']}: {row['wins']}/{row['games']} "
+              f"(score {row['score']:.2f}, 95% CI {row['score_low']:.2f}-{row['score_high']:.2f}), "
+              f"Elo {row['elo']:+.0f} +/- {row['elo_pm']:.0f}, {mark}")
+    print(f"best net: generation {state['best']} in {args.out}")
+    return 0

@@ -1,0 +1,505 @@
+"""``AmazonsEnv``: the Game of the Amazons as a gymnasium env with a two-phase turn.
+
+>>> env = AmazonsEnv(size=6)
+>>> obs, info = env.reset(seed=0)
+>>> obs.shape, info["phase"], int(info["action_mask"].sum())
+((9, 6, 6), 0, 40)
+>>> first, second = move_to_actions(Move.parse("b1-b4/b5", size=6))
+>>> action_to_str(first, 6), action_to_str(second, 6)
+('b1-b4', 'b4-b5')
+>>> obs, reward, terminated, truncated, info = env.step(first)
+>>> info["phase"], obs[PLANE_SHOOTER].nonzero()
+(1, (array([3]), array([1])))
+>>> _ = env.step(second); env.board.peek()
+Move.parse('b1-b4/b5', size=6)
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Optional, Union
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from amazons_env import core
+from amazons_env.envs import kernels as K
+from amazons_env.envs.opponents import reseed_opponent, resolve_opponent
+from amazons_env.envs.actions import ActionCodec
+from amazons_env.board import Board
+from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError, describe
+from amazons_env.move import Move
+from amazons_env.squares import Color, check_size, parse_square, square_name
+
+__all__ = [
+    "AmazonsEnv", "NUM_PLANES", "PLANE_NAMES",
+    "PLANE_OWN_QUEENS", "PLANE_OPPONENT_QUEENS", "PLANE_ARROWS", "PLANE_ARROW_PHASE",
+    "PLANE_SHOOTER", "PLANE_VACATED", "PLANE_OWN_REACH", "PLANE_OPPONENT_REACH", "PLANE_BLACK",
+    "encode_action", "decode_action", "action_to_str", "parse_action",
+    "move_to_actions", "actions_to_move",
+]
+
+NUM_PLANES = K.NUM_PLANES
+(PLANE_OWN_QUEENS, PLANE_OPPONENT_QUEENS, PLANE_ARROWS, PLANE_ARROW_PHASE, PLANE_SHOOTER,
+ PLANE_VACATED, PLANE_OWN_REACH, PLANE_OPPONENT_REACH, PLANE_BLACK) = range(NUM_PLANES)
+PLANE_NAMES = ("own_queens", "opponent_queens", "arrows", "arrow_phase", "shooter", "vacated",
+               "own_reach", "opponent_reach", "black")
+
+_OPTIONS = ("position",)
+
+
+# -- actions -----------------------------------------------------------------------------------
+
+def encode_action(from_square: int, to_square: int, size: int = 10) -> int:
+    """The action sliding from ``from_square`` to ``to_square`` (public squares).
+
+    >>> encode_action(3, 63)   # d1 -> d7 on 10x10
+    363
+    """
+    nn = size * size
+    for name, value in (("from_square", from_square), ("to_square", to_square)):
+        if not 0 <= value < nn:
+            raise InvalidMoveError(f"{name}={describe(value)} is not a square of a {size}x{size} board")
+    return from_square * nn + to_square
+
+
+def decode_action(action: int, size: int = 10) -> tuple[int, int]:
+    """``(from_square, to_square)`` of ``action``; ``InvalidMoveError`` if out of range.
+
+    >>> decode_action(363)
+    (3, 63)
+    """
+    nn = size * size
+    if isinstance(action, bool):
+        raise InvalidMoveError(f"action {action!r} is a bool, not an integer action")
+    try:
+        value = operator.index(action)
+    except TypeError:
+        raise InvalidMoveError(f"action {describe(action)} is not an integer action") from None
+    if not 0 <= value < nn * nn:
+        raise InvalidMoveError(
+            f"action {describe(value)} is out of range for a {size}x{size} board (0 <= action < {nn * nn})")
+    return value // nn, value % nn
+
+
+def action_to_str(action: int, size: int = 10) -> str:
+    """``"d1-d7"`` for the slide of ``action`` (a queen move or the arrow's flight)."""
+    frm, to = decode_action(action, size)
+    return f"{square_name(frm, size)}-{square_name(to, size)}"
+
+
+def parse_action(text: str, size: int = 10) -> int:
+    """The action written ``"d1-d7"`` (or ``"d1d7"``).
+
+    >>> parse_action("d1-d7") == encode_action(3, 63)
+    True
+    """
+    cleaned = text.strip().lower().replace("-", "") if isinstance(text, str) else ""
+    for split in range(2, len(cleaned) - 1):
+        try:
+            return encode_action(parse_square(cleaned[:split], size), parse_square(cleaned[split:], size), size)
+        except InvalidMoveError:
+            continue
+    raise InvalidMoveError(f"{describe(text)} is not an action: expected two squares like 'd1-d7'")
+
+
+def move_to_actions(move: Move) -> tuple[int, int]:
+    """The two actions of a full turn: the queen's slide, then the arrow shot from its new square."""
+    size = move.size
+    return (encode_action(move.from_square, move.to_square, size),
+            encode_action(move.to_square, move.arrow, size))
+
+
+def actions_to_move(queen_action: int, arrow_action: int, size: int = 10) -> Move:
+    """The ``Move`` made of a queen action and the arrow action that follows it."""
+    frm, to = decode_action(queen_action, size)
+    shooter, arrow = decode_action(arrow_action, size)
+    if shooter != to:
+        raise InvalidMoveError(
+            f"arrow action {action_to_str(arrow_action, size)} is not shot from {square_name(to, size)}, "
+            f"where queen action {action_to_str(queen_action, size)} ends")
+    return Move(frm, to, arrow, size)
+
+
+def _color(value: Union[str, int, Color], allow_random: bool) -> Union[Color, str]:
+    if isinstance(value, str):
+        lowered = value.lower()
+        if allow_random and lowered == "random":
+            return "random"
+        if lowered in ("white", "black"):
+            return Color[lowered.upper()]
+    elif isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value in (0, 1):
+        return Color(int(value))
+    raise InvalidArgumentError(f"learner_color={describe(value)}: use 'white', 'black', 'random' or a Color")
+
+
+def _check_choice(name: str, value: Any, choices) -> str:
+    """``value`` if it is one of the strings ``choices``, else ``InvalidArgumentError`` naming it
+    (an array or any other type is refused by type first: ``in`` would compare it element-wise)."""
+    if not isinstance(value, str) or value not in choices:
+        raise InvalidArgumentError(f"{name}={describe(value)}: use one of {list(choices)}")
+    return value
+
+
+def _check_seed(seed: Any) -> Optional[int]:
+    """``seed`` as ``reset`` takes it: ``None`` or a non-negative integer (numpy integers too);
+    else ``InvalidArgumentError`` naming it (gymnasium's own check raises an error that is not a
+    ``ValueError``, and a huge negative int broke its message).
+
+    >>> _check_seed(np.int64(3)), _check_seed(None)
+    (3, None)
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InvalidArgumentError(f"seed={describe(seed)}: use None or an integer >= 0")
+    return int(seed)
+
+
+# -- the env -----------------------------------------------------------------------------------
+
+class AmazonsEnv(gymnasium.Env):
+    """The Game of the Amazons; one turn is two steps: a queen move, then the arrow it shoots.
+
+    **Board and squares.** ``size`` x ``size`` (4..12; 10 is the standard game), White first.
+    Squares are ``rank * size + file`` (a1 = 0), like ``Board`` and ``Move``.
+
+    **Action space.** ``Discrete(N**4)`` with ``N = size``; an action is the queen-line slide
+    ``from_square * N*N + to_square``. Queen phase: ``from_square`` holds a queen of the side to
+    move and ``to_square`` is reachable along an empty queen line. Arrow phase: ``from_square`` is
+    the square of the queen that has just moved and ``to_square`` is where it shoots (the square
+    it left counts as empty). ``move_to_actions``/``actions_to_move``, ``encode_action``,
+    ``decode_action``, ``action_to_str`` and ``parse_action`` convert.
+
+    **Observation.** ``Box(0, 1, (9, N, N), int8)``, planes indexed ``[plane, rank, file]`` (rank 0
+    is rank 1; the board is not flipped, so planes line up with action squares), relative to the
+    side to move ("own"):
+
+    0. ``own_queens``: the side to move's queens (in the arrow phase the moved queen is on its new square)
+    1. ``opponent_queens``
+    2. ``arrows``: burnt squares
+    3. ``arrow_phase``: all ones in the arrow phase, zeros in the queen phase
+    4. ``shooter``: one-hot, the queen that must shoot (arrow phase only)
+    5. ``vacated``: one-hot, the square that queen just left (arrow phase only): with plane 4 it
+       says which queen move is pending, and it is always a legal arrow target
+    6. ``own_reach``: the ``to_square`` of every legal action now (queen phase: where own queens
+       can move; arrow phase: where the arrow can land); when it is not the observer's turn,
+       where its queens can move. Mobility is the basis of every strong Amazons evaluation.
+    7. ``opponent_reach``: squares one queen move from an opponent queen (where it can move next)
+    8. ``black``: all ones when the observing side is Black (the sides are not symmetric: White
+       moves first, so parity of the filling phase favours one side)
+
+    **Options.** ``action_encoding="lines"`` replaces the flat actions by queen lines
+    (``square x 8 directions x distance``, 7,200 on 10x10; see ``amazons_env.envs.actions``);
+    ``obs_mode="dict"`` makes the observation ``{"observation": planes, "action_mask": mask}``
+    (the PettingZoo/RLlib/TorchRL convention); ``mask_dtype="bool"`` gives bool masks
+    (default ``"int8"``, what ``Discrete.sample(mask=...)`` wants).
+
+    **Mask.** ``info["action_mask"]`` and ``env.action_masks()`` (sb3-contrib's MaskablePPO):
+    ``int8[N**4]`` (or the chosen encoding and dtype), 1 for the legal actions of the current
+    phase, all zeros once the game is over; each is a new array (editing it changes nothing).
+    ``info`` also has ``player`` (0 White, 1 Black: the side to move, or the learner with an
+    opponent), ``phase`` (0 queen, 1 arrow) and ``move_number`` (full turns completed); at the end
+    ``winner`` (0/1), and ``illegal_action`` after an illegal action.
+
+    **Rewards and termination.** A side to move with no queen move loses, so the game ends on the
+    arrow step that leaves the opponent without a move: reward +1 to the mover on that step, 0
+    otherwise (the reward of each step belongs to the side that acted). Games cannot be drawn
+    and never truncate. ``info["rewards"]`` (pgx's convention) is ``float64[2]``, this step's
+    reward of White and of Black: ``[0, 0]`` during the game and, on the last step, +1 for the
+    winner and -1 for the loser (also after an illegal action), so a self-play learner credits
+    the loser without its own bookkeeping. With ``opponent=`` (an ``Agent`` or a spec for ``agents.make``, e.g.
+    ``"random"``) the env is single-agent: the opponent replies inside ``step`` and rewards are
+    +1/-1 from the learner's view; ``learner_color`` is ``"white"``, ``"black"`` or ``"random"``
+    (drawn at each reset). The opponent is reseeded from ``np_random`` at each reset.
+
+    **Illegal actions.** ``illegal_action="lose"`` (default, the PettingZoo/pgx convention): the
+    acting side loses, reward -1, ``terminated``, ``info["illegal_action"] = True``.
+    ``illegal_action="raise"``: ``IllegalMoveError`` and the state is left as it was. Out-of-range
+    or non-integer actions always raise ``InvalidMoveError``; ``step`` after the end (or before
+    ``reset``) raises ``gymnasium.error.ResetNeeded``.
+
+    **Reset.** ``reset(seed=..., options={"position": text_or_Board})`` starts from the initial
+    position or from any position of this size (with at least one legal move).
+
+    **Render modes** (fixed at construction): ``"ansi"`` (diagram with coordinates, side to move,
+    phase, last move), ``"rgb_array"`` (a picture, see ``render.rgb_array``) and ``"human"``
+    (a pygame window; ``pip install "amazons[render]"``).
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
+
+    def __init__(self, size: int = 10, opponent: Any = None, learner_color: Union[str, int] = "white",
+                 illegal_action: str = "lose", render_mode: Optional[str] = None, *, obs_mode: str = "planes",
+                 action_encoding: str = "flat", mask_dtype: str = "int8") -> None:
+        self.size = check_size(size)
+        self._codec = ActionCodec(self.size, action_encoding, mask_dtype, obs_mode)
+        self.action_encoding, self.obs_mode = action_encoding, obs_mode
+        _check_choice("illegal_action", illegal_action, ("lose", "raise"))
+        if render_mode is not None:
+            _check_choice("render_mode", render_mode, self.metadata["render_modes"])
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        self._learner_choice = _color(learner_color, allow_random=True)
+        self.opponent = None if opponent is None else resolve_opponent(opponent)
+        self._window = None
+        if render_mode == "human":
+            from amazons_env.render import HumanWindow
+            self._window = HumanWindow(f"Amazons {self.size}x{self.size}")
+        n = self.size
+        self._nn = n * n
+        self.action_space = self._codec.action_space()
+        self.observation_space = self._codec.observation_space(spaces.Box(0, 1, (NUM_PLANES, n, n), np.int8))
+        self._pad = core.padded_index(n)
+        self._pub = core.public_index(n)
+        self._dirs = core.directions(n + 2)
+        self._start = Board(n)
+        self._legal = np.zeros((1, K.max_legal(n)), np.int32)
+        self._meta: Optional[np.ndarray] = None
+        self.learner_color: Optional[Color] = None
+
+    # -- gymnasium API ---------------------------------------------------------------------------
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        seed = _check_seed(seed)
+        start = self._start_board(options)  # both checked first: a refused reset changes nothing
+        super().reset(seed=seed)
+        # the kernels take batches of games: this env is a batch of one (``_game``); the names
+        # without the batch axis are views of its only game
+        self._game = (start.cells.copy()[None], start.queens.copy()[None], start.queen_counts.copy()[None],
+                      K.new_meta(start.cells, int(start.turn))[None])
+        self._cells, self._queens, self._nq, self._meta = (array[0] for array in self._game)
+        self._origin = start.copy(stack=False)
+        self._board = self._origin.copy()
+        self._history: list[tuple[int, int, int]] = []
+        self.learner_color = None
+        if self.opponent is not None:
+            choice = self._learner_choice
+            self.learner_color = Color(int(self.np_random.integers(2))) if choice == "random" else choice
+            reseed_opponent(self.opponent, int(self.np_random.integers(2 ** 63)))
+            if self._meta[K.SIDE] != self.learner_color:
+                self._opponent_turn()
+        obs, self._mask = self._observe()
+        if self.render_mode == "human":
+            self.render()
+        info = self._info()
+        return self._codec.observation(obs, info["action_mask"]), info
+
+    def step(self, action):
+        meta = self._meta
+        if meta is None:
+            raise gymnasium.error.ResetNeeded("call reset() before step()")
+        if meta[K.DONE]:
+            raise gymnasium.error.ResetNeeded(
+                f"the game is over ({Color(int(meta[K.WINNER])).name.lower()} won after "
+                f"{int(meta[K.TURNS])} turns): call reset() before step()")
+        value = self._codec.to_flat(action)
+        if value < 0:  # a queen-line action that leaves the board
+            code, reason = K.ILLEGAL, f"line action {action} leaves the {self.size}x{self.size} board"
+        else:
+            frm, to = divmod(value, self._nn)
+        actor = int(meta[K.SIDE])
+        phase = int(meta[K.PHASE])
+        obs = np.zeros(NUM_PLANES * self._nn, np.int8)
+        mask = np.zeros(self._nn * self._nn, np.int8)
+        if value >= 0:
+            code = K.single_step(*self._game, self._dirs, self._pad, self._pub, self._nn, value, obs[None],
+                                 mask[None], self._legal)
+            reason = self._why_illegal(frm, to) if code == K.ILLEGAL else ""
+        info_extra: dict[str, Any] = {}
+        if code == K.ILLEGAL:
+            if self.illegal_action == "raise":
+                shown = action_to_str(value, self.size) if value >= 0 else "off the board"
+                raise IllegalMoveError(f"illegal action {shown} ({action}): {reason}")
+            meta[K.DONE] = 1
+            meta[K.WINNER] = actor ^ 1
+            obs, mask = self._observe(actor)
+            info_extra = {"illegal_action": True, "illegal_reason": reason}
+        else:
+            if phase == 1:
+                self._record(to)
+            if self.opponent is not None and meta[K.SIDE] != actor:
+                if code != K.WIN:
+                    self._opponent_turn()
+                obs, mask = self._observe(actor)
+            else:
+                obs = obs.reshape(NUM_PLANES, self.size, self.size)
+        self._mask = mask
+        info = self._info()
+        info.update(info_extra)
+        rewards = info["rewards"]
+        if meta[K.DONE]:
+            winner = int(meta[K.WINNER])
+            rewards[winner], rewards[winner ^ 1] = 1.0, -1.0
+        # the reward of the side that acted (with an opponent: of the learner)
+        reward = float(rewards[actor if self.learner_color is None else int(self.learner_color)])
+        if self.render_mode == "human":
+            self.render()
+        return self._codec.observation(obs, info["action_mask"]), reward, bool(meta[K.DONE]), False, info
+
+    def legal_actions(self) -> np.ndarray:
+        """The legal actions of the current phase in this env's encoding, ``int64[k]`` (the
+        mask's non-zero entries, in increasing order)."""
+        return np.flatnonzero(self.action_masks())
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action mask of the current phase (``int8[N**4]``, or the chosen encoding and
+        dtype; a new array), for MaskablePPO."""
+        self._require_reset("action_masks()")
+        return self._codec.mask(self._mask)
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to AmazonsEnv")
+            return None
+        if self._meta is None:
+            raise gymnasium.error.ResetNeeded("call reset() before render()")
+        from amazons_env import render
+        meta = self._meta
+        grid = self._cells[self._pad].reshape(self.size, self.size)
+        if self.render_mode == "ansi":
+            return render.ansi(grid, self._caption())
+        last = self._history[-1] if self._history else ()
+        shooter = int(self._pub[meta[K.DST]]) if meta[K.PHASE] == 1 and not meta[K.DONE] else None
+        if shooter is not None:
+            last = (int(self._pub[meta[K.SRC]]),)
+        picture = render.rgb_array(grid, last, shooter)
+        if self.render_mode == "rgb_array":
+            return picture
+        self._window.show(picture, self.metadata["render_fps"])
+        return None
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+
+    # -- state -------------------------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        """A copy of the position as a ``Board`` with the game's moves (in the arrow phase: the
+        position before the pending queen move)."""
+        self._require_reset("board")
+        return self._synced_board().copy()
+
+    @property
+    def phase(self) -> int:
+        """0 in the queen phase, 1 in the arrow phase."""
+        return int(self._require_reset("phase")[K.PHASE])
+
+    @property
+    def move_number(self) -> int:
+        """Full turns completed."""
+        return int(self._require_reset("move_number")[K.TURNS])
+
+    @property
+    def side_to_move(self) -> Color:
+        return Color(int(self._require_reset("side_to_move")[K.SIDE]))
+
+    def observation(self, perspective: Union[int, Color, None] = None) -> np.ndarray:
+        """The observation planes as seen by ``perspective`` (default: the side to move)."""
+        meta = self._require_reset("observation()")
+        side = int(meta[K.SIDE]) if perspective is None else int(_color(perspective, False))
+        return self._observe(side)[0]
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    def _require_reset(self, what: str) -> np.ndarray:
+        if self._meta is None:
+            raise gymnasium.error.ResetNeeded(f"call reset() before {what}")
+        return self._meta
+
+    def _start_board(self, options: Optional[dict]) -> Board:
+        if options is None:
+            return self._start
+        if not isinstance(options, dict):
+            raise InvalidArgumentError(f"reset options must be a dict, got {describe(options)}")
+        unknown = sorted(map(describe, set(options) - set(_OPTIONS)))
+        if unknown:
+            raise InvalidArgumentError(f"unknown reset option(s) {', '.join(unknown)}; AmazonsEnv accepts "
+                                       f"{list(_OPTIONS)}")
+        position = options.get("position")
+        if position is None:
+            return self._start
+        board = Board.from_text(position) if isinstance(position, str) else position
+        if not isinstance(board, Board):
+            raise InvalidPositionError(
+                f"options['position'] must be position text or a Board, got {describe(position)}")
+        if board.size != self.size:
+            raise InvalidPositionError(
+                f"options['position'] is {board.size}x{board.size}, this env is {self.size}x{self.size}")
+        if board.is_game_over():
+            raise InvalidPositionError(f"options['position'] {board.text()!r} is already over (no legal move)")
+        return board.copy(stack=False)
+
+    def _observe(self, perspective: Optional[int] = None) -> tuple[np.ndarray, np.ndarray]:
+        meta = self._meta
+        side = int(meta[K.SIDE]) if perspective is None else perspective
+        obs = np.zeros(NUM_PLANES * self._nn, np.int8)
+        mask = np.zeros(self._nn * self._nn, np.int8)
+        K.write_obs_mask(*self._game, 0, self._dirs, self._pad, self._pub, self._nn, side, obs[None], mask[None],
+                         self._legal)
+        return obs.reshape(NUM_PLANES, self.size, self.size), mask
+
+    def _info(self) -> dict[str, Any]:
+        meta = self._meta
+        player = int(meta[K.SIDE]) if self.learner_color is None else int(self.learner_color)
+        info = {"action_mask": self._codec.mask(self._mask), "player": player, "phase": int(meta[K.PHASE]),
+                "move_number": int(meta[K.TURNS]), "rewards": np.zeros(2)}
+        if meta[K.DONE]:
+            info["winner"] = int(meta[K.WINNER])
+        return info
+
+    def _record(self, arrow: int) -> None:
+        meta = self._meta
+        self._history.append((int(self._pub[meta[K.SRC]]), int(self._pub[meta[K.DST]]), arrow))
+
+    def _synced_board(self) -> Board:
+        board = self._board
+        for f, t, a in self._history[board.ply:]:
+            board.push_unchecked(Move(f, t, a, self.size))
+        return board
+
+    def _opponent_turn(self) -> int:
+        """Let the opponent play a full turn; returns the code of its arrow step."""
+        board = self._synced_board()
+        move = self.opponent.select_move(board)
+        if not board.is_legal(move):
+            raise IllegalMoveError(f"opponent {self.opponent!r} chose illegal move {move} in {board.text()!r}")
+        code = K.OK
+        for action in move_to_actions(move):
+            code = K.step_one(*self._game, 0, self._dirs, self._pad,
+                              self._nn, action)
+        self._record(move.arrow)
+        return code
+
+    def _why_illegal(self, frm: int, to: int) -> str:
+        meta = self._meta
+        side = Color(int(meta[K.SIDE])).name.lower()
+        f, t = square_name(frm, self.size), square_name(to, self.size)
+        if meta[K.PHASE] == 1:
+            shooter = square_name(int(self._pub[meta[K.DST]]), self.size)
+            if frm != self._pub[meta[K.DST]]:
+                return (f"arrow phase: the arrow must be shot by the queen that just moved, on {shooter} "
+                        f"(from_square {shooter}), not from {f}")
+            return f"the arrow cannot fly from {f} to {t}: not a queen line or the path is blocked"
+        if core.find_queen(self._queens, self._nq, int(meta[K.SIDE]), self._pad[frm]) < 0:
+            return f"queen phase: there is no {side} queen on {f}"
+        return f"the queen on {f} cannot reach {t}: not a queen line or the path is blocked"
+
+    def _caption(self) -> str:
+        meta = self._meta
+        side = Color(int(meta[K.SIDE])).name.capitalize()
+        last = self._history[-1] if self._history else None
+        last_text = str(Move(*last, self.size)) if last else "none"
+        if meta[K.DONE]:
+            return (f"game over: {Color(int(meta[K.WINNER])).name.capitalize()} won after "
+                    f"{int(meta[K.TURNS])} turns; last move {last_text}")
+        elif meta[K.PHASE] == 1:
+            queen = (f"{square_name(int(self._pub[meta[K.SRC]]), self.size)}-"
+                     f"{square_name(int(self._pub[meta[K.DST]]), self.size)}")
+            state = f"{side} to shoot an arrow (queen moved {queen})"
+        else:
+            state = f"{side} to move a queen"
+        return f"{state}; turn {int(meta[K.TURNS]) + 1}; last move {last_text}"

@@ -1,0 +1,546 @@
+"""Numba kernels of the environments: the two-phase turn, observation planes, action masks,
+and batched stepping with autoreset.
+
+They run on the rules core's arrays (``cells``, ``queens``, ``nq``, ``dirs``; see ``core``) and
+call its kernels for every rule (``find_queen``, ``has_move``, queen-line checks), so the envs
+have no rules of their own. The only extra state is ``meta``, an ``int64[META_SIZE]`` row per
+game (fields below). Between the two steps of a turn the moving queen already stands on its new
+square in ``cells``/``queens``: the arrow phase is then an ordinary queen-line shot from there.
+
+Every array holds a batch of games (the single env uses a batch of one) and the kernels take
+the game's index ``g`` rather than per-game views, on arrays without reference counting
+(``_borrowed``): numba counts references to each view and each inlined call's array arguments
+with atomic instructions, ~40 per step. Views are made only for the core's rule kernels.
+
+The observation and mask kernels keep their own incremental bit words in ``meta`` (the empty
+squares of every line, the queens of every row) and are branch-free where they can be: a
+queen's slides come from two words of packed lines (``_queen_lines``), the reach planes from
+row masks (``_reach``), and planes and mask rows are filled with memsets and 8-byte stores
+(``array_intrinsics``). They are checked against the rules core and slow references in
+``tests/test_env.py`` and ``tests/test_vector_reference.py``.
+
+Actions are ``from_square * N*N + to_square`` in public squares (``rank * N + file``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from amazons_env import core
+from amazons_env.envs.intrinsics import borrowed as _borrowed
+from amazons_env.envs.intrinsics import expand_row as _expand_row
+from amazons_env.envs.intrinsics import fill_bytes as _set
+from amazons_env.envs.intrinsics import prefetch_write as _prefetch
+from amazons_env.core import ARROW, EMPTY, MAX_QUEENS, MAX_SIZE
+
+__all__ = [
+    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS", "LINES", "LINES_REV", "QUEEN_ROWS", "META_SIZE", "max_legal",
+    "NUM_PLANES", "OK", "WIN", "ILLEGAL",
+    "new_meta", "step_one", "write_obs_mask", "clear_mask", "single_step",
+    "step_batch", "step_batch_parallel", "step_some", "observe_some", "reset_batch", "first_out_of_range", "check_batch", "sample_legal",
+]
+
+# meta fields (padded squares unless said otherwise)
+SIDE = 0      # side to move (0 White, 1 Black)
+PHASE = 1     # 0: queen move, 1: arrow
+SRC = 2       # arrow phase: the square the moving queen left
+DST = 3       # arrow phase: the square of the queen that must shoot
+QIDX = 4      # arrow phase: that queen's index in queens[side]
+TURNS = 5     # full turns completed
+DONE = 6      # 1 once the game has ended (a side has no move, or an illegal action was taken)
+WINNER = 7    # the winner once DONE, else -1
+NLEGAL = 8    # number of legal actions (listed in the game's ``legal`` buffer)
+ROWN = 9      # number of mask rows set (their public from-squares in ROWS..)
+ROWS = 10
+# The empty squares along every line of the board, four lines packed into each int64 word
+# (``lines``): lane 0 (bits 0-11) of word ``j`` is row j (bit c: square (j, c) empty), lane 1
+# (bits 16-27) column j, lane 2 diagonal ``r - c == j - (N - 1)`` and lane 3 anti-diagonal
+# ``r + c == j``, those three with bit r for the square on row r. Words ``LINES_REV + j`` hold
+# the same lanes mirrored (bit ``MAX_SIZE - 1 - i`` for bit i), so that both ends of a line are
+# found with the same carry trick (``_slide``). Bits off the board are 0 (not empty).
+LINES = ROWS + MAX_QUEENS
+LINES_REV = LINES + 2 * MAX_SIZE - 1
+QUEEN_ROWS = LINES_REV + 2 * MAX_SIZE - 1  # bit c of field QUEEN_ROWS + side * MAX_SIZE + r: a queen of side on (r, c)
+META_SIZE = QUEEN_ROWS + 2 * MAX_SIZE
+
+NUM_PLANES = 9
+
+# step results
+OK = 0
+WIN = 1       # the mover's arrow left the opponent without a move: the mover won
+ILLEGAL = 2
+
+
+def max_legal(size: int) -> int:
+    """Room for the legal actions of one step (queen phase: every queen's slides)."""
+    return MAX_QUEENS * 4 * (size - 1)
+
+
+def new_meta(cells: np.ndarray, side: int) -> np.ndarray:
+    """A fresh ``meta`` row for the position ``cells`` with ``side`` to move in the queen phase."""
+    meta = np.zeros(META_SIZE, dtype=np.int64)
+    meta[SIDE] = side
+    meta[WINNER] = -1
+    size = math.isqrt(len(cells)) - 2
+    _fill_words(meta[None], cells, core.padded_index(size), size)
+    return meta
+
+
+# _ROW[N, sq], _COL[N, sq]: row and column of public square sq on an NxN board (a load instead
+# of a division by a size known only at run time)
+_ROW = np.array([[sq // n if n else 0 for sq in range(MAX_SIZE * MAX_SIZE)] for n in range(MAX_SIZE + 1)], np.int64)
+_COL = np.array([[sq % n if n else 0 for sq in range(MAX_SIZE * MAX_SIZE)] for n in range(MAX_SIZE + 1)], np.int64)
+# _RECIPROCAL[nn]: x // nn == (x * _RECIPROCAL[nn]) >> 32 for every action 0 <= x < nn * nn:
+# it is 2**32 / nn + e with 0 < e <= 1, so the product overshoots x / nn by less than
+# x / 2**32 < 2**-17, less than the 1 / nn that x / nn's fraction stays away from the next integer
+_RECIPROCAL = np.array([(1 << 32) // nn + 1 if nn else 0 for nn in range(MAX_SIZE ** 2 + 1)], np.int64)
+_TOP = MAX_SIZE - 1  # a bit's position in the mirrored lanes is _TOP minus its position
+_LANE0, _LANE1, _LANE2, _LANE3 = (np.int64(0xFFF) << (16 * i) for i in range(4))
+_ONES = 0x0001000100010001  # bit 0 of every lane
+_LANES123 = 0x0001000100010000  # bit 0 of lanes 1-3
+
+
+@njit(cache=True, inline="always")
+def _toggle(meta, g, size, sq):
+    """Public square ``sq`` changed between empty and occupied: flip its bit in the (mirrored)
+    words of the four lines through it (see ``LINES``)."""
+    r = _ROW[size, sq]
+    c = _COL[size, sq]
+    one = np.int64(1)
+    meta[g, LINES + r] ^= one << c
+    meta[g, LINES + c] ^= one << (16 + r)
+    meta[g, LINES + r - c + size - 1] ^= one << (32 + r)
+    meta[g, LINES + r + c] ^= one << (48 + r)
+    meta[g, LINES_REV + r] ^= one << (_TOP - c)
+    meta[g, LINES_REV + c] ^= one << (16 + _TOP - r)
+    meta[g, LINES_REV + r - c + size - 1] ^= one << (32 + _TOP - r)
+    meta[g, LINES_REV + r + c] ^= one << (48 + _TOP - r)
+
+
+@njit(cache=True, inline="always")
+def _move_queen(meta, g, size, side, src, dst):
+    """Keep ``QUEEN_ROWS`` in step: ``side``'s queen left public square ``src`` (-1: none) for ``dst``."""
+    at = QUEEN_ROWS + side * MAX_SIZE
+    if src >= 0:
+        meta[g, at + _ROW[size, src]] ^= np.int64(1) << _COL[size, src]
+    meta[g, at + _ROW[size, dst]] ^= np.int64(1) << _COL[size, dst]
+
+
+@njit(cache=True)
+def _fill_words(meta, cells, pad, size):
+    """Set the ``LINES`` and ``QUEEN_ROWS`` words of ``meta[0]`` (all zero) from ``cells``."""
+    for sq in range(size * size):
+        cell = cells[pad[sq]]
+        if cell == EMPTY:
+            _toggle(meta, 0, size, sq)
+        elif cell != ARROW:
+            _move_queen(meta, 0, size, cell - 1, -1, sq)
+
+
+@njit(cache=True, inline="always")
+def _slide(empty, queen):
+    """In each 16-bit lane: the bits of ``empty`` above the lane's one ``queen`` bit up to the
+    first bit not in ``empty``, i.e. the squares a queen reaches along the line in one direction.
+    Branch-free: no lane borrows from the next (the queen bit is <= bit 11, bits 12-15 of
+    ``empty`` are 0), so one subtraction finds every lane's first blocked square at once."""
+    upto = (queen << 1) - _ONES          # the queen's bit and the bits below it
+    blocked = ~(empty | upto)            # the blocked squares above the queen (and bits 12-15)
+    first = blocked & ~(blocked - _ONES)  # the lowest of them
+    return (first - _ONES) & ~upto
+
+
+@njit(cache=True, inline="always")
+def _queen_lines(meta, g, size, sq, maps):
+    """The empty squares one queen move from public square ``sq`` as two words of lanes (row,
+    column, diagonal, anti-diagonal): ``(forward, mirrored)``, the squares above and below the
+    queen along each line. Sets ``maps`` so that bit ``p`` of lane ``i`` is square
+    ``p * maps[i] + maps[8 + i]`` (mirrored lanes: ``i + 4``)."""
+    r = _ROW[size, sq]
+    c = _COL[size, sq]
+    d = r - c + size - 1
+    a = r + c
+    forward = (meta[g, LINES + r] & _LANE0) | (meta[g, LINES + c] & _LANE1) \
+        | (meta[g, LINES + d] & _LANE2) | (meta[g, LINES + a] & _LANE3)
+    mirrored = (meta[g, LINES_REV + r] & _LANE0) | (meta[g, LINES_REV + c] & _LANE1) \
+        | (meta[g, LINES_REV + d] & _LANE2) | (meta[g, LINES_REV + a] & _LANE3)
+    one = np.int64(1)
+    queen = (one << c) | ((one << r) * _LANES123)
+    queen_mirrored = (one << (_TOP - c)) | ((one << (_TOP - r)) * _LANES123)
+    # bit p of the row lane is square r*N + p, of the column p*N + c, of the diagonal
+    # p*(N+1) - (r - c), of the anti-diagonal p*(N-1) + r + c; mirrored: p -> _TOP - p
+    maps[0], maps[1], maps[2], maps[3] = 1, size, size + 1, size - 1
+    maps[8], maps[9], maps[10], maps[11] = r * size, c, c - r, r + c
+    for i in range(4):
+        maps[4 + i] = -maps[i]
+        maps[12 + i] = _TOP * maps[i] + maps[8 + i]
+    return _slide(forward, queen), _slide(mirrored, queen_mirrored)
+
+
+@njit(cache=True, inline="always")
+def _source(action, nn):
+    """``action // nn``, the public square an action starts from, without a division."""
+    return (action * _RECIPROCAL[nn]) >> 32
+
+
+@njit(cache=True, inline="always")
+def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=False):
+    """Apply one in-range ``action`` to game ``g``. Returns ``OK``, ``WIN`` or ``ILLEGAL``; the
+    state is untouched when the action is illegal. ``known_legal``: the caller has checked the
+    action against the current mask, so the queen-line check is skipped."""
+    src = _source(action, nn)
+    dst = action - src * nn
+    frm = pad[src]
+    to = pad[dst]
+    side = meta[g, SIDE]
+    size = dirs[2] - 2
+    if meta[g, PHASE] == 0:
+        index = core.find_queen(queens[g], nq[g], side, frm)
+        if index < 0 or not (known_legal or core._line_clear(cells[g], dirs, frm, to)):
+            return ILLEGAL
+        cells[g, frm] = EMPTY
+        cells[g, to] = side + 1
+        queens[g, side, index] = to
+        _toggle(meta, g, size, src)
+        _toggle(meta, g, size, dst)
+        _move_queen(meta, g, size, side, src, dst)
+        meta[g, SRC] = frm
+        meta[g, DST] = to
+        meta[g, QIDX] = index
+        meta[g, PHASE] = 1
+        return OK
+    if frm != meta[g, DST] or not (known_legal or core._line_clear(cells[g], dirs, frm, to)):
+        return ILLEGAL
+    cells[g, to] = ARROW
+    _toggle(meta, g, size, dst)
+    meta[g, PHASE] = 0
+    meta[g, TURNS] += 1
+    side ^= 1
+    meta[g, SIDE] = side
+    if not core.has_move(cells[g], queens[g], nq[g], side, dirs):
+        meta[g, DONE] = 1
+        meta[g, WINNER] = side ^ 1
+        return WIN
+    return OK
+
+
+@njit(cache=True, inline="always")
+def _fill(b, p, left):
+    """Occluded fill of the bits ``b`` along a row through the bits ``p`` (shifting left or right):
+    ``b`` plus every bit of ``p`` reached from it without crossing a bit outside ``p``."""
+    if left:
+        b |= p & (b << 1)
+        p &= p << 1
+        b |= p & (b << 2)
+        p &= p << 2
+        b |= p & (b << 4)
+        p &= p << 4
+        return b | (p & (b << 8))
+    b |= p & (b >> 1)
+    p &= p >> 1
+    b |= p & (b >> 2)
+    p &= p >> 2
+    b |= p & (b >> 4)
+    p &= p >> 4
+    return b | (p & (b >> 8))
+
+
+@njit(cache=True, inline="always")
+def _reach(meta, g, side, size, out, offset, rows):
+    """Set ``out[g, offset + sq]`` to 1 on every square one queen move from a queen of ``side``,
+    0 elsewhere, and zero up to 7 bytes after the plane (see ``_expand_row``). ``rows``:
+    ``int64[MAX_SIZE]`` scratch.
+
+    Branch-free on row bit masks (bit c of row r = square (r, c); the empty squares are lane 0
+    of ``meta``'s ``LINES``, the queens its ``QUEEN_ROWS``): one pass down the board carries
+    the south, south-east and south-west rays from row to row, one pass up the northern ones
+    (writing the rows in increasing order), and each row fills east and west within itself.
+    Walking 8 rays per queen instead ends every ray in a mispredicted branch."""
+    queen_rows = QUEEN_ROWS + side * MAX_SIZE
+    s = se = sw = 0
+    above = 0  # the queens of the row above
+    for r in range(size - 1, -1, -1):
+        empty = meta[g, LINES + r] & _LANE0
+        s = (s | above) & empty
+        se = ((se | above) << 1) & empty
+        sw = ((sw | above) >> 1) & empty
+        rows[r] = s | se | sw
+        above = meta[g, queen_rows + r]
+    n = ne = nw = 0
+    below = 0
+    for r in range(size):
+        empty = meta[g, LINES + r] & _LANE0
+        mine = meta[g, queen_rows + r]
+        n = (n | below) & empty
+        ne = ((ne | below) << 1) & empty
+        nw = ((nw | below) >> 1) & empty
+        reach = rows[r] | n | ne | nw | ((_fill(mine, empty, True) << 1) & empty) \
+            | ((_fill(mine, empty, False) >> 1) & empty)
+        _expand_row(out, g, offset + r * size, reach, size)
+        below = mine
+
+
+@njit(cache=True, inline="always")
+def _legal_row(meta, g, size, nn, sq, masks, out, offset, legal, n, maps):
+    """Set game ``g``'s mask row of the slides from public square ``sq``, mark their targets in
+    ``out[g, offset + target]``, list the actions in ``legal[g, n:]``; return the new length.
+    One loop over the set bits of each of ``_queen_lines``'s two words: two loop exits per
+    queen where walking its eight rays mispredicts eight."""
+    base = sq * nn
+    forward, mirrored = _queen_lines(meta, g, size, sq, maps)
+    for half in range(2):
+        word = forward if half == 0 else mirrored
+        while word != 0:
+            k = trailing_zeros(word)
+            lane = (k >> 4) + 4 * half
+            target = (k & 15) * maps[lane] + maps[8 + lane]
+            masks[g, base + target] = 1
+            out[g, offset + target] = 1
+            legal[g, n] = base + target
+            n += 1
+            word &= word - 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _arrow_plane(cells, g, pad, nn, out):
+    """Plane 2 from ``cells`` (the step kernel then only adds each new arrow)."""
+    for sq in range(nn):  # branch-free: arrows sit at random places
+        out[g, 2 * nn + sq] = cells[g, pad[sq]] == ARROW
+
+
+@njit(cache=True, inline="always")
+def _other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, masks, legal, rows):
+    """Every plane but the arrows (see ``write_obs_mask``). Planes written whole are not zeroed
+    first; they are written in increasing order (``_reach`` writes a little past its plane).
+    ``rows``: ``int64[2 * MAX_SIZE]`` scratch."""
+    size = dirs[2] - 2
+    _set(out, g, 0, 2 * nn, 0)
+    _set(out, g, 4 * nn, 6 * nn, 0)
+    other = perspective ^ 1
+    for i in range(nq[g, perspective]):
+        out[g, pub[queens[g, perspective, i]]] = 1
+    for i in range(nq[g, other]):
+        out[g, nn + pub[queens[g, other, i]]] = 1
+    arrow_phase = meta[g, PHASE] == 1 and meta[g, DONE] == 0
+    _set(out, g, 3 * nn, 4 * nn, arrow_phase)
+    if arrow_phase:
+        out[g, 4 * nn + pub[meta[g, DST]]] = 1
+        out[g, 5 * nn + pub[meta[g, SRC]]] = 1
+    mover = perspective == meta[g, SIDE]
+    if mover:  # another side's view leaves the mover's mask bookkeeping alone
+        meta[g, ROWN] = 0
+        meta[g, NLEGAL] = 0
+    if mover and meta[g, DONE] == 0:
+        _set(out, g, 6 * nn, 7 * nn, 0)
+        if arrow_phase:
+            meta[g, NLEGAL] = _legal_row(meta, g, size, nn, pub[meta[g, DST]], masks, out, 6 * nn, legal, 0, rows)
+            meta[g, ROWS] = pub[meta[g, DST]]
+            meta[g, ROWN] = 1
+        else:
+            n = 0
+            for i in range(nq[g, perspective]):
+                q = pub[queens[g, perspective, i]]
+                n = _legal_row(meta, g, size, nn, q, masks, out, 6 * nn, legal, n, rows)
+                meta[g, ROWS + i] = q
+            meta[g, NLEGAL] = n
+            meta[g, ROWN] = nq[g, perspective]
+    else:
+        _reach(meta, g, perspective, size, out, 6 * nn, rows)
+    _reach(meta, g, other, size, out, 7 * nn, rows)
+    _set(out, g, 8 * nn, 9 * nn, perspective)
+
+
+@njit(cache=True)
+def write_obs_mask(cells, queens, nq, meta, g, dirs, pad, pub, nn, perspective, out, masks, legal):
+    """Write the ``NUM_PLANES`` planes of game ``g`` seen by ``perspective`` (see ``AmazonsEnv``)
+    into the flat ``int8[NUM_PLANES * nn]`` row ``out[g]``; when it is ``perspective``'s turn,
+    also set the legal actions in the all-zero mask row ``masks[g]``, list them in
+    ``legal[g, :meta[g, NLEGAL]]`` (``max_legal`` room) and record the mask's non-zero rows in
+    ``meta`` (for ``clear_mask``). A finished game has no legal action."""
+    cells, queens, nq, meta, out, masks, legal = _borrowed(cells), _borrowed(queens), _borrowed(nq), \
+        _borrowed(meta), _borrowed(out), _borrowed(masks), _borrowed(legal)
+    _arrow_plane(cells, g, pad, nn, out)
+    rows = np.empty(2 * MAX_SIZE, np.int64)
+    _other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, masks, legal, rows)
+
+
+@njit(cache=True, inline="always")
+def clear_mask(meta, g, nn, masks):
+    """Zero the rows ``write_obs_mask`` set (cheaper than clearing all ``nn * nn`` entries)."""
+    for r in range(meta[g, ROWN]):
+        base = meta[g, ROWS + r] * nn
+        _set(masks, g, base, base + nn, 0)
+    meta[g, ROWN] = 0
+
+
+@njit(cache=True)
+def single_step(cells, queens, nq, meta, dirs, pad, pub, nn, action, obs, masks, legal):
+    """``step_one`` on game 0, then the next observation (for the side to move) and mask into
+    zeroed ``obs[0]``/``masks[0]`` (skipped when the action was illegal)."""
+    code = step_one(cells, queens, nq, meta, 0, dirs, pad, nn, action)
+    if code != ILLEGAL:
+        write_obs_mask(cells, queens, nq, meta, 0, dirs, pad, pub, nn, meta[0, SIDE], obs, masks, legal)
+    return code
+
+
+@njit(cache=True)
+def reset_batch(cells, queens, nq, meta, which, init_cells, init_queens, init_nq, init_meta,
+                dirs, pad, pub, nn, obs, masks, legal):
+    """Put every game ``i`` with ``which[i]`` back to the initial position and refresh its
+    observation and mask."""
+    for i in range(cells.shape[0]):
+        if which[i]:
+            clear_mask(meta, i, nn, masks)
+            _reset_game(i, cells, queens, nq, meta, init_cells, init_queens, init_nq, init_meta)
+            write_obs_mask(cells, queens, nq, meta, i, dirs, pad, pub, nn, init_meta[SIDE], obs, masks, legal)
+
+
+@njit(cache=True, inline="always")
+def _reset_game(g, cells, queens, nq, meta, init_cells, init_queens, init_nq, init_meta):
+    for k in range(init_cells.shape[0]):
+        cells[g, k] = init_cells[k]
+    for side in range(2):
+        nq[g, side] = init_nq[side]
+        for k in range(init_queens.shape[1]):
+            queens[g, side, k] = init_queens[side, k]
+    for k in range(init_meta.shape[0]):
+        meta[g, k] = init_meta[k]
+
+
+@njit(cache=True)
+def first_out_of_range(actions, limit):
+    """Index of the first action outside ``0 <= action < limit``, or -1."""
+    for i in range(actions.shape[0]):
+        if actions[i] < 0 or actions[i] >= limit:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def check_batch(meta, masks, actions):
+    """Index of the first unfinished game whose action is not in its mask, or -1."""
+    for i in range(meta.shape[0]):
+        if meta[i, DONE] == 0 and masks[i, actions[i]] != 1:
+            return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, rows):
+    """One game of ``step_batch``; returns the side that acted (-1 for an autoreset)."""
+    actor = -1 if meta[i, DONE] != 0 else meta[i, SIDE]
+    action = actions[i]
+    in_mask = masks[i, action] == 1  # the mask of the current position, kept by this env
+    clear_mask(meta, i, nn, masks)
+    rewards[i] = 0.0
+    terminated[i] = False
+    illegal[i] = False
+    if meta[i, DONE] != 0:
+        _reset_game(i, cells, queens, nq, meta, init_cells, init_queens, init_nq, init_meta)
+        _arrow_plane(cells, i, pad, nn, obs)
+    else:
+        shot = meta[i, PHASE] == 1
+        code = step_one(cells, queens, nq, meta, i, dirs, pad, nn, action, True) if in_mask else ILLEGAL
+        if code == ILLEGAL:
+            rewards[i] = -1.0
+            terminated[i] = True
+            illegal[i] = True
+            meta[i, DONE] = 1
+            meta[i, WINNER] = meta[i, SIDE] ^ 1
+        else:
+            if shot:  # the arrow plane only gains the new arrow
+                obs[i, 2 * nn + action - _source(action, nn) * nn] = 1
+            if code == WIN:
+                rewards[i] = 1.0
+                terminated[i] = True
+    _other_planes(cells, queens, nq, meta, i, dirs, pub, nn, meta[i, SIDE], obs, masks, legal, rows)
+    return actor
+
+
+@njit(cache=True)
+def _step_range(lo, hi, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+                dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards):
+    """Games ``lo`` to ``hi - 1`` of ``step_batch``, on borrowed arrays (see ``_borrowed``)."""
+    cells, queens, nq, meta, actions = _borrowed(cells), _borrowed(queens), _borrowed(nq), _borrowed(meta), \
+        _borrowed(actions)
+    init_cells, init_queens, init_nq, init_meta = _borrowed(init_cells), _borrowed(init_queens), \
+        _borrowed(init_nq), _borrowed(init_meta)
+    dirs, pad, pub, obs, masks, legal = _borrowed(dirs), _borrowed(pad), _borrowed(pub), _borrowed(obs), \
+        _borrowed(masks), _borrowed(legal)
+    rewards, terminated, illegal, player_rewards = _borrowed(rewards), _borrowed(terminated), _borrowed(illegal), \
+        _borrowed(player_rewards)
+    rows = np.empty(2 * MAX_SIZE, np.int64)  # scratch of this range
+    for i in range(lo, hi):
+        if i + 1 < hi:  # the next game's mask entry: its first read would wait on memory
+            _prefetch(masks, i + 1, actions[i + 1])
+        actor = _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+                           dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, rows)
+        # games are zero-sum: the other side gets the opposite of the actor's reward
+        r = rewards[i]
+        player_rewards[i, 0] = r if actor == 0 else 0.0 - r  # 0.0 - r: no -0.0
+        player_rewards[i, 1] = 0.0 - player_rewards[i, 0]
+
+
+@njit(cache=True)
+def step_batch(cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards):
+    """Advance every game by one action (next-step autoreset: a game that ended on the previous
+    step is reset instead and its action ignored); write rewards for the acting side and for
+    each colour (``player_rewards[i] = [white, black]``), terminations, illegal-action flags,
+    observations (for the side to move next) and masks. The arrays must hold what
+    ``reset_batch`` and earlier calls left (planes are updated, not rebuilt). One thread: no
+    threading layer is involved, so a busy machine does not slow it down."""
+    _step_range(0, cells.shape[0], cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+                dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards)
+
+
+@njit(cache=True, parallel=True)
+def step_batch_parallel(cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
+                        dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards,
+                        blocks):
+    """``step_batch`` on ``blocks`` threads (set numba's thread count to ``blocks`` around it)."""
+    # contiguous blocks of games, games in a block in order. Games are independent and each writes
+    # only its own rows, so the result does not depend on ``blocks``.
+    n = cells.shape[0]
+    for b in prange(blocks):
+        _step_range(b * n // blocks, (b + 1) * n // blocks, cells, queens, nq, meta, actions, init_cells,
+                    init_queens, init_nq, init_meta, dirs, pad, pub, nn, obs, masks, legal, rewards, terminated,
+                    illegal, player_rewards)
+
+
+@njit(cache=True)
+def step_some(which, cells, queens, nq, meta, actions, dirs, pad, pub, nn, obs, masks, legal):
+    """Apply ``actions[i]`` (legal, checked by the caller) to the running games ``i`` listed in
+    ``which`` and refresh their observations and masks (an opponent's half-turn)."""
+    rows = np.empty(2 * MAX_SIZE, np.int64)
+    for k in range(which.shape[0]):
+        i = which[k]
+        clear_mask(meta, i, nn, masks)
+        shot = meta[i, PHASE] == 1
+        step_one(cells, queens, nq, meta, i, dirs, pad, nn, actions[i], True)
+        if shot:
+            obs[i, 2 * nn + actions[i] - _source(actions[i], nn) * nn] = 1
+        _other_planes(cells, queens, nq, meta, i, dirs, pub, nn, meta[i, SIDE], obs, masks, legal, rows)
+
+
+@njit(cache=True)
+def observe_some(which, perspective, cells, queens, nq, meta, dirs, pad, pub, nn, obs, masks, legal):
+    """Rewrite the observation of each game ``i`` in ``which`` as seen by ``perspective[i]``."""
+    for k in range(which.shape[0]):
+        i = which[k]
+        write_obs_mask(cells, queens, nq, meta, i, dirs, pad, pub, nn, perspective[i], obs, masks, legal)
+
+
+@njit(cache=True)
+def sample_legal(meta, legal, uniforms, out):
+    """``out[i]``: a uniformly random legal action of game ``i`` (``uniforms[i]`` in [0, 1) picks
+    it from its ``legal`` list); 0 for a finished game (its next step is the autoreset, which
+    ignores the action, and 0 passes the range check)."""
+    for i in range(meta.shape[0]):
+        n = meta[i, NLEGAL]
+        out[i] = legal[i, int(uniforms[i] * n)] if n > 0 else 0

@@ -1,0 +1,380 @@
+"""``AmazonsVectorEnv``: many Amazons games advanced together, one numba call per step.
+
+>>> import numpy as np
+>>> envs = AmazonsVectorEnv(num_envs=3, size=6)
+>>> obs, infos = envs.reset(seed=0)
+>>> obs.shape, infos["action_mask"].shape, infos["action_mask"].sum(axis=1).tolist()
+((3, 9, 6, 6), (3, 1296), [40, 40, 40])
+>>> obs, rewards, terminated, truncated, infos = envs.step(envs.sample_legal_actions())
+>>> infos["phase"].tolist(), infos["rewards"].shape
+([1, 1, 1], (3, 2))
+
+Against a fixed opponent (the learner plays White or Black at random each game):
+
+>>> envs = AmazonsVectorEnv(4, size=6, opponent="random", learner_color="random")
+>>> obs, infos = envs.reset(seed=1)
+>>> bool((infos["phase"] == 0).all())   # where the learner is Black, the opponent has moved
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Union
+
+import gymnasium
+import numba
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from amazons_env import core
+from amazons_env.envs import kernels as K
+from amazons_env.envs.opponents import plays_moves, reseed_opponent, resolve_opponent
+from amazons_env.envs.actions import ActionCodec
+from amazons_env.board import Board
+from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, describe
+from amazons_env.squares import check_size
+
+__all__ = ["AmazonsVectorEnv", "BatchPolicy"]
+
+MAX_ENVS = 2 ** 20
+"""The most games one ``AmazonsVectorEnv`` holds (a bound, so a huge ``num_envs`` is refused by
+name instead of failing inside numpy)."""
+
+BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""``policy(obs, mask) -> actions``: planes ``int8[k, 9, N, N]`` and masks ``[k, A]`` of ``k``
+games (in the env's action encoding and mask dtype) to ``k`` legal actions."""
+
+
+class AmazonsVectorEnv(VectorEnv):
+    """``num_envs`` independent ``AmazonsEnv`` games in shared arrays.
+
+    Spaces, observations, masks, rewards, the options ``obs_mode``, ``action_encoding`` and
+    ``mask_dtype``, and illegal-action handling are those of ``AmazonsEnv`` (see its docstring),
+    batched: observations ``int8[num_envs, 9, N, N]`` (or a dict of them and the masks); ``infos``
+    holds ``action_mask`` (``[num_envs, A]``), ``player``, ``phase``, ``move_number``,
+    ``illegal_action`` and ``rewards`` (``float64[num_envs, 2]``: this step's reward of White and
+    of Black in each game, +1/-1 on the step a game ends), each with gymnasium's ``_key`` flags.
+
+    **Opponent.** Without one (default), both sides are played through ``step`` (self-play) and
+    ``rewards[i]`` belongs to the side that acted. ``opponent=`` makes every game single-agent:
+    an agent spec for ``agents.make`` (one agent per game, e.g. ``"random"``), an ``Agent``
+    (one object shared by all games: its ``reset()`` runs whenever any game restarts) or a batched policy ``policy(obs, mask) -> actions`` (called once per
+    half-turn with the games where it is to move; e.g. a frozen copy of the learner's net). It
+    replies inside ``step``; ``rewards`` and ``player`` are the learner's, whose colour is
+    ``learner_color`` (``"white"``, ``"black"`` or ``"random"``, drawn per game at every reset).
+    The last observation of a game is from the learner's side, as in ``AmazonsEnv``.
+
+    **Autoreset** is gymnasium's default ``NEXT_STEP`` mode: the step after a game ends resets it
+    (its action is ignored, reward 0). ``reset(options={"reset_mask": bool[num_envs]})`` resets
+    only some games.
+
+    **Speed.** Each ``step`` is one numba kernel over all games on ``num_threads`` threads
+    (default 1, which involves no threading layer: a busy machine cannot slow it down; pass
+    more to use more cores). ``copy=False`` (default) returns read-only views of the env's own
+    buffers (observations, rewards, flags and every ``infos`` array), overwritten by the next
+    ``step``, and the same ``infos`` dict every time: copy what you keep across steps (a rollout
+    buffer's ``buf[t] = obs`` does). ``copy=True`` returns fresh arrays (slower on big boards: a
+    10x10 mask is 10 kB per game). ``sample_legal_actions()`` draws a uniformly random legal
+    action per game. ``illegal_action="raise"`` checks every action first and raises
+    ``IllegalMoveError`` naming the game, leaving all games unchanged.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int, size: int = 10, illegal_action: str = "lose", copy: bool = False,
+                 render_mode: Optional[str] = None, *, opponent: Any = None,
+                 learner_color: Union[str, int] = "white", num_threads: int = 1, obs_mode: str = "planes",
+                 action_encoding: str = "flat", mask_dtype: str = "int8") -> None:
+        from amazons_env.envs.gym_env import _check_choice, _color
+
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
+                or not 1 <= num_envs <= MAX_ENVS:
+            raise InvalidArgumentError(f"num_envs={describe(num_envs)} must be an integer from 1 to {MAX_ENVS}")
+        _check_choice("illegal_action", illegal_action, ("lose", "raise"))
+        if render_mode is not None:
+            raise InvalidArgumentError(f"AmazonsVectorEnv does not render (render_mode={describe(render_mode)})")
+        if not isinstance(copy, bool):
+            raise InvalidArgumentError(f"copy={describe(copy)} must be True or False")
+        limit = numba.config.NUMBA_NUM_THREADS
+        if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) \
+                or not 1 <= num_threads <= limit:
+            raise InvalidArgumentError(
+                f"num_threads={describe(num_threads)} must be an integer from 1 to {limit} (NUMBA_NUM_THREADS)")
+        self.num_envs = int(num_envs)
+        self.size = n = check_size(size)
+        self.illegal_action = illegal_action
+        self.copy = copy
+        self.num_threads = int(num_threads)
+        self.render_mode = None
+        self._codec = codec = ActionCodec(n, action_encoding, mask_dtype, obs_mode)
+        self._learner_choice = _color(learner_color, allow_random=True)
+        self._opponents, self._policy = self._make_opponents(opponent)
+        self.opponent = opponent
+        b = self.num_envs
+        nn = self._nn = n * n
+        planes = spaces.Box(0, 1, (K.NUM_PLANES, n, n), np.int8)
+        self.single_action_space = codec.action_space()
+        self.single_observation_space = codec.observation_space(planes)
+        self.action_space = spaces.MultiDiscrete(np.full(b, codec.n))
+        self.observation_space = codec.observation_space(spaces.Box(0, 1, (b, K.NUM_PLANES, n, n), np.int8), (b,))
+        self._pad = core.padded_index(n)
+        self._pub = core.public_index(n)
+        self._dirs = core.directions(n + 2)
+        start = Board(n)
+        self._init = (start.cells.copy(), start.queens.copy(), start.queen_counts.copy(),
+                      K.new_meta(start.cells, int(start.turn)))
+        self._cells = np.tile(self._init[0], (b, 1))
+        self._queens = np.tile(self._init[1], (b, 1, 1))
+        self._nq = np.tile(self._init[2], (b, 1))
+        self._meta = np.tile(self._init[3], (b, 1))
+        self._obs = np.zeros((b, K.NUM_PLANES * nn), np.int8)
+        self._masks = np.zeros((b, nn * nn), np.int8)
+        self._legal = np.zeros((b, K.max_legal(n)), np.int32)
+        self._rewards = np.zeros(b, np.float64)
+        self._player_rewards = np.zeros((b, 2), np.float64)
+        self._terminated = np.zeros(b, np.bool_)
+        self._truncated = np.zeros(b, np.bool_)
+        self._illegal = np.zeros(b, np.bool_)
+        self._learner = np.zeros(b, np.int64)
+        self._opp_actions = np.zeros(b, np.int64)
+        self._pending = np.zeros(b, np.int64)  # an agent opponent's arrow, chosen with its queen move
+        # masks in the chosen encoding and dtype: the kernel's own buffer when that is flat
+        self._out_masks = (self._masks if codec.flat else np.zeros((b, codec.n), np.int8)).view(codec.mask_dtype)
+        views = {"obs": self._obs.reshape(b, K.NUM_PLANES, n, n)[...], "action_mask": self._out_masks[...],
+                 "rewards": self._rewards[...], "terminated": self._terminated[...],
+                 "truncated": self._truncated[...], "player_rewards": self._player_rewards[...],
+                 "player": (self._learner if self._has_opponent else self._meta[:, K.SIDE])[...],
+                 "phase": self._meta[:, K.PHASE], "move_number": self._meta[:, K.TURNS],
+                 "illegal_action": self._illegal[...]}
+        for view in views.values():  # copy=False hands these out: the env's state must not be edited
+            view.flags.writeable = False
+        self._views = views
+        present = np.ones(b, np.bool_)
+        present.flags.writeable = False
+        self._info_keys = ("action_mask", "player", "phase", "move_number", "illegal_action", "rewards")
+        self._info_cache = self._infos_of(views, present)  # copy=False: the same dict every step
+        self._present = present
+        self._uniforms = np.empty(b)
+        # step_batch's arguments around the actions, gathered once (a step's Python overhead counts)
+        self._step_head = (self._cells, self._queens, self._nq, self._meta)
+        self._step_tail = (*self._init, self._dirs, self._pad, self._pub, self._nn, self._obs, self._masks,
+                           self._legal, self._rewards, self._terminated, self._illegal, self._player_rewards)
+        self._started = False
+
+    # -- gymnasium API -----------------------------------------------------------------------------
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        from amazons_env.envs.gym_env import _check_seed
+
+        seed = _check_seed(seed)
+        which = np.ones(self.num_envs, np.bool_)
+        if options is not None:
+            if not isinstance(options, dict):
+                raise InvalidArgumentError(f"reset options must be a dict, got {describe(options)}")
+            unknown = sorted(map(describe, set(options) - {"reset_mask"}))
+            if unknown:
+                raise InvalidArgumentError(
+                    f"unknown reset option(s) {', '.join(unknown)}; AmazonsVectorEnv accepts ['reset_mask']")
+            if "reset_mask" in options:
+                which = np.asarray(options["reset_mask"])
+                if which.dtype != np.bool_ or which.shape != (self.num_envs,):
+                    raise ValueError(f"options['reset_mask'] must be a bool array of shape ({self.num_envs},)")
+                which = np.ascontiguousarray(which)
+                if not self._started and not which.all():
+                    raise gymnasium.error.ResetNeeded("the first reset must reset every game")
+        super().reset(seed=seed)  # after the checks: a refused reset changes nothing
+        if seed is not None and self._opponents is not None:
+            for agent in self._opponents:
+                reseed_opponent(agent, int(self.np_random.integers(2 ** 63)))
+        K.reset_batch(self._cells, self._queens, self._nq, self._meta, which, *self._init, self._dirs, self._pad,
+                      self._pub, self._nn, self._obs, self._masks, self._legal)
+        self._illegal[which] = False
+        self._player_rewards[which] = 0.0
+        self._started = True
+        if self._has_opponent:
+            self._new_games(which)
+            self._opponent_moves()
+        return self._output(with_step=False)
+
+    def step(self, actions):
+        if not self._started:
+            raise gymnasium.error.ResetNeeded("call reset() before step()")
+        actions = self._check_actions(actions)
+        flat = self._codec.to_flat_batch(actions)
+        if self.illegal_action == "raise":
+            bad = K.check_batch(self._meta, self._masks, flat)
+            if bad >= 0:
+                raise IllegalMoveError(f"game {bad}: illegal action {self._describe(int(flat[bad]), int(actions[bad]))} "
+                                       f"({int(actions[bad])}); no game was changed")
+        was_done = self._meta[:, K.DONE] == 1 if self._has_opponent else None
+        args = (*self._step_head, flat, *self._step_tail)
+        if self.num_threads == 1:
+            K.step_batch(*args)
+        else:
+            threads = numba.get_num_threads()
+            numba.set_num_threads(self.num_threads)
+            try:
+                K.step_batch_parallel(*args, self.num_threads)
+            finally:
+                numba.set_num_threads(threads)
+        if self._has_opponent:
+            self._new_games(was_done)
+            self._opponent_moves()
+            self._learner_outcomes(was_done)
+        return self._output(with_step=True)
+
+    def sample_legal_actions(self) -> np.ndarray:
+        """A uniformly random legal action for every game (from ``np_random``; 0 where a game has
+        just ended: the autoreset step ignores it, so ``step(sample_legal_actions())`` plays on
+        through game ends). It picks from the list of legal actions the step kernel writes
+        beside the mask, so it costs far less than scanning the mask."""
+        out = np.empty(self.num_envs, np.int64)
+        K.sample_legal(self._meta, self._legal, self.np_random.random(out=self._uniforms), out)
+        return self._codec.from_flat_batch(out)
+
+    def action_masks(self) -> np.ndarray:
+        """The masks of all games, ``[num_envs, A]`` in the env's encoding and dtype (a copy)."""
+        return self._out_masks.copy()
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    @property
+    def _has_opponent(self) -> bool:
+        return self._opponents is not None or self._policy is not None
+
+    def _make_opponents(self, opponent: Any) -> tuple[Optional[list], Optional[BatchPolicy]]:
+        if opponent is None:
+            return None, None
+        if isinstance(opponent, str):
+            return [resolve_opponent(opponent) for _ in range(self.num_envs)], None
+        if plays_moves(opponent):
+            return [opponent] * self.num_envs, None
+        if callable(opponent):
+            return None, opponent
+        raise InvalidArgumentError(f"opponent={describe(opponent)}: use an agent spec, an object with "
+                                   "select_move(board) or a batched policy policy(obs, mask) -> actions")
+
+    def _check_actions(self, actions: Any) -> np.ndarray:
+        """``actions`` as a contiguous ``int64`` array (the one layout the kernels are compiled
+        for: any other would compile them again), validated."""
+        try:
+            array = np.asarray(actions)
+        except (ValueError, TypeError, OverflowError, RecursionError):  # ragged or too deeply nested
+            array = np.empty(0, object)
+        if array.shape != (self.num_envs,) or array.dtype.kind not in "iu":
+            raise InvalidMoveError(f"actions must be an integer array of shape ({self.num_envs},), "
+                                   f"got {array.dtype} {array.shape}: {describe(actions)}")
+        if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.int64).max:
+            raise InvalidMoveError(f"actions hold {int(array.max())}, out of range (0 <= action < {self._codec.n})")
+        array = np.ascontiguousarray(array, dtype=np.int64)
+        bad = K.first_out_of_range(array, self._codec.n)
+        if bad >= 0:
+            raise InvalidMoveError(f"game {bad}: action {int(array[bad])} is out of range "
+                                   f"(0 <= action < {self._codec.n})")
+        return array
+
+    def _describe(self, flat: int, action: int) -> str:
+        if not self._codec.flat and self._codec.to_flat(action) < 0:
+            return "a queen line that leaves the board"
+        from amazons_env.envs.gym_env import action_to_str
+        return action_to_str(flat, self.size)
+
+    def _new_games(self, which: np.ndarray) -> None:
+        """Colours and opponents of the games that (re)start."""
+        games = np.flatnonzero(which)
+        if not len(games):
+            return
+        choice = self._learner_choice
+        self._learner[games] = (self.np_random.integers(2, size=len(games)) if choice == "random" else int(choice))
+        if self._opponents is not None:
+            for i in games:
+                reseed_opponent(self._opponents[i], None)
+
+    def _opponent_moves(self) -> None:
+        """Let the opponent play its turn (two half-turns) in every running game where it is to move."""
+        meta = self._meta
+        for _ in range(2):
+            games = np.flatnonzero((meta[:, K.DONE] == 0) & (meta[:, K.SIDE] != self._learner))
+            if not len(games):
+                return
+            if self._policy is not None:
+                self._opp_actions[games] = self._policy_actions(games)
+            elif meta[games[0], K.PHASE] == 0:
+                self._agent_actions(games)
+            else:  # the arrows of the moves chosen in the queen phase
+                self._opp_actions[games] = self._pending[games]
+            K.step_some(games, self._cells, self._queens, self._nq, meta, self._opp_actions, self._dirs, self._pad,
+                        self._pub, self._nn, self._obs, self._masks, self._legal)
+
+    def _policy_actions(self, games: np.ndarray) -> np.ndarray:
+        self._refresh_masks()
+        obs = self._obs.reshape(self.num_envs, K.NUM_PLANES, self.size, self.size)[games]
+        chosen = np.asarray(self._policy(obs, self._out_masks[games]))
+        if chosen.shape != games.shape or chosen.dtype.kind not in "iu" \
+                or ((chosen < 0) | (chosen >= self._codec.n)).any():
+            raise InvalidMoveError(f"opponent policy returned {chosen!r}: expected {len(games)} integer actions "
+                                   f"in 0..{self._codec.n - 1}")
+        flat = self._codec.to_flat_batch(chosen.astype(np.int64))
+        legal = self._masks[games, flat] == 1
+        if not legal.all():
+            k = int(np.argmin(legal))
+            raise IllegalMoveError(f"opponent policy chose illegal action {int(chosen[k])} in game {int(games[k])}")
+        return flat
+
+    def _agent_actions(self, games: np.ndarray) -> None:
+        """Queen actions of the agents' moves into ``_opp_actions``, their arrows into ``_pending``."""
+        from amazons_env.envs.gym_env import move_to_actions
+
+        n = self.size
+        for i in games:
+            cells = self._cells[i][self._pad]
+            board = Board.from_squares(n, np.flatnonzero(cells == core.WHITE_QUEEN),
+                                       np.flatnonzero(cells == core.BLACK_QUEEN), np.flatnonzero(cells == core.ARROW),
+                                       int(self._meta[i, K.SIDE]))
+            move = self._opponents[i].select_move(board)
+            if not board.is_legal(move):
+                raise IllegalMoveError(f"opponent {self._opponents[i]!r} chose illegal move {move} in {board.text()!r}")
+            self._opp_actions[i], self._pending[i] = move_to_actions(move)
+
+    def _learner_outcomes(self, was_done: np.ndarray) -> None:
+        """Rewards, terminations and final observations from the learner's side, after the
+        opponent's replies (which may have ended games)."""
+        meta = self._meta
+        ended = (meta[:, K.DONE] == 1) & ~was_done
+        self._player_rewards[:] = 0.0
+        games = np.flatnonzero(ended)
+        winners = meta[games, K.WINNER]
+        self._player_rewards[games, winners] = 1.0
+        self._player_rewards[games, 1 - winners] = -1.0
+        self._rewards[:] = self._player_rewards[np.arange(self.num_envs), self._learner]
+        self._terminated[:] = ended
+        seen_by_other = games[meta[games, K.SIDE] != self._learner[games]]
+        if len(seen_by_other):
+            K.observe_some(seen_by_other, self._learner, self._cells, self._queens, self._nq, meta, self._dirs,
+                           self._pad, self._pub, self._nn, self._obs, self._masks, self._legal)
+
+    def _refresh_masks(self) -> None:
+        if not self._codec.flat:
+            self._codec.masks_from_legal(self._meta[:, K.NLEGAL], self._legal, self._out_masks)
+
+    def _output(self, with_step: bool):
+        self._refresh_masks()
+        views = self._views
+        if self.copy:
+            views = {k: v.copy() for k, v in views.items()}
+            infos = self._infos_of(views, self._present)
+        else:
+            infos = self._info_cache
+        obs = self._codec.observation(views["obs"], views["action_mask"])
+        if not with_step:
+            return obs, infos
+        return obs, views["rewards"], views["terminated"], views["truncated"], infos
+
+    def _infos_of(self, views: dict[str, np.ndarray], present: np.ndarray) -> dict[str, Any]:
+        """The ``infos`` dict with gymnasium's ``_key`` flags (every game has every key)."""
+        infos: dict[str, Any] = {}
+        for key in self._info_keys:
+            infos[key] = views["player_rewards" if key == "rewards" else key]
+            infos["_" + key] = present
+        return infos

@@ -1,0 +1,187 @@
+"""uct guided by the policy-value net (agents.search.uct_net) and the cnn agent around it: legal moves,
+the net's priors where they are due, the value's sign on the new path, options."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import agents
+from agents.search import uct_tree as T
+from agents.search.alphabeta import AlphaBeta
+from agents.nets.export import save_model
+from agents.nets.planes import make_planes
+from agents.nets.policy_value import PolicyValueNet, legal_moves_batch, move_log_probs
+from agents.search.pvmcts import PVNet
+from agents.search.uct import PRIORS, UCT
+from agents.search.uct_net import UCTNet, expand_nodes
+from amazons_env import Board, Move, core
+
+
+@pytest.fixture(scope="module")
+def net_path(tmp_path_factory):
+    torch.manual_seed(0)
+    return str(save_model(PolicyValueNet(channels=8, blocks=1, head=4, hidden=8),
+                          tmp_path_factory.mktemp("pvnet") / "pv", board_size=6))
+
+
+def guided(agent: UCT, board: Board, stop: float = float("inf")) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The tree after ``agent``'s guidance alone (no simulation; the root expanded as the first
+    simulation would), with the deadline ``stop``: the arrays ``UCT.search`` builds."""
+    icfg = agent.icfg.copy()
+    icfg[T.FAST] = PRIORS[agent._prior(board.size)]
+    icfg[T.MAX_KIDS] = int(board.queen_counts.max()) * 4 * (board.size - 1)
+    ni, nf, st = agent._root(board)
+    nq = board.queen_counts.copy()
+    buffers = agent._buffers(board.size)
+    agent._guide(board, board.cells.copy(), board.queens.copy(), nq, icfg, ni, nf, st, buffers, stop)
+    expand_nodes(np.array([st[T.ROOT]]), board.cells[None].copy(), board.queens[None].copy(),
+                 np.array([int(board.turn)]), nq, board.dirs, agent.evaluator.kernel, agent.evaluator.params,
+                 agent.fcfg, icfg, ni, nf, st, *buffers)
+    return ni, nf, st
+
+
+def net_move_probs(net: PVNet, board: Board) -> dict[tuple[int, int, int], float]:
+    """p(move) of the factorised policy, from the training code's ``move_log_probs``."""
+    rows, moves = legal_moves_batch(board.cells[None], np.array([int(board.turn)]), board.size)
+    model = net.model
+    with torch.no_grad():
+        _, slide, arrow = model(torch.from_numpy(make_planes(board.cells[None], [int(board.turn)], "relative")))
+        logp = move_log_probs(slide, arrow, rows, moves, board.size).numpy()
+    return {tuple(int(v) for v in m): float(np.exp(lp)) for m, lp in zip(moves, logp)}
+
+
+def kids(ni: np.ndarray, x: int) -> range:
+    return range(int(ni[x, T.FIRST]), int(ni[x, T.FIRST] + ni[x, T.NKIDS]))
+
+
+@pytest.mark.parametrize("options", [{}, {"top": 0}, {"depth": 0, "value": 0.5}, {"value": 1.0, "mix": 0.0}])
+def test_plays_legal_moves_with_its_simulations_and_reuses_the_tree(net_path, options):
+    agent = UCTNet(weights=net_path, sims=150, seed=3, **options)
+    board = Board(6)
+    for _ in range(8):
+        if board.is_game_over():
+            break
+        before = board.text()
+        result = agent.search(board)
+        assert board.text() == before and board.is_legal(result.move)
+        assert result.simulations == 150 or result.simulations == 0  # 0: the filling phase's move
+        board.push(result.move)
+
+
+def test_seeded_search_is_deterministic(net_path):
+    moves = {agents.make(f"cnn:sims=120,weights={net_path}", seed=5).select_move(Board(6)) for _ in range(2)}
+    assert len(moves) == 1
+
+
+def test_net_priors_at_the_root_and_on_the_arrows_of_the_top_queen_moves(net_path):
+    """With mix=1 a guided node's children carry the net's factorised policy (the slide's softmax
+    over the queen moves, the arrow's over that slide's arrows), sorted best first."""
+    board = Board(6)
+    agent = UCTNet(weights=net_path, mix=1.0, top=3, depth=0, sims=1, seed=0)
+    probs = net_move_probs(agent.net(6), board)
+    ni, nf, st = guided(agent, board)
+    public = core.public_index(6)
+    root = int(st[T.ROOT])
+    slide = {}
+    for (f, t, a), p in probs.items():
+        slide[f, t] = slide.get((f, t), 0.0) + p
+    queen_moves = list(kids(ni, root))
+    assert len(queen_moves) == len(slide)
+    priors = nf[queen_moves, T.PRIOR]
+    assert np.all(np.diff(priors) <= 1e-12)  # sorted: progressive widening opens them in order
+    for q in queen_moves:
+        f, t = int(public[ni[q, T.FROM]]), int(public[ni[q, T.TO]])
+        assert nf[q, T.PRIOR] == pytest.approx(slide[f, t], rel=1e-4)
+    for rank, q in enumerate(queen_moves):
+        assert (ni[q, T.FIRST] >= 0) == (rank < 3)  # the top three were expanded
+        if rank < 3:
+            f, t = int(public[ni[q, T.FROM]]), int(public[ni[q, T.TO]])
+            for a in kids(ni, q):
+                want = probs[f, t, int(public[ni[a, T.ARROW]])] / slide[f, t]
+                assert nf[a, T.PRIOR] == pytest.approx(want, rel=1e-4)
+
+
+def test_the_replies_are_guided_only_if_the_deadline_leaves_time(net_path):
+    """At a deadline already past, the root still gets the net's priors (and its top queen moves
+    their arrows'), but the replies' level, five times the cost, is skipped."""
+    board = Board(6)
+    agent = UCTNet(weights=net_path, mix=1.0, top=2, depth=1, sims=1, seed=0)
+    for stop, replies in ((float("inf"), True), (0.0, False)):
+        ni, nf, st = guided(agent, board, stop)
+        top = list(kids(ni, int(st[T.ROOT])))[:2]
+        assert all(ni[q, T.FIRST] >= 0 for q in top)  # the root's level: always
+        assert all((ni[int(ni[q, T.FIRST]), T.FIRST] >= 0) == replies for q in top)
+
+
+def test_mix_zero_keeps_uct_priors(net_path):
+    board = Board(6)
+    ni0, nf0, st0 = guided(agents.make("uct:sims=1", seed=0), board)
+    ni, nf, st = guided(UCTNet(weights=net_path, mix=0.0, top=2, depth=1, sims=1, seed=0), board)
+    plain, mine = list(kids(ni0, int(st0[T.ROOT]))), list(kids(ni, int(st[T.ROOT])))
+    assert np.array_equal(ni0[plain, :T.FIRST], ni[mine, :T.FIRST])
+    assert np.array_equal(nf0[plain, T.PRIOR], nf[mine, T.PRIOR])
+    ni1, _, st1 = guided(UCTNet(weights=net_path, mix=1.0, top=2, depth=1, sims=1, seed=0), board)
+    assert not np.array_equal(ni0[plain, :T.FIRST], ni1[list(kids(ni1, int(st1[T.ROOT]))), :T.FIRST])  # reordered
+
+
+def test_the_net_value_flips_once_per_whole_move(net_path):
+    """depth=1, value=1: the move node after a guided queen move and its arrow holds the negated
+    net value of the position reached (for the side that chose the move); the queen move's own
+    node, the same side's half-move, is not touched."""
+    board = Board(6)
+    agent = UCTNet(weights=net_path, top=2, depth=1, value=1.0, sims=1, seed=0)
+    plain = UCTNet(weights=net_path, top=2, depth=1, value=0.0, sims=1, seed=0)
+    ni, nf, st = guided(agent, board)
+    ni0, nf0, _ = guided(plain, board)
+    net = agent.net(6)
+    public = core.public_index(6)
+    checked = 0
+    for q in list(kids(ni, int(st[T.ROOT])))[:2]:
+        assert ni[q, T.KIND] == T.KIND_ARROW and np.isnan(nf[q, T.STATIC]) == np.isnan(nf0[q, T.STATIC])
+        a = int(ni[q, T.FIRST])  # the best arrow: its position was guided
+        move = Move(int(public[ni[q, T.FROM]]), int(public[ni[q, T.TO]]), int(public[ni[a, T.ARROW]]), 6)
+        after = board.copy()
+        after.push(move)
+        value, _, _ = net.evaluate(after.cells[None], np.array([int(after.turn)]))
+        assert int(after.turn) == 1 - int(board.turn)
+        assert nf[a, T.STATIC] == pytest.approx(-float(value[0]))
+        assert ni[a, T.FIRST] >= 0  # the reply level was expanded for its own net priors
+        checked += 1
+    assert checked == 2
+
+
+def test_cnn_is_the_guided_uct_and_alphabeta_stays_reachable(net_path):
+    agent = agents.make(f"cnn:sims=50,weights={net_path}")
+    assert isinstance(agent, UCTNet) and agent.sims == 50
+    old = agents.make("cnn:search=alphabeta,depth=1", threads=0)
+    assert isinstance(old, AlphaBeta) and type(old.evaluator).__name__ == "CNNEvaluator"
+
+
+@pytest.mark.parametrize("spec, error", [
+    ("cnn:search=alphabeta,net_mix=0.3", "net_mix: options of search=uct"),
+    ("cnn:net_mix=1.5", "net_mix=1.5"), ("cnn:net_depth=2", "net_depth=2"), ("cnn:net_top=-1", "net_top=-1"),
+    ("cnn:net_value=nan", "net_value=nan"), ("cnn:weights=study", "value-net weights"),
+    ("cnn:tree=move", "split tree"), ("cnn:net_dpth=1", "did you mean 'net_depth'")])
+def test_bad_options_are_refused(spec, error):
+    with pytest.raises(ValueError, match=error):
+        agents.make(spec)
+
+
+def test_visit_policy_is_the_root_visit_shares_of_whole_legal_moves():
+    from agents.search.uct_net import visit_policy
+    from training.selfplay.policy_value import engine_games
+
+    board = Board(6)
+    agent = agents.make("uct:sims=300", seed=2)
+    agent.search(board)
+    moves, probs = visit_policy(agent, board)
+    legal = {tuple(int(v) for v in m) for m in board.legal_moves_array()}
+    assert all(tuple(int(v) for v in m) in legal for m in moves) and probs.sum() == pytest.approx(1.0)
+    assert len(moves) > 1 and len({tuple(m) for m in moves.tolist()}) == len(moves)
+    with pytest.raises(ValueError, match="not a split-tree search of this board"):
+        visit_policy(agent, Board(5))
+    games = engine_games(agents.make("uct:sims=40"), games=1, size=5, seed=1)
+    counts = games[0]["pi_counts"]
+    assert counts.max() > 1 and np.isclose(np.add.reduceat(games[0]["pi_probs"], np.cumsum(counts) - counts), 1).all()

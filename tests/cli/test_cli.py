@@ -1,0 +1,76 @@
+import pytest
+
+from amazons_cli.main import COMMANDS, main
+
+
+def test_top_level_help_lists_every_command(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for name in COMMANDS:
+        assert name in out
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_command_has_help(name, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([name, "--help"])
+    assert exit_info.value.code == 0
+    assert name in capsys.readouterr().out
+
+
+def test_errors_are_reported_without_traceback(capsys):
+    assert main(["perft", "1", "--size", "3"]) == 2
+    assert "size" in capsys.readouterr().err
+
+
+def test_match_defaults_to_the_strongest_agent():
+    from agents import DEFAULT_OPPONENT, available
+    from amazons_cli.main import build_parser
+
+    assert DEFAULT_OPPONENT in available()
+    args = build_parser(["match"]).parse_args(["match", "random"])
+    assert args.b == DEFAULT_OPPONENT
+
+
+def test_agents_lists_every_agent_and_evaluator_with_their_options(capsys):
+    from agents.evaluation.evaluator import EVALUATORS
+    from agents.registry import AGENTS
+
+    assert main(["agents"]) == 0
+    out = capsys.readouterr().out
+    for registry in (AGENTS, EVALUATORS):
+        for name in registry.available():
+            assert f"\n{name}  " in out
+            for option in registry.schema(name).options.values():
+                assert option.help in out
+    assert main(["agents", "alphabeta", "basic"]) == 0
+    out = capsys.readouterr().out
+    assert "\nalphabeta  " in out and "\nbasic  " in out and "\nclassic  " not in out
+    assert main(["agents", "nosuch"]) == 2 and "unknown agent or evaluator 'nosuch'" in capsys.readouterr().err
+
+
+def test_help_texts_are_not_escaped_twice(capsys):
+    with pytest.raises(SystemExit):
+        main(["match", "--help"])
+    out = capsys.readouterr().out
+    assert "95% CI" in out and "%%" not in out
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "inf", "nan", "x"])
+def test_match_refuses_a_bad_time(value, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["match", "random", "random", "--time", value])
+    assert exit_info.value.code == 2 and "--time" in capsys.readouterr().err
+
+
+def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys):
+    import amazons_cli.list_agents
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(amazons_cli.list_agents, "run", interrupted)
+    assert main(["agents"]) == 130
+    captured = capsys.readouterr()
+    assert captured.err.strip() == "amazons agents: interrupted" and "Traceback" not in captured.err

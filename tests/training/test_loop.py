@@ -1,0 +1,134 @@
+"""Policy-value self-play shards, training batches and the expert-iteration loop (toy sizes)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+import training.loop as loop
+from agents.nets.policy_value import PolicyValueNet, legal_moves_batch, symmetry_permutation
+from agents.search.pvmcts import PVNet
+from amazons_env import Board, Move
+from training.loop import LoopConfig, LoopStateError, train_loop
+from training.data.policy_value import load_pv_dataset, target_starts
+from training.selfplay.policy_value import mcts_games, play_shards
+from training.optimize.policy_value import policy_batch
+from training.data.shards import MANIFEST, ShardError
+
+
+@pytest.fixture(scope="module")
+def games():
+    torch.manual_seed(0)
+    net = PVNet(PolicyValueNet(channels=4, blocks=1, head=4, hidden=8))
+    return mcts_games(net, games=3, size=5, sims=6, batch=3, seed=0, temperature_plies=2)
+
+
+def test_selfplay_targets_are_legal_visit_distributions_and_results(games):
+    for game in games:
+        starts = target_starts(game["pi_counts"])
+        board_cells, sides = game["cells"], game["sides"]
+        rows, legal = legal_moves_batch(board_cells, sides.astype(np.int64), 5)
+        legal_sets = [set(map(tuple, legal[rows == k].tolist())) for k in range(len(sides))]
+        for k in range(len(sides)):
+            moves = game["pi_moves"][starts[k]:starts[k + 1]].astype(int)
+            assert set(map(tuple, moves.tolist())) <= legal_sets[k]
+            assert game["pi_probs"][starts[k]:starts[k + 1]].sum() == pytest.approx(1.0)
+        assert (np.diff(sides) != 0).all()  # sides alternate
+        # +1 for the winner's positions, -1 for the loser's
+        assert set(np.unique(game["results"] * np.where(sides == sides[0], 1, -1))) == {int(game["results"][0])}
+
+
+def test_shards_are_written_checked_and_resumed(games, tmp_path):
+    calls = []
+
+    def play(index, seed):
+        calls.append(index)
+        return games[:1] if index else games[1:]
+
+    manifest = play_shards(tmp_path, {"size": 5, "seed": 0}, 2, 2, play, progress=False)
+    assert manifest["games"] == 3 and calls == [0, 1]
+    data, _ = load_pv_dataset(tmp_path)
+    assert len(data["sides"]) == sum(len(g["sides"]) for g in games)
+    play_shards(tmp_path, {"size": 5, "seed": 0}, 2, 2, play, progress=False)
+    assert calls == [0, 1]  # both shards kept
+    (tmp_path / "shard-00001.npz").write_bytes(b"truncated")
+    play_shards(tmp_path, {"size": 5, "seed": 0}, 2, 2, play, progress=False)
+    assert calls == [0, 1, 1]  # the damaged shard is played again
+    edited = (tmp_path / MANIFEST).read_text().replace('"games": 3', '"games": 4')
+    (tmp_path / MANIFEST).write_text(edited)
+    with pytest.raises(ShardError, match="edited"):
+        load_pv_dataset(tmp_path)
+
+
+@pytest.mark.parametrize("k", range(8))
+def test_policy_batch_transforms_targets_with_the_board(games, k):
+    data = {key: np.concatenate([g[key] for g in games]) for key in games[0]}
+    index = np.arange(min(6, len(data["sides"])))
+    batch = policy_batch(data, index, k, 5)
+    perm = symmetry_permutation(5)[k]
+    starts = target_starts(data["pi_counts"])
+    for row, i in enumerate(index):
+        moves = data["pi_moves"][starts[i]:starts[i + 1]].astype(int)
+        probs = data["pi_probs"][starts[i]:starts[i + 1]]
+        mine = batch["rows"] == row
+        target = dict(zip(map(tuple, batch["moves"][mine].tolist()), batch["target"][mine]))
+        for move, p in zip(moves, probs):
+            assert target[tuple(perm[move].tolist())] == pytest.approx(p)
+        assert sum(target.values()) == pytest.approx(1.0)
+
+
+def tiny(out, **changes) -> LoopConfig:
+    settings = dict(out=str(out), size=5, generations=1, bootstrap_games=2, bootstrap_agent="uct:sims=20", games=2,
+                    games_per_shard=1, sims=4, channels=4, blocks=1, epochs=1, gate_games=2, gate_sims=4,
+                    progress=False)
+    return LoopConfig(**{**settings, **changes})
+
+
+def test_loop_resumes_after_an_interruption(tmp_path, monkeypatch):
+    real = loop.train_pv
+    calls = []
+
+    def interrupted(model, data, *args, **kwargs):
+        calls.append(len(data["sides"]))
+        if len(calls) == 2:  # generation 1's training: as if Ctrl-C came
+            raise KeyboardInterrupt
+        return real(model, data, *args, **kwargs)
+
+    monkeypatch.setattr(loop, "train_pv", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        train_loop(tiny(tmp_path))
+    state = json.loads((tmp_path / loop.STATE).read_text())
+    assert state["done"] == ["bootstrap", "train-0", "selfplay-1"]
+    played = []
+    monkeypatch.setattr("training.selfplay.policy_value.mcts_games", lambda *a, **k: played.append(1) or [])
+    state = train_loop(tiny(tmp_path))
+    assert not played  # finished self-play is not played again
+    assert state["done"][3:] == ["train-1", "gate-1"] and len(calls) == 3
+    assert (tmp_path / "elo.csv").read_text().startswith("generation,")
+    row = state["gates"][0]
+    assert row["games"] == 2 and 0 <= row["score"] <= 1 and row["score_low"] <= row["score"] <= row["score_high"]
+
+
+def test_loop_refuses_an_edited_state_and_other_settings(tmp_path):
+    train_loop(tiny(tmp_path, generations=0))
+    with pytest.raises(LoopStateError, match="other settings.*size"):
+        train_loop(tiny(tmp_path, generations=0, size=6))
+    path = tmp_path / loop.STATE
+    path.write_text(path.read_text().replace('"best": 0', '"best": 1'))
+    with pytest.raises(LoopStateError, match="edited"):
+        train_loop(tiny(tmp_path, generations=0))
+    with pytest.raises(ValueError, match="--sims"):
+        tiny(tmp_path, sims=0).check()
+
+
+def test_a_learned_net_plays_legal_moves(tmp_path):
+    state = train_loop(tiny(tmp_path, generations=0))
+    from agents import make
+
+    agent = make(f"pvmcts:sims=8,weights={tmp_path / 'gen-000' / 'pv'}")
+    board = Board(5)
+    move = agent.select_move(board)
+    assert isinstance(move, Move) and board.is_legal(move) and state["best"] == 0

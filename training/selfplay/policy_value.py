@@ -1,0 +1,188 @@
+"""Policy-value self-play: many games in lock-step through ``agents.search.pvmcts``, and engine games to
+bootstrap from.
+
+``mcts_games`` plays ``games`` games at once: every move, each live game's tree
+(``agents.search.pvmcts.Tree``, kept from the previous move) gets fresh Dirichlet noise on its root and
+``sims`` simulations, and ``run_trees`` serves a batch of leaves from every game with one forward
+pass. A position's target is its root's visit shares over whole moves; the move is drawn in
+proportion to the visits for the first ``temperature_plies`` plies (exploration), then the most
+visited. ``engine_games`` records an engine's games (the strongest, ``uct``): as targets its root
+visit shares (uct's split tree) or the moves it chose (one-hot). Both start with ``opening`` uniformly random plies (not recorded) and stop once
+``agents.search.endgame`` counts the filling phase exactly (the position is recorded with its result).
+The value target is the game result for the side to move.
+
+``play_shards`` writes either kind into a folder of ``training.data.policy_value`` shards with a manifest,
+resuming after an interruption: the shards already listed (sizes and hashes checked) are kept, the
+others played again with the same seeds. Shards can be played in parallel, by local processes or
+Ray tasks (``agents.arena.backends``), given a picklable player such as
+``functools.partial(mcts_shard, weights, games, size, sims, batch, temperature_plies)`` or
+``functools.partial(engine_shard, spec, games, size)``.
+
+>>> import tempfile, torch
+>>> from agents.nets.policy_value import PolicyValueNet
+>>> from agents.search.pvmcts import PVNet
+>>> torch.manual_seed(0) and None
+>>> net = PVNet(PolicyValueNet(channels=8, blocks=1))
+>>> games = mcts_games(net, games=2, size=5, sims=8, batch=4, seed=1)
+>>> len(games), all(len(g["sides"]) == len(g["pi_counts"]) >= 1 for g in games)
+(2, True)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+from agents.arena.backends import run_tasks
+from agents.search.endgame import analyse
+from agents.search.pvmcts import PVNet, Tree, best_move, run_trees, start_roots
+from amazons_env import Board, Move
+
+from training.data.policy_value import write_manifest, write_pv_shard
+from training.selfplay.value import _kept_shards
+
+__all__ = ["mcts_games", "engine_games", "play_shards", "mcts_shard", "engine_shard"]
+
+ENDGAME_BUDGET = 20_000
+
+
+class _Game:
+    """One game's board and the records of its positions so far."""
+
+    def __init__(self, size: int, rng: np.random.Generator, opening: int) -> None:
+        self.board = Board(size)
+        self.rows: list[tuple[np.ndarray, int, float, np.ndarray, np.ndarray]] = []
+        self.winner: Optional[int] = None
+        for _ in range(opening):
+            moves = self.board.legal_moves_array()
+            if len(moves) == 0:
+                break
+            self.board.push_unchecked(Move(*(int(x) for x in moves[rng.integers(len(moves))]), size))
+
+    def decided(self) -> bool:
+        """True (and ``winner`` set) once the game is over or its filling phase is counted."""
+        if self.winner is None:
+            board = self.board
+            if board.is_game_over():
+                self.winner = 1 - int(board.turn)
+            else:
+                outcome = analyse(board, ENDGAME_BUDGET).outcome()
+                if outcome:
+                    self.winner = int(board.turn) if outcome > 0 else 1 - int(board.turn)
+        return self.winner is not None
+
+    def record(self, value: float, moves: np.ndarray, probs: np.ndarray) -> None:
+        self.rows.append((self.board.cells.copy(), int(self.board.turn), value, moves, probs))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        if not self.rows:  # decided by the opening alone: nothing was searched, nothing to learn
+            return {}
+        sides = np.array([r[1] for r in self.rows], np.int8)
+        return {"cells": np.stack([r[0] for r in self.rows]), "sides": sides,
+                "results": np.where(sides == self.winner, 1, -1).astype(np.int8),
+                "values": np.clip([r[2] for r in self.rows], -1, 1).astype(np.float32),
+                "plies": np.arange(len(sides), dtype=np.int16),
+                "pi_counts": np.array([len(r[3]) for r in self.rows], np.int16),
+                "pi_moves": np.concatenate([r[3] for r in self.rows]).astype(np.uint8),
+                "pi_probs": np.concatenate([r[4] for r in self.rows]).astype(np.float32)}
+
+
+def mcts_games(net: PVNet, games: int, size: int, sims: int, batch: int = 8, seed: int = 0,
+               temperature_plies: int = 10, alpha: float = 0.3, fraction: float = 0.25, opening: int = 2,
+               c: float = 1.5, on_move: Optional[Callable[[], None]] = None) -> list[dict[str, np.ndarray]]:
+    """``games`` self-play games in lock-step (module docstring); their arrays."""
+    rng = np.random.default_rng(seed)
+    played = [_Game(size, rng, opening) for _ in range(games)]
+    trees = [Tree(size, c) for _ in range(games)]
+    while True:
+        live = [i for i, g in enumerate(played) if not g.decided()]
+        if not live:
+            break
+        start_roots([trees[i] for i in live], [(played[i].board.cells.copy(), int(played[i].board.turn))
+                                               for i in live], net, noise=(rng, alpha, fraction))
+        run_trees([trees[i] for i in live], net, sims, batch)
+        for i in live:
+            game, root = played[i], trees[i].root
+            visited = np.flatnonzero(root.n_move)
+            probs = root.n_move[visited] / root.n_move[visited].sum()
+            value = float(root.w_move[visited].sum() / root.n_move[visited].sum())
+            game.record(value, root.moves[visited], probs)
+            if game.board.ply < temperature_plies + opening:
+                m = int(visited[rng.choice(len(visited), p=probs)])
+            else:
+                m = best_move(root)
+            game.board.push_unchecked(Move(*(int(x) for x in root.moves[m]), size))
+            trees[i].root = root.children.get(m)  # the subtree is reused (start_roots checks it)
+        if on_move is not None:
+            on_move()
+    return [a for a in (g.arrays() for g in played) if a]
+
+
+def engine_games(agent: Any, games: int, size: int, seed: int = 0, opening: int = 2) -> list[dict[str, np.ndarray]]:
+    """``games`` games of ``agent`` (an ``Agent`` with ``search``) against itself; each position's
+    target is the move it chose, or for ``uct`` (split tree) its root visit shares over whole moves
+    (``agents.search.uct_net.visit_policy``)."""
+    from agents.search.uct import UCT
+    from agents.search.uct_net import visit_policy
+
+    visits = isinstance(agent, UCT) and agent.tree == "split"
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(games):
+        agent.seed(int(rng.integers(1 << 31)))
+        agent.reset()
+        game = _Game(size, rng, opening)
+        while not game.decided():
+            result = agent.search(game.board)
+            move = result.move
+            if visits and result.simulations > 0:
+                game.record(float(result.value), *visit_policy(agent, game.board))
+            else:
+                game.record(float(result.value), np.array([[move.from_square, move.to_square, move.arrow]]), np.ones(1))
+            game.board.push_unchecked(move)
+        arrays = game.arrays()
+        if arrays:
+            out.append(arrays)
+    return out
+
+
+def mcts_shard(weights: str, games: int, size: int, sims: int, batch: int, temperature_plies: int,
+               index: int, seed: int) -> list[dict[str, np.ndarray]]:
+    """A shard's ``mcts_games`` by the net in the file ``weights`` (a task that any process can run)."""
+    return mcts_games(PVNet.load(weights, threads=0), games, size, sims, batch, seed, temperature_plies)
+
+
+def engine_shard(spec: str, games: int, size: int, index: int, seed: int) -> list[dict[str, np.ndarray]]:
+    """A shard's ``engine_games`` by the agent ``spec`` (a task that any process can run)."""
+    import agents
+
+    return engine_games(agents.make(spec), games, size, seed)
+
+
+def play_shards(folder: "str | Path", settings: dict[str, Any], shards: int, games_per_shard: int,
+                play: Callable[[int, int], Sequence[dict[str, np.ndarray]]], progress: bool = True,
+                label: str = "self-play", workers: int = 1, backend: str = "local",
+                address: Optional[str] = None) -> dict[str, Any]:
+    """Shards ``0 .. shards-1`` of ``folder``: ``play(index, seed)`` gives a shard's games (seed
+    ``settings["seed"] + index``); shards a previous run finished with the same ``settings`` are
+    kept. ``workers``, ``backend``, ``address``: where shards are played
+    (``agents.arena.backends.run_tasks``; more than one worker needs a picklable ``play``). Returns the
+    manifest."""
+    from tqdm import tqdm
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    settings = {**settings, "kind": "policy-value", "games_per_shard": games_per_shard}
+    kept = _kept_shards(folder, settings)
+    done = {s["index"] for s in kept}
+    todo = [i for i in range(shards) if i not in done]
+    with tqdm(total=shards * games_per_shard, initial=len(done) * games_per_shard, unit="game", desc=label,
+              disable=not progress, leave=False) as bar:
+        tasks = [(index, int(settings.get("seed", 0)) + index) for index in todo]
+        for (index, _), games in run_tasks(play, tasks, workers, backend, address):
+            kept.append(write_pv_shard(folder, index, games, first_game=index * games_per_shard))
+            write_manifest(folder, settings, kept)
+            bar.update(games_per_shard)
+    return write_manifest(folder, settings, kept)
