@@ -7,8 +7,8 @@
 """
 
 from amazons_env.board import Board, Outcome
-from amazons_env.errors import (IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError,
-                     UnreadableFileError)
+from amazons_env.errors import (AmazonsError, AmazonsRuntimeError, IllegalMoveError, InvalidArgumentError,
+                                InvalidFileError, InvalidMoveError, InvalidPositionError, UnreadableFileError)
 from amazons_env.move import Move
 from amazons_env.moved import alias_moved_modules
 from amazons_env.position import start_layout
@@ -19,7 +19,7 @@ from amazons_env.symmetry import SYMMETRIES, transform_move, transform_square
 __all__ = [
     "Board", "Move", "Outcome", "Color", "WHITE", "BLACK",
     "InvalidMoveError", "IllegalMoveError", "InvalidPositionError", "InvalidArgumentError",
-    "UnreadableFileError",
+    "UnreadableFileError", "InvalidFileError", "AmazonsError", "AmazonsRuntimeError",
     "square", "square_file", "square_rank", "square_name", "parse_square", "start_layout",
     "SYMMETRIES", "transform_square", "transform_move", "GameRecord", "AmazonsEnv", "AmazonsVectorEnv",
 ]
