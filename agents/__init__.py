@@ -7,12 +7,24 @@
 True
 """
 
+import importlib
+
 from amazons_env.moved import alias_moved_modules
 
 from agents.base import Agent
 from agents.registry import DEFAULT_OPPONENT, available, make, parse_spec, register
 
-__all__ = ["Agent", "make", "register", "parse_spec", "available", "DEFAULT_OPPONENT"]
+__all__ = ["Agent", "SearchAgent", "SearchResult", "Limit", "make", "register", "parse_spec", "available",
+           "DEFAULT_OPPONENT"]
+
+# the search base loads numba's clock (about 0.4 s): imported on first use, not with ``agents``
+_LAZY = {"SearchAgent": "agents.search.agent", "SearchResult": "agents.search.result", "Limit": "agents.search.result"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'agents' has no attribute {name!r}")
 
 # the modules of the flat layout, moved into subpackages by concept
 alias_moved_modules({
