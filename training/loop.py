@@ -41,8 +41,6 @@ into the same folder is refused). Ctrl-C stops cleanly (``amazons`` prints one l
 from __future__ import annotations
 
 import csv
-import hashlib
-import json
 import math
 import os
 from dataclasses import asdict, dataclass, fields
@@ -54,6 +52,8 @@ from agents.arena.backends import check_backend
 from agents.nets.export import load_model, save_model
 from agents.nets.policy_value import PolicyValueNet
 from amazons_env import core
+from amazons_env.errors import InvalidFileError
+from amazons_env.files import is_sealed, read_json, seal, write_json
 
 from training.data.policy_value import load_pv_dataset
 from training.selfplay.policy_value import engine_shard, mcts_shard, play_shards
@@ -65,7 +65,7 @@ STATE = "loop-state.json"
 STATE_VERSION = 1
 
 
-class LoopStateError(ValueError):
+class LoopStateError(InvalidFileError):
     """A loop state file that cannot be used (edited, malformed, or from other settings)."""
 
 
@@ -131,32 +131,19 @@ class LoopConfig:
                              "ray_address")}
 
 
-def _digest(body: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
 def _save_state(out: Path, state: dict[str, Any]) -> None:
-    body = {k: v for k, v in state.items() if k != "sha256"}
-    data = {**body, "sha256": _digest(body)}
-    tmp = out / (STATE + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, out / STATE)
+    write_json(out / STATE, seal(state), indent=2)
 
 
 def _load_state(out: Path, config: LoopConfig) -> dict[str, Any]:
     path = out / STATE
     if not path.exists():
         return {"version": STATE_VERSION, "settings": config.fixed(), "done": [], "best": 0, "gates": []}
-    if not path.is_file() or path.stat().st_size > 16 << 20:
-        raise LoopStateError(f"loop state {path} is not a regular file of reasonable size")
-    try:
-        state = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise LoopStateError(f"loop state {path} is not valid JSON: {str(error)[:100]}") from None
+    state = read_json(path, "loop state", error=LoopStateError)
     keys = {"version", "settings", "done", "best", "gates", "sha256"}
-    if not isinstance(state, dict) or set(state) != keys:
+    if set(state) != keys:
         raise LoopStateError(f"loop state {path} is malformed (expected the keys {sorted(keys)})")
-    if state["sha256"] != _digest({k: v for k, v in state.items() if k != "sha256"}):
+    if not is_sealed(state):
         raise LoopStateError(f"loop state {path} was edited: its sha256 does not match its content")
     if state["version"] != STATE_VERSION:
         raise LoopStateError(f"loop state {path} has version {state['version']!r}, this code reads {STATE_VERSION}")

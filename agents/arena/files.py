@@ -1,7 +1,8 @@
 """The arena's files: the results JSON, checked on every read, and one record file per game.
 
 **Results** (``save_results``/``load_results``): the payload carries ``sha256``, the SHA-256 of
-its canonical JSON (sorted keys, no spaces) without that field. On read the checksum is verified
+its canonical JSON (sorted keys, no spaces) without that field (``amazons_env.files.json_sha256``),
+and is written atomically (``amazons_env.files.write_json``). On read the checksum is verified
 and then every game is checked on its own: the fields and their types, one entry per (pairing,
 game number), the pairing one of the run's, the colours those of the game number, and the record
 replayed from the start to a finished game won by the recorded winner in the recorded number of
@@ -26,7 +27,8 @@ import re
 from typing import Any, Optional
 
 from amazons_env import GameRecord
-from amazons_env.errors import InvalidArgumentError
+from amazons_env.errors import InvalidArgumentError, InvalidFileError
+from amazons_env.files import is_sealed, json_sha256, seal, write_json
 from amazons_env.records import read_text
 
 __all__ = ["ResultsFileError", "save_results", "load_results", "check_result", "payload_digest",
@@ -40,24 +42,17 @@ _FIELDS = {"white": str, "black": str, "winner": int, "plies": int, "opening": i
            "pair": str}
 
 
-class ResultsFileError(InvalidArgumentError):
+class ResultsFileError(InvalidFileError):
     """A results file that is not what the arena wrote: edited, damaged or of another run."""
 
 
-def payload_digest(payload: dict[str, Any]) -> str:
-    """SHA-256 of the canonical JSON of ``payload`` without its ``sha256`` field."""
-    body = {k: v for k, v in payload.items() if k != "sha256"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
+#: the arena's former name of ``amazons_env.files.json_sha256`` (the same function), kept for callers
+payload_digest = json_sha256
 
 
 def save_results(path: str, payload: dict[str, Any]) -> None:
-    """Write ``payload`` with its checksum, atomically (a temporary file, then a rename)."""
-    payload = {**payload, "sha256": payload_digest(payload)}
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(payload, handle, indent=1, allow_nan=False)
-    os.replace(tmp, path)
+    """Write ``payload`` with its checksum, atomically; NaN or an infinity is refused (strict JSON)."""
+    write_json(path, seal(payload), indent=1, allow_nan=False)
 
 
 def load_results(path: Optional[str], config: dict[str, Any]) -> list[dict[str, Any]]:
@@ -78,7 +73,7 @@ def load_results(path: Optional[str], config: dict[str, Any]) -> list[dict[str, 
         raise refuse("not a results file (no config and results)")
     if "sha256" not in payload:
         raise refuse("it has no sha256 check (written by an older version, or not by the arena)")
-    if payload["sha256"] != payload_digest(payload):
+    if not is_sealed(payload):
         raise refuse("its sha256 check fails: it was edited or damaged after the arena wrote it")
     old = payload["config"]
     differs = sorted(k for k in config if k != "games" and old.get(k) != config[k])

@@ -21,7 +21,6 @@ file and the problem for a missing, truncated, tampered, mismatched or newer-ver
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -32,6 +31,7 @@ from safetensors.torch import save as save_bytes
 from torch import nn
 
 from amazons_env import core
+from amazons_env.files import canonical_json, write_atomic, write_json
 
 from agents.nets.models import MODELS, build_model, check_kwargs
 from agents.nets.safefiles import ModelFileError, PathLike, checked_path, file_sha256, read_header, read_json
@@ -48,10 +48,6 @@ def _base(path: PathLike) -> Path:
     if not base.name:
         raise ModelFileError(f"model file {str(path)!r}: give a file path, not a folder")
     return base
-
-
-def _canonical(config: dict[str, Any]) -> str:
-    return json.dumps(config, sort_keys=True, separators=(",", ":"))
 
 
 def save_model(model: nn.Module, path: PathLike, board_size: Optional[int] = None,
@@ -72,9 +68,10 @@ def save_model(model: nn.Module, path: PathLike, board_size: Optional[int] = Non
     base = _base(path)
     base.parent.mkdir(parents=True, exist_ok=True)
     weights = base.with_suffix(".safetensors")
-    weights.write_bytes(save_bytes(state, metadata={"config": _canonical(config)}))
+    # the weights first, then the config that names their hash: a config that exists is complete
+    write_atomic(weights, save_bytes(state, metadata={"config": canonical_json(config)}))
     config["weights_sha256"] = file_sha256(weights)
-    base.with_suffix(".json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
+    write_json(base.with_suffix(".json"), config, indent=2, sort_keys=True)
     return base
 
 
@@ -130,7 +127,7 @@ def load_model(path: PathLike, device: Union[str, torch.device] = "cpu") -> tupl
         raise ModelFileError(f"model weights {weights} do not match the SHA-256 in {base.with_suffix('.json')} "
                              "(truncated, tampered or from another export)")
     core_config = {k: v for k, v in config.items() if k != "weights_sha256"}
-    if metadata.get("config") != _canonical(core_config):
+    if metadata.get("config") != canonical_json(core_config):
         raise ModelFileError(f"model config {base.with_suffix('.json')} differs from the config stored in "
                              f"{weights} (edited after export?)")
     try:

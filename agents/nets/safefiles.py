@@ -1,11 +1,11 @@
-"""Reading the files we write (JSON configs, safetensors tensors) without trusting them.
+"""Reading the model files we write (JSON configs, safetensors tensors) without trusting them.
 
-Every reader here checks, before it allocates anything sized by the file: that the path is a
-path (not ``""``, not with a NUL), names a regular file (not a directory, link or device) of a
-bounded size; that JSON is UTF-8, not nested absurdly deep, an object of the expected format
-version with the expected keys; that a safetensors header lists exactly the expected tensors
-with the expected types and shapes, laid out end to end to the file's last byte. Each refusal
-is a ``ModelFileError`` (a ``ValueError``) naming the file and the problem.
+The generic checks live in ``amazons_env.files`` (a path that is a path, a regular file of
+bounded size, UTF-8 JSON that is an object of the expected format version with the expected
+keys, the canonical JSON digest, the file digest); here they refuse with ``ModelFileError``, and
+``read_header`` adds what is particular to safetensors: the header lists exactly the expected
+tensors with the expected types and shapes, laid out end to end to the file's last byte. Each
+refusal is a ``ModelFileError`` (a ``ValueError``) naming the file and the problem.
 
 >>> checked_path("", "model config")
 Traceback (most recent call last):
@@ -15,19 +15,18 @@ agents.nets.safefiles.ModelFileError: model config '': give a path
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import stat
 import struct
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence
+
+from amazons_env import files
+from amazons_env.errors import InvalidFileError
+from amazons_env.files import MAX_JSON_BYTES, PathLike, file_sha256, json_sha256
 
 __all__ = ["ModelFileError", "PathLike", "checked_path", "regular_file", "json_sha256", "file_sha256", "read_json",
            "read_header", "DTYPES"]
 
-PathLike = Union[str, "os.PathLike[str]"]
-_MAX_JSON_BYTES = 16 << 20
 _MAX_HEADER_BYTES = 16 << 20
 # safetensors' names of the torch dtypes our files hold, and their sizes in bytes
 DTYPES = {"float32": ("F32", 4), "float64": ("F64", 8), "float16": ("F16", 2), "bfloat16": ("BF16", 2),
@@ -36,77 +35,26 @@ DTYPES = {"float32": ("F32", 4), "float64": ("F64", 8), "float16": ("F16", 2), "
 _BY_CODE = {code: (code, width) for code, width in DTYPES.values()}
 
 
-class ModelFileError(ValueError):
+class ModelFileError(InvalidFileError):
     """A model or training-state file that cannot be used: missing, truncated, tampered,
     malformed, mismatched or too new."""
 
 
 def checked_path(path: Any, what: str, error: type[ValueError] = ModelFileError) -> Path:
-    """``path`` as a ``Path``, or ``error`` when it is no usable path."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise error(f"{what} {str(path)[:100]!r}: give a path, not {type(path).__name__}")
-    text = os.fspath(path)
-    if not isinstance(text, str) or not text or "\0" in text:
-        raise error(f"{what} {str(text)[:100]!r}: give a path")
-    return Path(text)
+    """``amazons_env.files.checked_path``, refusing with ``ModelFileError`` unless told otherwise."""
+    return files.checked_path(path, what, error)
 
 
 def regular_file(path: Path, what: str, limit: int, follow_links: bool = True,
                  error: type[ValueError] = ModelFileError) -> int:
-    """The size of ``path`` if it is a regular file of at most ``limit`` bytes, else ``error``.
-    With ``follow_links`` a link is followed (a link to a device or a folder is refused like the
-    thing itself); without, a link is refused (a file that must stay inside its folder)."""
-    try:
-        status = os.stat(path) if follow_links else os.lstat(path)
-    except FileNotFoundError:
-        raise error(f"{what} {path} does not exist") from None
-    except OSError as problem:
-        raise error(f"{what} {path} cannot be read: {problem.strerror}") from None
-    if not stat.S_ISREG(status.st_mode):
-        kind = "a folder" if stat.S_ISDIR(status.st_mode) else "not a regular file"
-        raise error(f"{what} {path} is {kind}")
-    if status.st_size > limit:
-        raise error(f"{what} {path} has {status.st_size:,} bytes, more than the {limit:,} allowed")
-    return status.st_size
+    """``amazons_env.files.regular_file``, refusing with ``ModelFileError`` unless told otherwise."""
+    return files.regular_file(path, what, limit, follow_links, error)
 
 
-def json_sha256(document: dict[str, Any]) -> str:
-    """The integrity hash a JSON document we write carries in its ``sha256`` field: SHA-256 of
-    its canonical form (sorted keys, no spaces) without that field."""
-    body = {k: v for k, v in document.items() if k != "sha256"}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
-def file_sha256(path: PathLike) -> str:
-    """The SHA-256 of the file at ``path`` (read in blocks)."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def read_json(name: Path, what: str, version: int, keys: tuple[str, ...]) -> dict[str, Any]:
+def read_json(name: Path, what: str, version: int, keys: Sequence[str]) -> dict[str, Any]:
     """The JSON object in file ``name`` (a ``what``, e.g. "model config"), of format ``version``
-    and with all ``keys``; else ``ModelFileError`` naming the file and the problem."""
-    name = checked_path(name, what)
-    regular_file(name, what, _MAX_JSON_BYTES)
-    try:
-        config = json.loads(name.read_bytes().decode("utf-8"))
-    except (ValueError, RecursionError) as error:  # JSON and UTF-8 errors, numbers of 4,300+ digits
-        reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)[:200]
-        raise ModelFileError(f"{what} {name} is not valid JSON (truncated?): {reason}") from None
-    except OSError as error:
-        raise ModelFileError(f"{what} {name} cannot be read: {error.strerror}") from None
-    if not isinstance(config, dict):
-        raise ModelFileError(f"{what} {name} is not a JSON object")
-    found = config.get("format_version")
-    if found != version or isinstance(found, bool):
-        raise ModelFileError(f"{what} {name} has format_version {str(found)[:50]}; this code reads version {version}")
-    for key in keys:
-        if key not in config:
-            raise ModelFileError(f"{what} {name} lacks {key!r}")
-    return config
+    and with all ``keys`` (``amazons_env.files.read_json``); else ``ModelFileError``."""
+    return files.read_json(name, what, version, keys, MAX_JSON_BYTES, error=ModelFileError)
 
 
 def read_header(path: Path, what: str, expected: dict[str, tuple[Optional[str], list[int]]],

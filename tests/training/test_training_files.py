@@ -13,9 +13,10 @@ import pytest
 import torch
 from safetensors.torch import save as save_bytes
 
-from agents.nets.export import _canonical, expected_tensors, load_model, save_model
+from agents.nets.export import expected_tensors, load_model, save_model
 from agents.nets.models import ResValueNet
 from agents.nets.safefiles import ModelFileError, json_sha256
+from amazons_env.files import canonical_json
 from training.selfplay.value import selfplay
 from training.data.shards import ShardError, load_dataset, read_manifest
 
@@ -28,7 +29,7 @@ def write_pair(base, arch: str, kwargs: dict, state: dict, board_size: int = 8, 
               "board_size": board_size, "recipe": {}, "data_hash": "",
               "tensors": {name: list(t.shape) for name, t in state.items()}, **extra}
     weights = base.with_suffix(".safetensors")
-    weights.write_bytes(save_bytes(state, metadata={"config": _canonical(config)}))
+    weights.write_bytes(save_bytes(state, metadata={"config": canonical_json(config)}))
     config["weights_sha256"] = hashlib.sha256(weights.read_bytes()).hexdigest()
     base.with_suffix(".json").write_text(json.dumps(config))
 

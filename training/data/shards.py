@@ -33,17 +33,18 @@ training.data.shards.ShardError: self-play manifest .../manifest.json was edited
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import zipfile
 from pathlib import Path
-from typing import Any, Sequence, Union
+from typing import Any, Sequence
 
 import numpy as np
 
-from agents.nets.safefiles import checked_path, file_sha256, json_sha256, regular_file
 from amazons_env import core
+from amazons_env.errors import InvalidFileError
+from amazons_env.files import (PathLike, atomic_writer, checked_path, file_sha256, is_sealed, read_json, regular_file,
+                               seal, write_json)
 
 __all__ = ["ShardError", "MANIFEST", "MANIFEST_VERSION", "shard_name", "write_shard", "write_manifest",
            "read_manifest", "shard_path", "read_arrays", "load_shard", "load_dataset"]
@@ -56,10 +57,9 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 _ARRAYS = {"cells": np.uint8, "sides": np.int8, "results": np.int8, "values": np.float32, "plies": np.int16,
            "games": np.int64}
 _ENTRY = {"file": str, "index": int, "games": int, "positions": int, "white_wins": int, "bytes": int, "sha256": str}
-PathLike = Union[str, "os.PathLike[str]"]
 
 
-class ShardError(ValueError):
+class ShardError(InvalidFileError):
     """A self-play manifest or shard that cannot be used: missing, malformed, edited or out of its folder."""
 
 
@@ -75,16 +75,14 @@ def _folder(folder: Any) -> Path:
 def write_shard(folder: PathLike, index: int, data: dict[str, np.ndarray], games: int, white_wins: int) -> dict[str, Any]:
     """Write shard ``index`` of ``folder`` atomically; its manifest entry."""
     path = _folder(folder) / shard_name(index)
-    tmp = path.with_suffix(".tmp.npz")
     # np.savez_compressed stamps each member with the current time: fixed stamps make the same
     # arrays the same bytes, so the same games give the same SHA-256 and data hash in any run
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
+    with atomic_writer(path) as handle, zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED) as archive:
         for key, array in data.items():
             member = zipfile.ZipInfo(key + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
             member.compress_type = zipfile.ZIP_DEFLATED
-            with archive.open(member, "w", force_zip64=True) as handle:
-                np.lib.format.write_array(handle, np.asanyarray(array), allow_pickle=False)
-    os.replace(tmp, path)
+            with archive.open(member, "w", force_zip64=True) as entry:
+                np.lib.format.write_array(entry, np.asanyarray(array), allow_pickle=False)
     return {"file": path.name, "index": int(index), "games": int(games), "positions": int(len(data["sides"])),
             "white_wins": int(white_wins), "bytes": path.stat().st_size, "sha256": file_sha256(path)}
 
@@ -98,11 +96,8 @@ def _totals(shards: Sequence[dict[str, Any]]) -> dict[str, Any]:
 def write_manifest(folder: PathLike, settings: dict[str, Any], shards: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Write ``folder``'s manifest (atomically) listing ``shards``; return it."""
     shards = sorted(shards, key=lambda s: s["index"])
-    manifest = {"format_version": MANIFEST_VERSION, "settings": settings, "shards": shards, **_totals(shards)}
-    manifest["sha256"] = json_sha256(manifest)
-    tmp = _folder(folder) / (MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, Path(folder) / MANIFEST)
+    manifest = seal({"format_version": MANIFEST_VERSION, "settings": settings, "shards": shards, **_totals(shards)})
+    write_json(_folder(folder) / MANIFEST, manifest, indent=2)
     return manifest
 
 
@@ -124,20 +119,15 @@ def read_manifest(folder: PathLike) -> dict[str, Any]:
     path = _folder(folder) / MANIFEST
     if not os.path.lexists(path):
         raise ShardError(f"no self-play manifest at {path}")
-    regular_file(path, "self-play manifest", _MAX_MANIFEST_BYTES, follow_links=False, error=ShardError)
-    try:
-        manifest = json.loads(path.read_bytes().decode("utf-8"))
-    except (ValueError, RecursionError) as error:  # JSON and UTF-8 errors, numbers of 4,300+ digits
-        reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)
-        raise ShardError(f"self-play manifest {path} is not valid JSON (truncated?): {reason}") from None
+    manifest = read_json(path, "self-play manifest", limit=_MAX_MANIFEST_BYTES, follow_links=False, error=ShardError)
     keys = {"format_version", "settings", "shards", "games", "positions", "data_hash", "sha256"}
-    if isinstance(manifest, dict) and manifest.get("format_version") != MANIFEST_VERSION:
+    if manifest.get("format_version") != MANIFEST_VERSION:
         raise ShardError(f"self-play manifest {path} has format_version {str(manifest.get('format_version'))[:50]}; "
                          f"this code reads version {MANIFEST_VERSION} (rerun amazons selfplay into a new folder)")
-    if not isinstance(manifest, dict) or set(manifest) != keys:
-        found = sorted(manifest)[:20] if isinstance(manifest, dict) else type(manifest).__name__
-        raise ShardError(f"self-play manifest {path} is malformed: expected the keys {sorted(keys)}, found {found}")
-    if manifest["sha256"] != json_sha256(manifest):
+    if set(manifest) != keys:
+        raise ShardError(f"self-play manifest {path} is malformed: expected the keys {sorted(keys)}, "
+                         f"found {sorted(manifest)[:20]}")
+    if not is_sealed(manifest):
         raise ShardError(f"self-play manifest {path} was edited: its sha256 does not match its content")
     settings, shards = manifest["settings"], manifest["shards"]
     size = settings.get("size") if isinstance(settings, dict) else None

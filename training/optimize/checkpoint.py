@@ -14,8 +14,8 @@ Beside each epoch's model checkpoint ``epoch-NNN.{safetensors,json}`` (``agents.
   the LR scheduler's and the gradient scaler's state dicts (numbers and strings only), the
   metrics rows so far and the best validation loss.
 
-Both files go through a temporary name and an atomic rename, the JSON last: a state whose JSON
-exists is complete. Only the latest epoch's state is kept (the weights of every epoch are).
+Both files go through a temporary name and an atomic rename (``amazons_env.files``), the JSON
+last: a state whose JSON exists is complete. Only the latest epoch's state is kept (the weights of every epoch are).
 
 The JSON carries its own ``sha256`` (over its canonical form without that field): an edited
 epoch, learning rate or best loss is refused, not used. ``load_state`` checks all of it against
@@ -30,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +42,8 @@ from safetensors.torch import save as save_bytes
 from torch import nn
 
 from agents.nets.export import load_model, read_config
-from agents.nets.safefiles import ModelFileError, checked_path, file_sha256, json_sha256, read_header, read_json
+from agents.nets.safefiles import ModelFileError, checked_path, read_header, read_json
+from amazons_env.files import file_sha256, is_sealed, seal, write_atomic, write_json
 
 __all__ = ["STATE_VERSION", "Progress", "TrainingParts", "state_base", "latest_state", "save_state", "load_state",
            "write_atomic", "restored_optimizer_state"]
@@ -93,14 +93,6 @@ def latest_state(checkpoints: Path) -> Optional[Path]:
     return state_base(checkpoints, max(epochs)) if epochs else None
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename, so that a kill leaves the
-    old file or the new one, never a torn one."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
-
-
 def save_state(base: Path, progress: Progress, parts: TrainingParts, recipe: dict[str, Any],
                data_hash: str) -> Path:
     """Write the state after epoch ``progress.epoch`` beside the model checkpoint ``base`` (already
@@ -132,8 +124,7 @@ def save_state(base: Path, progress: Progress, parts: TrainingParts, recipe: dic
     json_path, tensor_path = _state_files(base)
     write_atomic(tensor_path, save_bytes(tensors))
     config["tensors_sha256"] = file_sha256(tensor_path)
-    config["sha256"] = json_sha256(config)
-    write_atomic(json_path, (json.dumps(config, indent=1, sort_keys=True) + "\n").encode())
+    write_json(json_path, seal(config), indent=1, sort_keys=True)
     for old in Path(base).parent.glob("epoch-*.state.*"):
         if not old.name.startswith(Path(base).name + "."):
             old.unlink()
@@ -180,7 +171,7 @@ def _read(base: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
     config = read_json(json_path, "training state", STATE_VERSION,
                        ("epoch", "recipe", "data_hash", "model_sha256", "optimizer", "scheduler", "scaler", "history",
                         "best_loss", "tensors", "tensors_sha256", "sha256"))
-    if config["sha256"] != json_sha256(config):
+    if not is_sealed(config):
         raise ModelFileError(f"training state {json_path} was edited: its sha256 does not match its content "
                              "(resume from an unedited state, or train into another folder)")
     _check_fields(config, base, json_path)
