@@ -20,7 +20,6 @@ negamax with alpha-beta in Python over the rules core's arrays; two searches use
 from __future__ import annotations
 
 import time as _time
-from dataclasses import dataclass
 from typing import Callable, Optional
 
 import numpy as np
@@ -28,8 +27,9 @@ import numpy as np
 from amazons_env import Board, Move, core
 
 from agents.evaluation.evaluator import Evaluator
+from agents.search.result import SearchResult
 
-__all__ = ["BatchedResult", "batched_alphabeta", "MoveSource", "Pace"]
+__all__ = ["batched_alphabeta", "MoveSource", "Pace"]
 
 INF = 1e30
 NO_LIMIT = 1 << 62
@@ -39,20 +39,6 @@ CHUNK = 512
 
 # (cells, queens, nq, side, dirs, out) -> n: writes a node's moves (padded from, to, arrow) to out[:n]
 MoveSource = Callable[[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray, np.ndarray], int]
-
-
-@dataclass(frozen=True)
-class BatchedResult:
-    """``move`` (None when the budget ran out first), its ``value`` for the side to move,
-    ``nodes`` (positions entered plus the leaves scored) and ``evals`` (positions sent to the
-    evaluator). ``complete`` is False for the best move of a search cut by its budget after it
-    had searched the root move it was told to search ``first`` (``value``: that move's)."""
-
-    move: Optional[Move]
-    value: float
-    nodes: int
-    evals: int
-    complete: bool = True
 
 
 class _OutOfBudget(Exception):
@@ -94,8 +80,12 @@ class Pace:
 def batched_alphabeta(board: Board, depth: int, evaluator: Evaluator, *, k: int = 0, ordered: bool = True,
                       win: float = 1.0, deadline: float = float("inf"), node_limit: int = NO_LIMIT,
                       moves_of: Optional[MoveSource] = None, pace: Optional[Pace] = None,
-                      first: Optional[Move] = None, root_memo: Optional[list] = None) -> BatchedResult:
-    """Search ``board`` to ``depth`` whole moves with ``evaluator.score_moves`` (module docstring).
+                      first: Optional[Move] = None, root_memo: Optional[list] = None) -> SearchResult:
+    """Search ``board`` to ``depth`` whole moves with ``evaluator.score_moves`` (module docstring):
+    a ``SearchResult`` with the ``move`` (None when the budget ran out first), its ``value`` for
+    the side to move, the ``depth`` (0 for a search cut by its budget), ``nodes`` (positions
+    entered plus the leaves scored), and in its stats
+    ``evals`` (positions sent to the evaluator) and ``complete`` (below).
 
     ``ordered``: interior nodes score their children too and search them best first, only the
     best ``k`` (``k=0``: all); otherwise they search every move in list order and only depth-1
@@ -185,9 +175,13 @@ def batched_alphabeta(board: Board, depth: int, evaluator: Evaluator, *, k: int 
         value = search(int(board.turn), depth, -INF, INF, 0)
     except _OutOfBudget:
         if first is None or root[0] == 0:
-            return BatchedResult(None, 0.0, count[0], count[1])
-        return BatchedResult(_public(best[0], board.size), float(root[1]), count[0], count[1], complete=False)
-    return BatchedResult(_public(best[0], board.size), float(value), count[0], count[1])
+            return _result(None, 0.0, 0, count, complete=False)
+        return _result(_public(best[0], board.size), float(root[1]), 0, count, complete=False)
+    return _result(_public(best[0], board.size), float(value), depth, count, complete=True)
+
+
+def _result(move: Optional[Move], value: float, depth: int, count: list[int], complete: bool) -> SearchResult:
+    return SearchResult(move, value, depth, count[0], stats={"evals": count[1], "complete": complete})
 
 
 def _public(padded: np.ndarray, size: int) -> Move:

@@ -41,12 +41,16 @@ from __future__ import annotations
 
 import gc
 import time
+import warnings
 from contextlib import contextmanager
 from typing import Iterator
 
 from numba import njit, objmode, types
 
-__all__ = ["Clock", "now_ns", "as_ns", "frozen_heap", "freeze_survivors", "RESERVE", "CHECK_EVERY", "NEVER", "CLOCKS"]
+from amazons_env.errors import InvalidArgumentError, describe
+
+__all__ = ["Clock", "now_ns", "as_ns", "frozen_heap", "freeze_survivors", "clock_name", "RESERVE", "CHECK_EVERY",
+           "NEVER", "CLOCKS", "RENAMED_CLOCKS"]
 
 #: the share of a move's time always kept back for returning the move
 RESERVE = 0.01
@@ -59,8 +63,11 @@ CHECK_EVERY = 64
 #: a deadline that never comes
 NEVER = 1 << 62
 #: the time managers an agent's ``clock`` option names: ``full`` (deepen until the deadline and
-#: abort there) and ``legacy`` (round one's manager, which predicts and stops early)
-CLOCKS = ("full", "legacy")
+#: abort there) and ``predict`` (predict from the measured rate whether an iteration fits, and
+#: stop early: about 0.6 of the time per move)
+CLOCKS = ("full", "predict")
+#: former names of time managers, still accepted for one version with a ``DeprecationWarning``
+RENAMED_CLOCKS = {"legacy": "predict"}
 
 
 @njit(types.int64(), cache=True)
@@ -69,6 +76,27 @@ def now_ns():
     with objmode(t="int64"):
         t = time.perf_counter_ns()
     return t
+
+
+def clock_name(name: str) -> str:
+    """The time manager the ``clock`` option ``name`` stands for: one of ``CLOCKS``, or the
+    current name of a renamed one (with a ``DeprecationWarning``); ``InvalidArgumentError``
+    naming the value otherwise.
+
+    >>> clock_name("full")
+    'full'
+    >>> clock_name("fast")
+    Traceback (most recent call last):
+    ...
+    amazons_env.errors.InvalidArgumentError: clock='fast': use one of full, predict
+    """
+    if name in RENAMED_CLOCKS:
+        warnings.warn(f"clock={name} is now called clock={RENAMED_CLOCKS[name]}; the old name will be removed",
+                      DeprecationWarning, stacklevel=3)
+        return RENAMED_CLOCKS[name]
+    if name not in CLOCKS:
+        raise InvalidArgumentError(f"clock={describe(name)}: use one of {', '.join(CLOCKS)}")
+    return name
 
 
 def as_ns(deadline: float) -> int:

@@ -55,9 +55,11 @@ class SearchResult:
     """One search's answer (module docstring). ``value`` is for the side to move: an evaluation
     in [-1, 1], or beyond it for a proven result in the searches that say so (alpha-beta's
     +-2). ``nodes`` counts all iterations of an iterative deepening; a tree search reports its
-    simulations. ``stats`` holds the rest, readable as attributes."""
+    simulations. ``stats`` holds the rest, readable as attributes. ``move`` is None only in the
+    result of one iteration cut by its budget before it had a move
+    (``batched_alphabeta``): ``SearchAgent.search`` always answers with a move."""
 
-    move: Move
+    move: Optional[Move]
     value: float
     depth: int = 0
     nodes: int = 0

@@ -1,4 +1,4 @@
-"""The searches' clock (``agents.search.clock``): options, tiny budgets, and the legacy manager kept exact.
+"""The searches' clock (``agents.search.clock``): options, tiny budgets, and the predicting manager kept exact.
 
 No test here asserts on wall time (the machine is shared); ``benchmarks/clock.py`` measures how
 much of ``time=T`` each agent uses."""
@@ -16,8 +16,8 @@ from agents.search.clock import NEVER, Clock, as_ns, freeze_survivors, frozen_he
 from amazons_env import Board
 from tests.agents.test_engines import BatchOnly  # the territory values behind evaluate_batch only, as the CNN's
 
-# (size, depth, opening plies) -> (move, value, nodes, evals) of round one's alphabeta at a fixed
-# depth, recorded before the clock changed: the legacy clock and the new one must both give them
+# (size, depth, opening plies) -> (move, value, nodes, evals) of alphabeta at a fixed depth, recorded
+# before the full clock existed: a fixed-depth search must give them under either time manager
 PINNED = {
     (6, 3, 4): ("b1-b4/c5", 0.9621671919199146, 50, 4896),
     (8, 2, 6): ("f1-c4/b3", 0.5362435674776922, 12, 2667),
@@ -73,19 +73,25 @@ def test_unknown_clock_is_refused(spec):
         make(spec)
 
 
+def test_the_former_name_of_the_predicting_clock_still_works_with_a_warning():
+    with pytest.warns(DeprecationWarning, match="clock=predict"):
+        agent = make("alphabeta:depth=2,clock=legacy")
+    assert agent.clock_mode == "predict"
+
+
 @pytest.mark.parametrize(("size", "depth", "plies"), sorted(PINNED))
-@pytest.mark.parametrize("clock", ["full", "legacy"])
-def test_fixed_depth_search_is_round_ones(size, depth, plies, clock):
+@pytest.mark.parametrize("clock", ["full", "predict"])
+def test_fixed_depth_search_matches_the_pinned_results(size, depth, plies, clock):
     board = opening_board(size, plies, [7, size])
     result = make(f"alphabeta:depth={depth},clock={clock}").search(board)
     move, value, nodes, evals = PINNED[size, depth, plies]
-    # the value to 1e-12: the bitboard territory kernel sums in another order than round one's
+    # the value to 1e-12: the bitboard territory kernel sums in another order than the pinned run's
     assert (str(result.move), result.nodes, result.evals) == (move, nodes, evals)
     assert result.value == pytest.approx(value, rel=1e-12, abs=1e-12)
     assert result.depth == depth
 
 
-@pytest.mark.parametrize("spec", ["alphabeta:time=0.05", "alphabeta:time=0.05,clock=legacy",
+@pytest.mark.parametrize("spec", ["alphabeta:time=0.05", "alphabeta:time=0.05,clock=predict",
                                   "alphabeta:time=0.05,depth=3"])
 def test_tiny_budget_gives_a_legal_move(spec):
     board = opening_board(8, 2, [1, 8])
