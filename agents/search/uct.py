@@ -3,14 +3,15 @@
 The tree lives in flat arrays and every simulation runs in numba (``agents.search.uct_tree`` describes
 the tree, the two shapes and a simulation); this module is the agent around it:
 
-* **Budget**: ``time`` seconds per move (default 1.0) or ``sims`` simulations. The simulations
+* **Budget**: ``time`` seconds per move (default 1.0) or ``sims`` simulations (a move's own
+  ``Limit(time=..., simulations=...)`` passed to ``search`` replaces them). The simulations
   read the clock inside numba (``agents.search.clock.now_ns``, every few evaluations) and stop at the
   agent's ``Clock`` deadline, which keeps back what returning the move takes: the clock is used,
   and not overrun.
 * **Tree reuse**: after our move and the reply, the subtree of the position reached is copied to
   the front of a fresh tree (``uct_tree.compact``) and searched on.
-* **Filling phase**: a separated root is played by ``endgame.filling_move`` directly, as the other
-  engines do; inside the tree the counts give solved values.
+* **Filling phase**: a separated root is played by ``endgame.filling_move`` directly
+  (``SearchAgent``, as the other engines); inside the tree the counts give solved values.
 * **The move** is a proven win if there is one, else the most visited child (at each level of a
   split tree: the queen move, then its arrow).
 
@@ -28,7 +29,7 @@ queen moves in a cheap mobility order, each evaluated when first visited, arrows
 evaluation (about 3 per simulation, 10x the simulations). ``"fast"``: both levels cheap (one
 evaluation per simulation). ``"auto"``, the default, is ``mixed`` up to 8x8 and ``eval`` above:
 on 8x8 mixed and eval are equal in strength (34-36 in 70 games at 0.5 s per move), fast weaker
-(16-24); on 10x10 eval scored 27/34 against ``alphabeta:clock=legacy`` where mixed scored 18/35
+(16-24); on 10x10 eval scored 27/34 against ``alphabeta:clock=predict`` where mixed scored 18/35
 (1 s per move; ``benchmarks/engines_results/uct/``).
 
 >>> from amazons_env import Board
@@ -41,24 +42,22 @@ on 8x8 mixed and eval are equal in strength (34-36 in 70 games at 0.5 s per move
 
 from __future__ import annotations
 
-import time as _time
-from dataclasses import dataclass
 from typing import Any, Optional
 
 import numpy as np
 
 from amazons_env import Board, Move, core
 
-from agents.search import alphabeta as _alphabeta
-from agents.search import endgame as _endgame
 from agents.search import uct_tree as T
-from agents.base import Agent
-from agents.search.clock import NEVER, Clock, as_ns, now_ns
+from agents.search.agent import Deadline, SearchAgent
+from agents.search.alphabeta_kernel import search_stats
+from agents.search.clock import NEVER, as_ns, now_ns
+from agents.search.result import Limit, SearchResult
 from agents.evaluation.evaluator import make_evaluator
-from agents.options import EVAL, TIME, opt
+from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import make, register
 
-__all__ = ["UCT", "UCTResult"]
+__all__ = ["UCT"]
 
 TREES = ("split", "move")
 #: the tree levels each ``prior`` orders by cheap scores (``uct_tree.FAST``'s bits); the others
@@ -69,34 +68,6 @@ AUTO_MIXED_UP_TO = 8  # the largest board on which ``prior=auto`` is ``mixed`` (
 #: pages a search writes, so a search never pauses to copy its tree into a bigger one (a copy of
 #: 2M rows took 0.1-0.25 s, and one started at the deadline overran the move's time)
 MAX_NODES = 1 << 22
-
-
-def _candidate_stats() -> np.ndarray:
-    """Counters for ``alphabeta.candidates``, with no deadline of its own."""
-    fresh = getattr(_alphabeta, "search_stats", None)
-    if fresh is not None:
-        return fresh()
-    stats = np.zeros(5, dtype=np.int64)
-    stats[_alphabeta.LIMIT] = _alphabeta.NO_LIMIT
-    return stats
-
-
-@dataclass(frozen=True)
-class UCTResult:
-    """The ``move`` chosen, its mean ``value`` for the side to move, the ``simulations`` of this
-    move (also reported as ``nodes``, so the arena prints simulations per second), the evaluator
-    calls ``evals``, the ``tree`` size after the search and the ``seconds`` taken."""
-
-    move: Move
-    value: float
-    simulations: int
-    evals: int
-    tree: int
-    seconds: float
-
-    @property
-    def nodes(self) -> int:
-        return self.simulations
 
 
 @register("uct", forward="eval", options={
@@ -113,46 +84,45 @@ class UCTResult:
                  choices=("auto",) + tuple(PRIORS)),
     "endgame": opt("fill-search budget per region (0 = off)", ge=0),
     "reuse": opt("keep the subtree between moves")})
-class UCT(Agent):
+class UCT(SearchAgent):
     """MCTS with evaluation at the leaves, priors and progressive widening (module docstring)."""
 
     name = "uct"
+    LIMITS = ("time", "simulations")
+    STATS = ("simulations", "evals", "tree")
 
     def __init__(self, time: Optional[float] = None, sims: Optional[int] = None, eval: Any = "territory",
                  tree: str = "split", c: float = 1.0, tau: float = 0.1, pw: float = 2.0, pw_exp: float = 0.5,
                  kq: int = 0, expand_at: int = 1, playout: int = 0, prior: str = "auto", endgame: int = 300,
                  reuse: bool = True,
                  seed: Optional[int] = None, **eval_options: Any) -> None:
-        super().__init__(seed)
         if time is not None and not (isinstance(time, (int, float)) and 0 < time < float("inf")):
-            raise ValueError(f"time={time!r}: seconds per move must be a finite number > 0")
+            raise OptionError(f"time={time!r}: seconds per move must be a finite number > 0")
         if sims is not None and not (isinstance(sims, int) and sims >= 1):
-            raise ValueError(f"sims={sims!r}: must be a whole number >= 1")
+            raise OptionError(f"sims={sims!r}: must be a whole number >= 1")
         if tree not in TREES:
-            raise ValueError(f"tree={tree!r}: must be one of {', '.join(TREES)}")
+            raise OptionError(f"tree={tree!r}: must be one of {', '.join(TREES)}")
         if prior != "auto" and (prior not in PRIORS or prior != "eval" and tree != "split"):
-            raise ValueError(f"prior={prior!r}: must be auto or one of {', '.join(PRIORS)} "
-                             "(all but 'eval' need tree=split)")
+            raise OptionError(f"prior={prior!r}: must be auto or one of {', '.join(PRIORS)} "
+                              "(all but 'eval' need tree=split)")
         for key, value in (("c", c), ("tau", tau), ("pw_exp", pw_exp)):
             if not (isinstance(value, (int, float)) and 0 < value < float("inf")):
-                raise ValueError(f"{key}={value!r}: must be a finite number > 0")
+                raise OptionError(f"{key}={value!r}: must be a finite number > 0")
         if not (isinstance(pw, (int, float)) and 0 <= pw < float("inf")):
-            raise ValueError(f"pw={pw!r}: must be a finite number >= 0 (0: no widening)")
+            raise OptionError(f"pw={pw!r}: must be a finite number >= 0 (0: no widening)")
         for key, value in (("kq", kq), ("expand_at", expand_at), ("playout", playout), ("endgame", endgame)):
             if not (isinstance(value, int) and value >= 0):
-                raise ValueError(f"{key}={value!r}: must be a whole number >= 0")
+                raise OptionError(f"{key}={value!r}: must be a whole number >= 0")
+        super().__init__(Limit(time=1.0) if time is None and sims is None else Limit(time=time, simulations=sims),
+                         seed, endgame)
         self.evaluator = make_evaluator(eval, **eval_options)
         if self.evaluator.kernel is None:
-            raise ValueError(f"eval={eval!r}: uct needs an evaluator with a numba kernel")
-        self.time = 1.0 if time is None and sims is None else time
-        self.sims = sims
-        self.tree, self.endgame, self.reuse = tree, int(endgame), bool(reuse)
+            raise OptionError(f"eval={eval!r}: uct needs an evaluator with a numba kernel")
+        self.tree, self.reuse = tree, bool(reuse)
         self.fcfg = np.array([c, tau, pw, pw_exp], dtype=np.float64)
         self.prior = prior
         self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, 0],
                              dtype=np.int64)
-        self.last_result: Optional[UCTResult] = None
-        self.clock = Clock()
         now_ns()  # the first call loads numba's object mode (a fraction of a second): not in a timed move
         self._tree: Optional[tuple[np.ndarray, np.ndarray, np.ndarray]] = None
         self._tree_position: Optional[tuple[bytes, int]] = None  # root cells and ply of the kept tree
@@ -161,17 +131,13 @@ class UCT(Agent):
     def reset(self) -> None:
         self._tree, self._tree_position = None, None
 
-    def select_move(self, board: Board) -> Move:
-        self.last_result = self.search(board)
-        return self.last_result.move
-
     # -- the tree -------------------------------------------------------------------------------
 
     def _buffers(self, size: int) -> tuple[np.ndarray, ...]:
         if size not in self._scratch:
             rows = core.max_moves(size, core.MAX_QUEENS)
             self._scratch[size] = (np.empty((rows, 3), dtype=np.int64), np.empty(rows),
-                                   np.empty((rows, 2), dtype=np.int64), np.empty(rows), _candidate_stats())
+                                   np.empty((rows, 2), dtype=np.int64), np.empty(rows), search_stats())
         return self._scratch[size]
 
     def _prior(self, size: int) -> str:
@@ -228,15 +194,10 @@ class UCT(Agent):
 
     # -- the search -----------------------------------------------------------------------------
 
-    def search(self, board: Board) -> UCTResult:
-        """Run the simulations for ``board``'s side to move and choose the move."""
-        if board.is_game_over():
-            raise ValueError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
-        start = _time.perf_counter()
-        filling = _endgame.filling_move(board) if self.endgame else None
-        if filling is not None:
-            self.reset()
-            return UCTResult(filling[0], float(filling[1]), 0, 0, 0, _time.perf_counter() - start)
+    def _search(self, board: Board, limit: Limit, deadline: Deadline) -> SearchResult:
+        """Run the simulations for ``board``'s side to move and choose the move: ``nodes`` and
+        the ``simulations`` stat count this move's simulations (the arena prints them per
+        second), ``evals`` the evaluator calls and ``tree`` the tree's size after the search."""
         cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
         side, dirs = int(board.turn), board.dirs
         icfg = self.icfg.copy()
@@ -250,18 +211,17 @@ class UCT(Agent):
         ni, nf, st = self._root(board)
         st[T.RNG] = int(self.rng.integers(1, 1 << 62))
         buffers = self._buffers(board.size)
-        stop = float("inf") if self.time is None else self.clock.stop(start, self.time)
-        budget = NEVER if self.sims is None else self.sims
+        stop = deadline.stop
+        budget = NEVER if limit.simulations is None else limit.simulations
         self._guide(board, cells, queens, nq, icfg, ni, nf, st, buffers, stop)
         # one call: the tree has all its rows (``MAX_NODES``), so ``run`` never returns to grow it
         sims = T.run(cells, queens, nq, side, dirs, self.evaluator.kernel, self.evaluator.params, self.fcfg,
                      icfg, ni, nf, st, budget, as_ns(stop), len(ni), *buffers)
         move, value = self._choose(ni, nf, int(st[T.ROOT]), board)
-        if self.time is not None:
-            self.clock.returned(stop)
         self._tree = (ni, nf, st)
         self._tree_position = (board.cells.tobytes(), board.ply)
-        return UCTResult(move, value, sims, int(st[T.EVALS]), int(st[T.FREE]), _time.perf_counter() - start)
+        return SearchResult(move, value, nodes=sims,
+                            stats={"simulations": sims, "evals": int(st[T.EVALS]), "tree": int(st[T.FREE])})
 
     def _choose(self, ni: np.ndarray, nf: np.ndarray, root: int, board: Board) -> tuple[Move, float]:
         """A proven win, else the most visited child (then the best mean), level by level."""

@@ -45,8 +45,8 @@ from numba import njit, types
 from amazons_env import core
 
 from agents.search import endgame
-from agents.search.alphabeta import EVALS as EVALS_AB
-from agents.search.alphabeta import candidates
+from agents.search.alphabeta_kernel import EVALS as EVALS_AB
+from agents.search.alphabeta_kernel import candidates
 from agents.search.clock import now_ns
 from agents.evaluation.evaluator import KERNEL_TYPE
 
