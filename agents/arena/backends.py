@@ -11,9 +11,11 @@ the same task gives the same result on either backend. ``shared``: one more valu
 net's weights as bytes, say): Ray stores it once in its object store, where every node fetches it
 once, instead of sending it with every task; the local backend sends it with each task.
 
-* ``backend="local"`` (the default): ``workers`` processes of this machine
-  (``agents.arena.processes.worker_pool``: they end with this process), or this process when ``workers``
-  is 1 or there is a single task. ``workers=None``: one per CPU core.
+* ``backend="local"`` (the default): ``workers`` spawned processes of this machine
+  (``agents.arena.processes.worker_pool``: they end with this process), or this process when
+  ``workers`` is 1, there is a single task, or the call comes from the top level of a script
+  without a ``__main__`` guard (``agents.arena.processes.pool_allowed``). ``workers=None``: one
+  per CPU core.
 * ``backend="ray"``: one Ray task per task (1 CPU each), on the cluster at ``address``
   (``"auto"``, ``"ray://HOST:10001"`` or ``"HOST:6379"``), or on a local Ray instance started for
   this process when ``address`` is None; at most ``workers`` run at once (None: as many as the
@@ -41,10 +43,15 @@ import os
 import signal
 import threading
 from concurrent.futures import as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar
 
-__all__ = ["BACKENDS", "BackendError", "check_backend", "run_tasks", "ray_module", "add_backend_arguments"]
+from amazons_env.errors import AmazonsRuntimeError, InvalidArgumentError
+
+from agents.arena.processes import pool_allowed, worker_pool
+
+__all__ = ["BACKENDS", "BackendError", "WorkerError", "check_backend", "run_tasks", "ray_module", "add_backend_arguments"]
 
 BACKENDS = ("local", "ray")
 RAY_MISSING = 'backend "ray" needs Ray: pip install "amazons[ray]" (or pip install ray) on every node'
@@ -53,8 +60,13 @@ T = TypeVar("T")
 Task = Sequence[Any]
 
 
-class BackendError(ValueError):
+class BackendError(InvalidArgumentError):
     """A backend option that cannot be used: an unknown name, a bad address, or Ray not installed."""
+
+
+class WorkerError(AmazonsRuntimeError):
+    """A worker process that died (killed, or out of memory), a Ray worker or node lost for good,
+    or a Ray cluster that cannot be reached: the run failed, not its input."""
 
 
 def check_backend(backend: Any, address: Any) -> None:
@@ -106,7 +118,7 @@ def run_tasks(fn: Callable[..., T], tasks: Sequence[Task], workers: Optional[int
     lead = () if shared is _NOTHING else (shared,)
     if backend == "ray":
         yield from _ray_tasks(fn, tasks, workers, address, lead)
-    elif workers == 1 or len(tasks) <= 1:
+    elif workers == 1 or len(tasks) <= 1 or not pool_allowed():
         for task in tasks:
             yield task, fn(*lead, *task)
     else:
@@ -115,12 +127,14 @@ def run_tasks(fn: Callable[..., T], tasks: Sequence[Task], workers: Optional[int
 
 def _pool_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int],
                 lead: tuple) -> Iterator[tuple[Task, T]]:
-    from agents.arena.processes import worker_pool
-
     with worker_pool(min(workers or os.cpu_count() or 1, len(tasks))) as pool:
         futures = {pool.submit(fn, *lead, *task): task for task in tasks}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        except BrokenProcessPool:
+            raise WorkerError(f"a worker process of {getattr(fn, '__name__', 'the run')} died "
+                              "(killed, or out of memory)") from None
 
 
 def _connect(address: Optional[str]):
@@ -132,7 +146,7 @@ def _connect(address: Optional[str]):
             ray.init(address=address, include_dashboard=False, log_to_driver=False,
                      configure_logging=False)
         except ConnectionError as error:
-            raise BackendError(f"cannot connect to the Ray cluster at {address!r}: {error} (a cluster started with "
+            raise WorkerError(f"cannot connect to the Ray cluster at {address!r}: {error} (a cluster started with "
                                "token authentication needs RAY_AUTH_MODE=token here too, and its token in "
                                "~/.ray/auth_token or RAY_AUTH_TOKEN)") from None
     return ray
@@ -193,7 +207,7 @@ def _ray_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int], 
                 except ray.exceptions.RayTaskError as error:  # fn raised: raise the same error here
                     raise error.as_instanceof_cause() from None
                 except ray.exceptions.RayError as error:  # a worker or node lost for good
-                    raise RuntimeError(f"a Ray task of {name} failed: {error}") from None
+                    raise WorkerError(f"a Ray task of {name} failed: {error}") from None
                 submit()
                 yield task, result
         finally:  # an error, Ctrl-C, SIGTERM or an abandoned loop: nothing keeps running for this run

@@ -20,8 +20,9 @@ the first game. Each game reseeds both agents from ``(seed, game)``; ``opening=k
 pair of games from ``k`` random plies (drawn from ``(seed, pair)``), which makes deterministic
 agents play different games. The results file and the record files are ``agents.arena.files``'s.
 
-**Worker processes** are spawned (a clean interpreter each: no inherited threads of numba or
-torch), ignore Ctrl-C (the parent stops them) and exit when the parent dies. A script that calls
+**Worker processes** are ``agents.arena.processes``'s, as for self-play: spawned (a clean
+interpreter each: no inherited threads of numba or torch), they ignore Ctrl-C (the parent stops
+them) and exit when the parent dies. A script that calls
 the arena at its top level without an ``if __name__ == "__main__":`` guard would be run again by
 every spawned worker: such a call is detected and its games are played in this process instead
 (with a one-line warning); a worker that dies stops the run with an error, it is never replaced.
@@ -36,17 +37,10 @@ games, and a run started on one backend can be completed on the other.
 
 from __future__ import annotations
 
-import ast
 import math
-import multiprocessing
 import os
-import signal
-import sys
-import threading
 import time
 import zlib
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
@@ -54,7 +48,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 import numpy as np
 
 from amazons_env import Board, Move
-from amazons_env.errors import describe
+from amazons_env.errors import IllegalMoveError, InvalidArgumentError, describe
 
 from agents.arena.files import check_paths, load_results, save_record, save_results
 from agents.arena.backends import check_backend, run_tasks
@@ -118,7 +112,7 @@ def _play(white: Agent, black: Agent, board: Board, opening: int, index: int, pa
         seconds[side] += spent
         longest[side] = max(longest[side], spent)
         if not board.is_legal(move):
-            raise ValueError(f"agent {players[side]!r} chose illegal move {move} in {board.text()!r}")
+            raise IllegalMoveError(f"agent {players[side]!r} chose illegal move {move} in {board.text()!r}")
         nodes[side] += _nodes_of(players[side])
         moves[side] += 1
         board.push(move)
@@ -314,78 +308,13 @@ def run_games(pairs: list[tuple[str, str]], games: int, size: int = 10, seed: in
 
 def _results(tasks: list[tuple], workers: Optional[int], backend: str = "local",
              address: Optional[str] = None) -> Iterator[dict[str, Any]]:
-    """The played games of ``tasks``, in order of completion, in worker processes or here."""
-    if backend != "local":
-        yield from (result for _, result in run_tasks(_play_task, [(t,) for t in tasks], workers, backend, address))
-        return
-    workers = min(os.cpu_count() or 1, 2) if workers is None else workers
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    """The played games of ``tasks``, in order of completion, in worker processes or here
+    (``agents.arena.backends.run_tasks``; by default two local workers at most)."""
+    if backend == "local" and workers is None:
+        workers = min(os.cpu_count() or 1, 2)
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise OptionError(f"workers={workers!r}: must be a whole number >= 1")
-    if _unguarded_main_call():
-        if getattr(sys.modules.get("__main__"), "__name__", "") == "__mp_main__":
-            raise RuntimeError(UNGUARDED)  # a spawned worker importing the script again
-        if workers > 1 and len(tasks) > 1:
-            print(f"arena: {UNGUARDED}; playing in this process", file=sys.stderr)
-            workers = 1
-    if workers == 1 or len(tasks) <= 1:
-        yield from map(_play_task, tasks)
-        return
-    pool = ProcessPoolExecutor(min(workers, len(tasks)), mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_worker_init)
-    finished = False
-    try:
-        for future in as_completed([pool.submit(_play_task, task) for task in tasks]):
-            yield future.result()
-        finished = True
-    except BrokenProcessPool:
-        raise RuntimeError(f"an arena worker process died (killed, or {UNGUARDED})") from None
-    finally:  # on an error, Ctrl-C or an abandoned loop too: no worker outlives the run
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=finished, cancel_futures=True)
-        if not finished:
-            for process in processes:
-                process.terminate()
-
-
-def _worker_init() -> None:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core per worker, also for torch
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which stops us
-    parent = multiprocessing.parent_process()
-    if parent is not None:  # a parent killed outright cannot stop us: exit when it is gone
-        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
-
-
-def _exit_with(sentinel: int) -> None:
-    multiprocessing.connection.wait([sentinel])
-    os._exit(1)
-
-
-UNGUARDED = ("a script that calls the arena at its top level needs `if __name__ == \"__main__\":` around the "
-             "call to use worker processes (they import the script again)")
-
-
-def _unguarded_main_call() -> bool:
-    """Whether this call comes from the top level of a ``__main__`` script, outside an
-    ``if __name__ == "__main__":`` block: spawned workers import the script again and would
-    run it again. Found from the call's line in the script's source."""
-    main = sys.modules.get("__main__")
-    path = getattr(main, "__file__", None)
-    frame = sys._getframe(1)
-    while frame is not None and not (frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"):
-        frame = frame.f_back
-    if path is None or frame is None:
-        return False  # an interactive session, or the script's top level has finished running
-    try:
-        with open(path, encoding="utf-8") as handle:
-            tree = ast.parse(handle.read())
-    except (OSError, ValueError, SyntaxError):
-        return False
-    line = frame.f_lineno
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and node.lineno <= line <= (node.end_lineno or node.lineno) \
-                and "__main__" in ast.unparse(node.test) and "__name__" in ast.unparse(node.test):
-            return False
-    return True
+    yield from (result for _, result in run_tasks(_play_task, [(t,) for t in tasks], workers, backend, address))
 
 
 def _progress(todo: int, total: int, enabled: bool):
@@ -415,7 +344,7 @@ def tournament(specs: Sequence[str], games: int = 10, size: int = 10, seed: int 
     score per agent, best first), ``matches`` (one ``summarize`` per pair) and the results."""
     specs = _with_time(specs, time)
     if len(set(specs)) != len(specs) or len(specs) < 2:
-        raise ValueError(f"a tournament needs at least two different agents, got {list(specs)}")
+        raise InvalidArgumentError(f"a tournament needs at least two different agents, got {list(specs)}")
     pairs = list(combinations(specs, 2))
 
     def build(results: list[dict[str, Any]]) -> dict[str, Any]:

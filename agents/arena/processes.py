@@ -1,8 +1,10 @@
-"""Worker processes that die with their parent, and a process pool that stops them on any exit.
+"""Worker processes: the one home of the pools that the arena and self-play run their games in.
 
-A killed parent (SIGKILL, or a plain ``kill``) must not leave its workers running: they would
-go on writing into the output folder, maybe beside a rerun. ``die_with_parent`` (a pool
-initializer, or a call at the start of an initializer) makes sure they do not:
+Workers are **spawned** (a clean interpreter each: no inherited threads of numba or torch, whose
+locks a forked child could find held) and use one core each (``OMP_NUM_THREADS=1`` unless set).
+A killed parent (SIGKILL, or a plain ``kill``) must not leave its workers running: they would go
+on writing into the output folder, maybe beside a rerun. ``die_with_parent`` (the pool's
+initializer) makes sure they do not:
 
 * on Linux, ``prctl(PR_SET_PDEATHSIG, SIGKILL)``: the kernel kills the worker when its parent dies;
 * everywhere, a daemon thread waits on ``multiprocessing.parent_process()``'s sentinel (a pipe
@@ -10,9 +12,15 @@ initializer, or a call at the start of an initializer) makes sure they do not:
 * the worker ignores SIGINT (Ctrl-C reaches the whole process group: the parent alone decides
   what to do, so the workers print no tracebacks) and takes SIGTERM's default action.
 
-``worker_pool(n)`` is a ``ProcessPoolExecutor`` with that initializer whose ``with`` block turns
-a SIGTERM of the parent into ``KeyboardInterrupt`` and, when left by an exception (Ctrl-C,
-SIGTERM, an error), terminates the workers at once instead of waiting for their running jobs.
+``worker_pool(n)`` is a ``ProcessPoolExecutor`` of spawned workers with that initializer whose
+``with`` block turns a SIGTERM of the parent into ``KeyboardInterrupt`` and, when left by an
+exception (Ctrl-C, SIGTERM, an error, an abandoned loop), terminates the workers at once instead
+of waiting for their running jobs.
+
+A spawned worker imports the ``__main__`` script again: a script that starts workers from its
+top level, outside ``if __name__ == "__main__":``, would start them again in every worker.
+``pool_allowed()`` finds such a call (from the script's source) so that the caller plays in its
+own process instead, with a one-line warning.
 
 >>> with worker_pool(1) as pool:
 ...     pool.submit(abs, -3).result()
@@ -21,6 +29,7 @@ SIGTERM, an error), terminates the workers at once instead of waiting for their 
 
 from __future__ import annotations
 
+import ast
 import ctypes
 import multiprocessing
 import os
@@ -31,7 +40,12 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Iterator
 
-__all__ = ["die_with_parent", "worker_pool", "stop_pool"]
+from amazons_env.errors import AmazonsRuntimeError
+
+__all__ = ["die_with_parent", "worker_pool", "stop_pool", "pool_allowed", "UNGUARDED"]
+
+UNGUARDED = ("a script that calls the arena or self-play at its top level needs `if __name__ == \"__main__\":` "
+             "around the call to use worker processes (they import the script again)")
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
@@ -42,7 +56,9 @@ def _exit_when_parent_dies(parent: multiprocessing.process.BaseProcess) -> None:
 
 
 def die_with_parent() -> None:
-    """Make the calling worker process end when its parent process ends (see the module docstring)."""
+    """Make the calling worker process end when its parent process ends, ignore Ctrl-C and use
+    one core (see the module docstring): the initializer of ``worker_pool``'s workers."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core per worker, also for torch
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a forked worker inherits the parent's handler
     if sys.platform.startswith("linux"):
@@ -83,7 +99,7 @@ def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     module docstring for what leaving the ``with`` block does."""
     main = threading.current_thread() is threading.main_thread()  # signal handlers live in the main thread
     previous = signal.signal(signal.SIGTERM, _raise_interrupt) if main else None
-    pool = ProcessPoolExecutor(workers, initializer=die_with_parent)
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent)
     try:
         yield pool
     except BaseException:
@@ -94,3 +110,39 @@ def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     finally:
         if main:
             signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+
+
+def pool_allowed() -> bool:
+    """Whether worker processes may be started for the current call: False, after a one-line
+    warning on stderr, when the call comes from the top level of a ``__main__`` script outside an
+    ``if __name__ == "__main__":`` block (every spawned worker would run it again); inside a
+    worker re-running such a script, ``AmazonsRuntimeError``."""
+    if not _unguarded_main_call():
+        return True
+    if getattr(sys.modules.get("__main__"), "__name__", "") == "__mp_main__":
+        raise AmazonsRuntimeError(UNGUARDED)  # a spawned worker importing the script again
+    print(f"amazons: {UNGUARDED}; playing in this process", file=sys.stderr)
+    return False
+
+
+def _unguarded_main_call() -> bool:
+    """Whether this call comes from the top level of a ``__main__`` script, outside an
+    ``if __name__ == "__main__":`` block. Found from the call's line in the script's source."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back
+    if path is None or frame is None:
+        return False  # an interactive session, or the script's top level has finished running
+    try:
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, ValueError, SyntaxError):
+        return False
+    line = frame.f_lineno
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and node.lineno <= line <= (node.end_lineno or node.lineno) \
+                and "__main__" in ast.unparse(node.test) and "__name__" in ast.unparse(node.test):
+            return False
+    return True
