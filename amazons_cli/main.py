@@ -1,5 +1,18 @@
 """The ``amazons`` command line. Each subcommand lives beside the code it drives: a module listed
-in ``COMMANDS`` provides ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``."""
+in ``COMMANDS`` provides ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``.
+
+Its errors are one line on stderr, no traceback, and an exit code that tells them apart (see
+``amazons_env.errors`` for the two families):
+
+* bad input (``AmazonsError``, any ``ValueError``): ``amazons CMD: error: ...``, exit code 2, as
+  argparse reports a bad command line;
+* a run-time failure (``AmazonsRuntimeError``: an engine that died, a worker process lost):
+  ``amazons CMD: failed: ...``, exit code 1;
+* Ctrl-C: ``amazons CMD: interrupted``, exit code 130.
+
+>>> main(["perft", "2", "--size", "0"])
+2
+"""
 
 from __future__ import annotations
 
@@ -8,7 +21,12 @@ import importlib
 import sys
 from typing import Optional, Sequence
 
-__all__ = ["main", "COMMANDS"]
+from amazons_env.errors import AmazonsRuntimeError
+
+__all__ = ["main", "COMMANDS", "INPUT_ERROR", "FAILURE"]
+
+INPUT_ERROR = 2  #: exit code of bad input (argparse's own for a bad command line)
+FAILURE = 1  #: exit code of a run-time failure
 
 COMMANDS = {
     "play": "amazons_cli.play",
@@ -46,9 +64,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         args = build_parser([chosen] if chosen in COMMANDS else None).parse_args(argv)
         return int(args._run(args) or 0)
-    except ValueError as error:  # our errors all subclass ValueError: say what was wrong, no traceback
+    except ValueError as error:  # bad input (AmazonsError is a ValueError): say what was wrong, no traceback
         print(f"amazons {chosen}: error: {error}", file=sys.stderr)
-        return 2
+        return INPUT_ERROR
+    except AmazonsRuntimeError as error:  # not the input: what failed, in one line, no traceback
+        print(f"amazons {chosen}: failed: {error}", file=sys.stderr)
+        return FAILURE
     except KeyboardInterrupt:  # Ctrl-C: one line and the shell's code for SIGINT, no traceback
         print(f"\namazons {chosen}: interrupted", file=sys.stderr)
         return 130

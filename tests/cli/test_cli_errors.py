@@ -1,0 +1,27 @@
+"""The command line reports the two error families apart (``amazons_cli.main``): bad input as
+``error:`` with exit code 2, a run-time failure as ``failed:`` with exit code 1; neither with a
+traceback."""
+
+import sys
+
+from amazons_cli.main import FAILURE, INPUT_ERROR, main
+
+
+def test_an_engine_that_exits_at_once_is_a_failure_not_an_input_error(capsys):
+    # the engine's path is valid input; the engine then ends before it answers `uci`
+    assert main(["match", f"uci:{sys.executable} -c pass", "random", "--games", "1", "--size", "6"]) == FAILURE
+    err = capsys.readouterr().err
+    assert "amazons match: failed: engine" in err and "exited" in err
+    assert "error:" not in err and "Traceback" not in err
+
+
+def test_a_bad_option_is_an_input_error(capsys):
+    assert main(["match", "random:depth=3", "random", "--games", "1", "--size", "6"]) == INPUT_ERROR
+    err = capsys.readouterr().err
+    assert "amazons match: error: agent 'random': unknown option 'depth'" in err
+    assert "failed:" not in err and "Traceback" not in err
+
+
+def test_an_engine_path_that_is_no_program_is_an_input_error(capsys):
+    assert main(["match", "uci:/no/such/engine", "random", "--games", "1"]) == INPUT_ERROR
+    assert "amazons match: error: agent 'uci': engine '/no/such/engine' is not an executable" in capsys.readouterr().err
