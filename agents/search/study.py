@@ -43,23 +43,23 @@ CNN) are searched by ``two-iteration`` only, by ``batch_two_iteration``: the sam
 from __future__ import annotations
 
 import functools
-import time as _time
-from dataclasses import dataclass
 from typing import Any, Optional
 
 import numpy as np
 from numba import njit, types
 
 from amazons_env import Board, Move, core
+from amazons_env.errors import InvalidArgumentError
 
-from agents.base import Agent
 from agents.search.batched_alphabeta import Pace, batched_alphabeta
-from agents.search.clock import CHECK_EVERY, NEVER, Clock, as_ns, now_ns
+from agents.search.agent import Deadline, SearchAgent
+from agents.search.clock import CHECK_EVERY, NEVER, as_ns, now_ns
+from agents.search.result import Limit, SearchResult
 from agents.evaluation.evaluator import KERNEL_TYPE, Evaluator, make_evaluator
-from agents.options import EVAL, TIME, opt
+from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import make, register
 
-__all__ = ["SearchResult", "StudySearch", "VARIANTS", "search_kernel", "batch_two_iteration"]
+__all__ = ["StudySearch", "VARIANTS", "search_kernel", "batch_two_iteration"]
 
 NODES, LIMIT, ABORTED, DEADLINE, NEXT_CHECK = range(5)  # indices into the ``stats`` array
 INF = 1e30
@@ -267,32 +267,16 @@ def batch_two_iteration(board: Board, depth: int, evaluator: Evaluator, node_lim
     return result.move, result.value, result.nodes
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    """What a search found: the ``move`` to play, its ``value`` for the side to move, the ``depth``
-    completed, the ``nodes`` searched (all iterations) and the ``seconds`` it took."""
-
-    move: Move
-    value: float
-    depth: int
-    nodes: int
-    seconds: float
-
-    @property
-    def nodes_per_second(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
-
-
 def search_kernel(variant: str, board: Board, depth: int, evaluator: Evaluator, node_limit: int = NO_LIMIT,
                   deadline: float = float("inf")) -> tuple[Optional[Move], float, int]:
     """One fixed-depth search of ``board`` with a kernel evaluator: ``(move, value, nodes)``;
     ``move`` is ``None`` if the node budget ran out or the ``deadline``
     (``time.perf_counter()``) passed first. The board is left unchanged."""
     if variant not in VARIANTS:
-        raise ValueError(f"unknown search {variant!r}; use one of {VARIANTS}")
+        raise InvalidArgumentError(f"unknown search {variant!r}; use one of {VARIANTS}")
     if evaluator.kernel is None:
-        raise ValueError(f"{variant} needs an evaluator with a numba kernel; {evaluator.spec!r} has none "
-                         "(only two-iteration searches batch evaluators)")
+        raise InvalidArgumentError(f"{variant} needs an evaluator with a numba kernel; {evaluator.spec!r} has none "
+                                   "(only two-iteration searches batch evaluators)")
     cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
     stop = as_ns(deadline)
     stats = np.array([0, node_limit, 0, stop, 0 if stop < NEVER else NEVER], dtype=np.int64)
@@ -312,7 +296,7 @@ def search_kernel(variant: str, board: Board, depth: int, evaluator: Evaluator, 
     return Move(*(int(public[p]) for p in best), board.size), float(value), int(stats[NODES])
 
 
-class StudySearch(Agent):
+class StudySearch(SearchAgent):
     """One of the study's searches with an evaluator, as an agent.
 
     ``time``: seconds per move (default 1 when no ``depth`` is given), searched by iterative
@@ -325,60 +309,49 @@ class StudySearch(Agent):
     go to the evaluator. With ``jitter`` the evaluator is reseeded from the agent's seed each move.
     """
 
+    LIMITS = ("time", "depth")
+
     def __init__(self, variant: str, depth: Optional[int] = None, time: Optional[float] = None,
                  eval: Any = "improved", seed: Optional[int] = None, **eval_options: Any) -> None:
         if variant not in VARIANTS:
-            raise ValueError(f"unknown search {variant!r}; use one of {VARIANTS}")
+            raise InvalidArgumentError(f"unknown search {variant!r}; use one of {VARIANTS}")
         self.name = variant
-        super().__init__(seed)
         if depth is not None and (int(depth) != depth or depth < 1):
-            raise ValueError(f"depth={depth!r}: must be a whole number >= 1")
+            raise OptionError(f"depth={depth!r}: must be a whole number >= 1")
         if time is not None and not time > 0:
-            raise ValueError(f"time={time!r}: seconds per move must be > 0")
+            raise OptionError(f"time={time!r}: seconds per move must be > 0")
+        super().__init__(Limit(time=1.0) if time is None and depth is None else Limit(time=time, depth=depth), seed)
         self.variant = variant
-        self.depth = None if depth is None else int(depth)
-        self.time = 1.0 if time is None and depth is None else time
         self.evaluator = make_evaluator(eval, **eval_options)
         if self.evaluator.kernel is None and variant != "two-iteration":
-            raise ValueError(f"{variant} needs an evaluator with a numba kernel; {self.evaluator.spec!r} "
-                             "has none: use two-iteration, which batches whole frontiers")
-        self.last_result: Optional[SearchResult] = None
+            raise OptionError(f"{variant} needs an evaluator with a numba kernel; {self.evaluator.spec!r} "
+                              "has none: use two-iteration, which batches whole frontiers")
         self._pace = Pace()  # forward-pass cost of a batch evaluator, learnt across moves
-        self._clock = Clock()
 
-    def select_move(self, board: Board) -> Move:
-        self.last_result = self.search(board)
-        return self.last_result.move
-
-    def search(self, board: Board) -> SearchResult:
-        """Search ``board`` (its side to move) within this agent's depth and time limits."""
-        if board.is_game_over():
-            raise ValueError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
+    def _search(self, board: Board, limit: Limit, deadline: Deadline) -> SearchResult:
+        """Iterative deepening within ``limit`` (class docstring); ``nodes`` over all iterations."""
         self.evaluator.seed(int(self.rng.integers(1 << 52)))
-        start = _time.perf_counter()
         empties = int(np.count_nonzero(board.cells == core.EMPTY))
-        deepest = empties if self.depth is None else min(self.depth, empties)
-        if self.time is None:
-            move, value, nodes = self._search(board, deepest)
-            return SearchResult(move, value, deepest, nodes, _time.perf_counter() - start)
-        stop = self._clock.stop(start, self.time)
-        done, total, bounded = None, 0, float("-inf")
+        deepest = empties if limit.depth is None else min(limit.depth, empties)
+        if limit.time is None:
+            move, value, nodes = self._iteration(board, deepest)
+            return SearchResult(move, value, deepest, nodes)
+        done, total = None, 0
         for depth in range(1, deepest + 1):
-            if done is not None and _time.perf_counter() >= stop:
+            if done is not None and deadline.passed():
                 break
             # the first iteration always finishes: a move to play
-            move, value, nodes = self._search(board, depth, float("inf") if done is None else stop)
+            move, value, nodes = self._iteration(board, depth, float("inf") if done is None else deadline.stop)
             total += nodes
             if move is None:
                 break  # out of time: keep the last finished iteration
             if done is None:
-                bounded = _time.perf_counter()  # the deadline holds from here on
+                deadline.hold()  # the deadline holds from here on
             done = (move, value, depth)
-        self._clock.returned(stop, bounded)
         move, value, depth = done
-        return SearchResult(move, value, depth, total, _time.perf_counter() - start)
+        return SearchResult(move, value, depth, total)
 
-    def _search(self, board: Board, depth: int, stop: float = float("inf")) -> tuple[Optional[Move], float, int]:
+    def _iteration(self, board: Board, depth: int, stop: float = float("inf")) -> tuple[Optional[Move], float, int]:
         if self.evaluator.kernel is None:
             return batch_two_iteration(board, depth, self.evaluator, deadline=stop, pace=self._pace)
         return search_kernel(self.variant, board, depth, self.evaluator, deadline=stop)

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from agents import make
+from agents import Limit, make
 from agents.arena import opening_board, play_game
 from agents.search.clock import NEVER, Clock, as_ns, freeze_survivors, frozen_heap, now_ns
 from amazons_env import Board
@@ -114,9 +114,9 @@ def test_tiny_budget_gives_a_legal_move_for_every_search(spec):
 
 @pytest.mark.parametrize("variant", ["two-iteration", "classic", "move-then-arrow"])
 def test_study_searches_default_to_one_second(variant):
-    assert (make(variant).time, make(variant).depth) == (1.0, None)
-    assert (make(f"{variant}:depth=3").time, make(f"{variant}:depth=3").depth) == (None, 3)
-    assert (make(f"{variant}:depth=3,time=2").time, make(f"{variant}:depth=3,time=2").depth) == (2, 3)
+    assert make(variant).limit == Limit(time=1.0)
+    assert make(f"{variant}:depth=3").limit == Limit(depth=3)
+    assert make(f"{variant}:depth=3,time=2").limit == Limit(time=2, depth=3)
 
 
 # A budget that has passed before the search starts: the first iteration still finishes (a move
