@@ -22,6 +22,7 @@ import numpy as np
 from amazons_env import Board, Move
 from amazons_env.envs.actions import flat_to_line
 from amazons_env.envs.gym_env import PLANE_SHOOTER, PLANE_VACATED, AmazonsEnv, encode_action, move_to_actions
+from amazons_env.errors import InvalidArgumentError
 
 from agents.base import Agent
 from agents.registry import make
@@ -44,7 +45,7 @@ def amazons_env_of(env: Any) -> AmazonsEnv:
 def pending_queen_move(env: AmazonsEnv) -> tuple[int, int]:
     """In the arrow phase, the queen move just made: ``(from_square, to_square)``."""
     if env.phase != 1:
-        raise ValueError("pending_queen_move: the env is not in the arrow phase")
+        raise InvalidArgumentError("pending_queen_move: the env is not in the arrow phase")
     planes = env.observation()
     n = env.size
     frm = int(np.flatnonzero(planes[PLANE_VACATED].reshape(-1))[0])
@@ -103,7 +104,7 @@ def play_episode(env: Any, white: Union[str, Agent], black: Union[str, Agent],
     the winner (0 White, 1 Black). The agents are seeded from ``seed``."""
     game = amazons_env_of(env)
     if game.opponent is not None:
-        raise ValueError("play_episode drives both sides: use an env made without opponent=")
+        raise InvalidArgumentError("play_episode drives both sides: use an env made without opponent=")
     players = (EnvPlayer(white), EnvPlayer(black))
     for colour, player in enumerate(players):
         player.reset()

@@ -81,7 +81,7 @@ def opt(help: str, *, gt: Optional[float] = None, ge: Optional[float] = None, lt
     """Declare an option: one line of ``help``; bounds ``gt``/``ge``/``lt``/``le``; ``choices``;
     ``kind`` ``"evaluator"`` or ``"agent"`` for an option whose value is a spec (or an object)."""
     if kind is not None and kind not in SPEC_KINDS:
-        raise ValueError(f"kind={kind!r}: use one of {SPEC_KINDS}")
+        raise InvalidArgumentError(f"kind={kind!r}: use one of {SPEC_KINDS}")
     return Opt(help, gt, ge, lt, le, None if choices is None else tuple(choices), kind)
 
 

@@ -24,6 +24,7 @@ import numpy as np
 from amazons_env import Board, Move
 from amazons_env.envs.gym_env import AmazonsEnv
 from amazons_env.envs.vector_env import BatchPolicy
+from amazons_env.errors import InvalidArgumentError
 
 from agents.base import Agent
 
@@ -41,7 +42,8 @@ class PolicyAgent(Agent):
                  name: str = "policy", seed: Optional[int] = None) -> None:
         super().__init__(seed)
         if not callable(policy):
-            raise ValueError(f"PolicyAgent: policy={policy!r} is not callable as policy(obs, mask) -> actions")
+            raise InvalidArgumentError(f"PolicyAgent: policy={policy!r} is not callable as "
+                                       "policy(obs, mask) -> actions")
         self.policy = policy
         self.name = self.spec = name
         self._env = AmazonsEnv(size=size, action_encoding=action_encoding, mask_dtype=mask_dtype,
@@ -50,10 +52,10 @@ class PolicyAgent(Agent):
     def select_move(self, board: Board) -> Move:
         env = self._env
         if board.size != env.size:
-            raise ValueError(f"PolicyAgent {self.name!r} plays {env.size}x{env.size}, the board is "
-                             f"{board.size}x{board.size}")
+            raise InvalidArgumentError(f"PolicyAgent {self.name!r} plays {env.size}x{env.size}, the board is "
+                                       f"{board.size}x{board.size}")
         if board.is_game_over():
-            raise ValueError(f"PolicyAgent asked to move in a finished game: {board.text()!r}")
+            raise InvalidArgumentError(f"PolicyAgent asked to move in a finished game: {board.text()!r}")
         obs, info = env.reset(options={"position": board.copy(stack=False)})
         for _ in range(2):  # queen move, then arrow; an illegal choice raises IllegalMoveError
             action = np.asarray(self.policy(obs[None], info["action_mask"][None])).reshape(-1)[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from amazons_env import Board, Move
+from amazons_env.errors import InvalidArgumentError
 
 from agents.base import Agent
 from agents.registry import register
@@ -24,6 +25,6 @@ class RandomAgent(Agent):
     def select_move(self, board: Board) -> Move:
         moves = board.legal_moves_array()
         if len(moves) == 0:
-            raise ValueError(f"random agent asked to move in a finished game: {board.text()!r}")
+            raise InvalidArgumentError(f"random agent asked to move in a finished game: {board.text()!r}")
         f, t, a = moves[self.rng.integers(len(moves))].tolist()
         return Move(f, t, a, board.size)

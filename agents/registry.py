@@ -31,7 +31,7 @@ import re
 import sys
 from typing import Any, Callable, ClassVar, Mapping, Optional, Union
 
-from amazons_env.errors import describe
+from amazons_env.errors import InvalidArgumentError, describe
 
 from agents.base import Agent
 from agents.options import Opt, OptionError, Schema, schema_of
@@ -84,11 +84,11 @@ class Registry:
         unchecked; ``bare``: the option a bare first value sets (``uci:PATH``). See
         ``agents.options.schema_of``."""
         if not _NAME.match(name):
-            raise ValueError(f"{self.kind} name {name!r}: use lower-case letters, digits, '-' and '_'")
+            raise InvalidArgumentError(f"{self.kind} name {name!r}: use lower-case letters, digits, '-' and '_'")
 
         def decorate(factory: Callable[..., Any]) -> Callable[..., Any]:
             if self.factories.get(name, factory) is not factory:
-                raise ValueError(f"{self.kind} name {name!r} is registered twice")
+                raise InvalidArgumentError(f"{self.kind} name {name!r} is registered twice")
             self.factories[name] = factory
             self._declared[name] = (options, forward, tuple(provides), passthrough, bare)
             return factory

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from amazons_env.errors import InvalidArgumentError
+
 from agents.protocols.botzone import BotzoneBot
 from agents.search.clock import frozen_heap
 from agents.registry import DEFAULT_OPPONENT, make
@@ -33,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.time is not None and not 0 < args.time < float("inf"):
-        raise ValueError(f"--time {args.time}: seconds per move must be a number > 0")
+        raise InvalidArgumentError(f"--time {args.time}: seconds per move must be a number > 0")
     try:
         with frozen_heap():  # no full garbage collection at a search's deadline (agents.search.clock)
             if args.protocol == "uci":

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 
+from amazons_env.errors import InvalidArgumentError
+
 from agents.evaluation.evaluator import EVALUATORS
 from agents.registry import AGENTS, Registry, format_spec
 
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     custom = sorted(n for n in chosen if ":" in n)  # your own: FILE.py:CLASS or module:CLASS
     unknown = sorted(chosen - known - set(custom))
     if unknown:
-        raise ValueError(f"unknown agent or evaluator {unknown[0]!r}; available: {', '.join(sorted(known))}")
+        raise InvalidArgumentError(f"unknown agent or evaluator {unknown[0]!r}; available: {', '.join(sorted(known))}")
     for title, registry in (("Agents", AGENTS), ("Evaluators (eval=NAME, options after the agent's)", EVALUATORS)):
         names = [n for n in registry.available() if not chosen or n in chosen] + (custom if registry is AGENTS else [])
         if names:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from amazons_env.errors import InvalidArgumentError
+
 from agents.nets import require_torch
 
 from training.optimize.config import TrainConfig
@@ -33,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         kwargs = json.loads(args.kwargs)
     except (json.JSONDecodeError, RecursionError) as error:
-        raise ValueError(f"--kwargs {args.kwargs[:100]!r} is not JSON: {str(error)[:100]}") from None
+        raise InvalidArgumentError(f"--kwargs {args.kwargs[:100]!r} is not JSON: {str(error)[:100]}") from None
     require_torch("amazons train")
     from training.optimize.value import train
 

@@ -52,7 +52,7 @@ from agents.arena.backends import check_backend
 from agents.nets.export import load_model, save_model
 from agents.nets.policy_value import PolicyValueNet
 from amazons_env import core
-from amazons_env.errors import InvalidFileError
+from amazons_env.errors import InvalidArgumentError, InvalidFileError
 from amazons_env.files import is_sealed, read_json, seal, write_json
 
 from training.data.policy_value import load_pv_dataset
@@ -110,14 +110,15 @@ class LoopConfig:
         for name, (low, high) in whole.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise ValueError(f"train-loop --{name.replace('_', '-')}={value!r}: give an integer from {low} to {high}")
+                raise InvalidArgumentError(f"train-loop --{name.replace('_', '-')}={value!r}: "
+                                           f"give an integer from {low} to {high}")
         for name, low, high in (("lr", 0.0, 1.0), ("gate", 0.0, 1.0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high \
                     or not math.isfinite(value) or name == "lr" and value == 0:
-                raise ValueError(f"train-loop --{name}={value!r}: give a number in ({low}, {high}]")
+                raise InvalidArgumentError(f"train-loop --{name}={value!r}: give a number in ({low}, {high}]")
         if not isinstance(self.out, (str, os.PathLike)) or not str(self.out):
-            raise ValueError(f"train-loop OUT={self.out!r}: give a folder")
+            raise InvalidArgumentError(f"train-loop OUT={self.out!r}: give a folder")
         check_backend(self.backend, self.ray_address or None)
         from agents.registry import AGENTS
 

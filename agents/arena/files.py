@@ -92,7 +92,7 @@ def load_results(path: Optional[str], config: dict[str, Any]) -> list[dict[str, 
 
 
 def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")  # json.loads would take NaN and Infinity
+    raise ResultsFileError(f"{name} is not a JSON number")  # json.loads would take NaN and Infinity
 
 
 def check_result(result: Any, config: dict[str, Any]) -> Optional[str]:

@@ -40,11 +40,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 import numpy as np
 
+from amazons_env.errors import InvalidArgumentError
+
 from agents.base import Agent
 from agents.evaluation.evaluator import Evaluator, make_evaluator, register_evaluator
 from agents.nets import require_torch
 from agents.nets.onnx_runtime import RUNTIME_HELP, RUNTIMES
-from agents.options import opt
+from agents.options import OptionError, opt
 from agents.registry import make, register
 
 if TYPE_CHECKING:
@@ -172,7 +174,7 @@ class CNNEvaluator(Evaluator):
             torch.set_num_threads(int(threads))
         self.chunk = int(chunk)
         if self.chunk < 1:
-            raise ValueError(f"chunk={chunk!r}: give a positive number of positions per forward pass")
+            raise OptionError(f"chunk={chunk!r}: give a positive number of positions per forward pass")
         self.weights = str(weights)
         self._nets: dict[Path, Net] = {}
         for size in WEIGHTS.get(self.weights, (10,)):  # load now: a bad file fails here, not inside a search
@@ -198,7 +200,8 @@ class CNNEvaluator(Evaluator):
         size = board_width(cells) - 2
         net = self.net(size)
         if net.fixed_size is not None and size != net.fixed_size:
-            raise ValueError(f"{net.path.name} evaluates {net.fixed_size}x{net.fixed_size} boards, not {size}x{size}")
+            raise InvalidArgumentError(f"{net.path.name} evaluates {net.fixed_size}x{net.fixed_size} boards, "
+                                       f"not {size}x{size}")
         sides = np.ascontiguousarray(sides, dtype=np.int64)
         # channels-last is oneDNN's preferred layout for CPU convolutions (~30% faster here)
         x = torch.from_numpy(make_planes(cells, sides, net.config["planes"])).contiguous(memory_format=torch.channels_last)
@@ -232,12 +235,12 @@ def cnn_agent(search: str = "uct", weights: str = "default", threads: int = 1, n
         from agents.search.uct_net import UCTNet
 
         if weights in WEIGHTS and weights != "default":
-            raise ValueError(f"weights={weights}: value-net weights; search=uct takes a policy-value net "
-                             "(default, pv-8x8, or a model file path); the value net plays with search=alphabeta")
+            raise OptionError(f"weights={weights}: value-net weights; search=uct takes a policy-value net "
+                              "(default, pv-8x8, or a model file path); the value net plays with search=alphabeta")
 
         return UCTNet(weights=weights, threads=threads, seed=seed, **guide, **options)
     if guide:
-        raise ValueError(f"{', '.join('net_' + k for k in guide)}: options of search=uct, not of search={search}")
+        raise OptionError(f"{', '.join('net_' + k for k in guide)}: options of search=uct, not of search={search}")
     if search == "cnn":
-        raise ValueError("search=cnn: name a search such as uct, alphabeta or two-iteration")
+        raise OptionError("search=cnn: name a search such as uct, alphabeta or two-iteration")
     return make(search, eval=CNNEvaluator(weights, threads), seed=seed, **options)

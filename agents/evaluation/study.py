@@ -32,7 +32,7 @@ from numba import njit
 from amazons_env import core
 
 from agents.evaluation.evaluator import KERNEL_SIGNATURE, Evaluator, make_evaluator, register_evaluator
-from agents.options import opt
+from agents.options import OptionError, opt
 
 __all__ = ["Basic", "Improved", "basic_kernel", "improved_kernel", "BIAS", "JITTER", "SEED", "COF1"]
 
@@ -93,11 +93,11 @@ def improved_kernel(cells, queens, nq, side, dirs, params):
 class _StudyEvaluator(Evaluator):
     def __init__(self, kernel, bias: float, jitter: float, cof1: float) -> None:
         if not 0.0 < bias < 1.0:
-            raise ValueError(f"bias={bias!r}: the study's bias magnitude must be in (0, 1)")
+            raise OptionError(f"bias={bias!r}: the study's bias magnitude must be in (0, 1)")
         if not 0.0 <= jitter < bias / 10:
-            raise ValueError(f"jitter={jitter!r}: must be >= 0 and tiny next to the bias ({bias})")
+            raise OptionError(f"jitter={jitter!r}: must be >= 0 and tiny next to the bias ({bias})")
         if not 0.0 <= cof1 <= 1.0:
-            raise ValueError(f"cof1={cof1!r}: must be in [0, 1]")
+            raise OptionError(f"cof1={cof1!r}: must be in [0, 1]")
         super().__init__(np.array([bias, jitter, 0.0, cof1], dtype=np.float64))
         self.kernel = kernel  # an instance attribute: a dispatcher stored on the class would bind as a method
 

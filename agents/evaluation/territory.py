@@ -40,7 +40,7 @@ from numba import njit
 from amazons_env import core
 
 from agents.evaluation.evaluator import KERNEL_SIGNATURE, Evaluator, make_evaluator, register_evaluator
-from agents.options import opt
+from agents.options import OptionError, opt
 
 __all__ = ["Territory", "territory_kernel", "distance_maps", "features", "phase_score", "mobility_penalty", "squash",
            "FAR", "PARAM_NAMES", "KERNELS"]
@@ -237,16 +237,16 @@ class Territory(Evaluator):
     def __init__(self, kappa: float = 0.1, scale: float = 0.1, mob: float = 10.0, a1: float = 0.6,
                  a2: float = 0.2, a3: float = 0.4, a4: float = 0.5, kernel: str = "bitboard") -> None:
         if not abs(kappa) <= 0.2:
-            raise ValueError(f"kappa={kappa!r}: Lieberum's tie bonus must satisfy |kappa| <= 0.2")
+            raise OptionError(f"kappa={kappa!r}: Lieberum's tie bonus must satisfy |kappa| <= 0.2")
         if not scale > 0:
-            raise ValueError(f"scale={scale!r}: must be > 0 (squares per unit of tanh input / board squares)")
+            raise OptionError(f"scale={scale!r}: must be > 0 (squares per unit of tanh input / board squares)")
         for name, value in (("mob", mob), ("a1", a1), ("a2", a2), ("a3", a3), ("a4", a4)):
             if not value >= 0:
-                raise ValueError(f"{name}={value!r}: phase weights and the mobility penalty must be >= 0")
+                raise OptionError(f"{name}={value!r}: phase weights and the mobility penalty must be >= 0")
         if a1 > 1:
-            raise ValueError(f"a1={a1!r}: f1 = 1 - a1 s must stay >= 0, so a1 <= 1")
+            raise OptionError(f"a1={a1!r}: f1 = 1 - a1 s must stay >= 0, so a1 <= 1")
         if kernel not in KERNELS:
-            raise ValueError(f"kernel={kernel!r}: must be one of {', '.join(KERNELS)}")
+            raise OptionError(f"kernel={kernel!r}: must be one of {', '.join(KERNELS)}")
         super().__init__(np.array([kappa, scale, mob, a1, a2, a3, a4], dtype=np.float64))
         if kernel == "bitboard":
             from agents.evaluation.territory_bitboard import territory_bb_kernel  # that module builds on this one

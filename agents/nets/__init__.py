@@ -14,15 +14,18 @@ where they are missing, ``require_torch`` says so in one line instead of a trace
 
 from __future__ import annotations
 
+from amazons_env.errors import AmazonsError
+
 __all__ = ["TorchMissingError", "require_torch", "INSTALL_NN"]
 
 INSTALL_NN = ('pip install "amazons[nn]" (on Linux, for the CPU-only build of torch, first: '
               "pip install torch --index-url https://download.pytorch.org/whl/cpu)")
 
 
-class TorchMissingError(ImportError, ValueError):
-    """torch or safetensors is not installed. A ``ValueError`` too, so that the command line
-    prints its one line like any other refused input."""
+class TorchMissingError(ImportError, AmazonsError):
+    """torch or safetensors is not installed. An input error too (``AmazonsError``): the caller
+    asked for what this installation lacks, and installing the extra fixes it, so the command
+    line prints its one line like any other refused input."""
 
 
 def require_torch(what: str) -> None:

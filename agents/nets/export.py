@@ -31,6 +31,7 @@ from safetensors.torch import save as save_bytes
 from torch import nn
 
 from amazons_env import core
+from amazons_env.errors import InvalidArgumentError
 from amazons_env.files import canonical_json, write_atomic, write_json
 
 from agents.nets.models import MODELS, build_model, check_kwargs
@@ -56,11 +57,11 @@ def save_model(model: nn.Module, path: PathLike, board_size: Optional[int] = Non
     the base path. ``board_size``: the size trained on (required by size-bound models)."""
     arch = type(model).__name__
     if arch not in MODELS:
-        raise ValueError(f"{arch} is not an exportable architecture ({sorted(MODELS)})")
+        raise InvalidArgumentError(f"{arch} is not an exportable architecture ({sorted(MODELS)})")
     kwargs = model.config()
     size = int(board_size if board_size is not None else kwargs.get("size", 0))
     if size <= 0:
-        raise ValueError(f"save_model({arch}): give the board_size the model was trained on")
+        raise InvalidArgumentError(f"save_model({arch}): give the board_size the model was trained on")
     state = {name: tensor.detach().to("cpu").contiguous() for name, tensor in model.state_dict().items()}
     config = {"format_version": FORMAT_VERSION, "arch": arch, "kwargs": kwargs, "planes": model.planes,
               "output": model.output, "board_size": size, "recipe": recipe or {}, "data_hash": data_hash,

@@ -25,6 +25,7 @@ import torch
 from torch import nn
 
 from amazons_env import core
+from amazons_env.errors import InvalidArgumentError
 
 from agents.nets.planes import plane_count
 
@@ -127,16 +128,17 @@ def check_kwargs(arch: str, kwargs: Any) -> None:
     ValueError: ResValueNet argument blocks=100000: give an integer from 0 to 64
     """
     if not isinstance(arch, str) or arch not in MODELS:
-        raise ValueError(f"unknown architecture {str(arch)[:100]!r}; use one of {sorted(MODELS)}")
+        raise InvalidArgumentError(f"unknown architecture {str(arch)[:100]!r}; use one of {sorted(MODELS)}")
     if not isinstance(kwargs, dict):
-        raise ValueError(f"{arch} arguments {str(kwargs)[:100]}: give a dict")
+        raise InvalidArgumentError(f"{arch} arguments {str(kwargs)[:100]}: give a dict")
     limits = MODELS[arch].limits
     for key, value in kwargs.items():
         if key not in limits:
-            raise ValueError(f"{arch} has no argument {str(key)[:100]!r}; its arguments: {', '.join(limits)}")
+            raise InvalidArgumentError(f"{arch} has no argument {str(key)[:100]!r}; its arguments: {', '.join(limits)}")
         low, high = limits[key]
         if type(value) is not int or not low <= value <= high:
-            raise ValueError(f"{arch} argument {key}={str(value)[:100]}: give an integer from {low} to {high}")
+            raise InvalidArgumentError(f"{arch} argument {key}={str(value)[:100]}: "
+                                       f"give an integer from {low} to {high}")
 
 
 def build_model(arch: str, **kwargs: Any) -> nn.Module:

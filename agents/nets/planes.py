@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from amazons_env import core
+from amazons_env.errors import InvalidArgumentError
 
 __all__ = ["PLANE_SETS", "plane_count", "make_planes", "board_width"]
 
@@ -40,7 +41,7 @@ PLANE_SETS = {"study": 4, "relative": 6}
 def plane_count(planes: str) -> int:
     """How many input planes the plane set ``planes`` has."""
     if planes not in PLANE_SETS:
-        raise ValueError(f"unknown plane set {planes!r}; use one of {sorted(PLANE_SETS)}")
+        raise InvalidArgumentError(f"unknown plane set {planes!r}; use one of {sorted(PLANE_SETS)}")
     return PLANE_SETS[planes]
 
 
@@ -48,7 +49,7 @@ def board_width(cells: np.ndarray) -> int:
     """The padded row width ``W`` of a ``cells[k, W*W]`` stack (``size = W - 2``)."""
     width = int(round(np.sqrt(cells.shape[-1])))
     if width * width != cells.shape[-1] or width - 2 < core.MIN_SIZE:
-        raise ValueError(f"cells rows of length {cells.shape[-1]} are not padded square boards")
+        raise InvalidArgumentError(f"cells rows of length {cells.shape[-1]} are not padded square boards")
     return width
 
 
@@ -101,10 +102,10 @@ def make_planes(cells: np.ndarray, sides: "Sequence[int] | np.ndarray", planes: 
     boards, ``sides`` the side to move of each (0 White, 1 Black)."""
     cells = np.ascontiguousarray(cells, dtype=np.uint8)
     if cells.ndim != 2:
-        raise ValueError(f"cells must be a [k, W*W] stack, got shape {cells.shape}")
+        raise InvalidArgumentError(f"cells must be a [k, W*W] stack, got shape {cells.shape}")
     sides = np.ascontiguousarray(sides, dtype=np.int64)
     if sides.shape != (cells.shape[0],):
-        raise ValueError(f"sides has shape {sides.shape}, expected ({cells.shape[0]},)")
+        raise InvalidArgumentError(f"sides has shape {sides.shape}, expected ({cells.shape[0]},)")
     width = board_width(cells)
     out = np.zeros((cells.shape[0], plane_count(planes), width - 2, width - 2), dtype=np.float32)
     if planes == "study":

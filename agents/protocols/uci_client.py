@@ -50,20 +50,26 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from amazons_env import Board, Move
-from amazons_env.errors import InvalidMoveError
+from amazons_env.errors import AmazonsRuntimeError, InvalidMoveError
 
 from agents.base import Agent
-from agents.options import TIME, opt
+from agents.options import TIME, OptionError, opt
 from agents.registry import register
 from agents.protocols.uci_engine import fen
 
-__all__ = ["UCIAgent", "EngineError", "EngineResult"]
+__all__ = ["UCIAgent", "EngineError", "EngineOptionError", "EngineResult"]
 
 _HANDSHAKE_SECONDS = 60.0  # `uci` and `isready` answers: an engine may load weights or compile first
 
 
-class EngineError(ValueError):
-    """The external engine failed: it could not start, exited, hung or answered an illegal move."""
+class EngineError(AmazonsRuntimeError):
+    """The external engine failed: it could not start, exited, hung or answered an illegal move.
+    A run-time failure, not bad input: the same engine may well work when run again."""
+
+
+class EngineOptionError(OptionError):
+    """An option passed through to the engine (``setoption``) that the engine does not list: bad
+    input, found only once the engine has started and listed its options."""
 
 
 @dataclass(frozen=True)
@@ -121,16 +127,16 @@ class UCIAgent(Agent):
         super().__init__(seed)
         argv = shlex.split(engine) if isinstance(engine, str) else []
         if not argv:
-            raise ValueError("agent 'uci': engine=PATH is required (the engine's executable or command line)")
+            raise OptionError("agent 'uci': engine=PATH is required (the engine's executable or command line)")
         executable = shutil.which(argv[0])
         if executable is None:
-            raise ValueError(f"agent 'uci': engine {argv[0]!r} is not an executable file or a command on PATH")
+            raise OptionError(f"agent 'uci': engine {argv[0]!r} is not an executable file or a command on PATH")
         if time is not None and not (isinstance(time, (int, float)) and 0 < time < float("inf")):
-            raise ValueError(f"agent 'uci': time={time!r}: seconds per move must be a number > 0")
+            raise OptionError(f"agent 'uci': time={time!r}: seconds per move must be a number > 0")
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-            raise ValueError(f"agent 'uci': depth={depth!r}: must be a whole number >= 1")
+            raise OptionError(f"agent 'uci': depth={depth!r}: must be a whole number >= 1")
         if not (isinstance(grace, (int, float)) and 0 < grace < float("inf")):
-            raise ValueError(f"agent 'uci': grace={grace!r}: must be a number of seconds > 0")
+            raise OptionError(f"agent 'uci': grace={grace!r}: must be a number of seconds > 0")
         self.argv = [executable] + argv[1:]
         self.time = 1.0 if time is None and depth is None else time
         self.depth = depth
@@ -146,11 +152,11 @@ class UCIAgent(Agent):
 
     # -- the process ------------------------------------------------------------------------------
 
-    def _fail(self, why: str) -> EngineError:
+    def _fail(self, why: str, error: type[Exception] = EngineError) -> Exception:
         """Kill the engine and make the error that says why (with its last stderr lines)."""
         self.close()
         tail = " | ".join(self._stderr)
-        return EngineError(f"engine {self.engine_name!r}: {why}" + (f"; its stderr: {tail}" if tail else ""))
+        return error(f"engine {self.engine_name!r}: {why}" + (f"; its stderr: {tail}" if tail else ""))
 
     def _start(self) -> None:
         try:
@@ -178,7 +184,8 @@ class UCIAgent(Agent):
             if name is None:
                 close = difflib.get_close_matches(_option_key(key), list(listed), n=1)
                 hint = f" (did you mean {listed[close[0]]!r}?)" if close else ""
-                raise self._fail(f"has no option {key!r}{hint} (agent 'uci'); its options: {', '.join(listed.values())}")
+                raise self._fail(f"has no option {key!r}{hint} (agent 'uci'); "
+                                 f"its options: {', '.join(listed.values())}", EngineOptionError)
             self._send(f"setoption name {name} value {_setoption_value(value)}")
         if "uci variant" in listed:  # after the options: a VariantPath may define the variant
             self._send(f"setoption name UCI_Variant value {self.variant}")

@@ -47,6 +47,7 @@ from typing import IO, Iterable, Iterator, Optional
 import numpy as np
 
 from amazons_env import Board, Move, core
+from amazons_env.errors import IllegalMoveError, InvalidArgumentError
 
 from agents.base import Agent
 from agents.search.clock import freeze_survivors
@@ -77,19 +78,19 @@ def parse_go(tokens: list[str]) -> dict[str, int]:
             i += 1
         elif word in _GO_NUMBERS:
             if i + 1 >= len(tokens):
-                raise ValueError(f"{word} needs a number")
+                raise InvalidArgumentError(f"{word} needs a number")
             try:
                 value = int(tokens[i + 1])
             except ValueError:
-                raise ValueError(f"{word} {tokens[i + 1]!r} is not a whole number") from None
+                raise InvalidArgumentError(f"{word} {tokens[i + 1]!r} is not a whole number") from None
             if value < 0 and word not in ("wtime", "btime"):  # a clock may run below zero
-                raise ValueError(f"{word} {value} is negative")
+                raise InvalidArgumentError(f"{word} {value} is negative")
             limits[word] = value
             i += 2
         elif word == "searchmoves":
             break  # not supported: every move is searched
         else:
-            raise ValueError(f"unknown argument {word!r}")
+            raise InvalidArgumentError(f"unknown argument {word!r}")
     return limits
 
 
@@ -212,25 +213,25 @@ class UCIEngine:
     def cmd_setoption(self, args: list[str]) -> None:
         text = " ".join(args)
         if not text.startswith("name "):
-            raise ValueError("expected 'setoption name NAME [value VALUE]'")
+            raise InvalidArgumentError("expected 'setoption name NAME [value VALUE]'")
         name, _, value = text[5:].partition(" value ")
         name, value = name.strip().lower(), value.strip()
         if name == "uci_variant":
             if value != VARIANT:
-                raise ValueError(f"variant {value!r} is not supported: only {VARIANT!r}")
+                raise InvalidArgumentError(f"variant {value!r} is not supported: only {VARIANT!r}")
         elif name == "agent":
             AGENTS.validate(value)  # raises on a bad spec: the old agent stays
             self.spec, self.agent = value, None  # built on the next `isready` or `go`
         elif name in ("movetime", "move overhead"):
             number = int(value)
             if number < 0:
-                raise ValueError(f"{name} {number} is negative")
+                raise InvalidArgumentError(f"{name} {number} is negative")
             if name == "movetime":
                 self.movetime_ms = number
             else:
                 self.overhead_ms = number
         else:
-            raise ValueError(f"unknown option {name!r}")
+            raise InvalidArgumentError(f"unknown option {name!r}")
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
         self.board = Board(10)
@@ -248,7 +249,7 @@ class UCIEngine:
         elif args[:1] == ["fen"] and len(args) > 1:
             board = Board(position=" ".join(args[1:]))
         else:
-            raise ValueError("expected 'position startpos|fen FEN [moves M ...]'")
+            raise InvalidArgumentError("expected 'position startpos|fen FEN [moves M ...]'")
         for text in moves:
             board.push(Move.parse(text, board.size))
         self.board = board
@@ -275,7 +276,7 @@ class UCIEngine:
             with thinking(self._agent(), seconds, limits.get("depth")) as agent:
                 move = agent.select_move(board.copy())
             if not board.is_legal(move):
-                raise ValueError(f"the agent chose the illegal move {move}")
+                raise IllegalMoveError(f"the agent chose the illegal move {move}")
         except Exception as error:  # noqa: BLE001 - still answer with a legal move
             self.error(f"{self.spec}: {error}; playing the first legal move")
             move = board.legal_moves()[0]
@@ -310,7 +311,7 @@ class UCIEngine:
 
     def cmd_d(self, args: list[str]) -> None:
         if self.board is None:
-            raise ValueError("no valid position")
+            raise InvalidArgumentError("no valid position")
         for row in str(self.board).splitlines():
             self.send(row)
         self.send(f"Fen: {fen(self.board)}")

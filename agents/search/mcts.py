@@ -31,13 +31,14 @@ from typing import Any, Optional
 import numpy as np
 
 from amazons_env import Board, Move, core
+from amazons_env.errors import InvalidArgumentError
 
 from agents.search import endgame
 from agents.search.alphabeta import WIN, candidates, search_stats
 from agents.base import Agent
 from agents.search.clock import Clock
 from agents.evaluation.evaluator import make_evaluator
-from agents.options import EVAL, TIME, opt
+from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import register
 
 __all__ = ["MCTS", "Node", "MCTSResult"]
@@ -94,11 +95,11 @@ class MCTS(Agent):
                  endgame: int = 300, seed: Optional[int] = None, **eval_options: Any) -> None:
         super().__init__(seed)
         if time is not None and not time > 0:
-            raise ValueError(f"time={time!r}: seconds per move must be > 0")
+            raise OptionError(f"time={time!r}: seconds per move must be > 0")
         if sims is not None and sims < 1:
-            raise ValueError(f"sims={sims!r}: must be >= 1")
+            raise OptionError(f"sims={sims!r}: must be >= 1")
         if k < 1 or kq < 0 or not c > 0 or not tau > 0:
-            raise ValueError(f"k={k} must be >= 1, kq={kq} >= 0, c={c} and tau={tau} > 0")
+            raise OptionError(f"k={k} must be >= 1, kq={kq} >= 0, c={c} and tau={tau} > 0")
         self.time = 1.0 if time is None and sims is None else time
         self.sims = sims
         self.evaluator = make_evaluator(eval, **eval_options)
@@ -190,7 +191,7 @@ class MCTS(Agent):
     def search(self, board: Board) -> MCTSResult:
         """Run the simulations for ``board``'s side to move and pick the most visited move."""
         if board.is_game_over():
-            raise ValueError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
+            raise InvalidArgumentError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
         start = _time.perf_counter()
         filling = endgame.filling_move(board) if self.endgame else None
         if filling is not None:

@@ -47,12 +47,13 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from amazons_env import Board, Move, core
+from amazons_env.errors import IllegalMoveError, InvalidArgumentError
 
 from agents.base import Agent
 from agents.search.clock import Clock
 from agents.nets import onnx_runtime, require_torch
 from agents.nets.onnx_runtime import RUNTIME_HELP, RUNTIMES, OnnxRunner
-from agents.options import TIME, opt
+from agents.options import TIME, OptionError, opt
 from agents.registry import register
 
 __all__ = ["PVNet", "Node", "Tree", "run_trees", "PVMCTS", "PVResult", "PV_WEIGHTS", "pv_weights_path"]
@@ -84,7 +85,7 @@ class PVNet:
         from agents.evaluation.cnn import inference_module
 
         if runtime not in RUNTIMES:
-            raise ValueError(f"runtime={runtime!r}: use one of {RUNTIMES}")
+            raise OptionError(f"runtime={runtime!r}: use one of {RUNTIMES}")
         if threads:
             torch.set_num_threads(int(threads))
         self.model = model.eval()
@@ -100,7 +101,7 @@ class PVNet:
 
         model, config = load_model(path)
         if config["arch"] != "PolicyValueNet":
-            raise ValueError(f"{path}: a {config['arch']} has no policy; pvmcts needs a PolicyValueNet file")
+            raise OptionError(f"{path}: a {config['arch']} has no policy; pvmcts needs a PolicyValueNet file")
         return cls(model, threads, runtime)
 
     def evaluate(self, cells: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -199,7 +200,7 @@ class Node:
         hit = np.flatnonzero((self.moves[:, 0] == move.from_square) & (self.moves[:, 1] == move.to_square)
                              & (self.moves[:, 2] == move.arrow))
         if len(hit) == 0:
-            raise ValueError(f"move {move} is not legal in this node")
+            raise IllegalMoveError(f"move {move} is not legal in this node")
         return int(hit[0])
 
 
@@ -279,7 +280,7 @@ def run_trees(trees: Sequence[Tree], net: PVNet, sims: int, batch: int = 8, dead
         return legal, (live, out)
 
     if any(t.root is None for t in trees):
-        raise ValueError("run_trees: every tree needs a root (start_roots)")
+        raise InvalidArgumentError("run_trees: every tree needs a root (start_roots)")
     last = 0.0  # how long the last round (gather, forward pass, backup) took
     while True:
         todo = [t for t in trees if t.sims < sims and not t.root.terminal]
@@ -419,7 +420,7 @@ class PVMCTS(Agent):
     def search(self, board: Board) -> PVResult:
         """Run the simulations for ``board``'s side to move and choose the move."""
         if board.is_game_over():
-            raise ValueError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
+            raise InvalidArgumentError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
         start = _time.perf_counter()
         net = self.net(board.size)
         tree = Tree(board.size, self.c, self.fpu)

@@ -63,11 +63,13 @@ import numpy as np
 from numba import njit, types
 
 from amazons_env import Board, core
+from amazons_env.errors import InvalidArgumentError
 
 from agents.search import endgame
 from agents.search import uct_tree as T
 from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.nets import require_torch
+from agents.options import OptionError
 from agents.search.pvmcts import PV_WEIGHTS, PVNet, pv_weights_path
 from agents.search.uct import UCT
 
@@ -156,7 +158,7 @@ def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
     ``(moves uint8[M, 3] of public squares, probs float32[M])``, a queen move's share split over its
     arrows by their visits: the policy target of expert iteration (``training.selfplay.policy_value``)."""
     if agent._tree is None or agent._tree_position != (board.cells.tobytes(), board.ply) or agent.tree != "split":
-        raise ValueError("visit_policy: the agent's last search was not a split-tree search of this board")
+        raise InvalidArgumentError("visit_policy: the agent's last search was not a split-tree search of this board")
     ni, _, st = agent._tree
     public = core.public_index(board.size)
     moves, counts = [], []
@@ -166,7 +168,7 @@ def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
                 moves.append((public[ni[q, T.FROM]], public[ni[q, T.TO]], public[ni[a, T.ARROW]]))
                 counts.append(float(ni[a, T.VISITS]))
     if not moves:
-        raise ValueError("visit_policy: the last search visited no whole move (a filling-phase move?)")
+        raise InvalidArgumentError("visit_policy: the last search visited no whole move (a filling-phase move?)")
     weights = np.array(counts)
     return np.array(moves, np.uint8), (weights / weights.sum()).astype(np.float32)
 
@@ -187,14 +189,14 @@ class UCTNet(UCT):
         require_torch("the cnn agent (uct guided by the policy-value net)")
         super().__init__(**options)
         if self.tree != "split":
-            raise ValueError("tree='move': the net's priors are for a split tree (queen move, then arrow)")
+            raise OptionError("tree='move': the net's priors are for a split tree (queen move, then arrow)")
         for key, v in (("mix", mix), ("value", value)):
             if not (isinstance(v, (int, float)) and 0 <= v <= 1):
-                raise ValueError(f"{key}={v!r}: must be a number in 0..1")
+                raise OptionError(f"{key}={v!r}: must be a number in 0..1")
         if not (isinstance(top, int) and top >= 0):
-            raise ValueError(f"top={top!r}: must be a whole number >= 0")
+            raise OptionError(f"top={top!r}: must be a whole number >= 0")
         if depth not in (0, 1):
-            raise ValueError(f"depth={depth!r}: must be 0 (the root) or 1 (and the replies)")
+            raise OptionError(f"depth={depth!r}: must be 0 (the root) or 1 (and the replies)")
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
         self.weights, self.threads, self.runtime = str(weights), int(threads), str(runtime)
         self._nets: dict[Path, PVNet] = {}

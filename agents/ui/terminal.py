@@ -29,7 +29,7 @@ from typing import Callable, Optional, TextIO
 import numpy as np
 
 from amazons_env import Board, Color, GameRecord, Move, parse_square, square_name
-from amazons_env.errors import InvalidArgumentError, InvalidMoveError
+from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError
 
 from agents.arena import with_option
 from agents.base import Agent
@@ -99,7 +99,7 @@ def engine_move(agent: Agent, board: Board) -> Move:
     corrupted game)."""
     move = agent.select_move(board)
     if not board.is_legal(move):
-        raise ValueError(f"agent {agent.spec!r} chose the illegal move {move} in {board.text()!r}")
+        raise IllegalMoveError(f"agent {agent.spec!r} chose the illegal move {move} in {board.text()!r}")
     return move
 
 
@@ -239,7 +239,9 @@ class TerminalGame:
                 self.say("The game is over: undo, save FILE or quit.")
             else:
                 self.move_input(text.lower())
-        except ValueError as error:  # our errors all subclass ValueError: one line, then the prompt
+        # bad input (AmazonsError, a ValueError): one line, then the prompt again; a run-time
+        # failure (AmazonsRuntimeError: the engine died) is not caught, so it ends the session
+        except ValueError as error:
             self.say(str(error))
         return True
 

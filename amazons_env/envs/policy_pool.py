@@ -25,6 +25,7 @@ from typing import Any, Optional
 import numpy as np
 
 from amazons_env.envs.vector_env import AmazonsVectorEnv, BatchPolicy
+from amazons_env.errors import InvalidArgumentError
 
 __all__ = ["BatchPolicy", "SnapshotPool", "play_policies"]
 
@@ -41,9 +42,9 @@ class SnapshotPool:
 
     def __init__(self, capacity: int = 8, latest: float = 0.5, seed: Optional[int] = None) -> None:
         if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
-            raise ValueError(f"capacity={capacity!r} must be a positive integer")
+            raise InvalidArgumentError(f"capacity={capacity!r} must be a positive integer")
         if not isinstance(latest, (int, float)) or not 0.0 <= latest <= 1.0:
-            raise ValueError(f"latest={latest!r} must be a probability in [0, 1]")
+            raise InvalidArgumentError(f"latest={latest!r} must be a probability in [0, 1]")
         self.capacity = capacity
         self.latest = float(latest)
         self.rng = np.random.default_rng(seed)
@@ -56,7 +57,7 @@ class SnapshotPool:
     def add(self, policy: BatchPolicy) -> None:
         """Store a frozen snapshot; it becomes the active one."""
         if not callable(policy):
-            raise ValueError(f"SnapshotPool.add: {policy!r} is not a batched policy (obs, mask) -> actions")
+            raise InvalidArgumentError(f"SnapshotPool.add: {policy!r} is not a batched policy (obs, mask) -> actions")
         self.snapshots.append(policy)
         del self.snapshots[:-self.capacity]
         self.active = len(self.snapshots) - 1
@@ -64,7 +65,7 @@ class SnapshotPool:
     def sample(self) -> int:
         """Choose the active snapshot; returns its index (0 = oldest kept)."""
         if not self.snapshots:
-            raise ValueError("SnapshotPool.sample: the pool is empty (add a snapshot first)")
+            raise InvalidArgumentError("SnapshotPool.sample: the pool is empty (add a snapshot first)")
         last = len(self.snapshots) - 1
         if last == 0 or self.rng.random() < self.latest:
             self.active = last
@@ -74,7 +75,7 @@ class SnapshotPool:
 
     def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         if self.active < 0:
-            raise ValueError("SnapshotPool: the pool is empty (add a snapshot first)")
+            raise InvalidArgumentError("SnapshotPool: the pool is empty (add a snapshot first)")
         return self.snapshots[self.active](obs, mask)
 
 
@@ -88,7 +89,7 @@ def play_policies(policy: BatchPolicy, opponent: Any, size: int = 6, games: int 
     so that deterministic players still meet in different games. ``env_options`` go to
     ``AmazonsVectorEnv`` (e.g. ``action_encoding="lines"``: the encoding ``policy`` speaks)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
-        raise ValueError(f"games={games!r} must be an even integer >= 2")
+        raise InvalidArgumentError(f"games={games!r} must be an even integer >= 2")
     wins = {}
     for colour in ("white", "black"):
         envs = AmazonsVectorEnv(games // 2, size=size, opponent=opponent, learner_color=colour, copy=False,

@@ -179,7 +179,8 @@ class AmazonsVectorEnv(VectorEnv):
             if "reset_mask" in options:
                 which = np.asarray(options["reset_mask"])
                 if which.dtype != np.bool_ or which.shape != (self.num_envs,):
-                    raise ValueError(f"options['reset_mask'] must be a bool array of shape ({self.num_envs},)")
+                    raise InvalidArgumentError(f"options['reset_mask'] must be a bool array of shape "
+                                               f"({self.num_envs},)")
                 which = np.ascontiguousarray(which)
                 if not self._started and not which.all():
                     raise gymnasium.error.ResetNeeded("the first reset must reset every game")

@@ -12,7 +12,7 @@ import pytest
 from agents import make
 from agents.arena import play_game
 from agents.protocols.botzone import KEEP_RUNNING, NO_MOVE, BotzoneBot, botzone_to_move, move_to_botzone
-from agents.protocols.uci_client import EngineError, UCIAgent
+from agents.protocols.uci_client import EngineError, EngineOptionError, UCIAgent
 from agents.protocols.uci_engine import FEN_10, UCIEngine, fen, move_budget, parse_go, thinking
 from amazons_env import Board, InvalidMoveError, Move
 
@@ -279,7 +279,7 @@ def test_uci_agent_refuses_bad_options_and_engines():
     with pytest.raises(ValueError, match="time"):
         UCIAgent(engine=ENGINE, time=-1)
     agent = UCIAgent(engine=ENGINE, Movetme=100)
-    with pytest.raises(EngineError, match=r"has no option 'Movetme' \(did you mean 'MoveTime'\?\)"):
+    with pytest.raises(EngineOptionError, match=r"has no option 'Movetme' \(did you mean 'MoveTime'\?\)"):
         agent.select_move(Board(6))
     assert agent._proc is None  # killed, not left behind
 

@@ -16,6 +16,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from amazons_env.errors import InvalidArgumentError
+
 __all__ = ["TrainConfig"]
 
 # option: smallest allowed value (integers)
@@ -56,24 +58,24 @@ class TrainConfig:
     def check(self) -> None:
         """Raise ``ValueError`` naming the first option of the wrong type or out of range."""
         if not isinstance(self.data, (list, tuple)) or not self.data or not all(map(_is_path, self.data)):
-            raise ValueError(f"train option data={self.data!r}: give one or more self-play folders")
+            raise InvalidArgumentError(f"train option data={self.data!r}: give one or more self-play folders")
         if not _is_path(self.out):
-            raise ValueError(f"train option out={self.out!r}: give an output folder")
+            raise InvalidArgumentError(f"train option out={self.out!r}: give an output folder")
         if not isinstance(self.kwargs, dict):
-            raise ValueError(f"train option kwargs={self.kwargs!r}: give a dict of architecture arguments")
+            raise InvalidArgumentError(f"train option kwargs={self.kwargs!r}: give a dict of architecture arguments")
         for name, low in _INTS.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise ValueError(f"train option {name}={value!r}: give an integer >= {low}")
+                raise InvalidArgumentError(f"train option {name}={value!r}: give an integer >= {low}")
         for name, (allowed, text) in _FLOATS.items():
             value = getattr(self, name)
             if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
                     or not allowed(value)):
-                raise ValueError(f"train option {name}={value!r}: give {text}")
+                raise InvalidArgumentError(f"train option {name}={value!r}: give {text}")
         if self.optimizer not in ("adam", "sgd"):
-            raise ValueError(f"train option optimizer={self.optimizer!r}: use 'adam' or 'sgd'")
+            raise InvalidArgumentError(f"train option optimizer={self.optimizer!r}: use 'adam' or 'sgd'")
         for name in ("augment", "progress", "resume"):
             if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"train option {name}={getattr(self, name)!r}: give True or False")
+                raise InvalidArgumentError(f"train option {name}={getattr(self, name)!r}: give True or False")
         if not isinstance(self.device, str) or not isinstance(self.arch, str):
-            raise ValueError(f"train options arch={self.arch!r}, device={self.device!r}: give strings")
+            raise InvalidArgumentError(f"train options arch={self.arch!r}, device={self.device!r}: give strings")

@@ -29,6 +29,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from amazons_env.errors import InvalidArgumentError
+
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import (legal_moves_batch, move_keys, move_log_probs, symmetry_permutation,
                                       transform_cells)
@@ -56,7 +58,7 @@ def policy_batch(data: dict[str, np.ndarray], index: np.ndarray, k: int, size: i
     where = np.minimum(where, len(order) - 1)
     found = legal_keys[order][where] == move_keys(t_rows, t_moves, size)
     if not found.all():
-        raise ValueError("policy target names an illegal move (data from another position?)")
+        raise InvalidArgumentError("policy target names an illegal move (data from another position?)")
     target = np.zeros(len(moves), np.float32)
     np.add.at(target, order[where], data["pi_probs"][picks])
     return {"x": make_planes(cells, sides, "relative"), "rows": rows, "moves": moves, "target": target,

@@ -40,7 +40,9 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from agents.arena.backends import check_backend, run_tasks
+from agents.game import ENDGAME_BUDGET, endgame_winner, play_out
 from amazons_env import Board, Move, core
+from amazons_env.errors import InvalidArgumentError
 
 from training.data.shards import MANIFEST, ShardError, read_manifest, shard_path, write_manifest, write_shard
 
@@ -56,37 +58,33 @@ def _make_agent(spec: str):
 
 
 def play_game(size: int, agent: Any, seed: int, random_plies: Sequence[int] = (2, 6),
-              endgame_budget: int = 20_000) -> dict[str, np.ndarray]:
-    """One self-play game: the arrays of the module docstring, plus ``plies`` (the ply of each
-    position). ``agent`` must have ``search(board)`` returning a result with ``.move``/``.value``."""
-    from agents.search.endgame import analyse
-
+              endgame_budget: int = ENDGAME_BUDGET) -> dict[str, np.ndarray]:
+    """One self-play game (``agents.game.play_out``): the arrays of the module docstring, plus
+    ``plies`` (the ply of each position). ``agent`` must have ``search(board)`` returning a result
+    with ``.move``/``.value``."""
     rng = np.random.default_rng(seed)
     agent.seed(int(rng.integers(1 << 31)))
     agent.reset()
-    board = Board(size)
     opening = int(rng.integers(random_plies[0], random_plies[1] + 1))
     cells, sides, values = [], [], []
-    winner: Optional[int] = None
-    while winner is None:
-        if board.is_game_over():
-            winner = 1 - int(board.turn)
-            break
+
+    def decided(board: Board) -> Optional[int]:  # every position reached is recorded, a decided one with its exact value
         cells.append(board.cells.copy())
         sides.append(int(board.turn))
-        decided = analyse(board, endgame_budget).outcome()
-        if decided:
-            values.append(float(decided))
-            winner = int(board.turn) if decided > 0 else 1 - int(board.turn)
-            break
+        winner = endgame_winner(board, endgame_budget)
+        if winner is not None:
+            values.append(1.0 if winner == int(board.turn) else -1.0)
+        return winner
+
+    def choose(board: Board) -> Move:  # the search's value always; its move after the random opening
         result = agent.search(board)
         values.append(float(result.value))
         if board.ply < opening:
             moves = board.legal_moves_array()
-            move = Move(*(int(x) for x in moves[rng.integers(len(moves))]), size)
-        else:
-            move = result.move
-        board.push_unchecked(move)
+            return Move(*(int(x) for x in moves[rng.integers(len(moves))]), size)
+        return result.move
+
+    winner = play_out(Board(size), (choose, choose), decided, check=False)
     sides_array = np.array(sides, dtype=np.int8)
     return {"cells": np.array(cells, dtype=np.uint8), "sides": sides_array,
             "results": np.where(sides_array == winner, 1, -1).astype(np.int8),
@@ -110,7 +108,7 @@ def _play_shard(index: int, first_seed: int, games: int, size: int, agent_spec: 
 def _whole(name: str, value: Any, low: int, high: float = math.inf) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
         bound = f">= {low}" if high == math.inf else f"from {low} to {high}"
-        raise ValueError(f"selfplay option {name}={value!r}: give an integer {bound}")
+        raise InvalidArgumentError(f"selfplay option {name}={value!r}: give an integer {bound}")
     return int(value)
 
 
@@ -120,7 +118,7 @@ def _kept_shards(folder: Path, settings: dict[str, Any]) -> list[dict[str, Any]]
         return []
     old = read_manifest(folder)
     if old["settings"] != settings:
-        raise ValueError(f"{folder} holds self-play data made with {old['settings']}, not {settings}")
+        raise InvalidArgumentError(f"{folder} holds self-play data made with {old['settings']}, not {settings}")
     kept = []
     for entry in old["shards"]:
         try:
@@ -143,15 +141,16 @@ def selfplay(folder: "str | os.PathLike", games: int, size: int = 8, agent: str 
     if workers is not None:
         workers = _whole("workers", workers, 1, 1024)
     if not isinstance(random_plies, (list, tuple)) or len(random_plies) != 2:
-        raise ValueError(f"selfplay option random_plies={random_plies!r}: give two integers LOW HIGH")
+        raise InvalidArgumentError(f"selfplay option random_plies={random_plies!r}: give two integers LOW HIGH")
     lo, hi = (_whole("random_plies", x, 0, size * size) for x in random_plies)
     if lo > hi:
-        raise ValueError(f"selfplay option random_plies={random_plies!r}: need LOW <= HIGH")
+        raise InvalidArgumentError(f"selfplay option random_plies={random_plies!r}: need LOW <= HIGH")
     if -(-games // games_per_shard) > 100_000:
-        raise ValueError(f"selfplay: {games} games of {games_per_shard} per shard make more than 100,000 shards")
+        raise InvalidArgumentError(f"selfplay: {games} games of {games_per_shard} per shard make more than "
+                                   "100,000 shards")
     check_backend(backend, address)
     if not isinstance(agent, str):
-        raise ValueError(f"selfplay option agent={agent!r}: give an agent spec")
+        raise InvalidArgumentError(f"selfplay option agent={agent!r}: give an agent spec")
     _make_agent(agent)  # a bad spec fails here, once, not in every worker
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
