@@ -48,11 +48,13 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 import numpy as np
 
 from amazons_env import Board, Move
-from amazons_env.errors import IllegalMoveError, InvalidArgumentError, describe
+from amazons_env.errors import InvalidArgumentError, describe
 
 from agents.arena.files import check_paths, load_results, save_record, save_results
 from agents.arena.backends import check_backend, run_tasks
 from agents.base import Agent
+from agents.game import play_out
+from agents.search.agent import SearchAgent
 from agents.search.clock import frozen_heap
 from agents.options import OptionError
 from agents.registry import AGENTS, format_spec, make, parse_spec
@@ -85,8 +87,8 @@ class GameResult:
 
 
 def _nodes_of(agent: Agent) -> int:
-    result = getattr(agent, "last_result", None)
-    return int(getattr(result, "nodes", 0) or 0)
+    """The nodes (or simulations) of ``agent``'s last move: 0 for an agent that does not search."""
+    return agent.last_result.nodes if isinstance(agent, SearchAgent) and agent.last_result is not None else 0
 
 
 def play_game(white: Agent, black: Agent, board: Board, opening: int = 0, index: int = 0,
@@ -104,18 +106,14 @@ def _play(white: Agent, black: Agent, board: Board, opening: int, index: int, pa
     longest = [0.0, 0.0]
     nodes = [0, 0]
     moves = [0, 0]
-    while not board.is_game_over():
-        side = int(board.turn)
-        start = time.perf_counter()
-        move = players[side].select_move(board)
-        spent = time.perf_counter() - start
+
+    def count(side: int, move: Move, spent: float) -> None:
         seconds[side] += spent
         longest[side] = max(longest[side], spent)
-        if not board.is_legal(move):
-            raise IllegalMoveError(f"agent {players[side]!r} chose illegal move {move} in {board.text()!r}")
         nodes[side] += _nodes_of(players[side])
         moves[side] += 1
-        board.push(move)
+
+    play_out(board, (white.select_move, black.select_move), on_move=count)
     return GameResult(white.spec, black.spec, int(board.winner), board.ply, opening,
                       [str(m) for m in board.move_stack], (seconds[0], seconds[1]), (longest[0], longest[1]),
                       (nodes[0], nodes[1]), (moves[0], moves[1]), board.size, index, pair)

@@ -36,17 +36,14 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 from agents.arena.backends import run_tasks
-from agents.search.endgame import analyse
-from agents.search.pvmcts import PVNet, Tree, best_move, run_trees, start_roots
+from agents.game import endgame_winner, play_out
+from agents.search.pvmcts import PolicyValueEvaluator, PVNet, Tree, best_move, run_trees, start_roots
 from amazons_env import Board, Move
 
 from training.data.policy_value import write_manifest, write_pv_shard
 from training.selfplay.value import _kept_shards
 
 __all__ = ["mcts_games", "engine_games", "play_shards", "mcts_shard", "engine_shard"]
-
-ENDGAME_BUDGET = 20_000
-
 
 class _Game:
     """One game's board and the records of its positions so far."""
@@ -65,12 +62,7 @@ class _Game:
         """True (and ``winner`` set) once the game is over or its filling phase is counted."""
         if self.winner is None:
             board = self.board
-            if board.is_game_over():
-                self.winner = 1 - int(board.turn)
-            else:
-                outcome = analyse(board, ENDGAME_BUDGET).outcome()
-                if outcome:
-                    self.winner = int(board.turn) if outcome > 0 else 1 - int(board.turn)
+            self.winner = int(board.winner) if board.is_game_over() else endgame_winner(board)
         return self.winner is not None
 
     def record(self, value: float, moves: np.ndarray, probs: np.ndarray) -> None:
@@ -96,13 +88,14 @@ def mcts_games(net: PVNet, games: int, size: int, sims: int, batch: int = 8, see
     rng = np.random.default_rng(seed)
     played = [_Game(size, rng, opening) for _ in range(games)]
     trees = [Tree(size, c) for _ in range(games)]
+    evaluator = PolicyValueEvaluator(net)
     while True:
         live = [i for i, g in enumerate(played) if not g.decided()]
         if not live:
             break
         start_roots([trees[i] for i in live], [(played[i].board.cells.copy(), int(played[i].board.turn))
-                                               for i in live], net, noise=(rng, alpha, fraction))
-        run_trees([trees[i] for i in live], net, sims, batch)
+                                               for i in live], evaluator, noise=(rng, alpha, fraction))
+        run_trees([trees[i] for i in live], evaluator, sims, batch)
         for i in live:
             game, root = played[i], trees[i].root
             visited = np.flatnonzero(root.n_move)
@@ -134,14 +127,17 @@ def engine_games(agent: Any, games: int, size: int, seed: int = 0, opening: int 
         agent.seed(int(rng.integers(1 << 31)))
         agent.reset()
         game = _Game(size, rng, opening)
-        while not game.decided():
-            result = agent.search(game.board)
+
+        def choose(board: Board) -> Move:
+            result = agent.search(board)
             move = result.move
             if visits and result.simulations > 0:
-                game.record(float(result.value), *visit_policy(agent, game.board))
+                game.record(float(result.value), *visit_policy(agent, board))
             else:
                 game.record(float(result.value), np.array([[move.from_square, move.to_square, move.arrow]]), np.ones(1))
-            game.board.push_unchecked(move)
+            return move
+
+        game.winner = play_out(game.board, (choose, choose), endgame_winner, check=False)
         arrays = game.arrays()
         if arrays:
             out.append(arrays)

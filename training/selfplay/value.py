@@ -68,7 +68,8 @@ def play_game(size: int, agent: Any, seed: int, random_plies: Sequence[int] = (2
     opening = int(rng.integers(random_plies[0], random_plies[1] + 1))
     cells, sides, values = [], [], []
 
-    def decided(board: Board) -> Optional[int]:  # every position reached is recorded, a decided one with its exact value
+    def decided(board: Board) -> Optional[int]:
+        # every position reached is recorded; a decided one with its exact value, and the game ends
         cells.append(board.cells.copy())
         sides.append(int(board.turn))
         winner = endgame_winner(board, endgame_budget)
@@ -76,7 +77,8 @@ def play_game(size: int, agent: Any, seed: int, random_plies: Sequence[int] = (2
             values.append(1.0 if winner == int(board.turn) else -1.0)
         return winner
 
-    def choose(board: Board) -> Move:  # the search's value always; its move after the random opening
+    def choose(board: Board) -> Move:
+        # the search's value is recorded for every position, its move played after the random opening
         result = agent.search(board)
         values.append(float(result.value))
         if board.ply < opening:
