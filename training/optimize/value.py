@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import os
 import time
 from pathlib import Path
@@ -50,6 +51,7 @@ from torch import nn
 from agents.nets.export import save_model
 from agents.nets.models import build_model, check_kwargs, parameter_count, value_for_side_to_move
 from agents.nets.planes import make_planes
+from agents.nets.policy_value import symmetry_permutation
 
 from training.optimize.checkpoint import Progress, TrainingParts, latest_state, load_state, save_state, state_base
 from training.optimize.config import TrainConfig
@@ -66,15 +68,22 @@ def pick_device(name: str = "") -> torch.device:
 
 
 def symmetry(x: torch.Tensor, k: int) -> torch.Tensor:
-    """Board symmetry ``k`` (``amazons_env.symmetry`` numbering: transpose if ``k & 4``, then
-    mirror files if ``k & 1``, ranks if ``k & 2``) on planes ``[..., rank, file]``."""
-    if k & 4:
-        x = x.transpose(-1, -2)
-    if k & 1:
-        x = x.flip(-1)
-    if k & 2:
-        x = x.flip(-2)
-    return x
+    """Board symmetry ``k`` of ``amazons_env.symmetry`` on planes ``[..., rank, file]``: each
+    square's value moves to its image. The torch form (batched, on the planes' device) of
+    ``agents.nets.policy_value.transform_planes``, from the same square permutation.
+
+    >>> planes = torch.arange(25.0).reshape(1, 5, 5)  # a1 = 0, b1 = 1, ..., e5 = 24
+    >>> symmetry(planes, 1)[0, 0].tolist()  # files mirrored: rank 1 reads e1 .. a1
+    [4.0, 3.0, 2.0, 1.0, 0.0]
+    """
+    n = x.shape[-1]
+    return x.flatten(-2)[..., _sources(n)[k].to(x.device)].reshape(x.shape)
+
+
+@functools.lru_cache(maxsize=None)
+def _sources(size: int) -> torch.Tensor:
+    """``int64[8, N*N]``: ``[k, t]`` is the square whose image under symmetry ``k`` is ``t``."""
+    return torch.from_numpy(np.argsort(symmetry_permutation(size), axis=1))
 
 
 def _targets(data: dict[str, np.ndarray], value_weight: float) -> np.ndarray:
