@@ -44,8 +44,9 @@ from amazons_env import Board, Move
 from amazons_env.errors import InvalidMoveError
 
 from agents.base import Agent
+from agents.search.agent import think
 from agents.search.clock import freeze_survivors
-from agents.protocols.uci_engine import thinking
+from agents.search.result import Limit
 
 __all__ = ["BotzoneBot", "botzone_to_move", "move_to_botzone", "NO_MOVE", "KEEP_RUNNING"]
 
@@ -71,8 +72,8 @@ def move_to_botzone(move: Move) -> str:
 
 
 class BotzoneBot:
-    """The Botzone loop around one agent (module docstring). ``seconds``: thinking time per move
-    for agents that take one (``None``: the agent's default)."""
+    """The Botzone loop around one agent (module docstring). ``seconds``: thinking time per move,
+    passed as a ``Limit`` to agents that search within a time (``None``: the agent's default)."""
 
     def __init__(self, agent: Agent, out: IO[str] = sys.stdout, size: int = 8, seconds: Optional[float] = None,
                  keep_running: bool = True) -> None:
@@ -93,8 +94,7 @@ class BotzoneBot:
         if self.board.is_game_over():
             answer = NO_MOVE
         else:
-            with thinking(self.agent, self.seconds) as agent:
-                move = agent.select_move(self.board.copy())
+            move, _ = think(self.agent, self.board.copy(), None if self.seconds is None else Limit(time=self.seconds))
             self.board.push(move)
             answer = move_to_botzone(move)
         self.out.write(answer + "\n")

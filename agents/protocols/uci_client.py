@@ -11,6 +11,9 @@ custom variant from its ``VariantPath``). Every other option is passed through a
 name KEY value VALUE``; it must be one the engine lists (matched ignoring case, ``_`` standing
 for a space), else the agent fails naming the option and the engine's options.
 
+A move's own ``Limit`` passed to ``search`` (``time``, ``depth``, ``nodes``) replaces ``time``
+and ``depth`` for that move: ``go movetime``, ``go depth``, ``go nodes``.
+
 The engine starts on ``reset`` (before each game) or the first move, not when the agent is built
 (``amazons match`` builds agents to check their options); it is told ``ucinewgame`` on ``reset``
 and ended on ``close()``, on garbage collection and at interpreter exit (``quit``, then killed if
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import collections
 import difflib
+import math
 import queue
 import shlex
 import shutil
@@ -46,18 +50,18 @@ import subprocess
 import threading
 import time as _time
 import weakref
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from amazons_env import Board, Move
 from amazons_env.errors import AmazonsRuntimeError, InvalidMoveError
 
-from agents.base import Agent
+from agents.search.agent import Deadline, SearchAgent
+from agents.search.result import Limit, SearchResult
 from agents.options import TIME, OptionError, opt
 from agents.registry import register
 from agents.protocols.uci_engine import fen
 
-__all__ = ["UCIAgent", "EngineError", "EngineOptionError", "EngineResult"]
+__all__ = ["UCIAgent", "EngineError", "EngineOptionError"]
 
 _HANDSHAKE_SECONDS = 60.0  # `uci` and `isready` answers: an engine may load weights or compile first
 
@@ -70,18 +74,6 @@ class EngineError(AmazonsRuntimeError):
 class EngineOptionError(OptionError):
     """An option passed through to the engine (``setoption``) that the engine does not list: bad
     input, found only once the engine has started and listed its options."""
-
-
-@dataclass(frozen=True)
-class EngineResult:
-    """What the engine said about its last move (from its last ``info`` line): ``depth``,
-    ``nodes``, ``value`` (centipawns / 100, for the side to move) and the ``seconds`` it took."""
-
-    move: Move
-    depth: int
-    nodes: int
-    value: Optional[float]
-    seconds: float
 
 
 def _option_key(name: str) -> str:
@@ -114,17 +106,19 @@ def _terminate(proc: subprocess.Popen) -> None:
                    "time": TIME, "depth": opt("depth limit (go depth)", ge=1),
                    "variant": opt("the UCI_Variant it is set to"),
                    "grace": opt("seconds past time before the engine is stopped, then killed", gt=0)})
-class UCIAgent(Agent):
+class UCIAgent(SearchAgent):
     """An external UCI engine as a player (``uci:./fairy-stockfish,time=0.5``).
 
-    It speaks Fairy-Stockfish's amazons notation; see the module docstring."""
+    It speaks Fairy-Stockfish's amazons notation; see the module docstring. Its result is what
+    the engine's last ``info`` line said: ``depth``, ``nodes`` and ``value`` (``score cp`` / 100,
+    for the side to move; NaN when it gave no score)."""
 
     name = "uci"
+    LIMITS = ("time", "depth", "nodes")
 
     def __init__(self, engine: str = "", time: Optional[float] = None, depth: Optional[int] = None,
                  variant: str = "amazons", grace: float = 5.0, seed: Optional[int] = None,
                  **options: Any) -> None:
-        super().__init__(seed)
         argv = shlex.split(engine) if isinstance(engine, str) else []
         if not argv:
             raise OptionError("agent 'uci': engine=PATH is required (the engine's executable or command line)")
@@ -137,14 +131,12 @@ class UCIAgent(Agent):
             raise OptionError(f"agent 'uci': depth={depth!r}: must be a whole number >= 1")
         if not (isinstance(grace, (int, float)) and 0 < grace < float("inf")):
             raise OptionError(f"agent 'uci': grace={grace!r}: must be a number of seconds > 0")
+        super().__init__(Limit(time=1.0) if time is None and depth is None else Limit(time=time, depth=depth), seed)
         self.argv = [executable] + argv[1:]
-        self.time = 1.0 if time is None and depth is None else time
-        self.depth = depth
         self.variant = str(variant)
         self.grace = float(grace)
         self.options = dict(options)
         self.engine_name = argv[0]
-        self.last_result: Optional[EngineResult] = None
         self._proc: Optional[subprocess.Popen] = None
         self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=10)
@@ -245,28 +237,29 @@ class UCIAgent(Agent):
         root = "startpos" if self.variant == "amazons" and start == Board(10) else f"fen {fen(start)}"
         return f"position {root}" + (f" moves {moves}" if moves else "")
 
-    def select_move(self, board: Board) -> Move:
+    def _search(self, board: Board, limit: Limit, deadline: Deadline) -> SearchResult:
         if self._proc is None or self._proc.poll() is not None:
             self._start()
         started = _time.perf_counter()
         self._send(self._position(board))
-        limits = ([f"depth {self.depth}"] if self.depth is not None else []) + \
-            ([f"movetime {max(1, round(self.time * 1000))}"] if self.time is not None else [])
-        self._send("go " + " ".join(limits))
-        deadline = started + (self.time or 0.0) + self.grace
+        bounds = ([f"depth {limit.depth}"] if limit.depth is not None else []) + \
+            ([f"nodes {limit.nodes}"] if limit.nodes is not None else []) + \
+            ([f"movetime {max(1, round(limit.time * 1000))}"] if limit.time is not None else [])
+        self._send("go " + " ".join(bounds))
+        answer_by = started + (limit.time or 0.0) + self.grace
         info: dict[str, Any] = {}
         stopped = False
         while True:
-            left = deadline - _time.perf_counter()
+            left = answer_by - _time.perf_counter()
             if left <= 0 and not stopped:
                 self._send("stop")  # over its time: ask for the move it has
-                stopped, deadline, left = True, deadline + 1.0, 1.0
+                stopped, answer_by, left = True, answer_by + 1.0, 1.0
             try:
                 line = self._lines.get(timeout=max(left, 0.0))
             except queue.Empty:
                 if stopped:
-                    raise self._fail(f"gave no bestmove within {deadline - started:.1f} s "
-                                     f"(time {self.time}, grace {self.grace}) in {board.text()!r}") from None
+                    raise self._fail(f"gave no bestmove within {answer_by - started:.1f} s "
+                                     f"(time {limit.time}, grace {self.grace}) in {board.text()!r}") from None
                 continue
             if line is None:
                 raise self._fail(f"exited (code {self._proc.wait()}) while thinking on {board.text()!r}")
@@ -282,9 +275,7 @@ class UCIAgent(Agent):
             raise self._fail(f"answered {text!r}, not a move, in {board.text()!r}") from None
         if not board.is_legal(move):
             raise self._fail(f"answered the illegal move {text!r} in {board.text()!r}")
-        self.last_result = EngineResult(move, int(info.get("depth", 0)), int(info.get("nodes", 0)),
-                                        info.get("value"), _time.perf_counter() - started)
-        return move
+        return SearchResult(move, info.get("value", math.nan), int(info.get("depth", 0)), int(info.get("nodes", 0)))
 
 
 def _pump(stream: Any, sink: Any, end: bool) -> None:

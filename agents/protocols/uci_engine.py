@@ -10,13 +10,15 @@ accepted (an extension: Fairy-Stockfish needs a custom variant for those).
 
 Commands: ``uci``, ``isready``, ``setoption name N [value V]``, ``ucinewgame``,
 ``position startpos|fen FEN [moves M ...]``, ``go [movetime MS | wtime MS btime MS [winc MS]
-[binc MS] [movestogo N] | depth N | infinite]``, ``stop``, ``ponderhit``, ``quit``, and ``d``
+[binc MS] [movestogo N] | depth N | infinite] [nodes N]``, ``stop``, ``ponderhit``, ``quit``, and ``d``
 (show the board and its FEN, as Stockfish does). Options: ``UCI_Variant`` (``amazons``),
 ``Agent`` (the agent spec that thinks, see ``amazons agents``), ``MoveTime`` (ms per move when
 ``go`` gives no limit; 0 = the agent's own default), ``Move Overhead`` (ms kept back from every
 budget for the pipe and the process).
 
-The loop is synchronous: ``go`` thinks for its budget, then answers ``bestmove``; commands sent
+``go`` passes its limits to the agent as a ``Limit`` (``go_limit``; a search keeps the fields it
+honours: ``nodes`` only an external engine, ``depth`` the alpha-beta searches) and never changes
+the agent. The loop is synchronous: ``go`` thinks for its budget, then answers ``bestmove``; commands sent
 meanwhile are read afterwards (``stop`` cannot cut a search short, but every search ends at its
 budget). After ``go infinite`` the move is held back until ``stop``, as UCI requires. A bad
 command never ends the engine: it gets an ``info string error: ...`` line and the loop goes on.
@@ -41,8 +43,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from contextlib import contextmanager
-from typing import IO, Iterable, Iterator, Optional
+from typing import IO, Iterable, Optional
 
 import numpy as np
 
@@ -50,10 +51,12 @@ from amazons_env import Board, Move, core
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError
 
 from agents.base import Agent
+from agents.search.agent import think
 from agents.search.clock import freeze_survivors
+from agents.search.result import Limit, SearchResult
 from agents.registry import AGENTS, DEFAULT_OPPONENT, make
 
-__all__ = ["UCIEngine", "fen", "parse_go", "move_budget", "thinking", "FEN_10", "VARIANT"]
+__all__ = ["UCIEngine", "fen", "parse_go", "move_budget", "go_limit", "FEN_10", "VARIANT"]
 
 VARIANT = "amazons"
 #: Fairy-Stockfish's start position of its ``amazons`` variant (our ``Board(10)``)
@@ -119,23 +122,21 @@ def move_budget(limits: dict[str, int], board: Board, movetime_ms: int = 0, over
     return max(ms - overhead_ms, 10.0) / 1000.0
 
 
-@contextmanager
-def thinking(agent: Agent, seconds: Optional[float], depth: Optional[int] = None) -> Iterator[Agent]:
-    """``agent`` with its ``time`` (seconds per move) and ``depth`` limits set for one move and
-    restored afterwards. Only agents that have those attributes (the searching agents) are
-    changed; ``seconds=None`` with no ``depth`` leaves the agent's own default."""
-    saved = {name: getattr(agent, name) for name in ("time", "depth") if hasattr(agent, name)}
-    try:
-        if depth is not None and "depth" in saved:
-            agent.depth = depth
-            if "time" in saved:
-                agent.time = seconds  # None: a fixed-depth search
-        elif seconds is not None and "time" in saved:
-            agent.time = seconds
-        yield agent
-    finally:
-        for name, value in saved.items():
-            setattr(agent, name, value)
+def go_limit(limits: dict[str, int], board: Board, movetime_ms: int = 0, overhead_ms: int = 50) -> Optional[Limit]:
+    """The ``Limit`` of a ``go`` command's ``limits`` (``parse_go``), or ``None`` for the agent's
+    own: ``depth`` (a fixed-depth search: no time with it), else the seconds of ``move_budget``;
+    ``nodes`` with either. A search is held to the fields it honours (``agents.search.agent.think``).
+
+    >>> board = Board(10)
+    >>> go_limit({"depth": 3}, board), go_limit({"movetime": 550, "nodes": 9000}, board)
+    (Limit(depth=3), Limit(time=0.5, nodes=9000))
+    >>> go_limit({"infinite": 1}, board) is None
+    True
+    """
+    depth, nodes = limits.get("depth"), limits.get("nodes")
+    seconds = None if depth is not None else move_budget(limits, board, movetime_ms, overhead_ms)
+    limit = Limit(time=seconds, depth=depth or None, nodes=nodes or None)
+    return limit or None
 
 
 class UCIEngine:
@@ -271,16 +272,16 @@ class UCIEngine:
             self.send("bestmove (none)")
             return
         start = time.perf_counter()
-        seconds = move_budget(limits, board, self.movetime_ms, self.overhead_ms)
+        result = None
         try:
-            with thinking(self._agent(), seconds, limits.get("depth")) as agent:
-                move = agent.select_move(board.copy())
+            move, result = think(self._agent(), board.copy(), go_limit(limits, board, self.movetime_ms,
+                                                                       self.overhead_ms))
             if not board.is_legal(move):
                 raise IllegalMoveError(f"the agent chose the illegal move {move}")
         except Exception as error:  # noqa: BLE001 - still answer with a legal move
             self.error(f"{self.spec}: {error}; playing the first legal move")
-            move = board.legal_moves()[0]
-        self.send(self._info(time.perf_counter() - start, move))
+            move, result = board.legal_moves()[0], None
+        self.send(self._info(time.perf_counter() - start, move, result))
         line = f"bestmove {move.fsf()}"
         if "infinite" in limits or "ponder" in limits:
             self.held = line
@@ -288,18 +289,16 @@ class UCIEngine:
             self.send(line)
         freeze_survivors()  # our clock has stopped: collect now, not at the next deadline
 
-    def _info(self, seconds: float, move: Move) -> str:
-        result = getattr(self.agent, "last_result", None)
+    def _info(self, seconds: float, move: Move, result: Optional[SearchResult]) -> str:
+        """The ``info`` line of a move: what the search found (nothing for an agent that does
+        not search, or one that failed), the time and the move."""
         parts = ["info"]
-        depth = getattr(result, "depth", None)
-        if depth:
-            parts += ["depth", str(depth)]
-        value = getattr(result, "value", None)
-        if value is not None and math.isfinite(value) and abs(value) < 1:
-            parts += ["score", "cp", str(round(100 * value))]
-        nodes = getattr(result, "nodes", None) or getattr(result, "simulations", None)
-        if nodes:
-            parts += ["nodes", str(nodes)]
+        if result is not None and result.depth:
+            parts += ["depth", str(result.depth)]
+        if result is not None and math.isfinite(result.value) and abs(result.value) < 1:
+            parts += ["score", "cp", str(round(100 * result.value))]
+        if result is not None and result.nodes:
+            parts += ["nodes", str(result.nodes)]
         return " ".join(parts + ["time", str(round(seconds * 1000)), "pv", move.fsf()])
 
     def cmd_stop(self, args: list[str]) -> None:

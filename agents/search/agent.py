@@ -30,9 +30,9 @@ Traceback (most recent call last):
 ...
 agents.search.agent.GameOverError: first-move: no move to search in a finished game: 'Q*q1/****/****/**** w'
 
-Callers that set one move's limit (``amazons engine``'s ``go``, Botzone's time per move) pass
-``agent.search(board, limit.only(agent.LIMITS))`` for a ``SearchAgent`` and call ``select_move``
-on any other agent.
+Callers that set one move's limit (``amazons engine``'s ``go``, Botzone's time per move, the
+arena) call ``think(agent, board, limit)``: ``agent.search(board, limit.only(agent.LIMITS))`` for
+a ``SearchAgent``, ``select_move`` for any other agent.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from agents.search import endgame
 from agents.search.clock import Clock
 from agents.search.result import Limit, LimitError, SearchResult
 
-__all__ = ["SearchAgent", "Deadline", "GameOverError"]
+__all__ = ["SearchAgent", "Deadline", "GameOverError", "think"]
 
 
 class GameOverError(InvalidArgumentError):
@@ -145,3 +145,25 @@ class SearchAgent(Agent):
         """The search itself, within ``limit`` (one this search honours) and ``deadline.stop``,
         for a position with at least one move that is not played by the filling shortcut.
         ``seconds`` of the result is filled in by ``search``."""
+
+
+def think(agent: Agent, board: Board, limit: Optional[Limit] = None) -> tuple[Move, Optional[SearchResult]]:
+    """One move of any agent in ``board``, and the search's result if it searched: a
+    ``SearchAgent`` searches within the fields of ``limit`` it honours (its own limit when no
+    field is left, or without a ``limit``); any other agent selects its move (result None). What
+    the arena and the protocol loops call, so that they never change an agent to set a move's
+    limit.
+
+    >>> from amazons_env import Board
+    >>> from agents import make
+    >>> move, result = think(make("alphabeta:time=1"), Board(6), Limit(depth=1, simulations=50))
+    >>> result.depth, result.move == move
+    (1, True)
+    >>> think(make("random:seed=1"), Board(6))[1] is None
+    True
+    """
+    if isinstance(agent, SearchAgent):
+        kept = None if limit is None else limit.only(agent.LIMITS)
+        result = agent.search(board, kept or None)
+        return result.move, result
+    return agent.select_move(board), None

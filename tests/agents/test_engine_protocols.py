@@ -9,11 +9,11 @@ import sys
 
 import pytest
 
-from agents import make
+from agents import Limit, SearchAgent, SearchResult, make
 from agents.arena import play_game
 from agents.protocols.botzone import KEEP_RUNNING, NO_MOVE, BotzoneBot, botzone_to_move, move_to_botzone
 from agents.protocols.uci_client import EngineError, EngineOptionError, UCIAgent
-from agents.protocols.uci_engine import FEN_10, UCIEngine, fen, move_budget, parse_go, thinking
+from agents.protocols.uci_engine import FEN_10, UCIEngine, fen, go_limit, move_budget, parse_go
 from amazons_env import Board, InvalidMoveError, Move
 
 ENGINE = f"{sys.executable} -m amazons_cli.main engine --agent random"
@@ -129,15 +129,46 @@ def test_move_budget_from_movetime_clock_and_defaults():
             parse_go(bad.split())
 
 
-def test_thinking_sets_and_restores_the_agents_limits():
-    agent = make("alphabeta:time=2")
-    with thinking(agent, 0.3):
-        assert agent.time == 0.3
-    with thinking(agent, None, depth=2):
-        assert (agent.time, agent.depth) == (None, 2)
-    assert (agent.time, agent.depth) == (2.0, None)
-    with thinking(make("random"), 0.3) as plain:  # no limits to set
-        assert not hasattr(plain, "time")
+class Recorder(SearchAgent):
+    """A search that plays the first legal move and records the limit of each of its moves."""
+
+    name = "recorder"
+    LIMITS = ("time", "depth")
+
+    def __init__(self):
+        super().__init__(Limit(time=5.0))
+        self.seen = []
+
+    def _search(self, board, limit, deadline):
+        self.seen.append(limit)
+        return SearchResult(board.legal_moves()[0], 0.25, depth=1, nodes=7)
+
+
+def test_go_limit_reads_depth_time_and_nodes():
+    board = Board(10)
+    assert go_limit({"depth": 2, "movetime": 500}, board) == Limit(depth=2)  # depth alone: no time with it
+    assert go_limit({"movetime": 300, "nodes": 10}, board, overhead_ms=0) == Limit(time=0.3, nodes=10)
+    assert go_limit({}, board) is None and go_limit({"infinite": 1}, board, movetime_ms=800) is None
+
+
+def test_go_passes_a_limit_the_search_honours_and_leaves_the_agent_unchanged():
+    out = io.StringIO()
+    engine = UCIEngine("random", out, overhead_ms=50)
+    engine.agent = recorder = Recorder()
+    for line in ["position startpos", "go depth 3 nodes 50", "go movetime 300", "go nodes 50"]:
+        engine.handle(line)
+    # nodes is not the recorder's: dropped, and with nothing left the agent's own limit is used
+    assert recorder.seen == [Limit(depth=3), Limit(time=0.25), Limit(time=5.0)]
+    assert recorder.limit == Limit(time=5.0)
+    info = out.getvalue().splitlines()[0].split()
+    assert info[:7] == ["info", "depth", "1", "score", "cp", "25", "nodes"] and info[7] == "7"
+
+
+def test_botzone_passes_its_time_per_move_as_a_limit():
+    recorder = Recorder()
+    BotzoneBot(recorder, io.StringIO(), seconds=0.2, keep_running=False).run(iter(["1", NO_MOVE]))
+    BotzoneBot(recorder, io.StringIO(), keep_running=False).run(iter(["1", NO_MOVE]))
+    assert recorder.seen == [Limit(time=0.2), Limit(time=5.0)]
 
 
 def test_engine_subprocess_answers_a_scripted_session():
