@@ -1,4 +1,5 @@
 """The environments: the two-phase gymnasium env (``gym_env``), the batched vector env
 (``vector_env``), the PettingZoo AEC env (``pettingzoo_env``), their action encodings
-(``actions``), their numba kernels (``kernels``, ``intrinsics``) and a pool of frozen policies for
-self-play (``policy_pool``)."""
+(``actions``) and shared argument checks (``arguments``), their numba kernels (``kernels`` on
+the per-game bit words of ``line_words``, with ``intrinsics``), how they resolve an opponent
+(``opponents``) and a pool of frozen policies for self-play (``policy_pool``)."""

@@ -3,7 +3,8 @@
 Two encodings of one slide (a queen move, or the arrow's flight from the queen that just moved):
 
 * ``"flat"`` (default): ``from_square * N*N + to_square``, ``N**4`` actions (10,000 on 10x10, of
-  which 1-4% are ever legal); see ``amazons_env.envs.gym_env.encode_action``.
+  which 1-4% are ever legal); ``encode_action``, ``decode_action``, ``action_to_str``,
+  ``parse_action``, ``move_to_actions`` and ``actions_to_move`` convert (``gym_env`` re-exports them).
 * ``"lines"``: queen lines, ``(from_square * 8 + direction) * (N - 1) + distance - 1``,
   ``N*N*8*(N-1)`` actions (7,200 on 10x10; 1,440 on 6x6). Directions are ``DIRECTIONS``, as
   ``(rank step, file step)``: N, NE, E, SE, S, SW, W, NW. Actions that leave the board are never
@@ -29,10 +30,12 @@ from numba import njit
 
 from amazons_env.errors import InvalidArgumentError, InvalidMoveError, describe
 from amazons_env.move import Move
-from amazons_env.squares import check_size
+from amazons_env.squares import check_size, parse_square, square_name
 
 __all__ = [
-    "ENCODINGS", "OBS_MODES", "MASK_DTYPES", "DIRECTIONS", "num_actions", "line_tables",
+    "ENCODINGS", "OBS_MODES", "MASK_DTYPES", "DIRECTIONS", "num_actions",
+    "encode_action", "decode_action", "action_to_str", "parse_action", "move_to_actions", "actions_to_move",
+    "line_tables",
     "encode_line_action", "decode_line_action", "line_to_flat", "flat_to_line",
     "move_to_line_actions", "line_actions_to_move", "BoolMaskDiscrete", "ActionCodec",
 ]
@@ -54,6 +57,81 @@ def num_actions(size: int, encoding: str = "flat") -> int:
         raise InvalidArgumentError(f"action_encoding={describe(encoding)}: use one of {list(ENCODINGS)}")
     return size ** 4 if encoding == "flat" else size * size * 8 * (size - 1)
 
+
+# -- the flat encoding --------------------------------------------------------------------------
+
+def encode_action(from_square: int, to_square: int, size: int = 10) -> int:
+    """The action sliding from ``from_square`` to ``to_square`` (public squares).
+
+    >>> encode_action(3, 63)   # d1 -> d7 on 10x10
+    363
+    """
+    nn = size * size
+    for name, value in (("from_square", from_square), ("to_square", to_square)):
+        if not 0 <= value < nn:
+            raise InvalidMoveError(f"{name}={describe(value)} is not a square of a {size}x{size} board")
+    return from_square * nn + to_square
+
+
+def decode_action(action: int, size: int = 10) -> tuple[int, int]:
+    """``(from_square, to_square)`` of ``action``; ``InvalidMoveError`` if out of range.
+
+    >>> decode_action(363)
+    (3, 63)
+    """
+    nn = size * size
+    if isinstance(action, bool):
+        raise InvalidMoveError(f"action {action!r} is a bool, not an integer action")
+    try:
+        value = operator.index(action)
+    except TypeError:
+        raise InvalidMoveError(f"action {describe(action)} is not an integer action") from None
+    if not 0 <= value < nn * nn:
+        raise InvalidMoveError(
+            f"action {describe(value)} is out of range for a {size}x{size} board (0 <= action < {nn * nn})")
+    return value // nn, value % nn
+
+
+def action_to_str(action: int, size: int = 10) -> str:
+    """``"d1-d7"`` for the slide of ``action`` (a queen move or the arrow's flight)."""
+    frm, to = decode_action(action, size)
+    return f"{square_name(frm, size)}-{square_name(to, size)}"
+
+
+def parse_action(text: str, size: int = 10) -> int:
+    """The action written ``"d1-d7"`` (or ``"d1d7"``).
+
+    >>> parse_action("d1-d7") == encode_action(3, 63)
+    True
+    """
+    cleaned = text.strip().lower().replace("-", "") if isinstance(text, str) else ""
+    for split in range(2, len(cleaned) - 1):
+        try:
+            return encode_action(parse_square(cleaned[:split], size), parse_square(cleaned[split:], size), size)
+        except InvalidMoveError:
+            continue
+    raise InvalidMoveError(f"{describe(text)} is not an action: expected two squares like 'd1-d7'")
+
+
+def move_to_actions(move: Move) -> tuple[int, int]:
+    """The two actions of a full turn: the queen's slide, then the arrow shot from its new square."""
+    size = move.size
+    return (encode_action(move.from_square, move.to_square, size),
+            encode_action(move.to_square, move.arrow, size))
+
+
+def actions_to_move(queen_action: int, arrow_action: int, size: int = 10) -> Move:
+    """The ``Move`` made of a queen action and the arrow action that follows it."""
+    frm, to = decode_action(queen_action, size)
+    shooter, arrow = decode_action(arrow_action, size)
+    if shooter != to:
+        raise InvalidMoveError(
+            f"arrow action {action_to_str(arrow_action, size)} is not shot from {square_name(to, size)}, "
+            f"where queen action {action_to_str(queen_action, size)} ends")
+    return Move(frm, to, arrow, size)
+
+
+# -- the queen-line encoding ---------------------------------------------------------------------
 
 @functools.lru_cache(maxsize=None)
 def line_tables(size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -122,8 +200,6 @@ def line_to_flat(action: int, size: int = 10) -> int:
 
 def flat_to_line(action: int, size: int = 10) -> int:
     """The queen-line action of a flat action; ``InvalidMoveError`` if it is not a queen line."""
-    from amazons_env.envs.gym_env import decode_action
-
     frm, to = decode_action(action, size)
     line = int(line_tables(size)[1][frm * size * size + to])
     if line < 0:
@@ -133,15 +209,11 @@ def flat_to_line(action: int, size: int = 10) -> int:
 
 def move_to_line_actions(move: Move) -> tuple[int, int]:
     """The two queen-line actions of a full turn (queen slide, then the arrow)."""
-    from amazons_env.envs.gym_env import move_to_actions
-
     return tuple(flat_to_line(a, move.size) for a in move_to_actions(move))  # type: ignore[return-value]
 
 
 def line_actions_to_move(queen_action: int, arrow_action: int, size: int = 10) -> Move:
     """The ``Move`` of a queen-line queen action and the arrow action that follows it."""
-    from amazons_env.envs.gym_env import actions_to_move
-
     return actions_to_move(line_to_flat(queen_action, size), line_to_flat(arrow_action, size), size)
 
 
@@ -209,8 +281,6 @@ class ActionCodec:
         """This encoding's ``action`` as a flat action; off-board line actions map to -1 (illegal).
         ``InvalidMoveError`` if it is not an integer in range."""
         if self.flat:
-            from amazons_env.envs.gym_env import decode_action
-
             frm, to = decode_action(action, self.size)
             return frm * self.size * self.size + to
         value = _index(action, "action")

@@ -16,7 +16,6 @@ Move.parse('b1-b4/b5', size=6)
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Optional, Union
 
 import gymnasium
@@ -24,18 +23,21 @@ import numpy as np
 from gymnasium import spaces
 
 from amazons_env import core
-from amazons_env.envs import kernels as K
-from amazons_env.envs.opponents import reseed_opponent, resolve_opponent
-from amazons_env.envs.actions import ActionCodec
 from amazons_env.board import Board
-from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError, describe
+from amazons_env.envs import kernels as K
+from amazons_env.envs.actions import (ActionCodec, action_to_str, actions_to_move, decode_action, encode_action,
+                                      move_to_actions, parse_action)
+from amazons_env.envs.arguments import check_choice, check_seed, parse_color
+from amazons_env.envs.opponents import reseed_opponent, resolve_opponent
+from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError, describe
 from amazons_env.move import Move
-from amazons_env.squares import Color, check_size, parse_square, square_name
+from amazons_env.squares import Color, check_size, square_name
 
 __all__ = [
     "AmazonsEnv", "NUM_PLANES", "PLANE_NAMES",
     "PLANE_OWN_QUEENS", "PLANE_OPPONENT_QUEENS", "PLANE_ARROWS", "PLANE_ARROW_PHASE",
     "PLANE_SHOOTER", "PLANE_VACATED", "PLANE_OWN_REACH", "PLANE_OPPONENT_REACH", "PLANE_BLACK",
+    # the flat action encoding lives in ``actions``; users import it from here too
     "encode_action", "decode_action", "action_to_str", "parse_action",
     "move_to_actions", "actions_to_move",
 ]
@@ -47,114 +49,6 @@ PLANE_NAMES = ("own_queens", "opponent_queens", "arrows", "arrow_phase", "shoote
                "own_reach", "opponent_reach", "black")
 
 _OPTIONS = ("position",)
-
-
-# -- actions -----------------------------------------------------------------------------------
-
-def encode_action(from_square: int, to_square: int, size: int = 10) -> int:
-    """The action sliding from ``from_square`` to ``to_square`` (public squares).
-
-    >>> encode_action(3, 63)   # d1 -> d7 on 10x10
-    363
-    """
-    nn = size * size
-    for name, value in (("from_square", from_square), ("to_square", to_square)):
-        if not 0 <= value < nn:
-            raise InvalidMoveError(f"{name}={describe(value)} is not a square of a {size}x{size} board")
-    return from_square * nn + to_square
-
-
-def decode_action(action: int, size: int = 10) -> tuple[int, int]:
-    """``(from_square, to_square)`` of ``action``; ``InvalidMoveError`` if out of range.
-
-    >>> decode_action(363)
-    (3, 63)
-    """
-    nn = size * size
-    if isinstance(action, bool):
-        raise InvalidMoveError(f"action {action!r} is a bool, not an integer action")
-    try:
-        value = operator.index(action)
-    except TypeError:
-        raise InvalidMoveError(f"action {describe(action)} is not an integer action") from None
-    if not 0 <= value < nn * nn:
-        raise InvalidMoveError(
-            f"action {describe(value)} is out of range for a {size}x{size} board (0 <= action < {nn * nn})")
-    return value // nn, value % nn
-
-
-def action_to_str(action: int, size: int = 10) -> str:
-    """``"d1-d7"`` for the slide of ``action`` (a queen move or the arrow's flight)."""
-    frm, to = decode_action(action, size)
-    return f"{square_name(frm, size)}-{square_name(to, size)}"
-
-
-def parse_action(text: str, size: int = 10) -> int:
-    """The action written ``"d1-d7"`` (or ``"d1d7"``).
-
-    >>> parse_action("d1-d7") == encode_action(3, 63)
-    True
-    """
-    cleaned = text.strip().lower().replace("-", "") if isinstance(text, str) else ""
-    for split in range(2, len(cleaned) - 1):
-        try:
-            return encode_action(parse_square(cleaned[:split], size), parse_square(cleaned[split:], size), size)
-        except InvalidMoveError:
-            continue
-    raise InvalidMoveError(f"{describe(text)} is not an action: expected two squares like 'd1-d7'")
-
-
-def move_to_actions(move: Move) -> tuple[int, int]:
-    """The two actions of a full turn: the queen's slide, then the arrow shot from its new square."""
-    size = move.size
-    return (encode_action(move.from_square, move.to_square, size),
-            encode_action(move.to_square, move.arrow, size))
-
-
-def actions_to_move(queen_action: int, arrow_action: int, size: int = 10) -> Move:
-    """The ``Move`` made of a queen action and the arrow action that follows it."""
-    frm, to = decode_action(queen_action, size)
-    shooter, arrow = decode_action(arrow_action, size)
-    if shooter != to:
-        raise InvalidMoveError(
-            f"arrow action {action_to_str(arrow_action, size)} is not shot from {square_name(to, size)}, "
-            f"where queen action {action_to_str(queen_action, size)} ends")
-    return Move(frm, to, arrow, size)
-
-
-def _color(value: Union[str, int, Color], allow_random: bool) -> Union[Color, str]:
-    if isinstance(value, str):
-        lowered = value.lower()
-        if allow_random and lowered == "random":
-            return "random"
-        if lowered in ("white", "black"):
-            return Color[lowered.upper()]
-    elif isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value in (0, 1):
-        return Color(int(value))
-    raise InvalidArgumentError(f"learner_color={describe(value)}: use 'white', 'black', 'random' or a Color")
-
-
-def _check_choice(name: str, value: Any, choices) -> str:
-    """``value`` if it is one of the strings ``choices``, else ``InvalidArgumentError`` naming it
-    (an array or any other type is refused by type first: ``in`` would compare it element-wise)."""
-    if not isinstance(value, str) or value not in choices:
-        raise InvalidArgumentError(f"{name}={describe(value)}: use one of {list(choices)}")
-    return value
-
-
-def _check_seed(seed: Any) -> Optional[int]:
-    """``seed`` as ``reset`` takes it: ``None`` or a non-negative integer (numpy integers too);
-    else ``InvalidArgumentError`` naming it (gymnasium's own check raises an error that is not a
-    ``ValueError``, and a huge negative int broke its message).
-
-    >>> _check_seed(np.int64(3)), _check_seed(None)
-    (3, None)
-    """
-    if seed is None:
-        return None
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InvalidArgumentError(f"seed={describe(seed)}: use None or an integer >= 0")
-    return int(seed)
 
 
 # -- the env -----------------------------------------------------------------------------------
@@ -236,12 +130,12 @@ class AmazonsEnv(gymnasium.Env):
         self.size = check_size(size)
         self._codec = ActionCodec(self.size, action_encoding, mask_dtype, obs_mode)
         self.action_encoding, self.obs_mode = action_encoding, obs_mode
-        _check_choice("illegal_action", illegal_action, ("lose", "raise"))
+        check_choice("illegal_action", illegal_action, ("lose", "raise"))
         if render_mode is not None:
-            _check_choice("render_mode", render_mode, self.metadata["render_modes"])
+            check_choice("render_mode", render_mode, self.metadata["render_modes"])
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        self._learner_choice = _color(learner_color, allow_random=True)
+        self._learner_choice = parse_color(learner_color, allow_random=True)
         self.opponent = None if opponent is None else resolve_opponent(opponent)
         self._window = None
         if render_mode == "human":
@@ -262,7 +156,7 @@ class AmazonsEnv(gymnasium.Env):
     # -- gymnasium API ---------------------------------------------------------------------------
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-        seed = _check_seed(seed)
+        seed = check_seed(seed)
         start = self._start_board(options)  # both checked first: a refused reset changes nothing
         super().reset(seed=seed)
         # the kernels take batches of games: this env is a batch of one (``_game``); the names
@@ -400,7 +294,7 @@ class AmazonsEnv(gymnasium.Env):
     def observation(self, perspective: Union[int, Color, None] = None) -> np.ndarray:
         """The observation planes as seen by ``perspective`` (default: the side to move)."""
         meta = self._require_reset("observation()")
-        side = int(meta[K.SIDE]) if perspective is None else int(_color(perspective, False))
+        side = int(meta[K.SIDE]) if perspective is None else int(parse_color(perspective, False))
         return self._observe(side)[0]
 
     # -- internals ---------------------------------------------------------------------------------

@@ -4,38 +4,51 @@ and batched stepping with autoreset.
 They run on the rules core's arrays (``cells``, ``queens``, ``nq``, ``dirs``; see ``core``) and
 call its kernels for every rule (``find_queen``, ``has_move``, queen-line checks), so the envs
 have no rules of their own. The only extra state is ``meta``, an ``int64[META_SIZE]`` row per
-game (fields below). Between the two steps of a turn the moving queen already stands on its new
-square in ``cells``/``queens``: the arrow phase is then an ordinary queen-line shot from there.
+game (its fields and bit words are in ``line_words``, re-exported here). Between the two steps
+of a turn the moving queen already stands on its new square in ``cells``/``queens``: the arrow
+phase is then an ordinary queen-line shot from there.
 
 Every array holds a batch of games (the single env uses a batch of one) and the kernels take
 the game's index ``g`` rather than per-game views, on arrays without reference counting
 (``_borrowed``): numba counts references to each view and each inlined call's array arguments
 with atomic instructions, ~40 per step. Views are made only for the core's rule kernels.
 
-The observation and mask kernels keep their own incremental bit words in ``meta`` (the empty
-squares of every line, the queens of every row) and are branch-free where they can be: a
-queen's slides come from two words of packed lines (``_queen_lines``), the reach planes from
-row masks (``_reach``), and planes and mask rows are filled with memsets and 8-byte stores
-(``array_intrinsics``). They are checked against the rules core and slow references in
-``tests/test_env.py`` and ``tests/test_vector_reference.py``.
+The observation and mask kernels read the incremental bit words that ``line_words`` keeps in
+``meta`` and are branch-free where they can be: a queen's slides come from two words of packed
+lines (``queen_lines``), the reach planes from row masks (``reach_plane``), and planes and mask rows
+are filled with memsets and 8-byte stores (``intrinsics``). They are checked against the rules
+core and slow references in ``tests/amazons_env/test_env.py`` and
+``tests/amazons_env/test_vector_reference.py``.
 
 Actions are ``from_square * N*N + to_square`` in public squares (``rank * N + file``).
+
+>>> from amazons_env import Board
+>>> board = Board(6)
+>>> cells, queens, nq = board.cells.copy()[None], board.queens.copy()[None], board.queen_counts.copy()[None]
+>>> meta = new_meta(board.cells, 0)[None]
+>>> nn = 36
+>>> obs, masks = np.zeros((1, NUM_PLANES * nn), np.int8), np.zeros((1, nn * nn), np.int8)
+>>> legal = np.zeros((1, max_legal(6)), np.int32)
+>>> write_obs_mask(cells, queens, nq, meta, 0, core.directions(8), core.padded_index(6), core.public_index(6),
+...                nn, 0, obs, masks, legal)
+>>> int(meta[0, NLEGAL]), int(masks.sum())
+(40, 40)
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from amazons_env import core
+from amazons_env.core import ARROW, EMPTY, MAX_QUEENS, MAX_SIZE
 from amazons_env.envs.intrinsics import borrowed as _borrowed
-from amazons_env.envs.intrinsics import expand_row as _expand_row
 from amazons_env.envs.intrinsics import fill_bytes as _set
 from amazons_env.envs.intrinsics import prefetch_write as _prefetch
-from amazons_env.core import ARROW, EMPTY, MAX_QUEENS, MAX_SIZE
+from amazons_env.envs.line_words import (DONE, DST, LINES, LINES_REV, META_SIZE, NLEGAL, PHASE, QIDX, QUEEN_ROWS, ROWN,
+                                         ROWS, SIDE, SRC, TURNS, WINNER, move_queen, new_meta, queen_lines, reach_plane,
+                                         toggle_square)
 
 __all__ = [
     "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS", "LINES", "LINES_REV", "QUEEN_ROWS", "META_SIZE", "max_legal",
@@ -44,28 +57,6 @@ __all__ = [
     "step_batch", "step_batch_parallel", "step_some", "observe_some", "reset_batch", "first_out_of_range", "check_batch", "sample_legal",
 ]
 
-# meta fields (padded squares unless said otherwise)
-SIDE = 0      # side to move (0 White, 1 Black)
-PHASE = 1     # 0: queen move, 1: arrow
-SRC = 2       # arrow phase: the square the moving queen left
-DST = 3       # arrow phase: the square of the queen that must shoot
-QIDX = 4      # arrow phase: that queen's index in queens[side]
-TURNS = 5     # full turns completed
-DONE = 6      # 1 once the game has ended (a side has no move, or an illegal action was taken)
-WINNER = 7    # the winner once DONE, else -1
-NLEGAL = 8    # number of legal actions (listed in the game's ``legal`` buffer)
-ROWN = 9      # number of mask rows set (their public from-squares in ROWS..)
-ROWS = 10
-# The empty squares along every line of the board, four lines packed into each int64 word
-# (``lines``): lane 0 (bits 0-11) of word ``j`` is row j (bit c: square (j, c) empty), lane 1
-# (bits 16-27) column j, lane 2 diagonal ``r - c == j - (N - 1)`` and lane 3 anti-diagonal
-# ``r + c == j``, those three with bit r for the square on row r. Words ``LINES_REV + j`` hold
-# the same lanes mirrored (bit ``MAX_SIZE - 1 - i`` for bit i), so that both ends of a line are
-# found with the same carry trick (``_slide``). Bits off the board are 0 (not empty).
-LINES = ROWS + MAX_QUEENS
-LINES_REV = LINES + 2 * MAX_SIZE - 1
-QUEEN_ROWS = LINES_REV + 2 * MAX_SIZE - 1  # bit c of field QUEEN_ROWS + side * MAX_SIZE + r: a queen of side on (r, c)
-META_SIZE = QUEEN_ROWS + 2 * MAX_SIZE
 
 NUM_PLANES = 9
 
@@ -80,104 +71,10 @@ def max_legal(size: int) -> int:
     return MAX_QUEENS * 4 * (size - 1)
 
 
-def new_meta(cells: np.ndarray, side: int) -> np.ndarray:
-    """A fresh ``meta`` row for the position ``cells`` with ``side`` to move in the queen phase."""
-    meta = np.zeros(META_SIZE, dtype=np.int64)
-    meta[SIDE] = side
-    meta[WINNER] = -1
-    size = math.isqrt(len(cells)) - 2
-    _fill_words(meta[None], cells, core.padded_index(size), size)
-    return meta
-
-
-# _ROW[N, sq], _COL[N, sq]: row and column of public square sq on an NxN board (a load instead
-# of a division by a size known only at run time)
-_ROW = np.array([[sq // n if n else 0 for sq in range(MAX_SIZE * MAX_SIZE)] for n in range(MAX_SIZE + 1)], np.int64)
-_COL = np.array([[sq % n if n else 0 for sq in range(MAX_SIZE * MAX_SIZE)] for n in range(MAX_SIZE + 1)], np.int64)
 # _RECIPROCAL[nn]: x // nn == (x * _RECIPROCAL[nn]) >> 32 for every action 0 <= x < nn * nn:
 # it is 2**32 / nn + e with 0 < e <= 1, so the product overshoots x / nn by less than
 # x / 2**32 < 2**-17, less than the 1 / nn that x / nn's fraction stays away from the next integer
 _RECIPROCAL = np.array([(1 << 32) // nn + 1 if nn else 0 for nn in range(MAX_SIZE ** 2 + 1)], np.int64)
-_TOP = MAX_SIZE - 1  # a bit's position in the mirrored lanes is _TOP minus its position
-_LANE0, _LANE1, _LANE2, _LANE3 = (np.int64(0xFFF) << (16 * i) for i in range(4))
-_ONES = 0x0001000100010001  # bit 0 of every lane
-_LANES123 = 0x0001000100010000  # bit 0 of lanes 1-3
-
-
-@njit(cache=True, inline="always")
-def _toggle(meta, g, size, sq):
-    """Public square ``sq`` changed between empty and occupied: flip its bit in the (mirrored)
-    words of the four lines through it (see ``LINES``)."""
-    r = _ROW[size, sq]
-    c = _COL[size, sq]
-    one = np.int64(1)
-    meta[g, LINES + r] ^= one << c
-    meta[g, LINES + c] ^= one << (16 + r)
-    meta[g, LINES + r - c + size - 1] ^= one << (32 + r)
-    meta[g, LINES + r + c] ^= one << (48 + r)
-    meta[g, LINES_REV + r] ^= one << (_TOP - c)
-    meta[g, LINES_REV + c] ^= one << (16 + _TOP - r)
-    meta[g, LINES_REV + r - c + size - 1] ^= one << (32 + _TOP - r)
-    meta[g, LINES_REV + r + c] ^= one << (48 + _TOP - r)
-
-
-@njit(cache=True, inline="always")
-def _move_queen(meta, g, size, side, src, dst):
-    """Keep ``QUEEN_ROWS`` in step: ``side``'s queen left public square ``src`` (-1: none) for ``dst``."""
-    at = QUEEN_ROWS + side * MAX_SIZE
-    if src >= 0:
-        meta[g, at + _ROW[size, src]] ^= np.int64(1) << _COL[size, src]
-    meta[g, at + _ROW[size, dst]] ^= np.int64(1) << _COL[size, dst]
-
-
-@njit(cache=True)
-def _fill_words(meta, cells, pad, size):
-    """Set the ``LINES`` and ``QUEEN_ROWS`` words of ``meta[0]`` (all zero) from ``cells``."""
-    for sq in range(size * size):
-        cell = cells[pad[sq]]
-        if cell == EMPTY:
-            _toggle(meta, 0, size, sq)
-        elif cell != ARROW:
-            _move_queen(meta, 0, size, cell - 1, -1, sq)
-
-
-@njit(cache=True, inline="always")
-def _slide(empty, queen):
-    """In each 16-bit lane: the bits of ``empty`` above the lane's one ``queen`` bit up to the
-    first bit not in ``empty``, i.e. the squares a queen reaches along the line in one direction.
-    Branch-free: no lane borrows from the next (the queen bit is <= bit 11, bits 12-15 of
-    ``empty`` are 0), so one subtraction finds every lane's first blocked square at once."""
-    upto = (queen << 1) - _ONES          # the queen's bit and the bits below it
-    blocked = ~(empty | upto)            # the blocked squares above the queen (and bits 12-15)
-    first = blocked & ~(blocked - _ONES)  # the lowest of them
-    return (first - _ONES) & ~upto
-
-
-@njit(cache=True, inline="always")
-def _queen_lines(meta, g, size, sq, maps):
-    """The empty squares one queen move from public square ``sq`` as two words of lanes (row,
-    column, diagonal, anti-diagonal): ``(forward, mirrored)``, the squares above and below the
-    queen along each line. Sets ``maps`` so that bit ``p`` of lane ``i`` is square
-    ``p * maps[i] + maps[8 + i]`` (mirrored lanes: ``i + 4``)."""
-    r = _ROW[size, sq]
-    c = _COL[size, sq]
-    d = r - c + size - 1
-    a = r + c
-    forward = (meta[g, LINES + r] & _LANE0) | (meta[g, LINES + c] & _LANE1) \
-        | (meta[g, LINES + d] & _LANE2) | (meta[g, LINES + a] & _LANE3)
-    mirrored = (meta[g, LINES_REV + r] & _LANE0) | (meta[g, LINES_REV + c] & _LANE1) \
-        | (meta[g, LINES_REV + d] & _LANE2) | (meta[g, LINES_REV + a] & _LANE3)
-    one = np.int64(1)
-    queen = (one << c) | ((one << r) * _LANES123)
-    queen_mirrored = (one << (_TOP - c)) | ((one << (_TOP - r)) * _LANES123)
-    # bit p of the row lane is square r*N + p, of the column p*N + c, of the diagonal
-    # p*(N+1) - (r - c), of the anti-diagonal p*(N-1) + r + c; mirrored: p -> _TOP - p
-    maps[0], maps[1], maps[2], maps[3] = 1, size, size + 1, size - 1
-    maps[8], maps[9], maps[10], maps[11] = r * size, c, c - r, r + c
-    for i in range(4):
-        maps[4 + i] = -maps[i]
-        maps[12 + i] = _TOP * maps[i] + maps[8 + i]
-    return _slide(forward, queen), _slide(mirrored, queen_mirrored)
 
 
 @njit(cache=True, inline="always")
@@ -204,9 +101,9 @@ def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=Fals
         cells[g, frm] = EMPTY
         cells[g, to] = side + 1
         queens[g, side, index] = to
-        _toggle(meta, g, size, src)
-        _toggle(meta, g, size, dst)
-        _move_queen(meta, g, size, side, src, dst)
+        toggle_square(meta, g, size, src)
+        toggle_square(meta, g, size, dst)
+        move_queen(meta, g, size, side, src, dst)
         meta[g, SRC] = frm
         meta[g, DST] = to
         meta[g, QIDX] = index
@@ -215,7 +112,7 @@ def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=Fals
     if frm != meta[g, DST] or not (known_legal or core._line_clear(cells[g], dirs, frm, to)):
         return ILLEGAL
     cells[g, to] = ARROW
-    _toggle(meta, g, size, dst)
+    toggle_square(meta, g, size, dst)
     meta[g, PHASE] = 0
     meta[g, TURNS] += 1
     side ^= 1
@@ -228,69 +125,13 @@ def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=Fals
 
 
 @njit(cache=True, inline="always")
-def _fill(b, p, left):
-    """Occluded fill of the bits ``b`` along a row through the bits ``p`` (shifting left or right):
-    ``b`` plus every bit of ``p`` reached from it without crossing a bit outside ``p``."""
-    if left:
-        b |= p & (b << 1)
-        p &= p << 1
-        b |= p & (b << 2)
-        p &= p << 2
-        b |= p & (b << 4)
-        p &= p << 4
-        return b | (p & (b << 8))
-    b |= p & (b >> 1)
-    p &= p >> 1
-    b |= p & (b >> 2)
-    p &= p >> 2
-    b |= p & (b >> 4)
-    p &= p >> 4
-    return b | (p & (b >> 8))
-
-
-@njit(cache=True, inline="always")
-def _reach(meta, g, side, size, out, offset, rows):
-    """Set ``out[g, offset + sq]`` to 1 on every square one queen move from a queen of ``side``,
-    0 elsewhere, and zero up to 7 bytes after the plane (see ``_expand_row``). ``rows``:
-    ``int64[MAX_SIZE]`` scratch.
-
-    Branch-free on row bit masks (bit c of row r = square (r, c); the empty squares are lane 0
-    of ``meta``'s ``LINES``, the queens its ``QUEEN_ROWS``): one pass down the board carries
-    the south, south-east and south-west rays from row to row, one pass up the northern ones
-    (writing the rows in increasing order), and each row fills east and west within itself.
-    Walking 8 rays per queen instead ends every ray in a mispredicted branch."""
-    queen_rows = QUEEN_ROWS + side * MAX_SIZE
-    s = se = sw = 0
-    above = 0  # the queens of the row above
-    for r in range(size - 1, -1, -1):
-        empty = meta[g, LINES + r] & _LANE0
-        s = (s | above) & empty
-        se = ((se | above) << 1) & empty
-        sw = ((sw | above) >> 1) & empty
-        rows[r] = s | se | sw
-        above = meta[g, queen_rows + r]
-    n = ne = nw = 0
-    below = 0
-    for r in range(size):
-        empty = meta[g, LINES + r] & _LANE0
-        mine = meta[g, queen_rows + r]
-        n = (n | below) & empty
-        ne = ((ne | below) << 1) & empty
-        nw = ((nw | below) >> 1) & empty
-        reach = rows[r] | n | ne | nw | ((_fill(mine, empty, True) << 1) & empty) \
-            | ((_fill(mine, empty, False) >> 1) & empty)
-        _expand_row(out, g, offset + r * size, reach, size)
-        below = mine
-
-
-@njit(cache=True, inline="always")
 def _legal_row(meta, g, size, nn, sq, masks, out, offset, legal, n, maps):
     """Set game ``g``'s mask row of the slides from public square ``sq``, mark their targets in
     ``out[g, offset + target]``, list the actions in ``legal[g, n:]``; return the new length.
-    One loop over the set bits of each of ``_queen_lines``'s two words: two loop exits per
+    One loop over the set bits of each of ``queen_lines``'s two words: two loop exits per
     queen where walking its eight rays mispredicts eight."""
     base = sq * nn
-    forward, mirrored = _queen_lines(meta, g, size, sq, maps)
+    forward, mirrored = queen_lines(meta, g, size, sq, maps)
     for half in range(2):
         word = forward if half == 0 else mirrored
         while word != 0:
@@ -315,7 +156,7 @@ def _arrow_plane(cells, g, pad, nn, out):
 @njit(cache=True, inline="always")
 def _other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, masks, legal, rows):
     """Every plane but the arrows (see ``write_obs_mask``). Planes written whole are not zeroed
-    first; they are written in increasing order (``_reach`` writes a little past its plane).
+    first; they are written in increasing order (``reach_plane`` writes a little past its plane).
     ``rows``: ``int64[2 * MAX_SIZE]`` scratch."""
     size = dirs[2] - 2
     _set(out, g, 0, 2 * nn, 0)
@@ -349,8 +190,8 @@ def _other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, m
             meta[g, NLEGAL] = n
             meta[g, ROWN] = nq[g, perspective]
     else:
-        _reach(meta, g, perspective, size, out, 6 * nn, rows)
-    _reach(meta, g, other, size, out, 7 * nn, rows)
+        reach_plane(meta, g, perspective, size, out, 6 * nn, rows)
+    reach_plane(meta, g, other, size, out, 7 * nn, rows)
     _set(out, g, 8 * nn, 9 * nn, perspective)
 
 

@@ -28,10 +28,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from amazons_env import core
-from amazons_env.envs import kernels as K
-from amazons_env.envs.opponents import plays_moves, reseed_opponent, resolve_opponent
-from amazons_env.envs.actions import ActionCodec
 from amazons_env.board import Board
+from amazons_env.envs import kernels as K
+from amazons_env.envs.actions import ActionCodec, action_to_str, move_to_actions
+from amazons_env.envs.arguments import check_choice, check_seed, parse_color
+from amazons_env.envs.opponents import plays_moves, reseed_opponent, resolve_opponent
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, describe
 from amazons_env.squares import check_size
 
@@ -86,12 +87,10 @@ class AmazonsVectorEnv(VectorEnv):
                  render_mode: Optional[str] = None, *, opponent: Any = None,
                  learner_color: Union[str, int] = "white", num_threads: int = 1, obs_mode: str = "planes",
                  action_encoding: str = "flat", mask_dtype: str = "int8") -> None:
-        from amazons_env.envs.gym_env import _check_choice, _color
-
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
                 or not 1 <= num_envs <= MAX_ENVS:
             raise InvalidArgumentError(f"num_envs={describe(num_envs)} must be an integer from 1 to {MAX_ENVS}")
-        _check_choice("illegal_action", illegal_action, ("lose", "raise"))
+        check_choice("illegal_action", illegal_action, ("lose", "raise"))
         if render_mode is not None:
             raise InvalidArgumentError(f"AmazonsVectorEnv does not render (render_mode={describe(render_mode)})")
         if not isinstance(copy, bool):
@@ -108,7 +107,7 @@ class AmazonsVectorEnv(VectorEnv):
         self.num_threads = int(num_threads)
         self.render_mode = None
         self._codec = codec = ActionCodec(n, action_encoding, mask_dtype, obs_mode)
-        self._learner_choice = _color(learner_color, allow_random=True)
+        self._learner_choice = parse_color(learner_color, allow_random=True)
         self._opponents, self._policy = self._make_opponents(opponent)
         self.opponent = opponent
         b = self.num_envs
@@ -165,9 +164,7 @@ class AmazonsVectorEnv(VectorEnv):
     # -- gymnasium API -----------------------------------------------------------------------------
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-        from amazons_env.envs.gym_env import _check_seed
-
-        seed = _check_seed(seed)
+        seed = check_seed(seed)
         which = np.ones(self.num_envs, np.bool_)
         if options is not None:
             if not isinstance(options, dict):
@@ -278,7 +275,6 @@ class AmazonsVectorEnv(VectorEnv):
     def _describe(self, flat: int, action: int) -> str:
         if not self._codec.flat and self._codec.to_flat(action) < 0:
             return "a queen line that leaves the board"
-        from amazons_env.envs.gym_env import action_to_str
         return action_to_str(flat, self.size)
 
     def _new_games(self, which: np.ndarray) -> None:
@@ -325,8 +321,6 @@ class AmazonsVectorEnv(VectorEnv):
 
     def _agent_actions(self, games: np.ndarray) -> None:
         """Queen actions of the agents' moves into ``_opp_actions``, their arrows into ``_pending``."""
-        from amazons_env.envs.gym_env import move_to_actions
-
         n = self.size
         for i in games:
             cells = self._cells[i][self._pad]
