@@ -1,21 +1,41 @@
-"""A small SVG picture of a board, for notebooks (``Board._repr_svg_``)."""
+"""A small SVG picture of a board, for notebooks (``Board._repr_svg_``).
+
+It draws anything with a board's ``size``, ``ply``, ``peek()`` and ``piece_at()`` (``Drawable``)
+so that this module stays below ``board`` in the imports.
+
+>>> from amazons_env import Board
+>>> board_svg(Board(6)).startswith('<svg xmlns="http://www.w3.org/2000/svg" width="280"')
+True
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Optional, Protocol
 
+from amazons_env.move import Move
 from amazons_env.squares import FILE_NAMES
 
-if TYPE_CHECKING:
-    from amazons_env.board import Board
+__all__ = ["Drawable", "board_svg"]
 
-__all__ = ["board_svg"]
+
+class Drawable(Protocol):
+    """What ``board_svg`` reads of a board (``Board`` has it)."""
+
+    @property
+    def size(self) -> int: ...
+
+    @property
+    def ply(self) -> int: ...
+
+    def peek(self) -> Move: ...
+
+    def piece_at(self, square: int) -> Optional[str]: ...
 
 _CELL = 40
 _MARGIN = 20
 
 
-def board_svg(board: "Board", cell: int = _CELL) -> str:
+def board_svg(board: Drawable, cell: int = _CELL) -> str:
     """The board as an SVG document: light/dark squares, queens as discs, arrows as dark crosses,
     the last move's squares outlined, coordinates on the margins."""
     n = board.size
