@@ -41,5 +41,5 @@ def main() -> None:
         print(w, "slide top1 %.3f move top1 %.3f nll %.2f" % (hit_s / n, hit_m / n, nll / n))
 
 
-if __name__ == "__main__":  # a script: the test suite's doctest collection imports it
+if __name__ == "__main__":  # a script, run from the repository root (command.txt)
     main()

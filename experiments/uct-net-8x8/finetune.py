@@ -26,5 +26,5 @@ def main() -> None:
     print(save_model(model, out, board_size=8, recipe=recipe, data_hash=data_hash), time.time() - t, len(data["sides"]))
 
 
-if __name__ == "__main__":  # a script: the test suite's doctest collection imports it
+if __name__ == "__main__":  # a script, run from the repository root (command.txt)
     main()
