@@ -1,12 +1,10 @@
 """The policy-value net's CPU inference through ONNX Runtime, when it is installed.
 
 On one CPU thread, ONNX Runtime runs the folded, inference-only copy of the net
-(``agents.evaluation.cnn.inference_module``) 4.3x as fast as torch runs it for single positions and
-1.1-2x for batches of 8-205 (8x8, committed net, a quiet machine: 18,661 against 4,389 positions per
-CPU second for one position, 25,481 against 22,403 for a 205-position frontier; 6.1x and 2.3x
-torch's plain eager net; ``python3 benchmarks/pv_inference.py --seconds 0.5``). Single positions gain the most:
+(``agents.evaluation.cnn.inference_module``) faster than torch runs it, single positions most:
 torch's per-call overhead is most of their cost, and the net's guidance of ``uct`` and ``pvmcts``'s
-small leaf batches are made of them.
+small leaf batches are made of them (measured by ``benchmarks/pv_inference.py``; the figures are in
+benchmarks/README.md, "Policy-value net and expert iteration").
 
 ``OnnxRunner(module, threads)`` exports ``module`` to ONNX in memory the first time it sees a board
 size (inputs are NCHW ``float32`` planes, any batch), builds an ONNX Runtime CPU session for it and

@@ -34,7 +34,8 @@ __all__ = ["batched_alphabeta", "MoveSource", "Pace"]
 INF = 1e30
 NO_LIMIT = 1 << 62
 #: with a ``Pace``, a node's children are scored in calls of at most this many positions, the
-#: deadline checked before each: a 10x10 frontier (~2,000 positions) is a third of a second
+#: deadline checked before each: a whole 10x10 frontier in one call would overrun short deadlines
+#: (frontier sizes and inference speeds: benchmarks/README.md, "CNN value net")
 CHUNK = 512
 
 # (cells, queens, nq, side, dirs, out) -> n: writes a node's moves (padded from, to, arrow) to out[:n]

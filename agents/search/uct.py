@@ -26,11 +26,10 @@ the evaluator (a spec with a numba kernel; further keyword options go to it).
 **Priors.** ``"eval"``: every child is scored by the evaluation when its parent is expanded
 (``uct_tree``: about 36 evaluations per simulation at the 8x8 start). ``"mixed"`` (split tree):
 queen moves in a cheap mobility order, each evaluated when first visited, arrows scored by the
-evaluation (about 3 per simulation, 10x the simulations). ``"fast"``: both levels cheap (one
-evaluation per simulation). ``"auto"``, the default, is ``mixed`` up to 8x8 and ``eval`` above:
-on 8x8 mixed and eval are equal in strength (34-36 in 70 games at 0.5 s per move), fast weaker
-(16-24); on 10x10 eval scored 27/34 against ``alphabeta:clock=predict`` where mixed scored 18/35
-(1 s per move; ``benchmarks/engines_results/uct/``).
+evaluation (about 3 per simulation, so many more simulations). ``"fast"``: both levels cheap (one
+evaluation per simulation). ``"auto"``, the default, is ``mixed`` up to 8x8 and ``eval`` above,
+the stronger choice on each size (the matches are in benchmarks/README.md, ``uct`` tuning;
+``benchmarks/engines_results/uct/``).
 
 >>> from amazons_env import Board
 >>> board = Board(6)
