@@ -22,6 +22,7 @@ agents.options.UnknownOptionError: agent 'classic': unknown option 'dept' (did y
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import hashlib
 import importlib
@@ -45,8 +46,9 @@ AGENT_MODULES = (
     "agents.search.alphabeta",
     "agents.search.mcts",
     "agents.search.uct",
-    "agents.evaluation.cnn",
+    "agents.search.uct_net",
     "agents.search.pvmcts",
+    "agents.evaluation.cnn",
     "agents.protocols.uci_client",
 )
 
@@ -75,22 +77,26 @@ class Registry:
         Registry.BY_KIND[kind] = self
 
     def register(self, name: str, options: Optional[Mapping[str, Opt]] = None, forward: Optional[str] = None,
-                 provides: tuple[str, ...] = (), passthrough: str = "",
-                 bare: Optional[str] = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+                 provides: tuple[str, ...] = (), passthrough: str = "", bare: Optional[str] = None,
+                 extends: Optional[str] = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator: make ``factory`` reachable as ``make(name, **options)``. ``options``
         declares each parameter's help and range (``opt``); ``forward`` names the spec-valued
         option whose target takes the factory's ``**kwargs``; ``provides``: what the factory
         passes to that target itself; ``passthrough``: the help of ``**kwargs`` that go on
         unchecked; ``bare``: the option a bare first value sets (``uci:PATH``). See
-        ``agents.options.schema_of``."""
+        ``agents.options.schema_of``. ``extends``: a name registered before, whose options the
+        factory's ``**kwargs`` take (a subclass adding options to its base's: ``uct-net``)."""
         if not _NAME.match(name):
             raise InvalidArgumentError(f"{self.kind} name {name!r}: use lower-case letters, digits, '-' and '_'")
+        if extends is not None and (extends not in self.factories or forward or passthrough):
+            raise InvalidArgumentError(f"{self.kind} {name!r}: extends={extends!r} must be registered first, "
+                                       "and its options replace forward and passthrough")
 
         def decorate(factory: Callable[..., Any]) -> Callable[..., Any]:
             if self.factories.get(name, factory) is not factory:
                 raise InvalidArgumentError(f"{self.kind} name {name!r} is registered twice")
             self.factories[name] = factory
-            self._declared[name] = (options, forward, tuple(provides), passthrough, bare)
+            self._declared[name] = (options, forward, tuple(provides), passthrough, bare, extends)
             return factory
         return decorate
 
@@ -128,9 +134,15 @@ class Registry:
         """The option schema of ``name`` (registered or custom)."""
         if name not in self._schemas:
             factory = self.factory(name)
-            options, forward, provides, passthrough, bare = self._declared.get(name, (None, None, (), "", None))
-            self._schemas[name] = schema_of(factory, f"{self.kind} {name!r}", options, forward, provides,
-                                            resolve_spec, passthrough, bare)
+            options, forward, provides, passthrough, bare, extends = self._declared.get(
+                name, (None, None, (), "", None, None))
+            own = schema_of(factory, f"{self.kind} {name!r}", options, forward, provides, resolve_spec, passthrough,
+                            bare)
+            if extends is not None:  # the base's options, then the factory's own (which win)
+                base = self.schema(extends)
+                own = dataclasses.replace(base, owner=own.owner, options={**base.options, **own.options},
+                                          bare=own.bare, doc=own.doc)
+            self._schemas[name] = own
         return self._schemas[name]
 
     def validate(self, spec: str, /, **options: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:

@@ -36,6 +36,7 @@ __all__ = ["Evaluator", "EVALUATORS", "register_evaluator", "make_evaluator", "q
 EVALUATOR_MODULES: tuple[str, ...] = (
     "agents.evaluation.study",
     "agents.evaluation.territory",
+    "agents.evaluation.value_net",
     "agents.evaluation.cnn",
 )
 

@@ -1,4 +1,4 @@
-"""The value networks: the study's ``StudyCNN`` and our ``ResValueNet``.
+"""The architectures: the study's ``StudyCNN``, our value net ``ResValueNet`` and the ``PolicyValueNet``.
 
 Each model class says which input planes it reads (``planes``, see ``agents.nets.planes``) and what
 its output means (``output``):
@@ -6,6 +6,7 @@ its output means (``output``):
 * ``"white_sigmoid"``: White's winning chance in [0, 1] (the study's network; its planes have
   no side to move), turned into a value for the side to move by ``value_for_side_to_move``.
 * ``"tanh"``: the value for the side to move in [-1, 1] directly.
+* ``"policy_value"``: that value and two policy heads (``agents.nets.policy_value`` reads them).
 
 ``build_model(arch, **kwargs)`` rebuilds a model from the ``(arch, kwargs)`` that
 ``model.config()`` returns; ``agents.nets.export`` stores exactly that. Each class's ``limits``
@@ -29,8 +30,12 @@ from amazons_env.errors import InvalidArgumentError
 
 from agents.nets.planes import plane_count
 
-__all__ = ["StudyCNN", "ResValueNet", "MODELS", "check_kwargs", "build_model", "parameter_count",
-           "value_for_side_to_move"]
+__all__ = ["StudyCNN", "ResValueNet", "PolicyValueNet", "MODELS", "LINES", "REACH", "check_kwargs", "build_model",
+           "parameter_count", "value_for_side_to_move"]
+
+#: the longest queen slide, and the policy channels: 8 directions x that many distances
+REACH = core.MAX_SIZE - 1
+LINES = 8 * REACH
 
 
 class StudyCNN(nn.Module):
@@ -112,9 +117,26 @@ class ResValueNet(nn.Module):
         return self.value(pooled).squeeze(-1)
 
 
-MODELS: dict[str, type[nn.Module]] = {"StudyCNN": StudyCNN, "ResValueNet": ResValueNet}
-# the policy-value net registers itself in MODELS (it builds on _Block above)
-from agents.nets import policy_value as _policy_value  # noqa: E402,F401
+class PolicyValueNet(ResValueNet):
+    """``ResValueNet`` (its tower and value head) with two 1x1 policy heads on the tower: queen-slide
+    and arrow logits, ``LINES`` channels each (``agents.nets.policy_value`` says what they mean)."""
+
+    output = "policy_value"
+
+    def __init__(self, channels: int = 32, blocks: int = 3, head: int = 16, hidden: int = 64) -> None:
+        super().__init__(channels, blocks, head, hidden)
+        self.slide = nn.Conv2d(channels, LINES, 1)
+        self.arrow = nn.Conv2d(channels, LINES, 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:  # type: ignore[override]
+        trunk = self.tower(self.stem(x))
+        h = self.reduce(trunk)
+        pooled = torch.cat([h.mean(dim=(2, 3)), h.amax(dim=(2, 3))], dim=1)
+        return self.value(pooled).squeeze(-1), self.slide(trunk), self.arrow(trunk)
+
+
+MODELS: dict[str, type[nn.Module]] = {"StudyCNN": StudyCNN, "ResValueNet": ResValueNet,
+                                      "PolicyValueNet": PolicyValueNet}
 
 
 def check_kwargs(arch: str, kwargs: Any) -> None:
@@ -125,7 +147,7 @@ def check_kwargs(arch: str, kwargs: Any) -> None:
     >>> check_kwargs("ResValueNet", {"blocks": 100000})
     Traceback (most recent call last):
         ...
-    ValueError: ResValueNet argument blocks=100000: give an integer from 0 to 64
+    amazons_env.errors.InvalidArgumentError: ResValueNet argument blocks=100000: give an integer from 0 to 64
     """
     if not isinstance(arch, str) or arch not in MODELS:
         raise InvalidArgumentError(f"unknown architecture {str(arch)[:100]!r}; use one of {sorted(MODELS)}")

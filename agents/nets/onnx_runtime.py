@@ -1,7 +1,7 @@
 """The policy-value net's CPU inference through ONNX Runtime, when it is installed.
 
 On one CPU thread, ONNX Runtime runs the folded, inference-only copy of the net
-(``agents.evaluation.cnn.inference_module``) faster than torch runs it, single positions most:
+(``agents.nets.inference.inference_module``) faster than torch runs it, single positions most:
 torch's per-call overhead is most of their cost, and the net's guidance of ``uct`` and ``pvmcts``'s
 small leaf batches are made of them (measured by ``benchmarks/pv_inference.py``; the figures are in
 benchmarks/README.md, "Policy-value net and expert iteration").

@@ -1,6 +1,6 @@
-"""The policy-value net: a value for the side to move and a two-phase move policy.
+"""The policy-value net's outputs: a value for the side to move and a two-phase move policy.
 
-``PolicyValueNet`` reads the ``"relative"`` planes (``agents.nets.planes``) and returns three
+``PolicyValueNet`` (``agents.nets.models``) reads the ``"relative"`` planes (``agents.nets.planes``) and returns three
 tensors for a batch of ``b`` positions on ``N`` x ``N`` boards:
 
 * ``value[b]``: the value in [-1, 1] for the **side to move** (``tanh``);
@@ -17,11 +17,12 @@ softmax runs over the legal slides, the arrow's over the legal arrows after that
 the same side, so nothing flips sign between them (``agents.search.pvmcts`` backs up accordingly).
 
 Fully convolutional: one set of weights runs on any size up to ``MAX_SIZE`` (trained on one).
-Registered in ``agents.nets.models.MODELS``, so ``agents.nets.export`` saves and loads it with the
-same checks as the value nets.
+It is one of ``agents.nets.models.MODELS``, so ``agents.nets.export`` saves and loads it with the
+same checks as the value nets; this module re-exports it beside what reads its outputs.
 
-**Symmetries.** ``symmetry_permutation(size)[k]`` maps each public square to its image under
-``amazons_env.symmetry`` number ``k``; ``transform_planes`` and ``transform_cells`` apply it to
+**Symmetries.** ``amazons_env.symmetry`` is their one definition: ``symmetry_permutation(size)[k]``
+is its ``transform_square`` for symmetry ``k`` tabulated over the public squares (an array, so that
+numpy can permute whole batches of planes and boards at once); ``transform_planes`` and ``transform_cells`` apply it to
 input planes and to padded boards, and a policy target given as moves is transformed by mapping
 its three squares (legal moves map to legal moves of the image position).
 
@@ -38,44 +39,19 @@ its three squares (legal moves map to legal moves of the image position).
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import numpy as np
 import torch
 from numba import njit
-from torch import nn
 
-import agents.nets.models as _models
 from amazons_env import core
 from amazons_env.envs.actions import line_tables
 from amazons_env.symmetry import transform_square
 
+from agents.nets.models import LINES, REACH, PolicyValueNet
+
 __all__ = ["PolicyValueNet", "LINES", "REACH", "line_channels", "move_indices", "legal_moves_batch",
            "move_log_probs", "symmetry_permutation", "transform_planes", "transform_cells", "move_keys"]
-
-REACH = core.MAX_SIZE - 1
-LINES = 8 * REACH  # policy channels: 8 directions x the longest slide
-
-
-class PolicyValueNet(_models.ResValueNet):
-    """``ResValueNet`` (its tower and value head) with two 1x1 policy heads on the tower (see the
-    module docstring for what the outputs mean)."""
-
-    output = "policy_value"
-
-    def __init__(self, channels: int = 32, blocks: int = 3, head: int = 16, hidden: int = 64) -> None:
-        super().__init__(channels, blocks, head, hidden)
-        self.slide = nn.Conv2d(channels, LINES, 1)
-        self.arrow = nn.Conv2d(channels, LINES, 1)
-
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:  # type: ignore[override]
-        trunk = self.tower(self.stem(x))
-        h = self.reduce(trunk)
-        pooled = torch.cat([h.mean(dim=(2, 3)), h.amax(dim=(2, 3))], dim=1)
-        return self.value(pooled).squeeze(-1), self.slide(trunk), self.arrow(trunk)
-
-
-_models.MODELS["PolicyValueNet"] = PolicyValueNet
 
 
 @functools.lru_cache(maxsize=None)

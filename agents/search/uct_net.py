@@ -1,4 +1,4 @@
-"""``uct`` guided by the policy-value net: the net's priors on the first move levels, the numba tree below.
+"""``uct-net``, our learned agent: ``uct`` guided by the policy-value net's priors on the first move levels.
 
 The net (``agents.nets.policy_value``, ~1 ms a position on one core) is far too slow for every node of
 ``uct`` (~30,000 simulations a second on 8x8), so it is asked only where its priors pay: at the top of
@@ -33,20 +33,22 @@ queen order (top slide right in 29% of held-out positions, against 16%) but its 
 against 51%), and sharp wrong priors take visits from the moves uct's evaluation would find. The
 default weights, ``pv-uct-8x8``, are that net fine-tuned on 27,082 of uct's own moves (expert
 iteration's bootstrap from the strongest engine; top slide right in 32%): 68-58 against plain
-``uct`` at 0.3 s (``training/runs_committed/uct-net-8x8/``; the README has the 1 s pairings).
+``uct`` at 0.3 s (``experiments/uct-net-8x8/``; the README has the 1 s pairings).
 
-Reached as ``make("cnn")`` (``agents.evaluation.cnn``: ``search=uct``, the default; there the guidance options
-are ``net_mix``, ``net_top``, ``net_depth`` and ``net_value``). Options: uct's, and ``weights``
-(committed policy-value weights by name, ``default``, or a model file path), ``mix``, ``top``,
-``depth``, ``value``, ``threads`` (torch threads, 1 by default) and ``runtime`` (``auto``: the net
-through ONNX Runtime when it is installed, ``agents.nets.onnx_runtime``; ``torch``; ``onnx``).
+``make("uct-net")`` (until this version also ``make("cnn")``, whose guidance options were
+``net_mix``, ``net_top``, ``net_depth`` and ``net_value``, see ``agents.evaluation.cnn``). Options:
+uct's, and ``weights`` (committed policy-value weights by name, ``agents.nets.store``, or a model
+file path), ``mix``, ``top``, ``depth``, ``value``, ``threads`` (torch threads, 1 by default) and
+``runtime`` (``auto``: the net through ONNX Runtime when it is installed, ``agents.nets.onnx_runtime``;
+``torch``; ``onnx``).
 
 >>> import tempfile, os
 >>> from amazons_env import Board
 >>> from agents.nets.export import save_model
->>> from agents.nets.policy_value import PolicyValueNet
+>>> from agents import make
+>>> from agents.nets.models import PolicyValueNet
 >>> path = save_model(PolicyValueNet(channels=8, blocks=1), os.path.join(tempfile.mkdtemp(), "pv"), board_size=6)
->>> agent = UCTNet(weights=str(path), sims=200, seed=1)
+>>> agent = make(f"uct-net:weights={path},sims=200", seed=1)
 >>> board = Board(6)
 >>> result = agent.search(board)
 >>> board.is_legal(result.move), result.simulations
@@ -56,7 +58,6 @@ through ONNX Runtime when it is installed, ``agents.nets.onnx_runtime``; ``torch
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any, Optional
 
 import numpy as np
@@ -65,12 +66,15 @@ from numba import njit, types
 from amazons_env import Board, core
 from amazons_env.errors import InvalidArgumentError
 
-from agents.search import endgame
-from agents.search import uct_tree as T
 from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.nets import require_torch
-from agents.options import OptionError
-from agents.search.pvmcts import PV_WEIGHTS, PVNet, pv_weights_path
+from agents.nets.inference import PVNet
+from agents.nets.onnx_runtime import RUNTIME_HELP, RUNTIMES
+from agents.nets.store import POLICY_VALUE_WEIGHTS, policy_value_net, trained_sizes
+from agents.options import OptionError, opt
+from agents.registry import register
+from agents.search import endgame
+from agents.search import uct_tree as T
 from agents.search.uct import UCT
 
 __all__ = ["UCTNet", "expand_nodes", "visit_policy", "kids"]
@@ -179,14 +183,23 @@ def kids(ni: np.ndarray, x: int) -> range:
     return range(first, first + int(ni[x, T.NKIDS])) if first >= 0 else range(0)
 
 
+@register("uct-net", extends="uct", options={
+    "weights": opt("committed policy-value weights by name (default: pv-uct-8x8; pv-8x8) or a model file path "
+                   "without its suffix"),
+    "mix": opt("weight of the net's priors against uct's own", ge=0, le=1),
+    "top": opt("queen moves per guided position whose arrows get the net's priors", ge=0),
+    "depth": opt("0: the net guides the root; 1: also the replies to its top moves", ge=0, le=1),
+    "value": opt("weight of the net's value in the replies' first-play values", ge=0, le=1),
+    "threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024),
+    "runtime": opt(RUNTIME_HELP, choices=RUNTIMES)})
 class UCTNet(UCT):
-    """``uct`` with the policy-value net's priors on the first move levels (module docstring)."""
+    """The learned agent: uct guided by the policy-value net's priors (and optionally its value)."""
 
     name = "uct-net"
 
     def __init__(self, weights: str = "default", mix: float = 0.5, top: int = 8, depth: int = 1, value: float = 0.0,
                  threads: int = 1, runtime: str = "auto", **options: Any) -> None:
-        require_torch("the cnn agent (uct guided by the policy-value net)")
+        require_torch(f"the {self.name} agent (uct guided by the policy-value net)")
         super().__init__(**options)
         if self.tree != "split":
             raise OptionError("tree='move': the net's priors are for a split tree (queen move, then arrow)")
@@ -199,16 +212,12 @@ class UCTNet(UCT):
             raise OptionError(f"depth={depth!r}: must be 0 (the root) or 1 (and the replies)")
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
         self.weights, self.threads, self.runtime = str(weights), int(threads), str(runtime)
-        self._nets: dict[Path, PVNet] = {}
-        for size in PV_WEIGHTS.get(self.weights, {0: None}):  # load now: a bad file fails here, not in a game
+        for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # a bad file fails here, not in a game
             self.net(size)
 
     def net(self, size: int) -> PVNet:
-        """The policy-value net for ``size`` x ``size`` boards (loaded once)."""
-        path = pv_weights_path(self.weights, size)
-        if path not in self._nets:
-            self._nets[path] = PVNet.load(path, self.threads, self.runtime)
-        return self._nets[path]
+        """The policy-value net for ``size`` x ``size`` boards (``agents.nets.store``: loaded once)."""
+        return policy_value_net(self.weights, size, self.threads, self.runtime)
 
     def _guide(self, board: Board, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, icfg: np.ndarray,
                ni: np.ndarray, nf: np.ndarray, st: np.ndarray, buffers: tuple[np.ndarray, ...],

@@ -271,21 +271,20 @@ def test_mcts_plays_legal_moves_and_reuses_its_tree():
     result = agent.search(board)
     assert board.text() == before and board.is_legal(result.move) and result.simulations == 40
     root = agent.root
-    j = max(root.children, key=lambda i: root.visits[i])
+    j = max(root.children, key=lambda i: root.n_move[i])
     child = root.children[j]
     if child.terminal or not child.children:
         pytest.skip("no grandchild expanded")
-    jj = max(child.children, key=lambda i: child.visits[i])
-    public = core.public_index(6)
+    jj = max(child.children, key=lambda i: child.n_move[i])
     for move in (root.moves[j], child.moves[jj]):
-        board.push(Move(*(int(public[p]) for p in move), 6))
+        board.push(Move(*(int(p) for p in move), 6))
     assert agent._reused_root(board) is child.children[jj]
 
 
 def test_mcts_visits_sum_to_simulations():
     agent = make("mcts:sims=25,reuse=false")
     agent.search(Board(6))
-    assert agent.root.visits.sum() == 25
+    assert agent.root.visits == agent.root.n_move.sum() == 25
 
 
 def test_mcts_finds_an_immediate_win():

@@ -10,7 +10,7 @@ import torch
 import agents
 from agents.nets import onnx_runtime
 from agents.nets.policy_value import PolicyValueNet
-from agents.search.pvmcts import PVNet
+from agents.nets.inference import PVNet
 from amazons_env import Board
 
 pytestmark = pytest.mark.skipif(not onnx_runtime.available(), reason="the onnx extra is not installed")
@@ -65,13 +65,13 @@ def test_auto_picks_onnx_when_installed_and_torch_otherwise(model, monkeypatch):
 def test_runtime_is_validated(model):
     with pytest.raises(ValueError, match="runtime='tensorrt'"):
         PVNet(model, runtime="tensorrt")
-    for spec in ("cnn:net_runtime=tensorrt", "pvmcts:runtime=fast"):
+    for spec in ("uct-net:runtime=tensorrt", "pvmcts:runtime=fast"):
         with pytest.raises(ValueError):
             agents.make(spec)
 
 
 def test_agents_play_the_same_move_on_either_runtime():
     board = Board(8)
-    moves = {agents.make(f"cnn:sims=300,net_runtime={runtime}", seed=2).select_move(board)
+    moves = {agents.make(f"uct-net:sims=300,runtime={runtime}", seed=2).select_move(board)
              for runtime in ("torch", "onnx")}
     assert len(moves) == 1

@@ -1,5 +1,5 @@
-"""The policy-value MCTS (agents.search.pvmcts): legal moves, simulation budgets, the two-level tree's
-accounting and signs, batched trees in lock-step, tree reuse."""
+"""The policy-value MCTS (agents.search.pvmcts on the PUCT tree of agents.search.puct): legal moves,
+simulation budgets, the two-level tree's accounting and signs, batched trees in lock-step, tree reuse."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import torch
 
 from agents import make
 from agents.nets.export import save_model
-from agents.nets.policy_value import PolicyValueNet
-from agents.search.pvmcts import Node, PVNet, Tree, best_move, run_trees, start_roots
+from agents.nets.inference import PVNet
+from agents.nets.models import PolicyValueNet
+from agents.search.pvmcts import PolicyValueEvaluator
+from agents.search.puct import Node, Tree, best_move, run_trees, start_roots
 from amazons_env import Board, Move
 
 
@@ -41,7 +43,7 @@ def test_agent_plays_legal_moves_with_exactly_its_simulations(net_path):
 def test_two_level_statistics_and_signs(net_path):
     """Slide and arrow of one position carry the same values (no flip between them); a child
     position's values are the negation of the edge leading to it (a flip after a whole move)."""
-    net = PVNet.load(net_path)
+    net = PolicyValueEvaluator(PVNet.load(net_path))
     tree = Tree(5)
     start_roots([tree], [(Board(5).cells.copy(), 0)], net)
     run_trees([tree], net, sims=60, batch=6)
@@ -64,7 +66,7 @@ def test_two_level_statistics_and_signs(net_path):
 
 def test_a_lost_child_position_is_worth_a_win(net_path):
     """A move after which the opponent has no move: the child is terminal, the edge scores +1."""
-    net = PVNet.load(net_path)
+    net = PolicyValueEvaluator(PVNet.load(net_path))
     # White's queen on a1 can seal Black's queen on e5 by moving next to it and shooting
     board = Board.from_squares(5, white=[0], black=[24], arrows=[18, 19, 22])
     tree = Tree(5)
@@ -82,7 +84,7 @@ def test_a_lost_child_position_is_worth_a_win(net_path):
 
 
 def test_many_trees_in_lock_step(net_path):
-    net = PVNet.load(net_path)
+    net = PolicyValueEvaluator(PVNet.load(net_path))
     boards = [Board(5) for _ in range(3)]
     boards[1].push(boards[1].legal_moves()[0])
     trees = [Tree(5) for _ in boards]
@@ -99,10 +101,10 @@ def test_tree_reuse_keeps_the_subtree(net_path):
     agent = make(f"pvmcts:sims=60,batch=4,fpu=1,weights={net_path}", seed=0)  # fpu=1: revisit, go deep
     board = Board(5)
     agent.select_move(board)
-    root = agent._tree.root
+    root = agent.root
     m, child = next((m, c) for m, c in root.children.items() if c.children)  # a move whose replies were searched
     reply = next(iter(child.children))
     for node, index in ((root, m), (child, reply)):
         board.push(Move(*(int(x) for x in node.moves[index]), 5))
-    assert agent._kept_root(board) is child.children[reply]
+    assert agent._reused_root(board) is child.children[reply]
     assert agent.search(board).simulations == 60

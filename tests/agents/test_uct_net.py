@@ -1,4 +1,4 @@
-"""uct guided by the policy-value net (agents.search.uct_net) and the cnn agent around it: legal moves,
+"""uct-net, uct guided by the policy-value net (agents.search.uct_net), and its old name cnn: legal moves,
 the net's priors where they are due, the value's sign on the new path, options."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from agents.search.alphabeta import AlphaBeta
 from agents.nets.export import save_model
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import PolicyValueNet, legal_moves_batch, move_log_probs
-from agents.search.pvmcts import PVNet
+from agents.nets.inference import PVNet
 from agents.search.uct import PRIORS, UCT
 from agents.search.uct_net import UCTNet, expand_nodes
 from amazons_env import Board, Move, core
@@ -71,7 +71,7 @@ def test_plays_legal_moves_with_its_simulations_and_reuses_the_tree(net_path, op
 
 
 def test_seeded_search_is_deterministic(net_path):
-    moves = {agents.make(f"cnn:sims=120,weights={net_path}", seed=5).select_move(Board(6)) for _ in range(2)}
+    moves = {agents.make(f"uct-net:sims=120,weights={net_path}", seed=5).select_move(Board(6)) for _ in range(2)}
     assert len(moves) == 1
 
 
@@ -152,18 +152,23 @@ def test_the_net_value_flips_once_per_whole_move(net_path):
     assert checked == 2
 
 
-def test_cnn_is_the_guided_uct_and_alphabeta_stays_reachable(net_path):
-    agent = agents.make(f"cnn:sims=50,weights={net_path}")
-    assert isinstance(agent, UCTNet) and agent.sims == 50
-    old = agents.make("cnn:search=alphabeta,depth=1", threads=0)
-    assert isinstance(old, AlphaBeta) and type(old.evaluator).__name__ == "CNNEvaluator"
+def test_uct_net_is_the_guided_uct_and_cnn_its_old_name(net_path):
+    agent = agents.make(f"uct-net:sims=50,weights={net_path},mix=0.25")
+    assert isinstance(agent, UCTNet) and agent.limit.simulations == 50 and agent.mix == 0.25
+    with pytest.warns(DeprecationWarning, match="'uct-net:weights=.*,mix=0.25,sims=50'"):
+        old = agents.make(f"cnn:sims=50,weights={net_path},net_mix=0.25")
+    assert isinstance(old, UCTNet) and old.limit.simulations == 50 and old.mix == 0.25
+    with pytest.warns(DeprecationWarning, match="'alphabeta:eval=value-net,threads=0,depth=1'"):
+        old = agents.make("cnn:search=alphabeta,depth=1", threads=0)
+    assert isinstance(old, AlphaBeta) and old.evaluator.name == "value-net"
 
 
 @pytest.mark.parametrize("spec, error", [
-    ("cnn:search=alphabeta,net_mix=0.3", "net_mix: options of search=uct"),
-    ("cnn:net_mix=1.5", "net_mix=1.5"), ("cnn:net_depth=2", "net_depth=2"), ("cnn:net_top=-1", "net_top=-1"),
-    ("cnn:net_value=nan", "net_value=nan"), ("cnn:weights=study", "value-net weights"),
-    ("cnn:tree=move", "split tree"), ("cnn:net_dpth=1", "did you mean 'net_depth'")])
+    ("uct-net:mix=1.5", "mix=1.5"), ("uct-net:depth=2", "depth=2"), ("uct-net:top=-1", "top=-1"),
+    ("uct-net:value=nan", "value=nan"), ("uct-net:tree=move", "split tree"), ("uct-net:dpth=1", "did you mean 'depth'"),
+    ("uct-net:runtime=fast", "runtime='fast'"), ("uct-net:pw=-1", "pw=-1"),
+    ("cnn:search=alphabeta,net_mix=0.3", "net_mix: options of search=uct"), ("cnn:net_mix=1.5", "net_mix=1.5"),
+    ("cnn:weights=study", "value-net weights"), ("cnn:net_dpth=1", "did you mean 'net_depth'")])
 def test_bad_options_are_refused(spec, error):
     with pytest.raises(ValueError, match=error):
         agents.make(spec)

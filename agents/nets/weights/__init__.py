@@ -1,1 +1,1 @@
-"""The committed value-net weights (safetensors + JSON configs), packaged as data; see agents.evaluation.cnn.WEIGHTS."""
+"""The committed value-net weights (safetensors + JSON configs), packaged as data; see agents.nets.store."""

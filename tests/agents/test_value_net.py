@@ -1,4 +1,5 @@
-"""The CNN evaluator in search: batched values, colour handling, the searches, committed weights."""
+"""The value-net evaluator in search: batched values, colour handling, the searches, committed weights; the
+old name ``cnn`` (agent and evaluator) and the old module's names, deprecated."""
 
 from __future__ import annotations
 
@@ -7,8 +8,12 @@ import pytest
 import torch
 
 import agents
-from agents.evaluation.cnn import CNNEvaluator, inference_module, weights_path
 from agents.evaluation.evaluator import make_evaluator
+from agents.evaluation.value_net import ValueNetEvaluator
+from agents.nets.inference import inference_module
+from agents.nets.store import VALUE_WEIGHTS, weights_path
+from agents.search.alphabeta import AlphaBeta
+from agents.search.uct_net import UCTNet
 from agents.nets.export import load_model, save_model
 from agents.nets.models import ResValueNet, StudyCNN
 from agents.search.study import batch_two_iteration
@@ -43,7 +48,7 @@ def frontier(board: Board, limit: "int | None" = 50) -> tuple[np.ndarray, np.nda
 
 @pytest.mark.parametrize("net", ["res", "study"])
 def test_batch_equals_single_and_in_range(nets, net):
-    evaluator = make_evaluator("cnn", weights=nets[net], threads=0)
+    evaluator = make_evaluator("value-net", weights=nets[net], threads=0)
     board = play(Board(6), 3, 0)
     cells, sides = frontier(board)
     batch = evaluator.evaluate_batch(cells, sides)
@@ -79,15 +84,15 @@ def test_inference_module_equals_model(model):
 @pytest.mark.parametrize("net", ["res", "study"])
 def test_chunks_equal_one_pass(nets, net):
     cells, sides = frontier(play(Board(6), 2, 6))
-    one = CNNEvaluator(nets[net], threads=0, chunk=1000).evaluate_batch(cells, sides)
-    np.testing.assert_allclose(CNNEvaluator(nets[net], threads=0, chunk=7).evaluate_batch(cells, sides), one,
+    one = ValueNetEvaluator(nets[net], threads=0, chunk=1000).evaluate_batch(cells, sides)
+    np.testing.assert_allclose(ValueNetEvaluator(nets[net], threads=0, chunk=7).evaluate_batch(cells, sides), one,
                                atol=1e-6)
     with pytest.raises(ValueError, match="chunk"):
-        CNNEvaluator(nets[net], chunk=0)
+        ValueNetEvaluator(nets[net], chunk=0)
 
 
 def test_study_cnn_value_flips_with_side(nets):
-    evaluator = CNNEvaluator(nets["study"], threads=0)
+    evaluator = ValueNetEvaluator(nets["study"], threads=0)
     board = play(Board(6), 4, 1)
     cells = np.stack([board.cells, board.cells])
     white, black = evaluator.evaluate_batch(cells, np.array([0, 1]))
@@ -100,18 +105,17 @@ def test_model_matches_evaluator(nets):
     from agents.nets.planes import make_planes
     with torch.inference_mode():
         expected = float(model(torch.from_numpy(make_planes(board.cells[None], [int(board.turn)], "relative")))[0])
-    assert CNNEvaluator(nets["res"], threads=0).evaluate(board) == pytest.approx(expected, abs=1e-6)
+    assert ValueNetEvaluator(nets["res"], threads=0).evaluate(board) == pytest.approx(expected, abs=1e-6)
 
 
 def test_fixed_size_model_refuses_other_sizes(nets):
     with pytest.raises(ValueError, match="6x6"):
-        CNNEvaluator(nets["study"], threads=0).evaluate(Board(8))
+        ValueNetEvaluator(nets["study"], threads=0).evaluate(Board(8))
 
 
 @pytest.mark.parametrize("search", ["two-iteration:depth=2", "alphabeta:depth=2,k=3", "mcts:sims=8"])
-def test_searches_take_the_cnn(nets, search):
-    name, options = agents.parse_spec(search)
-    agent = agents.make("cnn", search=name, weights=nets["res"], threads=0, **options)
+def test_searches_take_the_value_net(nets, search):
+    agent = agents.make(search, eval="value-net", weights=nets["res"], threads=0)
     board = play(Board(6), 2, 3)
     before = board.text()
     move = agent.select_move(board)
@@ -120,7 +124,7 @@ def test_searches_take_the_cnn(nets, search):
 
 def test_batch_two_iteration_is_exact_minimax(nets):
     """Depth 2 with the CNN: the batched search's root value equals brute-force minimax."""
-    evaluator = CNNEvaluator(nets["res"], threads=0)
+    evaluator = ValueNetEvaluator(nets["res"], threads=0)
     board = play(Board(6), 20, 4)
     _, value, _ = batch_two_iteration(board, 2, evaluator)
     best = -2.0
@@ -149,18 +153,42 @@ def over(cells: np.ndarray, board: Board) -> bool:
     return not core.has_move(c, queens, nq, int(board.turn), board.dirs)
 
 
-def test_cnn_agent_with_committed_weights():
-    if not weights_path("default").with_suffix(".json").exists():
+def test_value_net_with_committed_weights():
+    if not weights_path("default", 10, VALUE_WEIGHTS).with_suffix(".json").exists():
         pytest.fail("the committed default weights agents/nets/weights/ are missing")
-    agent = agents.make("cnn:search=two-iteration,depth=1", threads=0)
+    agent = agents.make("two-iteration:depth=1,eval=value-net", threads=0)
     board = play(Board(8), 3, 5)
     assert board.is_legal(agent.select_move(board))
-    study = make_evaluator("cnn:weights=study", threads=0)
+    study = make_evaluator("value-net:weights=study", threads=0)
     assert -1 <= study.evaluate(Board(8)) <= 1
 
 
 def test_bad_weights_are_refused(tmp_path):
     with pytest.raises(ValueError, match="does not exist"):
-        make_evaluator("cnn", weights=str(tmp_path / "none"))
+        make_evaluator("value-net", weights=str(tmp_path / "none"))
     with pytest.raises(ValueError, match="search='?cnn"):
         agents.make("cnn:search=cnn")
+
+
+def test_the_old_name_cnn_warns_and_builds_the_new_spec(nets):
+    with pytest.warns(DeprecationWarning, match="'value-net'"):
+        evaluator = make_evaluator("cnn", weights=nets["res"], threads=0)
+    assert isinstance(evaluator, ValueNetEvaluator)
+    with pytest.warns(DeprecationWarning, match=r"'alphabeta:eval=value-net,weights=.*,threads=0,depth=1'"):
+        agent = agents.make(f"cnn:search=alphabeta,weights={nets['res']},threads=0,depth=1")
+    assert isinstance(agent, AlphaBeta) and isinstance(agent.evaluator, ValueNetEvaluator) and agent.spec.startswith("cnn:")
+    with pytest.warns(DeprecationWarning, match="'uct-net:mix=0.3,sims=20'"):
+        agent = agents.make("cnn:net_mix=0.3,sims=20")
+    assert isinstance(agent, UCTNet) and agent.mix == 0.3
+
+
+def test_the_old_module_names_warn():
+    from agents.evaluation import cnn
+
+    for name, new in (("CNNEvaluator", ValueNetEvaluator), ("inference_module", inference_module)):
+        with pytest.warns(DeprecationWarning, match=f"cnn.{name} is"):
+            assert getattr(cnn, name) is new
+    with pytest.warns(DeprecationWarning):
+        assert cnn.weights_path("default", 8) == weights_path("default", 8, VALUE_WEIGHTS)
+    with pytest.raises(AttributeError):
+        cnn.nothing_here
