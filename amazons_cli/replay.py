@@ -88,7 +88,8 @@ class Replay:
 
     def print_all(self) -> None:
         self.say(self.header())
-        for self.position in range(len(self.record.moves) + 1):
+        for position in range(len(self.record.moves) + 1):
+            self.position = position  # show() draws self.position
             self.show()
 
     def run(self) -> int:

@@ -49,8 +49,8 @@ def expected_planes(board, pending):
     planes[PLANE_ARROWS] = grid == 3
     if pending:
         planes[PLANE_ARROW_PHASE] = 1
-        planes[(PLANE_SHOOTER, *divmod(pending[1], n))] = 1
-        planes[(PLANE_VACATED, *divmod(pending[0], n))] = 1
+        planes[PLANE_SHOOTER][divmod(pending[1], n)] = 1
+        planes[PLANE_VACATED][divmod(pending[0], n)] = 1
     planes[PLANE_OWN_REACH] = reach(grid, [pending[1]] if pending else own)
     planes[PLANE_OPPONENT_REACH] = reach(grid, opp)
     planes[PLANE_BLACK] = side
