@@ -73,6 +73,7 @@ def test_the_families_named_in_the_errors_docstring():
     from agents.nets.safefiles import ModelFileError
     from agents.options import OptionError
     from agents.protocols.uci_client import EngineError, EngineOptionError
+
     from training.data.shards import ShardError
     from training.loop import LoopStateError
 
@@ -109,6 +110,7 @@ def test_the_bare_raise_check_can_fail(monkeypatch):
 
 def test_an_engine_that_dies_is_a_runtime_failure_and_a_bad_engine_path_is_input():
     from amazons_env import Board
+
     from agents.protocols.uci_client import EngineError, UCIAgent
 
     agent = UCIAgent(engine=f"{sys.executable} -c pass")  # starts, then exits at once

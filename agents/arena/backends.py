@@ -51,7 +51,8 @@ from amazons_env.errors import AmazonsRuntimeError, InvalidArgumentError
 
 from agents.arena.processes import pool_allowed, worker_pool
 
-__all__ = ["BACKENDS", "BackendError", "WorkerError", "check_backend", "run_tasks", "ray_module", "add_backend_arguments"]
+__all__ = ["BACKENDS", "BackendError", "WorkerError", "check_backend", "run_tasks", "ray_module",
+           "add_backend_arguments"]
 
 BACKENDS = ("local", "ray")
 RAY_MISSING = 'backend "ray" needs Ray: pip install "amazons[ray]" (or pip install ray) on every node'
