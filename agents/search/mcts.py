@@ -52,11 +52,14 @@ class ChildScores(PUCTEvaluator):
     def __init__(self, evaluator: Evaluator, k: int = 16, kq: int = 8, tau: float = 0.05, endgame: int = 300) -> None:
         self.evaluator, self.k, self.kq, self.tau, self.endgame = evaluator, k, kq, tau, endgame
         self.stats = search_stats()  # ``candidates`` counts its evaluator calls here
+        self._tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._queens, self._nq = np.zeros((2, core.MAX_QUEENS), np.int64), np.zeros(2, np.int64)
 
     def expand(self, nodes: Sequence[Node], size: int) -> None:
-        dirs = core.directions(size + 2)
-        public = core.public_index(size)
-        queens, nq = np.zeros((2, core.MAX_QUEENS), np.int64), np.zeros(2, np.int64)
+        if size not in self._tables:
+            self._tables[size] = core.directions(size + 2), core.public_index(size)
+        dirs, public = self._tables[size]
+        queens, nq = self._queens, self._nq
         for node in nodes:
             cells, side = node.cells, node.side
             queens_from_cells(cells, queens, nq)

@@ -93,11 +93,14 @@ class Node:
         (default: the position's value less the tree's ``fpu``)."""
         self.moves, self.value, self.terminal = moves, float(value), False
         self.starts = slide_groups(moves) if starts is None else starts
-        self.group = np.repeat(np.arange(len(self.starts)), np.diff(np.append(self.starts, len(moves))))
         self.p_slide = self.p_net = p_slide
         self.p_move = p_move
         self.first_move = first
-        self.first_slide = None if first is None else np.maximum.reduceat(first, self.starts)
+        if len(self.starts) == len(moves):  # a group per move (the common case of ``ChildScores``: cheap)
+            self.group, self.first_slide = self.starts, first
+        else:
+            self.group = np.repeat(np.arange(len(self.starts)), np.diff(np.append(self.starts, len(moves))))
+            self.first_slide = None if first is None else np.maximum.reduceat(first, self.starts)
         s = len(self.starts)
         self.n_slide, self.w_slide = np.zeros(s), np.zeros(s)
         self.n_move, self.w_move = np.zeros(len(moves)), np.zeros(len(moves))
@@ -164,8 +167,8 @@ def _puct(n: np.ndarray, w: np.ndarray, p: np.ndarray, total: float, c: float,
     return int(np.argmax(q + c * p * math.sqrt(total + 1) / (1 + n)))
 
 
-def _play(cells: np.ndarray, move: np.ndarray, size: int) -> np.ndarray:
-    padded = core.padded_index(size)
+def _play(cells: np.ndarray, move: np.ndarray, padded: np.ndarray) -> np.ndarray:
+    """The cells after ``move`` (public squares; ``padded``: ``core.padded_index`` of the size)."""
     out = cells.copy()
     frm, to, arrow = padded[move[0]], padded[move[1]], padded[move[2]]
     out[to], out[frm] = out[frm], core.EMPTY
@@ -194,6 +197,7 @@ class Tree:
 
     def __init__(self, size: int, c: float = 1.5, fpu: float = 0.2) -> None:
         self.size, self.c, self.fpu = size, c, fpu
+        self._padded = core.padded_index(size)
         self.root: Optional[Node] = None
         self.sims = 0
         self._virtual = False
@@ -223,7 +227,7 @@ class Tree:
                     parent.update(m, -1, 1.0)
                 break
             pending.add(key)
-            leaves.append((path, None, _play(node.cells, node.moves[path[-1][1]], self.size), 1 - node.side))
+            leaves.append((path, None, _play(node.cells, node.moves[path[-1][1]], self._padded), 1 - node.side))
         return leaves
 
     def backup(self, path: list[tuple[Node, int]], value: float) -> None:
