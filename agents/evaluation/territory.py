@@ -79,6 +79,8 @@ def _queen_bfs(cells, queens, nq, side, dirs, dist, queue):
             step = dirs[k]
             bit = np.uint8(1 << k)
             t = s + step
+            # not ``agents.search.rays.ray_end``: this walk also stops early, and the evaluators
+            # may not import the searches (they import the evaluators).
             # a square already passed in this direction by a walk from a square dequeued earlier
             # (so no farther than s) got everything beyond it at distance <= reach: stop there;
             # so every (square, direction) is walked once
@@ -140,6 +142,7 @@ def _mobility_alpha(cells, dirs, square, opponent_queen_dist, free):
         step = dirs[k]
         b = square + step
         weight = 0.5
+        # the queen line of ``agents.search.rays``, walked here: the evaluators may not import the searches
         while cells[b] == core.EMPTY:
             if opponent_queen_dist[b] < FAR:
                 alpha += weight * free[b]

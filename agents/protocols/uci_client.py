@@ -55,11 +55,11 @@ from typing import Any, Optional
 from amazons_env import Board, Move
 from amazons_env.errors import AmazonsRuntimeError, InvalidMoveError
 
+from agents.options import TIME, OptionError, opt
+from agents.protocols.uci_engine import fen
+from agents.registry import register
 from agents.search.agent import Deadline, SearchAgent
 from agents.search.result import Limit, SearchResult
-from agents.options import TIME, OptionError, opt
-from agents.registry import register
-from agents.protocols.uci_engine import fen
 
 __all__ = ["UCIAgent", "EngineError", "EngineOptionError"]
 

@@ -51,10 +51,10 @@ from amazons_env import Board, Move, core
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError
 
 from agents.base import Agent
+from agents.registry import AGENTS, DEFAULT_OPPONENT, make
 from agents.search.agent import think
 from agents.search.clock import freeze_survivors
 from agents.search.result import Limit, SearchResult
-from agents.registry import AGENTS, DEFAULT_OPPONENT, make
 
 __all__ = ["UCIEngine", "fen", "parse_go", "move_budget", "go_limit", "FEN_10", "VARIANT"]
 

@@ -22,6 +22,7 @@ evaluator's two-stage candidates; no TT, no PVS), then the best ``k`` are search
 alpha-beta in Python.
 
 >>> from amazons_env import Board
+>>> from agents import make
 >>> board = Board(6)
 >>> result = make("alphabeta:depth=2,k=6").search(board)
 >>> result.depth, board.is_legal(result.move), board.ply
@@ -39,16 +40,32 @@ import numpy as np
 
 from amazons_env import Board, Move, core
 
+from agents.evaluation.evaluator import Evaluator, make_evaluator
+from agents.options import EVAL, TIME, OptionError, opt
+from agents.registry import register
 from agents.search.agent import Deadline, SearchAgent
-from agents.search.alphabeta_kernel import (ABORTED, EVALS, INF, MAX_PLY, NODES, NO_LIMIT, ROOT_IMPROVED, WIN,
-                                            DEADLINE, LIMIT, NEXT_CHECK, TranspositionTable, candidates, negamax,
-                                            position_key, search_stats, zobrist_table)
+from agents.search.alphabeta_kernel import (
+    ABORTED,
+    DEADLINE,
+    EVALS,
+    INF,
+    LIMIT,
+    MAX_PLY,
+    NEXT_CHECK,
+    NO_LIMIT,
+    NODES,
+    ROOT_IMPROVED,
+    WIN,
+    TranspositionTable,
+    candidates,
+    negamax,
+    position_key,
+    search_stats,
+    zobrist_table,
+)
 from agents.search.batched_alphabeta import MoveSource, Pace, batched_alphabeta
 from agents.search.clock import CLOCKS, NEVER, RENAMED_CLOCKS, as_ns, clock_name
 from agents.search.result import Limit, SearchResult
-from agents.evaluation.evaluator import Evaluator, make_evaluator
-from agents.options import EVAL, TIME, OptionError, opt
-from agents.registry import make, register
 
 # the kernel's names, importable from here as before the kernel had its own module
 __all__ = ["AlphaBeta", "TranspositionTable", "candidates", "negamax", "search_stats", "batch_search",

@@ -43,9 +43,10 @@ from numba import njit, types
 from amazons_env import core
 from amazons_env.errors import InvalidArgumentError, describe
 
+from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search import endgame
 from agents.search.clock import CHECK_EVERY, NEVER, now_ns
-from agents.evaluation.evaluator import KERNEL_TYPE
+from agents.search.rays import ray_end
 
 __all__ = ["negamax", "candidates", "search_stats", "out_of_time", "TranspositionTable", "zobrist_table",
            "position_key", "WIN", "INF", "NO_LIMIT", "MAX_PLY", "NODES", "EVALS", "LIMIT", "ABORTED",
@@ -129,12 +130,10 @@ def candidates(cells, queens, nq, side, dirs, kernel, params, kq, out, scores, q
         frm = queens[side, i]
         for d in range(8):
             step = dirs[d]
-            to = frm + step
-            while cells[to] == core.EMPTY:
+            for to in range(frm + step, ray_end(cells, frm, step), step):
                 qmoves[nqm, 0] = i
                 qmoves[nqm, 1] = to
                 nqm += 1
-                to += step
     keep = nqm
     if 0 < kq < nqm:
         for j in range(nqm):
@@ -163,8 +162,7 @@ def candidates(cells, queens, nq, side, dirs, kernel, params, kq, out, scores, q
         queens[side, i] = to
         for e in range(8):
             astep = dirs[e]
-            a = to + astep
-            while cells[a] == core.EMPTY:
+            for a in range(to + astep, ray_end(cells, to, astep), astep):
                 cells[a] = core.ARROW
                 if core.has_move(cells, queens, nq, other, dirs):
                     scores[n] = -kernel(cells, queens, nq, other, dirs, params)
@@ -173,7 +171,6 @@ def candidates(cells, queens, nq, side, dirs, kernel, params, kq, out, scores, q
                 cells[a] = core.EMPTY
                 out[n, 0], out[n, 1], out[n, 2] = frm, to, a
                 n += 1
-                a += astep
         cells[to] = core.EMPTY
         cells[frm] = piece
         queens[side, i] = frm

@@ -33,6 +33,8 @@ from numba import njit, types
 
 from amazons_env import Board, Move, core
 
+from agents.search.rays import ray_end
+
 __all__ = ["Analysis", "analyse", "filling_move", "count_fill", "fill_value", "DEFAULT_BUDGET"]
 
 DEFAULT_BUDGET = 200_000  # fill-search nodes per region at the root
@@ -57,14 +59,16 @@ def _fill(cells, queens, side, dirs, members, m, bound, budget, first, ply):
         cells[frm] = core.EMPTY
         for d in range(8):
             step = dirs[d]
-            to = frm + step
-            while cells[to] == core.EMPTY and not done:
+            for to in range(frm + step, ray_end(cells, frm, step), step):
+                if done:
+                    break
                 cells[to] = piece
                 queens[side, i] = to
                 for e in range(8):
                     astep = dirs[e]
-                    a = to + astep
-                    while cells[a] == core.EMPTY and not done:
+                    for a in range(to + astep, ray_end(cells, to, astep), astep):
+                        if done:
+                            break
                         if budget[0] <= 0:
                             budget[1] = 1
                             done = True
@@ -79,12 +83,10 @@ def _fill(cells, queens, side, dirs, members, m, bound, budget, first, ply):
                                 first[0], first[1], first[2] = frm, to, a
                             if best == bound:
                                 done = True
-                        a += astep
                     if done:
                         break
                 cells[to] = core.EMPTY
                 queens[side, i] = frm
-                to += step
             if done:
                 break
         cells[frm] = piece

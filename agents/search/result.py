@@ -113,8 +113,7 @@ class Limit:
             object.__setattr__(self, name, _whole(name, getattr(self, name)))
 
     def __repr__(self) -> str:
-        set_ = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name) is not None)
-        return f"Limit({set_})"
+        return "Limit(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.bounds()) + ")"
 
     def __bool__(self) -> bool:
         """Whether any field bounds the search."""

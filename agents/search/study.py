@@ -34,6 +34,7 @@ CNN) are searched by ``two-iteration`` only, by ``batch_two_iteration``: the sam
 ``evaluate_batch`` call on all the children of each depth-1 node.
 
 >>> from amazons_env import Board
+>>> from agents import make
 >>> agent = make("two-iteration:depth=2,eval=basic")
 >>> result = agent.search(Board(6))
 >>> result.depth, result.nodes, str(result.move)
@@ -51,13 +52,14 @@ from numba import njit, types
 from amazons_env import Board, Move, core
 from amazons_env.errors import InvalidArgumentError
 
-from agents.search.batched_alphabeta import Pace, batched_alphabeta
-from agents.search.agent import Deadline, SearchAgent
-from agents.search.clock import CHECK_EVERY, NEVER, as_ns, now_ns
-from agents.search.result import Limit, SearchResult
 from agents.evaluation.evaluator import KERNEL_TYPE, Evaluator, make_evaluator
 from agents.options import EVAL, TIME, OptionError, opt
-from agents.registry import make, register
+from agents.registry import register
+from agents.search.agent import Deadline, SearchAgent
+from agents.search.batched_alphabeta import Pace, batched_alphabeta
+from agents.search.clock import CHECK_EVERY, NEVER, as_ns, now_ns
+from agents.search.rays import ray_end
+from agents.search.result import Limit, SearchResult
 
 __all__ = ["StudySearch", "VARIANTS", "search_kernel", "batch_two_iteration"]
 
@@ -133,8 +135,7 @@ def two_iteration(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, par
         frm = queens[side, i]
         for d in range(8):
             step = dirs[d]
-            to = frm + step
-            while cells[to] == core.EMPTY:
+            for to in range(frm + step, ray_end(cells, frm, step), step):
                 cells[frm] = core.EMPTY
                 cells[to] = piece
                 queens[side, i] = to
@@ -143,8 +144,7 @@ def two_iteration(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, par
                 arrow_alpha = alpha
                 for e in range(8):
                     astep = dirs[e]
-                    a = to + astep
-                    while cells[a] == core.EMPTY:
+                    for a in range(to + astep, ray_end(cells, to, astep), astep):
                         cells[a] = core.ARROW
                         v = -two_iteration(cells, queens, nq, 1 - side, dirs, depth - 1, -beta, -arrow_alpha,
                                            kernel, params, stats, best, ply + 1)
@@ -159,7 +159,6 @@ def two_iteration(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, par
                                 arrow_alpha = v
                                 if arrow_alpha >= beta:
                                     break
-                        a += astep
                     if stats[ABORTED] or arrow_alpha >= beta:
                         break
                 cells[to] = core.EMPTY
@@ -174,7 +173,6 @@ def two_iteration(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, par
                         alpha = value
                         if alpha >= beta:
                             return value
-                to += step
     return value
 
 
@@ -197,8 +195,7 @@ def move_then_arrow(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, p
         cells[frm] = core.EMPTY
         for d in range(8):
             step = dirs[d]
-            to = frm + step
-            while cells[to] == core.EMPTY:
+            for to in range(frm + step, ray_end(cells, frm, step), step):
                 cells[to] = piece
                 queens[side, i] = to
                 v = -move_then_arrow(cells, queens, nq, 1 - side, dirs, depth - 1, -INF, -queen_value,
@@ -211,7 +208,6 @@ def move_then_arrow(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, p
                     queen_value = v
                     best_i = i
                     best_to = to
-                to += step
             if stats[ABORTED]:
                 break
         cells[frm] = piece
@@ -226,8 +222,7 @@ def move_then_arrow(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, p
     value = -INF
     for e in range(8):
         astep = dirs[e]
-        a = to + astep
-        while cells[a] == core.EMPTY:
+        for a in range(to + astep, ray_end(cells, to, astep), astep):
             cells[a] = core.ARROW
             v = -move_then_arrow(cells, queens, nq, 1 - side, dirs, depth - 1, -beta, -alpha,
                                  kernel, params, stats, best, ply + 1)
@@ -242,7 +237,6 @@ def move_then_arrow(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, p
                     alpha = v
                     if alpha >= beta:
                         break
-            a += astep
         if stats[ABORTED] or alpha >= beta:
             break
     cells[to] = core.EMPTY

@@ -32,6 +32,7 @@ the stronger choice on each size (the matches are in benchmarks/README.md, ``uct
 ``benchmarks/engines_results/uct/``).
 
 >>> from amazons_env import Board
+>>> from agents import make
 >>> board = Board(6)
 >>> agent = make("uct:sims=200,seed=1")
 >>> result = agent.search(board)
@@ -47,14 +48,14 @@ import numpy as np
 
 from amazons_env import Board, Move, core
 
+from agents.evaluation.evaluator import make_evaluator
+from agents.options import EVAL, TIME, OptionError, opt
+from agents.registry import register
 from agents.search import uct_tree as T
 from agents.search.agent import Deadline, SearchAgent
 from agents.search.alphabeta_kernel import search_stats
 from agents.search.clock import NEVER, as_ns, now_ns
 from agents.search.result import Limit, SearchResult
-from agents.evaluation.evaluator import make_evaluator
-from agents.options import EVAL, TIME, OptionError, opt
-from agents.registry import make, register
 
 __all__ = ["UCT"]
 

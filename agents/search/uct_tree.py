@@ -27,14 +27,14 @@ tree (54 of 73 per expanded move at the 8x8 start), is replaced by one evaluatio
 actually visited.
 
 **A simulation** descends by PUCT (``Q + c P sqrt(N) / (1 + n)``; an unvisited child's ``Q`` is
-its score from the expansion; an unevaluated child is entered at once, best prior first) over the children that progressive widening has opened
-(``max(1, pw_c N^pw_a)`` best by prior), expands the first move node it reaches with at least
-``expand_at`` visits (arrow nodes are expanded when first entered, or with a cheap queen level
-when entered again), and backs up the leaf's value: its score from the parent's expansion (or its
-evaluation now, if it has none), or with ``playout = p`` the evaluation after
-``p`` random moves. Proven results (no move left; the filling-phase counts of
-``agents.search.endgame``) are backed up as solved values (MCTS-solver): a node with a won child is won,
-a node whose children are all lost is lost, and selection never enters a lost child.
+its score from the expansion; an unevaluated child is entered at once, best prior first) over
+the children that progressive widening has opened (``max(1, pw_c N^pw_a)`` best by prior),
+expands the first move node it reaches with at least ``expand_at`` visits (arrow nodes are
+expanded when first entered, or with a cheap queen level when entered again), and backs up the
+leaf's value: its score from the parent's expansion (or its evaluation now, if it has none), or
+with ``playout = p`` the evaluation after ``p`` random moves. Proven results (no move left; the
+filling-phase counts of ``agents.search.endgame``) are backed up as solved values (MCTS-solver):
+a node with a won child is won, a node whose children are all lost is lost, and selection never enters a lost child.
 """
 
 from __future__ import annotations
@@ -44,16 +44,17 @@ from numba import njit, types
 
 from amazons_env import core
 
+from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search import endgame
 from agents.search.alphabeta_kernel import EVALS as EVALS_AB
 from agents.search.alphabeta_kernel import candidates
 from agents.search.clock import now_ns
-from agents.evaluation.evaluator import KERNEL_TYPE
+from agents.search.rays import ray_end
 
-__all__ = ["NI", "NF", "FROM", "TO", "ARROW", "FIRST", "NKIDS", "VISITS", "SOLVED", "KIND", "COMPLETE", "WSUM", "STATIC",
-           "PRIOR", "KIND_MOVE", "KIND_ARROW", "C_PUCT", "TAU", "PW_C", "PW_A", "SPLIT", "KQ", "EXPAND_AT",
-           "PLAYOUT", "ENDGAME", "MAX_KIDS", "FAST", "FAST_QUEENS", "FAST_ARROWS", "ROOT", "FREE", "SIMS", "EVALS", "RNG", "NST",
-           "new_root", "run", "compact"]
+__all__ = ["NI", "NF", "FROM", "TO", "ARROW", "FIRST", "NKIDS", "VISITS", "SOLVED", "KIND", "COMPLETE", "WSUM",
+           "STATIC", "PRIOR", "KIND_MOVE", "KIND_ARROW", "C_PUCT", "TAU", "PW_C", "PW_A", "SPLIT", "KQ", "EXPAND_AT",
+           "PLAYOUT", "ENDGAME", "MAX_KIDS", "FAST", "FAST_QUEENS", "FAST_ARROWS", "ROOT", "FREE", "SIMS", "EVALS",
+           "RNG", "NST", "new_root", "run", "compact"]
 
 FROM, TO, ARROW, FIRST, NKIDS, VISITS, SOLVED, KIND, COMPLETE = range(9)
 NI = 9
@@ -101,12 +102,10 @@ def _queen_moves(cells, queens, nq, side, dirs, out):
     for i in range(nq[side]):
         frm = queens[side, i]
         for d in range(8):
-            to = frm + dirs[d]
-            while cells[to] == core.EMPTY:
+            for to in range(frm + dirs[d], ray_end(cells, frm, dirs[d]), dirs[d]):
                 out[n, 0] = i
                 out[n, 1] = to
                 n += 1
-                to += dirs[d]
     return n
 
 
@@ -131,11 +130,9 @@ def _playout(cells, queens, nq, side, dirs, plies, kernel, params, st, buf):
         cells[frm] = core.EMPTY
         n = 0
         for d in range(8):
-            a = to + dirs[d]
-            while cells[a] == core.EMPTY:
+            for a in range(to + dirs[d], ray_end(cells, to, dirs[d]), dirs[d]):
                 buf[n, 0] = a
                 n += 1
-                a += dirs[d]
         arrow = buf[_rand(st, n), 0]  # frm itself is always there: n >= 1
         core.make_move(cells, queens, side, i, to, arrow)
         undo[p, 0], undo[p, 1], undo[p, 2], undo[p, 3] = i, frm, to, arrow
@@ -157,13 +154,9 @@ def _arrow_score(cells, dirs, a, enemy):
     queen line (one adjacent counts double), over 8."""
     score = 0.0
     for d in range(8):
-        t = a + dirs[d]
-        near = 2.0
-        while cells[t] == core.EMPTY:
-            t += dirs[d]
-            near = 1.0
+        t = ray_end(cells, a, dirs[d])
         if cells[t] == enemy:
-            score += near
+            score += 2.0 if t == a + dirs[d] else 1.0
     return min(score / 8.0, 1.0)
 
 
@@ -210,8 +203,7 @@ def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf
         to = ni[x, TO]
         n = 0
         for d in range(8):
-            a = to + dirs[d]
-            while cells[a] == core.EMPTY:
+            for a in range(to + dirs[d], ray_end(cells, to, dirs[d]), dirs[d]):
                 cells[a] = core.ARROW
                 if not core.has_move(cells, queens, nq, other, dirs):
                     scores[n] = 2.0
@@ -225,7 +217,6 @@ def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf
                 ni[first + n, TO] = -1
                 ni[first + n, ARROW] = a
                 n += 1
-                a += dirs[d]
         _finish_children(ni, nf, st, first, n, scores, KIND_MOVE, tau, fast_arrows == 0)
         complete = True
     elif icfg[SPLIT] == 1:  # score every queen move by the position after it

@@ -10,10 +10,12 @@ import time
 
 import pytest
 
+from amazons_env import Board
+
 from agents import Limit, make
 from agents.arena import opening_board, play_game
 from agents.search.clock import NEVER, Clock, as_ns, freeze_survivors, frozen_heap, now_ns
-from amazons_env import Board
+
 from tests.agents.test_engines import BatchOnly  # the territory values behind evaluate_batch only, as the CNN's
 
 # (size, depth, opening plies) -> (move, value, nodes, evals) of alphabeta at a fixed depth, recorded
@@ -148,8 +150,8 @@ def test_kernel_search_past_its_deadline_gives_no_move():
 
 
 def test_pace_stops_before_a_forward_pass_that_would_overrun():
-    from agents.search.batched_alphabeta import Pace, batched_alphabeta
     from agents.evaluation.evaluator import make_evaluator
+    from agents.search.batched_alphabeta import Pace, batched_alphabeta
 
     board = opening_board(6, 2, [5, 6])
     slow = Pace()
@@ -182,8 +184,8 @@ def test_cnn_search_with_a_spent_budget_plays_the_first_iteration(tiny_net, sear
 
 
 def test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far():
-    from agents.search.batched_alphabeta import batched_alphabeta
     from agents.evaluation.evaluator import make_evaluator
+    from agents.search.batched_alphabeta import batched_alphabeta
 
     board = opening_board(6, 2, [7, 6])
     evaluator = make_evaluator("basic")
@@ -199,8 +201,8 @@ def test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far():
 
 
 def test_batched_search_reuses_the_root_scores_of_its_last_iteration():
-    from agents.search.batched_alphabeta import batched_alphabeta
     from agents.evaluation.evaluator import make_evaluator
+    from agents.search.batched_alphabeta import batched_alphabeta
 
     board = opening_board(6, 2, [8, 6])
     evaluator = make_evaluator("basic")

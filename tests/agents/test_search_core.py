@@ -7,11 +7,12 @@ import pickle
 
 import pytest
 
+from amazons_env import Board, Move
+from amazons_env.errors import AmazonsError
+
 from agents import Limit, SearchAgent, SearchResult, make
 from agents.search.agent import GameOverError, think
 from agents.search.result import LimitError
-from amazons_env import Board, Move
-from amazons_env.errors import AmazonsError
 
 FINISHED = "Q*q1/****/****/**** w"  # White's queen is walled in: White to move has no move
 SEPARATED = "Q1*3/**4/6/******/3*1q/6 w"  # a wall of arrows: the filling phase, White wins 14 to 10
@@ -22,9 +23,9 @@ def test_result_reads_its_stats_as_attributes_and_names_a_missing_one():
     result = SearchResult(move, 0.5, depth=2, nodes=10, seconds=2.0, stats={"evals": 7})
     assert (result.evals, result.nodes_per_second) == (7, 5.0)
     with pytest.raises(AttributeError, match="'simulations'.*stats: evals"):
-        result.simulations
+        _ = result.simulations
     with pytest.raises(AttributeError, match="stats: none"):
-        SearchResult(move, 0.0).tree
+        _ = SearchResult(move, 0.0).tree
     assert pickle.loads(pickle.dumps(result)) == result
 
 
