@@ -9,12 +9,13 @@ import sys
 
 import pytest
 
+from amazons_env import Board, InvalidMoveError, Move
+
 from agents import Limit, SearchAgent, SearchResult, make
 from agents.arena import play_game
 from agents.protocols.botzone import KEEP_RUNNING, NO_MOVE, BotzoneBot, botzone_to_move, move_to_botzone
 from agents.protocols.uci_client import EngineError, EngineOptionError, UCIAgent
 from agents.protocols.uci_engine import FEN_10, UCIEngine, fen, go_limit, move_budget, parse_go
-from amazons_env import Board, InvalidMoveError, Move
 
 ENGINE = f"{sys.executable} -m amazons_cli.main engine --agent random"
 
