@@ -107,7 +107,7 @@ def test_spec_values_and_round_trip():
     for spec in ("alphabeta:time=none,depth=3,tt=false", "random", "pkg.mod:Bot:x=1.5"):
         assert format_spec(*parse_spec(spec)) == spec
     agent = agents.make("two-iteration:depth=2.0,eval=basic")  # a whole float is a whole number
-    assert agent.depth == 2 and isinstance(agent.depth, int)
+    assert agent.limit.depth == 2 and isinstance(agent.limit.depth, int)
     with pytest.raises(OptionError, match="unknown agent 'mybot'.*file.py:Class"):
         agents.make("mybot:MyBot")
     with pytest.raises(OptionError, match="option 'x' is not key=value.*file.py:Class"):
