@@ -1,15 +1,19 @@
-"""agents.nets: the value nets an agent plays with, and their files.
+"""agents.nets: the nets an agent plays with, and their files.
 
-* ``agents.nets.models``: the architectures (``StudyCNN``, ``ResValueNet``), needs torch;
+* ``agents.nets.models``: the architectures (``StudyCNN``, ``ResValueNet``, ``PolicyValueNet``), needs torch;
+* ``agents.nets.policy_value``: what the policy-value net's outputs mean (moves to logits, symmetries);
 * ``agents.nets.export``: safe model files (safetensors + JSON, no pickle), needs torch and safetensors;
 * ``agents.nets.planes``: the input planes, built in numba from the rules core's arrays;
+* ``agents.nets.inference``: a loaded net run for search (``PVNet``, ``ValueNet``), ONNX Runtime
+  through ``agents.nets.onnx_runtime`` when installed;
+* ``agents.nets.store``: the committed weights by name, model files by path, one cache per process;
 * ``agents/nets/weights/``: the committed weights (package data).
 
 ``training`` builds on this package (it trains and exports these nets); nothing here imports
 ``training``. torch and safetensors come with the ``nn`` extra (``pip install "amazons[nn]"``);
 where they are missing, ``require_torch`` says so in one line instead of a traceback.
 
->>> require_torch("the cnn agent")  # torch is installed here: nothing happens
+>>> require_torch("the uct-net agent")  # torch is installed here: nothing happens
 """
 
 from __future__ import annotations

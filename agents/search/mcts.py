@@ -96,7 +96,7 @@ class ChildScores(PUCTEvaluator):
     "reuse": opt("keep the subtree between moves"),
     "endgame": opt("fill-search budget per region at expansion (0 = off)", ge=0)})
 class MCTS(PUCTAgent):
-    """PUCT with evaluation cut-offs (module docstring). Options: ``time`` seconds per move
+    """The PUCT tree guided by a hand-written evaluator's scores of the children (module docstring). Options: ``time`` seconds per move
     (default 1.0) or ``sims`` simulations, ``eval`` (default ``territory``), ``k`` children kept
     per node, ``kq`` queen moves kept before arrows are scored, ``c`` the exploration constant,
     ``tau`` the prior temperature, ``reuse`` (keep the subtree between moves)."""

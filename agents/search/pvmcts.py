@@ -88,7 +88,7 @@ class PolicyValueEvaluator(PUCTEvaluator):
     "runtime": opt(RUNTIME_HELP, choices=RUNTIMES),
     "reuse": opt("keep the subtree between moves")})
 class PVMCTS(PUCTAgent):
-    """PUCT with a policy-value net (module docstring)."""
+    """The PUCT tree guided by a policy-value net's priors and values (module docstring)."""
 
     name = "pvmcts"
 
