@@ -114,7 +114,9 @@ class SearchAgent(Agent):
 
     def select_move(self, board: Board) -> Move:
         """The move of ``search(board)`` with the agent's own limit."""
-        return self.search(board).move
+        move = self.search(board).move
+        assert move is not None  # only a cut iteration inside a search has none
+        return move
 
     def search(self, board: Board, limit: Optional[Limit] = None) -> SearchResult:
         """Search ``board`` for its side to move within ``limit`` (default: the agent's own) and
@@ -165,5 +167,6 @@ def think(agent: Agent, board: Board, limit: Optional[Limit] = None) -> tuple[Mo
     if isinstance(agent, SearchAgent):
         kept = None if limit is None else limit.only(agent.LIMITS)
         result = agent.search(board, kept or None)
+        assert result.move is not None  # only a cut iteration inside a search has none
         return result.move, result
     return agent.select_move(board), None

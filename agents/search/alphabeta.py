@@ -266,7 +266,7 @@ class AlphaBeta(SearchAgent):
         predict = self.clock_mode == "predict"
         stop = deadline.stop
         pace = None if predict else self._pace
-        root_memo = None if predict else []  # the root's scores, computed once for all iterations
+        root_memo: Optional[list] = None if predict else []  # the root's scores, computed once for all iterations
 
         def search(depth: int, stop: float, first: Optional[Move] = None) -> tuple[Optional[Move], float, int, bool]:
             return batch_search(board, depth, self.evaluator, self.k, stop, self.prefilter, self.shortlist,

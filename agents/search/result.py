@@ -84,7 +84,7 @@ class SearchResult:
 def _whole(name: str, value: Any) -> Optional[int]:
     if value is None:
         return None
-    if not isinstance(value, bool) and isinstance(value, numbers.Integral) and value >= 1:
+    if not isinstance(value, bool) and isinstance(value, numbers.Integral) and int(value) >= 1:
         return int(value)
     if isinstance(value, float) and value.is_integer() and value >= 1:
         return int(value)
