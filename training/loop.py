@@ -48,16 +48,17 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Optional
 
-from agents.arena.backends import check_backend
-from agents.nets.export import load_model, save_model
-from agents.nets.policy_value import PolicyValueNet
 from amazons_env import core
 from amazons_env.errors import InvalidArgumentError, InvalidFileError
 from amazons_env.files import is_sealed, read_json, seal, write_json
 
+from agents.arena.backends import check_backend
+from agents.nets.export import load_model, save_model
+from agents.nets.policy_value import PolicyValueNet
+
 from training.data.policy_value import load_pv_dataset
-from training.selfplay.policy_value import engine_shard, mcts_shard, play_shards
 from training.optimize.policy_value import train_pv
+from training.selfplay.policy_value import engine_shard, mcts_shard, play_shards
 
 __all__ = ["LoopConfig", "train_loop", "STATE", "LoopStateError"]
 

@@ -7,9 +7,10 @@ exists: a run stopped in any way loses only the tasks still running, and the cal
 logic (skip what the file already holds) completes it. A task is a tuple of plain values (agent
 spec strings, seeds, indices, sizes) and ``fn`` a module-level function of this package (or a
 ``functools.partial`` of one), so any process that has the package installed can run it, and
-the same task gives the same result on either backend. ``shared``: one more value passed first to every call, ``fn(shared, *task)`` (a
-net's weights as bytes, say): Ray stores it once in its object store, where every node fetches it
-once, instead of sending it with every task; the local backend sends it with each task.
+the same task gives the same result on either backend. ``shared``: one more value passed first to
+every call, ``fn(shared, *task)`` (a net's weights as bytes, say): Ray stores it once in its object
+store, where every node fetches it once, instead of sending it with every task; the local backend
+sends it with each task.
 
 * ``backend="local"`` (the default): ``workers`` spawned processes of this machine
   (``agents.arena.processes.worker_pool``: they end with this process), or this process when

@@ -100,7 +100,8 @@ def read_config(path: PathLike) -> dict[str, Any]:
         raise ModelFileError(f"model config {name}: planes/output {str(config['planes'])[:50]}/"
                              f"{str(config['output'])[:50]} disagree with {config['arch']}")
     size = config["board_size"]
-    if type(size) is not int or not core.MIN_SIZE <= size <= core.MAX_SIZE or size != config["kwargs"].get("size", size):
+    if type(size) is not int or not core.MIN_SIZE <= size <= core.MAX_SIZE \
+            or size != config["kwargs"].get("size", size):
         raise ModelFileError(f"model config {name}: board_size {str(size)[:50]} is not a board size this net fits")
     tensors = config["tensors"]
     if not isinstance(tensors, dict) or tensors != {n: shape for n, (_, shape) in expected.items()}:

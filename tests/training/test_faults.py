@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from training.selfplay.value import selfplay
 from training.data.shards import load_dataset, read_manifest
+from training.selfplay.value import selfplay
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 

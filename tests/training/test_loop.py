@@ -8,15 +8,17 @@ import numpy as np
 import pytest
 import torch
 
-import training.loop as loop
+from amazons_env import Board, Move
+
 from agents.nets.policy_value import PolicyValueNet, legal_moves_batch, symmetry_permutation
 from agents.search.pvmcts import PVNet
-from amazons_env import Board, Move
-from training.loop import LoopConfig, LoopStateError, train_loop
+
+import training.loop as loop
 from training.data.policy_value import load_pv_dataset, target_starts
-from training.selfplay.policy_value import mcts_games, play_shards
-from training.optimize.policy_value import policy_batch
 from training.data.shards import MANIFEST, ShardError
+from training.loop import LoopConfig, LoopStateError, train_loop
+from training.optimize.policy_value import policy_batch
+from training.selfplay.policy_value import mcts_games, play_shards
 
 
 @pytest.fixture(scope="module")

@@ -6,11 +6,21 @@ import numpy as np
 import pytest
 import torch
 
+from amazons_env import Board, Move
+
 from agents.nets.export import load_model, save_model
 from agents.nets.planes import make_planes
-from agents.nets.policy_value import (LINES, PolicyValueNet, legal_moves_batch, move_indices, move_keys,
-                                      move_log_probs, symmetry_permutation, transform_cells, transform_planes)
-from amazons_env import Board, Move
+from agents.nets.policy_value import (
+    LINES,
+    PolicyValueNet,
+    legal_moves_batch,
+    move_indices,
+    move_keys,
+    move_log_probs,
+    symmetry_permutation,
+    transform_cells,
+    transform_planes,
+)
 
 
 def random_boards(size: int, count: int, seed: int = 0) -> list[Board]:

@@ -10,6 +10,7 @@ import pytest
 from agents.arena import match
 from agents.arena.files import ResultsFileError
 from agents.nets.policy_value import legal_moves_batch, move_keys
+
 from training.data.policy_value import load_pv_dataset
 from training.data.records import record_games, write_record_shards
 

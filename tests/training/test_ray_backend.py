@@ -19,10 +19,11 @@ from pathlib import Path
 import pytest
 
 from agents.arena import match
-from agents.arena.files import load_results
 from agents.arena.backends import BackendError, check_backend, run_tasks
-from training.selfplay.value import selfplay
+from agents.arena.files import load_results
+
 from training.data.shards import read_manifest
+from training.selfplay.value import selfplay
 
 AGENT = "two-iteration:depth=1,eval=improved"
 SELFPLAY = dict(games=8, size=6, agent=AGENT, games_per_shard=2, seed=5, progress=False)
@@ -173,8 +174,8 @@ def test_training_loop_same_data_on_ray(ray_address, tmp_path):
     """The loop's bootstrap and self-play shards are the same on Ray; its gate runs there. (Its
     training is not bit-reproducible, so generation 1 starts from one copied generation 0.)"""
     pytest.importorskip("torch", reason="the training loop needs torch")
-    from training.loop import LoopConfig, train_loop
     from training.data.policy_value import load_pv_dataset
+    from training.loop import LoopConfig, train_loop
 
     toy = dict(size=5, bootstrap_games=4, bootstrap_agent="uct:sims=20", games=4, games_per_shard=2, sims=4,
                channels=4, blocks=1, epochs=1, gate_games=2, gate_sims=4, progress=False)

@@ -15,18 +15,21 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from amazons_env import Board
+
 from agents.nets.export import FORMAT_VERSION, ModelFileError, load_model, save_model
 from agents.nets.models import ResValueNet, StudyCNN, parameter_count
 from agents.nets.planes import make_planes
 from agents.nets.safefiles import json_sha256
-from amazons_env import Board
-from amazons_cli.main import main as cli_main
+
+from training.data.shards import load_dataset, read_manifest
 from training.optimize import value as train_module
 from training.optimize.checkpoint import latest_state
 from training.optimize.config import TrainConfig
-from training.selfplay.value import selfplay
-from training.data.shards import load_dataset, read_manifest
 from training.optimize.value import symmetry, train
+from training.selfplay.value import selfplay
+
+from amazons_cli.main import main as cli_main
 
 SPEC = "two-iteration:depth=1,eval=improved"
 
@@ -198,9 +201,8 @@ def test_export_refuses_mismatched_shapes(tmp_path):
     state = load_file(str(base.with_suffix(".safetensors")))
     good = {k: v for k, v in config.items() if k != "weights_sha256"}
     good["kwargs"] = {**good["kwargs"], "channels": 8}
-    from agents.nets.export import _canonical
-    from agents.nets.safefiles import file_sha256
-    save_file(state, str(base.with_suffix(".safetensors")), metadata={"config": _canonical(good)})
+    from amazons_env.files import canonical_json, file_sha256
+    save_file(state, str(base.with_suffix(".safetensors")), metadata={"config": canonical_json(good)})
     good["weights_sha256"] = file_sha256(base.with_suffix(".safetensors"))
     base.with_suffix(".json").write_text(json.dumps(good))
     with pytest.raises(ModelFileError, match="do not fit"):

@@ -11,14 +11,18 @@ import struct
 import numpy as np
 import pytest
 import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from safetensors.torch import save as save_bytes
+
+from amazons_env.files import canonical_json
 
 from agents.nets.export import expected_tensors, load_model, save_model
 from agents.nets.models import ResValueNet
 from agents.nets.safefiles import ModelFileError, json_sha256
-from amazons_env.files import canonical_json
-from training.selfplay.value import selfplay
+
 from training.data.shards import ShardError, load_dataset, read_manifest
+from training.selfplay.value import selfplay
 
 SPEC = "two-iteration:depth=1,eval=improved"
 
@@ -264,8 +268,6 @@ def test_unforged_data_still_loads(data):
 # property tests: any corruption of a file we wrote is either harmless (the bytes did not change
 # what is read) or refused with our error naming the file; never another exception, never slow
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 MUTATIONS = st.lists(st.tuples(st.integers(0, 1 << 20), st.integers(0, 255), st.sampled_from(["set", "cut", "add"])),
                      min_size=1, max_size=4)

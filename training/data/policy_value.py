@@ -38,7 +38,15 @@ import numpy as np
 
 from amazons_env import core
 
-from training.data.shards import PathLike, ShardError, read_arrays, read_manifest, shard_path, write_manifest, write_shard
+from training.data.shards import (
+    PathLike,
+    ShardError,
+    read_arrays,
+    read_manifest,
+    shard_path,
+    write_manifest,
+    write_shard,
+)
 
 __all__ = ["PV_ARRAYS", "write_pv_shard", "load_pv_shard", "load_pv_dataset", "write_manifest", "target_starts"]
 
@@ -46,7 +54,8 @@ PV_ARRAYS = {"cells": np.uint8, "sides": np.int8, "results": np.int8, "values": 
              "games": np.int64, "pi_counts": np.int16, "pi_moves": np.uint8, "pi_probs": np.float32}
 
 
-def write_pv_shard(folder: PathLike, index: int, games: Sequence[dict[str, np.ndarray]], first_game: int) -> dict[str, Any]:
+def write_pv_shard(folder: PathLike, index: int, games: Sequence[dict[str, np.ndarray]],
+                   first_game: int) -> dict[str, Any]:
     """Write the positions of ``games`` (dicts of the arrays above, without ``games``) as shard
     ``index``; game ``j`` is numbered ``first_game + j``. Returns the manifest entry."""
     data = {key: np.concatenate([g[key] for g in games]).astype(kind) for key, kind in PV_ARRAYS.items()

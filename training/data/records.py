@@ -28,8 +28,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from agents.arena.files import load_results
 from amazons_env import Board, Move
+
+from agents.arena.files import load_results
 
 from training.data.policy_value import write_manifest, write_pv_shard
 from training.data.shards import PathLike

@@ -43,8 +43,17 @@ import numpy as np
 
 from amazons_env import core
 from amazons_env.errors import InvalidFileError
-from amazons_env.files import (PathLike, atomic_writer, checked_path, file_sha256, is_sealed, read_json, regular_file,
-                               seal, write_json)
+from amazons_env.files import (
+    PathLike,
+    atomic_writer,
+    checked_path,
+    file_sha256,
+    is_sealed,
+    read_json,
+    regular_file,
+    seal,
+    write_json,
+)
 
 __all__ = ["ShardError", "MANIFEST", "MANIFEST_VERSION", "shard_name", "write_shard", "write_manifest",
            "read_manifest", "shard_path", "read_arrays", "load_shard", "load_dataset"]
@@ -72,7 +81,8 @@ def _folder(folder: Any) -> Path:
     return checked_path(folder, "self-play folder", ShardError)
 
 
-def write_shard(folder: PathLike, index: int, data: dict[str, np.ndarray], games: int, white_wins: int) -> dict[str, Any]:
+def write_shard(folder: PathLike, index: int, data: dict[str, np.ndarray], games: int,
+                white_wins: int) -> dict[str, Any]:
     """Write shard ``index`` of ``folder`` atomically; its manifest entry."""
     path = _folder(folder) / shard_name(index)
     # np.savez_compressed stamps each member with the current time: fixed stamps make the same
@@ -106,7 +116,8 @@ def _check_entry(entry: Any, path: Path) -> dict[str, Any]:
             isinstance(entry[k], kind) and not isinstance(entry[k], bool) for k, kind in _ENTRY.items()):
         raise ShardError(f"self-play manifest {path}: malformed shard entry {str(entry)[:200]}")
     if not (0 <= entry["index"] <= 99_999 and entry["games"] >= 1 and entry["positions"] >= 1
-            and 0 <= entry["white_wins"] <= entry["games"] and entry["bytes"] >= 0 and _HEX64.fullmatch(entry["sha256"])):
+            and 0 <= entry["white_wins"] <= entry["games"] and entry["bytes"] >= 0
+            and _HEX64.fullmatch(entry["sha256"])):
         raise ShardError(f"self-play manifest {path}: shard entry out of range {str(entry)[:200]}")
     if entry["file"] != shard_name(entry["index"]):
         raise ShardError(f"self-play manifest {path}: shard {entry['index']} must be the file "

@@ -41,9 +41,10 @@ from safetensors.torch import load as load_bytes
 from safetensors.torch import save as save_bytes
 from torch import nn
 
+from amazons_env.files import file_sha256, is_sealed, seal, write_atomic, write_json
+
 from agents.nets.export import load_model, read_config
 from agents.nets.safefiles import ModelFileError, checked_path, read_header, read_json
-from amazons_env.files import file_sha256, is_sealed, seal, write_atomic, write_json
 
 __all__ = ["STATE_VERSION", "Progress", "TrainingParts", "state_base", "latest_state", "save_state", "load_state",
            "write_atomic", "restored_optimizer_state"]
@@ -175,7 +176,8 @@ def _read(base: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
         raise ModelFileError(f"training state {json_path} was edited: its sha256 does not match its content "
                              "(resume from an unedited state, or train into another folder)")
     _check_fields(config, base, json_path)
-    read_header(tensor_path, "training state tensors", {name: (None, shape) for name, shape in config["tensors"].items()},
+    read_header(tensor_path, "training state tensors",
+                {name: (None, shape) for name, shape in config["tensors"].items()},
                 _MAX_TENSOR_BYTES)
     data = tensor_path.read_bytes()
     if hashlib.sha256(data).hexdigest() != config["tensors_sha256"]:

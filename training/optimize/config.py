@@ -6,7 +6,7 @@ their options without importing torch.
 >>> TrainConfig(data=["d"], out="o", epochs=0).check()
 Traceback (most recent call last):
     ...
-ValueError: train option epochs=0: give an integer >= 1
+amazons_env.errors.InvalidArgumentError: train option epochs=0: give an integer >= 1
 """
 
 from __future__ import annotations

@@ -32,8 +32,7 @@ from torch import nn
 from amazons_env.errors import InvalidArgumentError
 
 from agents.nets.planes import make_planes
-from agents.nets.policy_value import (legal_moves_batch, move_keys, move_log_probs, symmetry_permutation,
-                                      transform_cells)
+from agents.nets.policy_value import legal_moves_batch, move_keys, move_log_probs, symmetry_permutation, transform_cells
 
 from training.data.policy_value import target_starts
 from training.optimize.value import pick_device

@@ -53,9 +53,9 @@ from agents.nets.models import build_model, check_kwargs, parameter_count, value
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import symmetry_permutation
 
+from training.data.shards import load_dataset
 from training.optimize.checkpoint import Progress, TrainingParts, latest_state, load_state, save_state, state_base
 from training.optimize.config import TrainConfig
-from training.data.shards import load_dataset
 
 __all__ = ["train", "symmetry", "pick_device"]
 

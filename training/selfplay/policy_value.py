@@ -7,8 +7,9 @@ bootstrap from.
 pass. A position's target is its root's visit shares over whole moves; the move is drawn in
 proportion to the visits for the first ``temperature_plies`` plies (exploration), then the most
 visited. ``engine_games`` records an engine's games (the strongest, ``uct``): as targets its root
-visit shares (uct's split tree) or the moves it chose (one-hot). Both start with ``opening`` uniformly random plies (not recorded) and stop once
-``agents.search.endgame`` counts the filling phase exactly (the position is recorded with its result).
+visit shares (uct's split tree) or the moves it chose (one-hot). Both start with ``opening``
+uniformly random plies (not recorded) and play through ``agents.game`` until the game is over or
+``agents.game.endgame_winner`` counts the filling phase exactly (the position is recorded with its result).
 The value target is the game result for the side to move.
 
 ``play_shards`` writes either kind into a folder of ``training.data.policy_value`` shards with a manifest,
@@ -35,10 +36,11 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
+from amazons_env import Board, Move
+
 from agents.arena.backends import run_tasks
 from agents.game import endgame_winner, play_out
 from agents.search.pvmcts import PolicyValueEvaluator, PVNet, Tree, best_move, run_trees, start_roots
-from amazons_env import Board, Move
 
 from training.data.policy_value import write_manifest, write_pv_shard
 from training.selfplay.value import _kept_shards
@@ -120,28 +122,35 @@ def engine_games(agent: Any, games: int, size: int, seed: int = 0, opening: int 
     from agents.search.uct import UCT
     from agents.search.uct_net import visit_policy
 
-    visits = isinstance(agent, UCT) and agent.tree == "split"
+    policy = visit_policy if isinstance(agent, UCT) and agent.tree == "split" else None
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(games):
         agent.seed(int(rng.integers(1 << 31)))
         agent.reset()
-        game = _Game(size, rng, opening)
-
-        def choose(board: Board) -> Move:
-            result = agent.search(board)
-            move = result.move
-            if visits and result.simulations > 0:
-                game.record(float(result.value), *visit_policy(agent, board))
-            else:
-                game.record(float(result.value), np.array([[move.from_square, move.to_square, move.arrow]]), np.ones(1))
-            return move
-
-        game.winner = play_out(game.board, (choose, choose), endgame_winner, check=False)
-        arrays = game.arrays()
+        arrays = _engine_game(agent, _Game(size, rng, opening), policy)
         if arrays:
             out.append(arrays)
     return out
+
+
+def _engine_game(agent: Any, game: _Game, policy: Optional[Callable[[Any, Board], tuple[np.ndarray, np.ndarray]]]
+                 ) -> dict[str, np.ndarray]:
+    """``game`` played to its end by ``agent`` against itself (``agents.game.play_out``); its
+    arrays. Each position's target: ``policy(agent, board)`` (moves and their shares) after a
+    search that ran simulations, else the move the agent chose."""
+
+    def choose(board: Board) -> Move:
+        result = agent.search(board)
+        move = result.move
+        if policy is not None and result.simulations > 0:
+            game.record(float(result.value), *policy(agent, board))
+        else:
+            game.record(float(result.value), np.array([[move.from_square, move.to_square, move.arrow]]), np.ones(1))
+        return move
+
+    game.winner = play_out(game.board, (choose, choose), endgame_winner, check=False)
+    return game.arrays()
 
 
 def mcts_shard(weights: str, games: int, size: int, sims: int, batch: int, temperature_plies: int,

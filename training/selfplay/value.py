@@ -39,10 +39,11 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from agents.arena.backends import check_backend, run_tasks
-from agents.game import ENDGAME_BUDGET, endgame_winner, play_out
 from amazons_env import Board, Move, core
 from amazons_env.errors import InvalidArgumentError
+
+from agents.arena.backends import check_backend, run_tasks
+from agents.game import ENDGAME_BUDGET, endgame_winner, play_out
 
 from training.data.shards import MANIFEST, ShardError, read_manifest, shard_path, write_manifest, write_shard
 
