@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import fields
+from typing import Any
 
 from agents.nets import require_torch
 
@@ -25,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         if field.name in ("out", "progress"):
             continue
         default = getattr(defaults, field.name)
-        kind = type(default) if not isinstance(default, bool) else None
+        kind: Any = type(default) if not isinstance(default, bool) else None
         parser.add_argument("--" + field.name.replace("_", "-"), type=kind, default=default,
                             help=f"(default: {NOTES.get(field.name, repr(default))})")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")

@@ -53,6 +53,7 @@ def watch(white: Agent, black: Agent, board: Board, delay: float = 0.0,
         if delay and not board.is_game_over():
             time.sleep(delay)
     winner = board.winner
+    assert winner is not None  # the game is over
     out.write(f"{winner.other.name.capitalize()} has no move after {board.ply} moves: "
               f"{winner.name.capitalize()} ({players[winner].spec}) won.\n")
     return board

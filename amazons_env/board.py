@@ -38,11 +38,11 @@ class Outcome:
     plies: int
 
     def __post_init__(self) -> None:
-        plies = as_int(self.plies)
-        if as_int(self.winner) not in (0, 1) or plies is None or plies < 0:
+        winner, plies = as_int(self.winner), as_int(self.plies)
+        if winner not in (0, 1) or winner is None or plies is None or plies < 0:
             raise InvalidArgumentError(f"Outcome(winner={describe(self.winner)}, plies={describe(self.plies)}): "
                                        "winner must be a Color and plies an integer >= 0")
-        object.__setattr__(self, "winner", Color(as_int(self.winner)))
+        object.__setattr__(self, "winner", Color(winner))
         object.__setattr__(self, "plies", plies)
 
     @property

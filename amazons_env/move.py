@@ -76,7 +76,8 @@ class Move:
                 raise InvalidMoveError(
                     f"{describe(text)}: the arrow must be shot from the queen's new square {m.group(2)}")
         try:
-            return cls(*(parse_square(name, size) for name in names), size=size)
+            frm, to, arrow = (parse_square(name, size) for name in names)
+            return cls(frm, to, arrow, size)
         except InvalidMoveError as error:
             raise InvalidMoveError(f"{describe(text)}: {error}") from None
 

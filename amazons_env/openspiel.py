@@ -67,7 +67,8 @@ def actions_to_moves(actions: Iterable[int], size: int) -> list[Move]:
     if len(cells) % 3:
         raise InvalidMoveError(f"{len(cells)} OpenSpiel actions end in the middle of a turn (after "
                                f"{'the queen' if len(cells) % 3 == 1 else 'its destination'}): a move is 3 actions")
-    return [Move(*(cell_to_square(c, size) for c in cells[i:i + 3]), size=size) for i in range(0, len(cells), 3)]
+    squares = [cell_to_square(c, size) for c in cells]
+    return [Move(squares[i], squares[i + 1], squares[i + 2], size) for i in range(0, len(squares), 3)]
 
 
 def board_from_actions(actions: Iterable[int], size: int = 10) -> Board:
@@ -137,7 +138,7 @@ def legal_moves_of_state(state: Any) -> list[Move]:
     for a in state.legal_actions():
         after_queen = state.child(a)
         for b in after_queen.legal_actions():
-            moves += [Move(*(cell_to_square(x, size) for x in (a, b, c)), size=size)
-                      for c in after_queen.child(b).legal_actions()]
+            frm, to = cell_to_square(a, size), cell_to_square(b, size)
+            moves += [Move(frm, to, cell_to_square(c, size), size) for c in after_queen.child(b).legal_actions()]
     return moves
 

@@ -53,9 +53,10 @@ def validate_layout(size: int, white: Iterable[int], black: Iterable[int],
     Each group is read only as far as a board can hold (``size * size`` squares, one more to see
     that there are too many), so an endless iterable is refused rather than read forever."""
     size = check_size(size)
-    groups = {"white": white, "black": black, "arrows": arrows}
+    given = {"white": white, "black": black, "arrows": arrows}
+    groups: dict[str, tuple[int, ...]] = {}
     seen: dict[int, str] = {}
-    for name, squares in groups.items():
+    for name, squares in given.items():
         if isinstance(squares, (str, bytes)):
             raise InvalidPositionError(f"{name} must be a list of squares (integers), not {describe(squares)}")
         try:

@@ -89,8 +89,9 @@ class GameRecord:
     """
 
     moves: tuple[Move, ...] = ()
-    size: Optional[int] = None
-    start: Optional[str] = None
+    # None asks for the default; a record always holds the int and the position text
+    size: int = None  # type: ignore[assignment]
+    start: str = None  # type: ignore[assignment]
     result: Optional[str] = None
     headers: dict[str, str] = field(default_factory=dict)
 
@@ -151,8 +152,9 @@ class GameRecord:
         start = board.copy()
         while start.ply:
             start.pop()
-        if result is None and board.is_game_over():
-            result = board.outcome().result()
+        outcome = board.outcome()  # None while the game goes on
+        if result is None and outcome is not None:
+            result = outcome.result()
         return cls(tuple(board.move_stack), board.size, start.text(), result, {} if headers is None else headers)
 
     def board(self, plies: Optional[int] = None) -> Board:
@@ -272,8 +274,8 @@ class GameRecord:
                     props.append(ident + "".join(f"[{sgf.point(s, n)}]" for s in squares))
         props.append("PL[W]" if board.turn == Color.WHITE else "PL[B]")
         for key, value in self.headers.items():
-            ident = _SGF_HEADERS.get(key)
-            props.append(f"{ident}[{sgf.escape(value)}]" if ident
+            known = _SGF_HEADERS.get(key)
+            props.append(f"{known}[{sgf.escape(value)}]" if known
                          else f"{_EXTRA}[{sgf.escape(key + '=' + value)}]")
         if self.result is not None:
             props.append("RE[W+]" if self.result == "1-0" else "RE[B+]")

@@ -19,7 +19,7 @@ White to move
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 import numpy as np
 
@@ -110,7 +110,7 @@ class HumanWindow:
                 'render_mode="rgb_array" and "ansi" need nothing extra') from error
         self._pygame = pygame
         self._title = title
-        self._screen = None
+        self._screen: Any = None  # a pygame Surface once shown
 
     def show(self, picture: np.ndarray, fps: int = 4, caption: Optional[str] = None) -> None:
         """Draw ``picture``, then wait for the next of ``fps`` frames per second; ``caption``

@@ -49,7 +49,8 @@ def parse_move(value: str, size: int, place: str) -> Move:
     value = value.strip()
     try:
         if re.fullmatch(r"[a-z]{6}", value):
-            return Move(*(square(value[i:i + 2], size, place) for i in (0, 2, 4)), size=size)
+            frm, to, arrow = (square(value[i:i + 2], size, place) for i in (0, 2, 4))
+            return Move(frm, to, arrow, size)
         return Move.parse(value, size)
     except InvalidMoveError as error:
         message = str(error) if str(error).startswith(place) else f"{place}: {error}"
@@ -99,6 +100,8 @@ class SgfParser:
         text, pos = self.text, 0
         while True:
             m = _TOKEN_RE.match(text, pos)
+            # every alternative is a named group, and the last two take any character or the end
+            assert m is not None and m.lastgroup is not None
             kind = m.lastgroup
             self.pos, pos = m.start("ident" if kind == "values" else kind), m.end()
             if kind == "open":

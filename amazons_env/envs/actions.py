@@ -260,19 +260,20 @@ class ActionCodec:
         self.mask_dtype = np.dtype(np.bool_ if mask_dtype == "bool" else np.int8)
         self.n = num_actions(size, encoding)
         self.flat = encoding == "flat"
-        self._to_flat, self._from_flat = line_tables(size) if not self.flat else (None, None)
+        # the queen-line tables (built once per size; the flat encoding never reads them)
+        self._to_flat, self._from_flat = line_tables(size)
         # where to_flat is -1, index the extra zero appended to a flat mask (never legal)
-        self._gather = None if self.flat else np.where(self._to_flat < 0, size ** 4, self._to_flat)
+        self._gather = np.where(self._to_flat < 0, size ** 4, self._to_flat)
         # batches map off-board line actions to flat 0 (a1 to a1: in range, never legal)
-        self._to_flat_batch = None if self.flat else np.maximum(self._to_flat, 0)
+        self._to_flat_batch = np.maximum(self._to_flat, 0)
 
     def action_space(self) -> spaces.Discrete:
         return BoolMaskDiscrete(self.n) if self.mask_dtype == np.bool_ else spaces.Discrete(self.n)
 
-    def mask_space(self, batch: tuple[int, ...] = ()) -> spaces.Box:
+    def mask_space(self, batch: tuple[int, ...] = ()) -> spaces.Box[Any]:
         return spaces.Box(0, 1, (*batch, self.n), self.mask_dtype)
 
-    def observation_space(self, planes: spaces.Box, batch: tuple[int, ...] = ()) -> spaces.Space:
+    def observation_space(self, planes: spaces.Space[Any], batch: tuple[int, ...] = ()) -> spaces.Space[Any]:
         if self.obs_mode == "planes":
             return planes
         return spaces.Dict({"observation": planes, "action_mask": self.mask_space(batch)})

@@ -170,7 +170,7 @@ class AmazonsEnv(gymnasium.Env):
         self.learner_color = None
         if self.opponent is not None:
             choice = self._learner_choice
-            self.learner_color = Color(int(self.np_random.integers(2))) if choice == "random" else choice
+            self.learner_color = choice if isinstance(choice, Color) else Color(int(self.np_random.integers(2)))
             reseed_opponent(self.opponent, int(self.np_random.integers(2 ** 63)))
             if self._meta[K.SIDE] != self.learner_color:
                 self._opponent_turn()
@@ -328,7 +328,7 @@ class AmazonsEnv(gymnasium.Env):
         return board.copy(stack=False)
 
     def _observe(self, perspective: Optional[int] = None) -> tuple[np.ndarray, np.ndarray]:
-        meta = self._meta
+        meta = self._require_reset("observation()")
         side = int(meta[K.SIDE]) if perspective is None else perspective
         obs = np.zeros(NUM_PLANES * self._nn, np.int8)
         mask = np.zeros(self._nn * self._nn, np.int8)
@@ -337,7 +337,7 @@ class AmazonsEnv(gymnasium.Env):
         return obs.reshape(NUM_PLANES, self.size, self.size), mask
 
     def _info(self) -> dict[str, Any]:
-        meta = self._meta
+        meta = self._require_reset("step()")
         player = int(meta[K.SIDE]) if self.learner_color is None else int(self.learner_color)
         info = {"action_mask": self._codec.mask(self._mask), "player": player, "phase": int(meta[K.PHASE]),
                 "move_number": int(meta[K.TURNS]), "rewards": np.zeros(2)}
@@ -346,7 +346,7 @@ class AmazonsEnv(gymnasium.Env):
         return info
 
     def _record(self, arrow: int) -> None:
-        meta = self._meta
+        meta = self._require_reset("step()")
         self._history.append((int(self._pub[meta[K.SRC]]), int(self._pub[meta[K.DST]]), arrow))
 
     def _synced_board(self) -> Board:
@@ -358,6 +358,7 @@ class AmazonsEnv(gymnasium.Env):
     def _opponent_turn(self) -> int:
         """Let the opponent play a full turn; returns the code of its arrow step."""
         board = self._synced_board()
+        assert self.opponent is not None  # called only when the env has an opponent
         move = self.opponent.select_move(board)
         if not board.is_legal(move):
             raise IllegalMoveError(f"opponent {self.opponent!r} chose illegal move {move} in {board.text()!r}")
@@ -369,7 +370,7 @@ class AmazonsEnv(gymnasium.Env):
         return code
 
     def _why_illegal(self, frm: int, to: int) -> str:
-        meta = self._meta
+        meta = self._require_reset("step()")
         side = Color(int(meta[K.SIDE])).name.lower()
         f, t = square_name(frm, self.size), square_name(to, self.size)
         if meta[K.PHASE] == 1:
@@ -383,7 +384,7 @@ class AmazonsEnv(gymnasium.Env):
         return f"the queen on {f} cannot reach {t}: not a queen line or the path is blocked"
 
     def _caption(self) -> str:
-        meta = self._meta
+        meta = self._require_reset("render()")
         side = Color(int(meta[K.SIDE])).name.capitalize()
         last = self._history[-1] if self._history else None
         last_text = str(Move(*last, self.size)) if last else "none"

@@ -160,7 +160,7 @@ class raw_env(AECEnv):
         return np.zeros(self.codec.n, self.codec.mask_dtype)
 
     def _update_infos(self) -> None:
-        info = {"phase": self.game.phase, "move_number": self.game.move_number}
+        info: dict[str, Any] = {"phase": self.game.phase, "move_number": self.game.move_number}
         self.infos = {agent: dict(info) for agent in self.agents}
         if self.codec.obs_mode == "planes":
             for agent in self.agents:

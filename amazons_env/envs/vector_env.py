@@ -95,7 +95,7 @@ class AmazonsVectorEnv(VectorEnv):
             raise InvalidArgumentError(f"AmazonsVectorEnv does not render (render_mode={describe(render_mode)})")
         if not isinstance(copy, bool):
             raise InvalidArgumentError(f"copy={describe(copy)} must be True or False")
-        limit = numba.config.NUMBA_NUM_THREADS
+        limit = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # numba.config sets it at import
         if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) \
                 or not 1 <= num_threads <= limit:
             raise InvalidArgumentError(
@@ -290,24 +290,24 @@ class AmazonsVectorEnv(VectorEnv):
 
     def _opponent_moves(self) -> None:
         """Let the opponent play its turn (two half-turns) in every running game where it is to move."""
-        meta = self._meta
+        meta, policy, opponents = self._meta, self._policy, self._opponents
         for _ in range(2):
             games = np.flatnonzero((meta[:, K.DONE] == 0) & (meta[:, K.SIDE] != self._learner))
             if not len(games):
                 return
-            if self._policy is not None:
-                self._opp_actions[games] = self._policy_actions(games)
-            elif meta[games[0], K.PHASE] == 0:
-                self._agent_actions(games)
+            if policy is not None:
+                self._opp_actions[games] = self._policy_actions(policy, games)
+            elif opponents is not None and meta[games[0], K.PHASE] == 0:
+                self._agent_actions(opponents, games)
             else:  # the arrows of the moves chosen in the queen phase
                 self._opp_actions[games] = self._pending[games]
             K.step_some(games, self._cells, self._queens, self._nq, meta, self._opp_actions, self._dirs, self._pad,
                         self._pub, self._nn, self._obs, self._masks, self._legal)
 
-    def _policy_actions(self, games: np.ndarray) -> np.ndarray:
+    def _policy_actions(self, policy: BatchPolicy, games: np.ndarray) -> np.ndarray:
         self._refresh_masks()
         obs = self._obs.reshape(self.num_envs, K.NUM_PLANES, self.size, self.size)[games]
-        chosen = np.asarray(self._policy(obs, self._out_masks[games]))
+        chosen = np.asarray(policy(obs, self._out_masks[games]))
         if chosen.shape != games.shape or chosen.dtype.kind not in "iu" \
                 or ((chosen < 0) | (chosen >= self._codec.n)).any():
             raise InvalidMoveError(f"opponent policy returned {chosen!r}: expected {len(games)} integer actions "
@@ -319,7 +319,7 @@ class AmazonsVectorEnv(VectorEnv):
             raise IllegalMoveError(f"opponent policy chose illegal action {int(chosen[k])} in game {int(games[k])}")
         return flat
 
-    def _agent_actions(self, games: np.ndarray) -> None:
+    def _agent_actions(self, opponents: list, games: np.ndarray) -> None:
         """Queen actions of the agents' moves into ``_opp_actions``, their arrows into ``_pending``."""
         n = self.size
         for i in games:
@@ -327,9 +327,9 @@ class AmazonsVectorEnv(VectorEnv):
             board = Board.from_squares(n, np.flatnonzero(cells == core.WHITE_QUEEN),
                                        np.flatnonzero(cells == core.BLACK_QUEEN), np.flatnonzero(cells == core.ARROW),
                                        int(self._meta[i, K.SIDE]))
-            move = self._opponents[i].select_move(board)
+            move = opponents[i].select_move(board)
             if not board.is_legal(move):
-                raise IllegalMoveError(f"opponent {self._opponents[i]!r} chose illegal move {move} in {board.text()!r}")
+                raise IllegalMoveError(f"opponent {opponents[i]!r} chose illegal move {move} in {board.text()!r}")
             self._opp_actions[i], self._pending[i] = move_to_actions(move)
 
     def _learner_outcomes(self, was_done: np.ndarray) -> None:
