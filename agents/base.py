@@ -35,7 +35,7 @@ class Agent(ABC):
         """Reseed the agent's random generator."""
         self.rng = np.random.default_rng(seed)
 
-    def reset(self) -> None:
+    def reset(self) -> None:  # noqa: B027 - optional: most agents keep nothing between games
         """Forget everything that belongs to the previous game."""
 
     @abstractmethod

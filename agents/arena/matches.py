@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import math
 import os
-import time
 import zlib
 from dataclasses import asdict, dataclass
 from itertools import combinations
@@ -50,14 +49,14 @@ import numpy as np
 from amazons_env import Board, Move
 from amazons_env.errors import InvalidArgumentError, describe
 
-from agents.arena.files import check_paths, load_results, save_record, save_results
 from agents.arena.backends import check_backend, run_tasks
+from agents.arena.files import check_paths, load_results, save_record, save_results
 from agents.base import Agent
 from agents.game import play_out
-from agents.search.agent import SearchAgent
-from agents.search.clock import frozen_heap
 from agents.options import OptionError
 from agents.registry import AGENTS, format_spec, make, parse_spec
+from agents.search.agent import SearchAgent
+from agents.search.clock import frozen_heap
 
 __all__ = ["GameResult", "play_game", "match", "tournament", "summarize", "score_interval", "elo",
            "with_option", "format_match", "format_tournament", "run_games", "load_results", "opening_board"]

@@ -3,16 +3,16 @@ minimax on small boards (6x6, late positions where full minimax is affordable)."
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
+from amazons_env import Board, Move, core
+
 import agents
 from agents.evaluation import study as evaluators_study
-from agents.search import study as study_search
 from agents.evaluation.evaluator import Evaluator, make_evaluator
+from agents.search import study as study_search
 from agents.search.study import batch_two_iteration, search_kernel
-from amazons_env import Board, Move, core
 
 
 def random_position(seed: int, size: int = 6, max_moves: int = 40) -> Board:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-
 import gymnasium
+
+from amazons_env import Board
+from amazons_env.envs.gym_env import AmazonsEnv, encode_action
+from amazons_env.envs.pettingzoo_env import raw_env
 
 import agents
 from agents.arena import play_game
 from agents.env_adapter import EnvPlayer, play_episode
-from amazons_env import Board
-from amazons_env.envs.gym_env import AmazonsEnv, encode_action
-from amazons_env.envs.pettingzoo_env import raw_env
 
 
 def test_env_game_equals_board_game():

@@ -64,7 +64,7 @@ def test_scripted_uci_session_plays_legal_moves_in_every_position(agent):
     assert len(answers) == 5
     positions = [(FEN_10, []), (FEN_10, moves), (FEN_10, moves[:2]), (fen8, ["c1c5,c5f5"]),
                  ("1q2q1/q4q/6/6/Q4Q/1Q2Q1 w", [])]
-    for (start, played), answer in zip(positions, answers):
+    for (start, played), answer in zip(positions, answers, strict=True):
         board = Board(position=start)
         for text in played:
             board.push(text)

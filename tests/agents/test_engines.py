@@ -5,19 +5,19 @@ Small boards and late positions, so plain minimax and exhaustive fill searches s
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
+from amazons_env import Board, Move, core
+
 from agents import make
 from agents.evaluation import territory
+from agents.evaluation.evaluator import Evaluator, make_evaluator
 from agents.search import alphabeta, endgame
 from agents.search.alphabeta import WIN
 from agents.search.batched_alphabeta import batched_alphabeta
-from agents.evaluation.evaluator import Evaluator, make_evaluator
-from amazons_env import Board, Move, core
-from tests.agents.test_agents import minimax, random_position  # random play to a late position (the study's tests)
 
+from tests.agents.test_agents import minimax, random_position  # random play to a late position (the study's tests)
 
 # -- territory ----------------------------------------------------------------------------------
 

@@ -9,10 +9,12 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
+from amazons_env import Board, Move
+
 from agents import make
 from agents.search import uct_tree as T
 from agents.search.uct import UCT
-from amazons_env import Board, Move
+
 from tests.agents.test_agents import random_position
 
 TREES = ("split", "move")
@@ -182,7 +184,8 @@ def _most_visited_reply(agent: UCT, board: Board) -> Move:
 
 @pytest.mark.parametrize("spec", ["uct:time=0", "uct:time=-1", "uct:sims=0", "uct:tree=diagonal", "uct:c=0",
                                   "uct:tau=nan", "uct:pw=-1", "uct:kq=-2", "uct:playout=1.5", "uct:endgame=-1",
-                                  "uct:time=inf", "uct:eval=cnn", "uct:tree=move,prior=fast", "uct:tree=move,prior=mixed", "uct:prior=cheap"])
+                                  "uct:time=inf", "uct:eval=cnn", "uct:tree=move,prior=fast",
+                                  "uct:tree=move,prior=mixed", "uct:prior=cheap"])
 def test_bad_options_are_refused(spec):
     with pytest.raises(ValueError):
         make(spec)
