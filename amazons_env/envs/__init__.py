@@ -1,5 +1,6 @@
 """The environments: the two-phase gymnasium env (``gym_env``), the batched vector env
 (``vector_env``), the PettingZoo AEC env (``pettingzoo_env``), their action encodings
-(``actions``) and shared argument checks (``arguments``), their numba kernels (``kernels`` on
-the per-game bit words of ``line_words``, with ``intrinsics``), how they resolve an opponent
-(``opponents``) and a pool of frozen policies for self-play (``policy_pool``)."""
+(``actions``) and shared argument checks (``arguments``), their numba kernels (``kernels`` for
+one game, on the bit words of ``line_words``; ``batch_kernels`` for the vector env; low-level
+``intrinsics``), how they resolve an opponent (``opponents``) and a pool of frozen policies for
+self-play (``policy_pool``)."""

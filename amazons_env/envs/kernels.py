@@ -1,5 +1,5 @@
-"""Numba kernels of the environments: the two-phase turn, observation planes, action masks,
-and batched stepping with autoreset.
+"""Numba kernels of one game of the environments: the two-phase turn, observation planes and
+action masks (``batch_kernels`` steps a batch of games with them).
 
 They run on the rules core's arrays (``cells``, ``queens``, ``nq``, ``dirs``; see ``core``) and
 call its kernels for every rule (``find_queen``, ``has_move``, queen-line checks), so the envs
@@ -38,23 +38,23 @@ Actions are ``from_square * N*N + to_square`` in public squares (``rank * N + fi
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from amazons_env import core
 from amazons_env.core import ARROW, EMPTY, MAX_QUEENS, MAX_SIZE
 from amazons_env.envs.intrinsics import borrowed as _borrowed
 from amazons_env.envs.intrinsics import fill_bytes as _set
-from amazons_env.envs.intrinsics import prefetch_write as _prefetch
 from amazons_env.envs.line_words import (DONE, DST, LINES, LINES_REV, META_SIZE, NLEGAL, PHASE, QIDX, QUEEN_ROWS, ROWN,
                                          ROWS, SIDE, SRC, TURNS, WINNER, move_queen, new_meta, queen_lines, reach_plane,
                                          toggle_square)
 
 __all__ = [
-    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS", "LINES", "LINES_REV", "QUEEN_ROWS", "META_SIZE", "max_legal",
-    "NUM_PLANES", "OK", "WIN", "ILLEGAL",
-    "new_meta", "step_one", "write_obs_mask", "clear_mask", "single_step",
-    "step_batch", "step_batch_parallel", "step_some", "observe_some", "reset_batch", "first_out_of_range", "check_batch", "sample_legal",
+    # the meta row, from line_words
+    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS", "LINES", "LINES_REV",
+    "QUEEN_ROWS", "META_SIZE", "new_meta",
+    "max_legal", "NUM_PLANES", "OK", "WIN", "ILLEGAL",
+    "action_source", "step_one", "arrow_plane", "other_planes", "write_obs_mask", "clear_mask", "single_step",
 ]
 
 
@@ -78,7 +78,7 @@ _RECIPROCAL = np.array([(1 << 32) // nn + 1 if nn else 0 for nn in range(MAX_SIZ
 
 
 @njit(cache=True, inline="always")
-def _source(action, nn):
+def action_source(action, nn):
     """``action // nn``, the public square an action starts from, without a division."""
     return (action * _RECIPROCAL[nn]) >> 32
 
@@ -88,7 +88,7 @@ def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=Fals
     """Apply one in-range ``action`` to game ``g``. Returns ``OK``, ``WIN`` or ``ILLEGAL``; the
     state is untouched when the action is illegal. ``known_legal``: the caller has checked the
     action against the current mask, so the queen-line check is skipped."""
-    src = _source(action, nn)
+    src = action_source(action, nn)
     dst = action - src * nn
     frm = pad[src]
     to = pad[dst]
@@ -147,14 +147,14 @@ def _legal_row(meta, g, size, nn, sq, masks, out, offset, legal, n, maps):
 
 
 @njit(cache=True, inline="always")
-def _arrow_plane(cells, g, pad, nn, out):
+def arrow_plane(cells, g, pad, nn, out):
     """Plane 2 from ``cells`` (the step kernel then only adds each new arrow)."""
     for sq in range(nn):  # branch-free: arrows sit at random places
         out[g, 2 * nn + sq] = cells[g, pad[sq]] == ARROW
 
 
 @njit(cache=True, inline="always")
-def _other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, masks, legal, rows):
+def other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, masks, legal, rows):
     """Every plane but the arrows (see ``write_obs_mask``). Planes written whole are not zeroed
     first; they are written in increasing order (``reach_plane`` writes a little past its plane).
     ``rows``: ``int64[2 * MAX_SIZE]`` scratch."""
@@ -204,9 +204,9 @@ def write_obs_mask(cells, queens, nq, meta, g, dirs, pad, pub, nn, perspective, 
     ``meta`` (for ``clear_mask``). A finished game has no legal action."""
     cells, queens, nq, meta, out, masks, legal = _borrowed(cells), _borrowed(queens), _borrowed(nq), \
         _borrowed(meta), _borrowed(out), _borrowed(masks), _borrowed(legal)
-    _arrow_plane(cells, g, pad, nn, out)
+    arrow_plane(cells, g, pad, nn, out)
     rows = np.empty(2 * MAX_SIZE, np.int64)
-    _other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, masks, legal, rows)
+    other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, masks, legal, rows)
 
 
 @njit(cache=True, inline="always")
@@ -226,162 +226,3 @@ def single_step(cells, queens, nq, meta, dirs, pad, pub, nn, action, obs, masks,
     if code != ILLEGAL:
         write_obs_mask(cells, queens, nq, meta, 0, dirs, pad, pub, nn, meta[0, SIDE], obs, masks, legal)
     return code
-
-
-@njit(cache=True)
-def reset_batch(cells, queens, nq, meta, which, init_cells, init_queens, init_nq, init_meta,
-                dirs, pad, pub, nn, obs, masks, legal):
-    """Put every game ``i`` with ``which[i]`` back to the initial position and refresh its
-    observation and mask."""
-    for i in range(cells.shape[0]):
-        if which[i]:
-            clear_mask(meta, i, nn, masks)
-            _reset_game(i, cells, queens, nq, meta, init_cells, init_queens, init_nq, init_meta)
-            write_obs_mask(cells, queens, nq, meta, i, dirs, pad, pub, nn, init_meta[SIDE], obs, masks, legal)
-
-
-@njit(cache=True, inline="always")
-def _reset_game(g, cells, queens, nq, meta, init_cells, init_queens, init_nq, init_meta):
-    for k in range(init_cells.shape[0]):
-        cells[g, k] = init_cells[k]
-    for side in range(2):
-        nq[g, side] = init_nq[side]
-        for k in range(init_queens.shape[1]):
-            queens[g, side, k] = init_queens[side, k]
-    for k in range(init_meta.shape[0]):
-        meta[g, k] = init_meta[k]
-
-
-@njit(cache=True)
-def first_out_of_range(actions, limit):
-    """Index of the first action outside ``0 <= action < limit``, or -1."""
-    for i in range(actions.shape[0]):
-        if actions[i] < 0 or actions[i] >= limit:
-            return i
-    return -1
-
-
-@njit(cache=True)
-def check_batch(meta, masks, actions):
-    """Index of the first unfinished game whose action is not in its mask, or -1."""
-    for i in range(meta.shape[0]):
-        if meta[i, DONE] == 0 and masks[i, actions[i]] != 1:
-            return i
-    return -1
-
-
-@njit(cache=True, inline="always")
-def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, rows):
-    """One game of ``step_batch``; returns the side that acted (-1 for an autoreset)."""
-    actor = -1 if meta[i, DONE] != 0 else meta[i, SIDE]
-    action = actions[i]
-    in_mask = masks[i, action] == 1  # the mask of the current position, kept by this env
-    clear_mask(meta, i, nn, masks)
-    rewards[i] = 0.0
-    terminated[i] = False
-    illegal[i] = False
-    if meta[i, DONE] != 0:
-        _reset_game(i, cells, queens, nq, meta, init_cells, init_queens, init_nq, init_meta)
-        _arrow_plane(cells, i, pad, nn, obs)
-    else:
-        shot = meta[i, PHASE] == 1
-        code = step_one(cells, queens, nq, meta, i, dirs, pad, nn, action, True) if in_mask else ILLEGAL
-        if code == ILLEGAL:
-            rewards[i] = -1.0
-            terminated[i] = True
-            illegal[i] = True
-            meta[i, DONE] = 1
-            meta[i, WINNER] = meta[i, SIDE] ^ 1
-        else:
-            if shot:  # the arrow plane only gains the new arrow
-                obs[i, 2 * nn + action - _source(action, nn) * nn] = 1
-            if code == WIN:
-                rewards[i] = 1.0
-                terminated[i] = True
-    _other_planes(cells, queens, nq, meta, i, dirs, pub, nn, meta[i, SIDE], obs, masks, legal, rows)
-    return actor
-
-
-@njit(cache=True)
-def _step_range(lo, hi, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-                dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards):
-    """Games ``lo`` to ``hi - 1`` of ``step_batch``, on borrowed arrays (see ``_borrowed``)."""
-    cells, queens, nq, meta, actions = _borrowed(cells), _borrowed(queens), _borrowed(nq), _borrowed(meta), \
-        _borrowed(actions)
-    init_cells, init_queens, init_nq, init_meta = _borrowed(init_cells), _borrowed(init_queens), \
-        _borrowed(init_nq), _borrowed(init_meta)
-    dirs, pad, pub, obs, masks, legal = _borrowed(dirs), _borrowed(pad), _borrowed(pub), _borrowed(obs), \
-        _borrowed(masks), _borrowed(legal)
-    rewards, terminated, illegal, player_rewards = _borrowed(rewards), _borrowed(terminated), _borrowed(illegal), \
-        _borrowed(player_rewards)
-    rows = np.empty(2 * MAX_SIZE, np.int64)  # scratch of this range
-    for i in range(lo, hi):
-        if i + 1 < hi:  # the next game's mask entry: its first read would wait on memory
-            _prefetch(masks, i + 1, actions[i + 1])
-        actor = _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-                           dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, rows)
-        # games are zero-sum: the other side gets the opposite of the actor's reward
-        r = rewards[i]
-        player_rewards[i, 0] = r if actor == 0 else 0.0 - r  # 0.0 - r: no -0.0
-        player_rewards[i, 1] = 0.0 - player_rewards[i, 0]
-
-
-@njit(cache=True)
-def step_batch(cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards):
-    """Advance every game by one action (next-step autoreset: a game that ended on the previous
-    step is reset instead and its action ignored); write rewards for the acting side and for
-    each colour (``player_rewards[i] = [white, black]``), terminations, illegal-action flags,
-    observations (for the side to move next) and masks. The arrays must hold what
-    ``reset_batch`` and earlier calls left (planes are updated, not rebuilt). One thread: no
-    threading layer is involved, so a busy machine does not slow it down."""
-    _step_range(0, cells.shape[0], cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-                dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards)
-
-
-@njit(cache=True, parallel=True)
-def step_batch_parallel(cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-                        dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards,
-                        blocks):
-    """``step_batch`` on ``blocks`` threads (set numba's thread count to ``blocks`` around it)."""
-    # contiguous blocks of games, games in a block in order. Games are independent and each writes
-    # only its own rows, so the result does not depend on ``blocks``.
-    n = cells.shape[0]
-    for b in prange(blocks):
-        _step_range(b * n // blocks, (b + 1) * n // blocks, cells, queens, nq, meta, actions, init_cells,
-                    init_queens, init_nq, init_meta, dirs, pad, pub, nn, obs, masks, legal, rewards, terminated,
-                    illegal, player_rewards)
-
-
-@njit(cache=True)
-def step_some(which, cells, queens, nq, meta, actions, dirs, pad, pub, nn, obs, masks, legal):
-    """Apply ``actions[i]`` (legal, checked by the caller) to the running games ``i`` listed in
-    ``which`` and refresh their observations and masks (an opponent's half-turn)."""
-    rows = np.empty(2 * MAX_SIZE, np.int64)
-    for k in range(which.shape[0]):
-        i = which[k]
-        clear_mask(meta, i, nn, masks)
-        shot = meta[i, PHASE] == 1
-        step_one(cells, queens, nq, meta, i, dirs, pad, nn, actions[i], True)
-        if shot:
-            obs[i, 2 * nn + actions[i] - _source(actions[i], nn) * nn] = 1
-        _other_planes(cells, queens, nq, meta, i, dirs, pub, nn, meta[i, SIDE], obs, masks, legal, rows)
-
-
-@njit(cache=True)
-def observe_some(which, perspective, cells, queens, nq, meta, dirs, pad, pub, nn, obs, masks, legal):
-    """Rewrite the observation of each game ``i`` in ``which`` as seen by ``perspective[i]``."""
-    for k in range(which.shape[0]):
-        i = which[k]
-        write_obs_mask(cells, queens, nq, meta, i, dirs, pad, pub, nn, perspective[i], obs, masks, legal)
-
-
-@njit(cache=True)
-def sample_legal(meta, legal, uniforms, out):
-    """``out[i]``: a uniformly random legal action of game ``i`` (``uniforms[i]`` in [0, 1) picks
-    it from its ``legal`` list); 0 for a finished game (its next step is the autoreset, which
-    ignores the action, and 0 passes the range check)."""
-    for i in range(meta.shape[0]):
-        n = meta[i, NLEGAL]
-        out[i] = legal[i, int(uniforms[i] * n)] if n > 0 else 0

@@ -29,6 +29,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from amazons_env import core
 from amazons_env.board import Board
+from amazons_env.envs import batch_kernels as B
 from amazons_env.envs import kernels as K
 from amazons_env.envs.actions import ActionCodec, action_to_str, move_to_actions
 from amazons_env.envs.arguments import check_choice, check_seed, parse_color
@@ -185,7 +186,7 @@ class AmazonsVectorEnv(VectorEnv):
         if seed is not None and self._opponents is not None:
             for agent in self._opponents:
                 reseed_opponent(agent, int(self.np_random.integers(2 ** 63)))
-        K.reset_batch(self._cells, self._queens, self._nq, self._meta, which, *self._init, self._dirs, self._pad,
+        B.reset_batch(self._cells, self._queens, self._nq, self._meta, which, *self._init, self._dirs, self._pad,
                       self._pub, self._nn, self._obs, self._masks, self._legal)
         self._illegal[which] = False
         self._player_rewards[which] = 0.0
@@ -201,19 +202,19 @@ class AmazonsVectorEnv(VectorEnv):
         actions = self._check_actions(actions)
         flat = self._codec.to_flat_batch(actions)
         if self.illegal_action == "raise":
-            bad = K.check_batch(self._meta, self._masks, flat)
+            bad = B.check_batch(self._meta, self._masks, flat)
             if bad >= 0:
                 raise IllegalMoveError(f"game {bad}: illegal action {self._describe(int(flat[bad]), int(actions[bad]))} "
                                        f"({int(actions[bad])}); no game was changed")
         was_done = self._meta[:, K.DONE] == 1 if self._has_opponent else None
         args = (*self._step_head, flat, *self._step_tail)
         if self.num_threads == 1:
-            K.step_batch(*args)
+            B.step_batch(*args)
         else:
             threads = numba.get_num_threads()
             numba.set_num_threads(self.num_threads)
             try:
-                K.step_batch_parallel(*args, self.num_threads)
+                B.step_batch_parallel(*args, self.num_threads)
             finally:
                 numba.set_num_threads(threads)
         if self._has_opponent:
@@ -228,7 +229,7 @@ class AmazonsVectorEnv(VectorEnv):
         through game ends). It picks from the list of legal actions the step kernel writes
         beside the mask, so it costs far less than scanning the mask."""
         out = np.empty(self.num_envs, np.int64)
-        K.sample_legal(self._meta, self._legal, self.np_random.random(out=self._uniforms), out)
+        B.sample_legal(self._meta, self._legal, self.np_random.random(out=self._uniforms), out)
         return self._codec.from_flat_batch(out)
 
     def action_masks(self) -> np.ndarray:
@@ -266,7 +267,7 @@ class AmazonsVectorEnv(VectorEnv):
         if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.int64).max:
             raise InvalidMoveError(f"actions hold {int(array.max())}, out of range (0 <= action < {self._codec.n})")
         array = np.ascontiguousarray(array, dtype=np.int64)
-        bad = K.first_out_of_range(array, self._codec.n)
+        bad = B.first_out_of_range(array, self._codec.n)
         if bad >= 0:
             raise InvalidMoveError(f"game {bad}: action {int(array[bad])} is out of range "
                                    f"(0 <= action < {self._codec.n})")
@@ -301,7 +302,7 @@ class AmazonsVectorEnv(VectorEnv):
                 self._agent_actions(opponents, games)
             else:  # the arrows of the moves chosen in the queen phase
                 self._opp_actions[games] = self._pending[games]
-            K.step_some(games, self._cells, self._queens, self._nq, meta, self._opp_actions, self._dirs, self._pad,
+            B.step_some(games, self._cells, self._queens, self._nq, meta, self._opp_actions, self._dirs, self._pad,
                         self._pub, self._nn, self._obs, self._masks, self._legal)
 
     def _policy_actions(self, policy: BatchPolicy, games: np.ndarray) -> np.ndarray:
@@ -346,7 +347,7 @@ class AmazonsVectorEnv(VectorEnv):
         self._terminated[:] = ended
         seen_by_other = games[meta[games, K.SIDE] != self._learner[games]]
         if len(seen_by_other):
-            K.observe_some(seen_by_other, self._learner, self._cells, self._queens, self._nq, meta, self._dirs,
+            B.observe_some(seen_by_other, self._learner, self._cells, self._queens, self._nq, meta, self._dirs,
                            self._pad, self._pub, self._nn, self._obs, self._masks, self._legal)
 
     def _refresh_masks(self) -> None:

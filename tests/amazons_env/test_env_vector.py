@@ -7,7 +7,7 @@ import pytest
 
 from agents import Agent
 from amazons_env import IllegalMoveError, InvalidMoveError, Move
-from amazons_env.envs import kernels as K
+from amazons_env.envs.batch_kernels import step_batch
 from amazons_env.envs.gym_env import AmazonsEnv, parse_action
 from amazons_env.envs.vector_env import AmazonsVectorEnv
 
@@ -224,13 +224,13 @@ def test_any_integer_layout_reuses_the_compiled_kernel():
     envs = AmazonsVectorEnv(4, size=6)
     envs.reset(seed=0)
     envs.step(envs.sample_legal_actions())
-    compiled = len(K.step_batch.signatures)
+    compiled = len(step_batch.signatures)
     for convert in (lambda a: a.astype(np.int32), lambda a: np.repeat(a, 2)[::2], lambda a: a.astype(np.uint16),
                     lambda a: a.tolist(), lambda a: np.asfortranarray(a.astype(np.int8 if a.max() < 128 else np.int64))):
         actions = envs.sample_legal_actions()
         converted = convert(actions)
         obs, *_ = envs.step(converted)
-    assert len(K.step_batch.signatures) == compiled
+    assert len(step_batch.signatures) == compiled
     with pytest.raises(InvalidMoveError, match="out of range"):
         envs.step(np.full(4, 2 ** 63, np.uint64))
 
