@@ -136,7 +136,7 @@ def test_mcts_with_a_spent_budget_plays_its_best_scored_move():
     agent = make("mcts:time=1e-9")
     result = agent.search(board)
     assert result.simulations == 0 and board.is_legal(result.move)
-    assert result.value == agent.root.first.max() == agent.root.first[0]
+    assert result.value == agent.root.first_move.max() == agent.root.first_move[0]
 
 
 def test_kernel_search_past_its_deadline_gives_no_move():
