@@ -42,7 +42,7 @@ def pytest_make_collect_report(collector: pytest.Collector) -> pytest.CollectRep
     if not isinstance(collector, pytest.Module):  # doctest modules are Modules too
         return None
     try:
-        collector.obj  # imports the module once; pytest's own report below reuses it
+        _ = collector.obj  # imports the module once; pytest's own report below reuses it
     except pytest.skip.Exception:  # the module skips itself: pytest reports that
         return None
     except Exception as error:  # pytest wraps import errors in CollectError

@@ -14,23 +14,39 @@ import sys
 from amazons_env.errors import InvalidArgumentError
 
 from agents.protocols.botzone import BotzoneBot
-from agents.search.clock import frozen_heap
-from agents.registry import DEFAULT_OPPONENT, make
 from agents.protocols.uci_engine import UCIEngine
+from agents.registry import DEFAULT_OPPONENT, make
+from agents.search.clock import frozen_heap
 
 HELP = "run an agent as an engine on stdin/stdout: UCI (Fairy-Stockfish's amazons notation) or Botzone's 8x8 protocol"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--protocol", choices=("uci", "botzone"), default="uci",
-                        help="uci (default): Fairy-Stockfish's amazons UCI; botzone: Botzone's 8x8 simple interaction")
-    parser.add_argument("--agent", default=DEFAULT_OPPONENT, metavar="SPEC",
-                        help=f"the agent that thinks (default {DEFAULT_OPPONENT}; see 'amazons agents')")
-    parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
-                        help="seconds per move when the protocol gives no limit (default: the agent's own)")
+    parser.add_argument(
+        "--protocol",
+        choices=("uci", "botzone"),
+        default="uci",
+        help="uci (default): Fairy-Stockfish's amazons UCI; botzone: Botzone's 8x8 simple interaction",
+    )
+    parser.add_argument(
+        "--agent",
+        default=DEFAULT_OPPONENT,
+        metavar="SPEC",
+        help=f"the agent that thinks (default {DEFAULT_OPPONENT}; see 'amazons agents')",
+    )
+    parser.add_argument(
+        "--time",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds per move when the protocol gives no limit (default: the agent's own)",
+    )
     parser.add_argument("--size", type=int, default=8, help="botzone: board size (default 8, Botzone's)")
-    parser.add_argument("--no-keep-running", action="store_true",
-                        help="botzone: answer one turn and exit instead of Botzone's keep-running mode")
+    parser.add_argument(
+        "--no-keep-running",
+        action="store_true",
+        help="botzone: answer one turn and exit instead of Botzone's keep-running mode",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -27,8 +27,10 @@ function taking the options as keywords and returning an agents.Agent)."""
 def describe(registry: Registry, name: str) -> str:
     """The entry of ``name``: its first docstring line, then a row per option."""
     schema = registry.schema(name)
-    rows = [(o.name, o.range_text(), "default " + (format_spec("", {"": o.default})[2:] or '""'), o.help)
-            for o in schema.options.values()]
+    rows = [
+        (o.name, o.range_text(), "default " + (format_spec("", {"": o.default})[2:] or '""'), o.help)
+        for o in schema.options.values()
+    ]
     widths = [max((len(row[i]) for row in rows), default=0) for i in range(3)]
     lines = [f"{name}  {schema.doc}".rstrip()]
     lines += [f"  {a:<{widths[0]}}  {b:<{widths[1]}}  {c:<{widths[2]}}  {d}".rstrip() for a, b, c, d in rows]
@@ -40,8 +42,12 @@ def describe(registry: Registry, name: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("names", nargs="*", metavar="NAME",
-                        help="agents or evaluators to show (default: all), or your own as FILE.py:CLASS")
+    parser.add_argument(
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help="agents or evaluators to show (default: all), or your own as FILE.py:CLASS",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

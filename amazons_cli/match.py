@@ -7,8 +7,8 @@ import math
 from typing import Any, Callable
 
 from agents.arena import format_match, match
-from agents.arena.files import RECORD_FORMATS
 from agents.arena.backends import add_backend_arguments
+from agents.arena.files import RECORD_FORMATS
 from agents.registry import DEFAULT_OPPONENT
 
 HELP = "play a match between two agents: alternating colours, score with 95% CI, Elo, resumable"
@@ -16,6 +16,7 @@ HELP = "play a match between two agents: alternating colours, score with 95% CI,
 
 def number(kind: type, low: float, strict: bool = False) -> Callable[[str], Any]:
     """An argparse type: a finite ``kind`` that is ``>= low`` (``> low`` if ``strict``)."""
+
     def parse(text: str) -> Any:
         try:
             value = kind(text)
@@ -24,6 +25,7 @@ def number(kind: type, low: float, strict: bool = False) -> Callable[[str], Any]
         if not math.isfinite(value) or value < low or (strict and value == low):
             raise argparse.ArgumentTypeError(f"{text!r}: must be a finite number {'>' if strict else '>='} {low}")
         return value
+
     return parse
 
 
@@ -31,35 +33,71 @@ def add_common(parser: argparse.ArgumentParser, games: int) -> None:
     """Options shared with ``amazons tournament``."""
     parser.add_argument("--games", type=number(int, 1), default=games, help=f"games per pairing (default {games})")
     parser.add_argument("--size", type=int, default=10, help="board size (default 10)")
-    parser.add_argument("--time", type=number(float, 0, strict=True), default=None, metavar="SECONDS",
-                        help="seconds per move for every agent that takes a time and does not set one")
+    parser.add_argument(
+        "--time",
+        type=number(float, 0, strict=True),
+        default=None,
+        metavar="SECONDS",
+        help="seconds per move for every agent that takes a time and does not set one",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of openings and agents (default 0)")
-    parser.add_argument("--opening", type=number(int, 0), default=0,
-                        help="random plies before each pair of games, so deterministic agents vary (default 0)")
+    parser.add_argument(
+        "--opening",
+        type=number(int, 0),
+        default=0,
+        help="random plies before each pair of games, so deterministic agents vary (default 0)",
+    )
     parser.add_argument("--workers", type=number(int, 1), default=None, help="processes (default: up to 2 cores)")
-    parser.add_argument("--json", default=None, metavar="PATH",
-                        help="results file (with a checksum, verified on read): written after every game; "
-                             "rerunning completes an interrupted run")
-    parser.add_argument("--records", default=None, metavar="DIR",
-                        help="save every game (players, result, moves) here, one file per game")
-    parser.add_argument("--records-format", choices=RECORD_FORMATS, default="txt",
-                        help="record files as move lists (txt, default) or SGF")
+    parser.add_argument(
+        "--json",
+        default=None,
+        metavar="PATH",
+        help="results file (with a checksum, verified on read): written after every game; "
+        "rerunning completes an interrupted run",
+    )
+    parser.add_argument(
+        "--records",
+        default=None,
+        metavar="DIR",
+        help="save every game (players, result, moves) here, one file per game",
+    )
+    parser.add_argument(
+        "--records-format",
+        choices=RECORD_FORMATS,
+        default="txt",
+        help="record files as move lists (txt, default) or SGF",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_backend_arguments(parser)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("a", help="first agent spec, e.g. 'two-iteration:depth=2,eval=improved' or "
-                                  "'my_agent.py:MyAgent' (amazons agents lists them)")
-    parser.add_argument("b", nargs="?", default=DEFAULT_OPPONENT,
-                        help=f"second agent spec (default {DEFAULT_OPPONENT}, our strongest)")
+    parser.add_argument(
+        "a",
+        help="first agent spec, e.g. 'two-iteration:depth=2,eval=improved' or "
+        "'my_agent.py:MyAgent' (amazons agents lists them)",
+    )
+    parser.add_argument(
+        "b", nargs="?", default=DEFAULT_OPPONENT, help=f"second agent spec (default {DEFAULT_OPPONENT}, our strongest)"
+    )
     add_common(parser, games=20)
 
 
 def common_options(args: argparse.Namespace) -> dict:
-    return dict(games=args.games, size=args.size, seed=args.seed, opening=args.opening, time=args.time,
-                workers=args.workers, json_path=args.json, records_dir=args.records, progress=not args.quiet,
-                records_format=args.records_format, backend=args.backend, address=args.ray_address)
+    return dict(
+        games=args.games,
+        size=args.size,
+        seed=args.seed,
+        opening=args.opening,
+        time=args.time,
+        workers=args.workers,
+        json_path=args.json,
+        records_dir=args.records,
+        progress=not args.quiet,
+        records_format=args.records_format,
+        backend=args.backend,
+        address=args.ray_address,
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -25,6 +25,8 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     print(leaves)
     rate = leaves / seconds if seconds > 0 else float("inf")
-    print(f"depth {args.depth}, {board.size}x{board.size}: {leaves:,} leaves in {seconds:.3f} s "
-          f"({rate / 1e6:,.1f} M leaves/s)")
+    print(
+        f"depth {args.depth}, {board.size}x{board.size}: {leaves:,} leaves in {seconds:.3f} s "
+        f"({rate / 1e6:,.1f} M leaves/s)"
+    )
     return 0

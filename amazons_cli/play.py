@@ -11,17 +11,20 @@ from typing import Callable, Optional
 from amazons_env import Board, Color
 from amazons_env.errors import InvalidArgumentError
 
-from agents.ui.terminal import TerminalGame, make_player
 from agents.registry import DEFAULT_OPPONENT
+from agents.ui.terminal import TerminalGame, make_player
 
 __all__ = ["seconds_type", "opponent_spec"]
 
-HELP = ("play a game against an agent in the terminal (moves like d1-d6/g9 or d1d6,d6g9, or in two "
-        "halves; undo, resign, save FILE.sgf); --gui for a click-to-move window")
+HELP = (
+    "play a game against an agent in the terminal (moves like d1-d6/g9 or d1d6,d6g9, or in two "
+    "halves; undo, resign, save FILE.sgf); --gui for a click-to-move window"
+)
 
 
 def seconds_type(zero: bool = False) -> Callable[[str], float]:
     """An argparse type: a finite number of seconds, > 0 (or >= 0 with ``zero``)."""
+
     def seconds(text: str) -> float:
         try:
             value = float(text)
@@ -30,18 +33,32 @@ def seconds_type(zero: bool = False) -> Callable[[str], float]:
         if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
             raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds {'>=' if zero else '>'} 0")
         return value
+
     return seconds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("agent", nargs="?", default=None,
-                        help=f"the agent to play against (default {DEFAULT_OPPONENT}); same as --opponent")
+    parser.add_argument(
+        "agent",
+        nargs="?",
+        default=None,
+        help=f"the agent to play against (default {DEFAULT_OPPONENT}); same as --opponent",
+    )
     parser.add_argument("--opponent", default=None, metavar="AGENT", help="the agent to play against")
-    parser.add_argument("--color", "--colour", choices=("white", "black", "random"), default="white",
-                        help="your colour (default white; White moves first)")
+    parser.add_argument(
+        "--color",
+        "--colour",
+        choices=("white", "black", "random"),
+        default="white",
+        help="your colour (default white; White moves first)",
+    )
     parser.add_argument("--size", type=int, default=10, help="board size, 4 to 12 (default 10)")
-    parser.add_argument("--time", type=seconds_type(), default=None,
-                        help="the agent's seconds per move, if it takes a time (default: the agent's own, 1 s)")
+    parser.add_argument(
+        "--time",
+        type=seconds_type(),
+        default=None,
+        help="the agent's seconds per move, if it takes a time (default: the agent's own, 1 s)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed of the agent and of --color random")
     parser.add_argument("--gui", action="store_true", help="play in a pygame window (needs pygame)")
 
@@ -65,5 +82,6 @@ def run(args: argparse.Namespace) -> int:
     agent = make_player(opponent_spec(args), args.time, args.seed)
     if args.gui:
         from agents.ui.window import play_window
+
         return play_window(agent, human, board)
     return TerminalGame(agent, human, board).run()

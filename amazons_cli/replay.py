@@ -30,8 +30,9 @@ KEYS = "Enter: next, b: back, a number: jump to that move, q: quit"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="the record: FILE.sgf (one game or a collection) or a move list")
     parser.add_argument("--game", type=int, default=1, help="which game of an SGF collection (default 1)")
-    parser.add_argument("--size", type=int, default=None,
-                        help="board size of a move list without a Size tag (default 10)")
+    parser.add_argument(
+        "--size", type=int, default=None, help="board size of a move list without a Size tag (default 10)"
+    )
     parser.add_argument("--all", action="store_true", help="print every position, no questions")
 
 
@@ -43,16 +44,18 @@ def load_game(path: str, game: int = 1, size: Optional[int] = None) -> tuple[Gam
     else:
         records = GameRecord.load_all(path)
     if not 1 <= game <= len(records):
-        raise InvalidArgumentError(f"--game {game}: {os.fspath(path)!r} holds {len(records)} game"
-                                   f"{'s' if len(records) != 1 else ''}")
+        raise InvalidArgumentError(
+            f"--game {game}: {os.fspath(path)!r} holds {len(records)} game{'s' if len(records) != 1 else ''}"
+        )
     return records[game - 1], len(records)
 
 
 class Replay:
     """Shows the positions of ``record``; ``position`` is how many of its moves are played."""
 
-    def __init__(self, record: GameRecord, out: Optional[TextIO] = None,
-                 read: Optional[Callable[[str], str]] = None) -> None:
+    def __init__(
+        self, record: GameRecord, out: Optional[TextIO] = None, read: Optional[Callable[[str], str]] = None
+    ) -> None:
         self.record, self.out = record, out or sys.stdout
         self.read = read or input
         self.position = 0

@@ -5,14 +5,19 @@ from __future__ import annotations
 import argparse
 
 from agents.arena import format_tournament, tournament
+
 from amazons_cli.match import add_common, common_options
 
 HELP = "round robin between agents: every pair plays --games games, alternating colours; resumable"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("agents", nargs="+", help="agent specs (at least two): NAME[:key=value,...] or your own "
-                                                  "FILE.py:CLASS[:key=value,...] (amazons agents lists them)")
+    parser.add_argument(
+        "agents",
+        nargs="+",
+        help="agent specs (at least two): NAME[:key=value,...] or your own "
+        "FILE.py:CLASS[:key=value,...] (amazons agents lists them)",
+    )
     add_common(parser, games=10)
 
 

@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("data", nargs="+", help="self-play folders (from `amazons selfplay`)")
     parser.add_argument("--out", required=True, help="output folder: metrics.csv, curves.png, best.*, checkpoints/")
     parser.add_argument("--arch", default=defaults.arch, help="StudyCNN or ResValueNet (default %(default)s)")
-    parser.add_argument("--kwargs", default="{}", help='architecture arguments as JSON, e.g. \'{"channels": 32}\'')
+    parser.add_argument("--kwargs", default="{}", help="architecture arguments as JSON, e.g. '{\"channels\": 32}'")
     for name in ("epochs", "batch_size", "max_positions", "seed", "threads"):
         parser.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(defaults, name))
     for name in ("lr", "weight_decay", "value_weight", "val_fraction"):
@@ -27,8 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--optimizer", choices=("adam", "sgd"), default=defaults.optimizer)
     parser.add_argument("--no-augment", action="store_true", help="no symmetry augmentation")
     parser.add_argument("--device", default="", help="torch device (default: cuda if available, else cpu)")
-    parser.add_argument("--resume", action="store_true",
-                        help="continue from the last finished epoch in --out (same settings and data)")
+    parser.add_argument(
+        "--resume", action="store_true", help="continue from the last finished epoch in --out (same settings and data)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,18 +40,33 @@ def run(args: argparse.Namespace) -> int:
     require_torch("amazons train")
     from training.optimize.value import train
 
-    config = TrainConfig(data=args.data, out=args.out, arch=args.arch, kwargs=kwargs, epochs=args.epochs,
-                         batch_size=args.batch_size, lr=args.lr, optimizer=args.optimizer,
-                         weight_decay=args.weight_decay, value_weight=args.value_weight,
-                         val_fraction=args.val_fraction, augment=not args.no_augment,
-                         max_positions=args.max_positions, seed=args.seed, device=args.device,
-                         threads=args.threads, resume=args.resume)
+    config = TrainConfig(
+        data=args.data,
+        out=args.out,
+        arch=args.arch,
+        kwargs=kwargs,
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        lr=args.lr,
+        optimizer=args.optimizer,
+        weight_decay=args.weight_decay,
+        value_weight=args.value_weight,
+        val_fraction=args.val_fraction,
+        augment=not args.no_augment,
+        max_positions=args.max_positions,
+        seed=args.seed,
+        device=args.device,
+        threads=args.threads,
+        resume=args.resume,
+    )
     report = train(config)
     if report["resumed_from"]:
         print(f"resumed after epoch {report['resumed_from']}")
     if report["curves"] is None:
         print("curves.png skipped: matplotlib is not installed (pip install matplotlib; metrics.csv has the figures)")
     last = report["history"][-1]
-    print(f"{args.arch}: {report['parameters']:,} parameters on {report['device']}; epoch {last['epoch']}: "
-          f"val loss {last['val_loss']:.4f}, winner accuracy {last['val_accuracy']:.3f}; best -> {report['best']}")
+    print(
+        f"{args.arch}: {report['parameters']:,} parameters on {report['device']}; epoch {last['epoch']}: "
+        f"val loss {last['val_loss']:.4f}, winner accuracy {last['val_accuracy']:.3f}; best -> {report['best']}"
+    )
     return 0

@@ -8,13 +8,18 @@ from typing import Any
 
 from agents.nets import require_torch
 
-HELP = ("expert iteration: engine games to bootstrap a policy-value net, then generations of batched MCTS "
-        "self-play, training and gating matches with Elo (resumable: rerun the same command)")
+HELP = (
+    "expert iteration: engine games to bootstrap a policy-value net, then generations of batched MCTS "
+    "self-play, training and gating matches with Elo (resumable: rerun the same command)"
+)
 
 
-NOTES = {"device": "cuda if present, else cpu", "workers": "1, this process; games run in parallel processes "
-         "or Ray tasks", "backend": "local; or ray, see agents.arena.backends", "ray_address": "with --backend ray, "
-         "a local Ray instance; or HOST:6379 of `ray start --head`"}
+NOTES = {
+    "device": "cuda if present, else cpu",
+    "workers": "1, this process; games run in parallel processes or Ray tasks",
+    "backend": "local; or ray, see agents.arena.backends",
+    "ray_address": "with --backend ray, a local Ray instance; or HOST:6379 of `ray start --head`",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,8 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             continue
         default = getattr(defaults, field.name)
         kind: Any = type(default) if not isinstance(default, bool) else None
-        parser.add_argument("--" + field.name.replace("_", "-"), type=kind, default=default,
-                            help=f"(default: {NOTES.get(field.name, repr(default))})")
+        parser.add_argument(
+            "--" + field.name.replace("_", "-"),
+            type=kind,
+            default=default,
+            help=f"(default: {NOTES.get(field.name, repr(default))})",
+        )
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
@@ -40,8 +49,10 @@ def run(args: argparse.Namespace) -> int:
     state = train_loop(LoopConfig(out=args.out, progress=not args.no_progress, **options))
     for row in state["gates"]:
         mark = "accepted" if row["accepted"] else "rejected"
-        print(f"generation {row['generation']} vs {row['opponent']}: {row['wins']}/{row['games']} "
-              f"(score {row['score']:.2f}, 95% CI {row['score_low']:.2f}-{row['score_high']:.2f}), "
-              f"Elo {row['elo']:+.0f} +/- {row['elo_pm']:.0f}, {mark}")
+        print(
+            f"generation {row['generation']} vs {row['opponent']}: {row['wins']}/{row['games']} "
+            f"(score {row['score']:.2f}, 95% CI {row['score_low']:.2f}-{row['score_high']:.2f}), "
+            f"Elo {row['elo']:+.0f} +/- {row['elo_pm']:.0f}, {mark}"
+        )
     print(f"best net: generation {state['best']} in {args.out}")
     return 0

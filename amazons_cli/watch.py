@@ -14,6 +14,7 @@ from amazons_env.errors import InvalidArgumentError
 from agents.arena import opening_board
 from agents.base import Agent
 from agents.ui.terminal import engine_move, make_player, thinking_text
+
 from amazons_cli.play import seconds_type
 
 __all__ = ["watch"]
@@ -25,18 +26,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("white", help="the agent playing White (moves first), e.g. 'alphabeta'")
     parser.add_argument("black", help="the agent playing Black, e.g. 'mcts:time=0.5'")
     parser.add_argument("--size", type=int, default=10, help="board size, 4 to 12 (default 10)")
-    parser.add_argument("--time", type=seconds_type(), default=None,
-                        help="seconds per move for each agent that takes a time (default: the agents' own, 1 s)")
-    parser.add_argument("--delay", type=seconds_type(zero=True), default=0.5,
-                        help="seconds to wait after each move (default 0.5)")
+    parser.add_argument(
+        "--time",
+        type=seconds_type(),
+        default=None,
+        help="seconds per move for each agent that takes a time (default: the agents' own, 1 s)",
+    )
+    parser.add_argument(
+        "--delay", type=seconds_type(zero=True), default=0.5, help="seconds to wait after each move (default 0.5)"
+    )
     parser.add_argument("--opening", type=int, default=0, help="random plies played first (default 0)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the opening and the agents (default 0)")
-    parser.add_argument("--save", default=None, metavar="FILE",
-                        help="save the game: FILE.sgf as SGF, any other name as a move list")
+    parser.add_argument(
+        "--save", default=None, metavar="FILE", help="save the game: FILE.sgf as SGF, any other name as a move list"
+    )
 
 
-def watch(white: Agent, black: Agent, board: Board, delay: float = 0.0,
-          out: Optional[TextIO] = None) -> Board:
+def watch(white: Agent, black: Agent, board: Board, delay: float = 0.0, out: Optional[TextIO] = None) -> Board:
     """Play ``board`` to the end between ``white`` and ``black``, printing every position."""
     out = out or sys.stdout
     players = (white, black)
@@ -54,8 +60,10 @@ def watch(white: Agent, black: Agent, board: Board, delay: float = 0.0,
             time.sleep(delay)
     winner = board.winner
     assert winner is not None  # the game is over
-    out.write(f"{winner.other.name.capitalize()} has no move after {board.ply} moves: "
-              f"{winner.name.capitalize()} ({players[winner].spec}) won.\n")
+    out.write(
+        f"{winner.other.name.capitalize()} has no move after {board.ply} moves: "
+        f"{winner.name.capitalize()} ({players[winner].spec}) won.\n"
+    )
     return board
 
 

@@ -7,8 +7,16 @@
 """
 
 from amazons_env.board import Board, Outcome
-from amazons_env.errors import (AmazonsError, AmazonsRuntimeError, IllegalMoveError, InvalidArgumentError,
-                                InvalidFileError, InvalidMoveError, InvalidPositionError, UnreadableFileError)
+from amazons_env.errors import (
+    AmazonsError,
+    AmazonsRuntimeError,
+    IllegalMoveError,
+    InvalidArgumentError,
+    InvalidFileError,
+    InvalidMoveError,
+    InvalidPositionError,
+    UnreadableFileError,
+)
 from amazons_env.move import Move
 from amazons_env.moved import alias_moved_modules
 from amazons_env.position import start_layout
@@ -17,11 +25,32 @@ from amazons_env.squares import BLACK, WHITE, Color, parse_square, square, squar
 from amazons_env.symmetry import SYMMETRIES, transform_move, transform_square
 
 __all__ = [
-    "Board", "Move", "Outcome", "Color", "WHITE", "BLACK",
-    "InvalidMoveError", "IllegalMoveError", "InvalidPositionError", "InvalidArgumentError",
-    "UnreadableFileError", "InvalidFileError", "AmazonsError", "AmazonsRuntimeError",
-    "square", "square_file", "square_rank", "square_name", "parse_square", "start_layout",
-    "SYMMETRIES", "transform_square", "transform_move", "GameRecord", "AmazonsEnv", "AmazonsVectorEnv",
+    "Board",
+    "Move",
+    "Outcome",
+    "Color",
+    "WHITE",
+    "BLACK",
+    "InvalidMoveError",
+    "IllegalMoveError",
+    "InvalidPositionError",
+    "InvalidArgumentError",
+    "UnreadableFileError",
+    "InvalidFileError",
+    "AmazonsError",
+    "AmazonsRuntimeError",
+    "square",
+    "square_file",
+    "square_rank",
+    "square_name",
+    "parse_square",
+    "start_layout",
+    "SYMMETRIES",
+    "transform_square",
+    "transform_move",
+    "GameRecord",
+    "AmazonsEnv",
+    "AmazonsVectorEnv",
 ]
 
 __version__ = "0.1.0"
@@ -31,9 +60,11 @@ def __getattr__(name: str):
     """``AmazonsEnv`` and ``AmazonsVectorEnv`` on first use (importing the package stays light)."""
     if name == "AmazonsEnv":
         from amazons_env.envs.gym_env import AmazonsEnv
+
         return AmazonsEnv
     if name == "AmazonsVectorEnv":
         from amazons_env.envs.vector_env import AmazonsVectorEnv
+
         return AmazonsVectorEnv
     raise AttributeError(f"module 'amazons_env' has no attribute {name!r}")
 
@@ -45,19 +76,25 @@ def _register_envs() -> None:
     if "Amazons-v0" not in gymnasium.registry:
         # no order-enforcing or checker wrappers (the env checks its own calls): so that the env
         # ``gymnasium.make`` returns is an ``AmazonsEnv`` and ``env.action_masks()`` works on it
-        gymnasium.register(id="Amazons-v0", entry_point="amazons_env.envs.gym_env:AmazonsEnv",
-                           vector_entry_point="amazons_env.envs.vector_env:AmazonsVectorEnv",
-                           order_enforce=False, disable_env_checker=True)
+        gymnasium.register(
+            id="Amazons-v0",
+            entry_point="amazons_env.envs.gym_env:AmazonsEnv",
+            vector_entry_point="amazons_env.envs.vector_env:AmazonsVectorEnv",
+            order_enforce=False,
+            disable_env_checker=True,
+        )
 
 
 _register_envs()
 
-alias_moved_modules({
-    "amazons_env.env": "amazons_env.envs.gym_env",
-    "amazons_env.vector": "amazons_env.envs.vector_env",
-    "amazons_env.pettingzoo": "amazons_env.envs.pettingzoo_env",
-    "amazons_env.actions": "amazons_env.envs.actions",
-    "amazons_env.env_kernels": "amazons_env.envs.kernels",
-    "amazons_env.array_intrinsics": "amazons_env.envs.intrinsics",
-    "amazons_env.selfplay": "amazons_env.envs.policy_pool",
-})
+alias_moved_modules(
+    {
+        "amazons_env.env": "amazons_env.envs.gym_env",
+        "amazons_env.vector": "amazons_env.envs.vector_env",
+        "amazons_env.pettingzoo": "amazons_env.envs.pettingzoo_env",
+        "amazons_env.actions": "amazons_env.envs.actions",
+        "amazons_env.env_kernels": "amazons_env.envs.kernels",
+        "amazons_env.array_intrinsics": "amazons_env.envs.intrinsics",
+        "amazons_env.selfplay": "amazons_env.envs.policy_pool",
+    }
+)

@@ -40,8 +40,10 @@ class Outcome:
     def __post_init__(self) -> None:
         winner, plies = as_int(self.winner), as_int(self.plies)
         if winner not in (0, 1) or winner is None or plies is None or plies < 0:
-            raise InvalidArgumentError(f"Outcome(winner={describe(self.winner)}, plies={describe(self.plies)}): "
-                                       "winner must be a Color and plies an integer >= 0")
+            raise InvalidArgumentError(
+                f"Outcome(winner={describe(self.winner)}, plies={describe(self.plies)}): "
+                "winner must be a Color and plies an integer >= 0"
+            )
         object.__setattr__(self, "winner", Color(winner))
         object.__setattr__(self, "plies", plies)
 
@@ -88,7 +90,8 @@ class Board:
             parsed_size, layout, turn = parse_position(position)
             if size is not None and check_size(size) != parsed_size:
                 raise InvalidPositionError(
-                    f"size={size} disagrees with position {position!r} ({parsed_size}x{parsed_size})")
+                    f"size={size} disagrees with position {position!r} ({parsed_size}x{parsed_size})"
+                )
             self._setup(parsed_size, layout, turn)
         else:
             size = 10 if size is None else size
@@ -102,8 +105,9 @@ class Board:
         return cls(position=text)
 
     @classmethod
-    def from_squares(cls, size: int, white: Iterable[int], black: Iterable[int],
-                     arrows: Iterable[int] = (), turn: int = Color.WHITE) -> "Board":
+    def from_squares(
+        cls, size: int, white: Iterable[int], black: Iterable[int], arrows: Iterable[int] = (), turn: int = Color.WHITE
+    ) -> "Board":
         """A custom position from square lists; raises ``InvalidPositionError`` if impossible."""
         board = cls.__new__(cls)
         side = as_int(turn)
@@ -173,24 +177,28 @@ class Board:
     def layout(self) -> Layout:
         """The queens of each side and the arrows, as sorted public squares."""
         grid = self._cells[self._to_padded]
-        return Layout(*(tuple(int(s) for s in np.flatnonzero(grid == value))
-                        for value in (core.WHITE_QUEEN, core.BLACK_QUEEN, core.ARROW)))
+        return Layout(
+            *(
+                tuple(int(s) for s in np.flatnonzero(grid == value))
+                for value in (core.WHITE_QUEEN, core.BLACK_QUEEN, core.ARROW)
+            )
+        )
 
     def piece_at(self, square: int) -> Optional[str]:
         """``"Q"`` (White queen), ``"q"`` (Black queen), ``"*"`` (arrow) or ``None`` (empty).
         ``InvalidMoveError`` if ``square`` is not a square of this board (no wrapping around)."""
         sq = as_square(square, self._size)
         if sq is None:
-            raise InvalidMoveError(
-                f"square {describe(square)} is off this {self._size}x{self._size} board")
+            raise InvalidMoveError(f"square {describe(square)} is off this {self._size}x{self._size} board")
         return _PIECE_SYMBOLS.get(int(self._cells[self._to_padded[sq]]))
 
     # -- moves ----------------------------------------------------------------------------------
 
     def legal_moves_array(self) -> np.ndarray:
         """The legal moves as an ``int64`` array of rows (from, to, arrow) in public squares."""
-        return core.legal_move_rows(self._cells, self._queens, self._nq, self._turn, self._dirs,
-                                    self._to_public, _scratch(self._size))
+        return core.legal_move_rows(
+            self._cells, self._queens, self._nq, self._turn, self._dirs, self._to_public, _scratch(self._size)
+        )
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of the side to move (empty when the game is over)."""
@@ -207,7 +215,8 @@ class Board:
             raise InvalidMoveError(f"expected a Move or move text, got {describe(move)}")
         if move.size != self._size:
             raise IllegalMoveError(
-                f"{move!r} is for a {move.size}x{move.size} board, not this {self._size}x{self._size} one")
+                f"{move!r} is for a {move.size}x{move.size} board, not this {self._size}x{self._size} one"
+            )
         return move
 
     def is_legal(self, move: MoveLike) -> bool:
@@ -217,8 +226,18 @@ class Board:
         except IllegalMoveError:
             return False
         p = self._to_padded
-        return bool(core.is_legal_move(self._cells, self._queens, self._nq, self._turn, self._dirs,
-                                       p[move.from_square], p[move.to_square], p[move.arrow]))
+        return bool(
+            core.is_legal_move(
+                self._cells,
+                self._queens,
+                self._nq,
+                self._turn,
+                self._dirs,
+                p[move.from_square],
+                p[move.to_square],
+                p[move.arrow],
+            )
+        )
 
     def push(self, move: MoveLike) -> None:
         """Play ``move`` (a ``Move`` or text) after checking it; the board is unchanged on error."""
@@ -252,8 +271,9 @@ class Board:
         move, index = self._stack.pop()
         self._turn ^= 1
         p = self._to_padded
-        core.unmake_move(self._cells, self._queens, self._turn, index,
-                         p[move.from_square], p[move.to_square], p[move.arrow])
+        core.unmake_move(
+            self._cells, self._queens, self._turn, index, p[move.from_square], p[move.to_square], p[move.arrow]
+        )
         return move
 
     def peek(self) -> Move:
@@ -293,15 +313,13 @@ class Board:
         """The position under one of the 8 board symmetries (see ``symmetry.SYMMETRIES``), same side to move,
         no history. Symmetry 0 is the identity."""
         n = self._size
-        white, black, arrows = (tuple(transform_square(s, symmetry, n) for s in group)
-                                for group in self.layout())
+        white, black, arrows = (tuple(transform_square(s, symmetry, n) for s in group) for group in self.layout())
         return Board.from_squares(n, white, black, arrows, self._turn)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented
-        return (self._size == other._size and self._turn == other._turn
-                and np.array_equal(self._cells, other._cells))
+        return self._size == other._size and self._turn == other._turn and np.array_equal(self._cells, other._cells)
 
     def __hash__(self) -> int:
         return hash((self._size, self._turn, self._cells.tobytes()))
@@ -329,11 +347,14 @@ class Board:
         n = self._size
         grid = self._cells[self._to_padded].reshape(n, n)
         winner = self.winner
-        caption = (f"{self.turn.name.capitalize()} to move" if winner is None else
-                   f"{self.turn.name.capitalize()} has no move: {winner.name.capitalize()} won")
+        caption = (
+            f"{self.turn.name.capitalize()} to move"
+            if winner is None
+            else f"{self.turn.name.capitalize()} has no move: {winner.name.capitalize()} won"
+        )
         return ansi(grid, caption)
 
     def _repr_svg_(self) -> str:
         from amazons_env.svg import board_svg
-        return board_svg(self)
 
+        return board_svg(self)

@@ -24,10 +24,33 @@ import numpy as np
 from numba import njit
 
 __all__ = [
-    "EMPTY", "WHITE_QUEEN", "BLACK_QUEEN", "ARROW", "WALL", "MAX_QUEENS", "MIN_SIZE", "MAX_SIZE",
-    "directions", "padded_index", "public_index", "max_moves",
-    "generate_moves", "generate_public_moves", "legal_move_rows", "count_moves", "count_moves_from", "count_moves_open", "run_tables", "count_queen_moves", "count_arrows", "count_directions",
-    "has_move", "find_queen", "make_move", "unmake_move", "is_legal_move",
+    "EMPTY",
+    "WHITE_QUEEN",
+    "BLACK_QUEEN",
+    "ARROW",
+    "WALL",
+    "MAX_QUEENS",
+    "MIN_SIZE",
+    "MAX_SIZE",
+    "directions",
+    "padded_index",
+    "public_index",
+    "max_moves",
+    "generate_moves",
+    "generate_public_moves",
+    "legal_move_rows",
+    "count_moves",
+    "count_moves_from",
+    "count_moves_open",
+    "run_tables",
+    "count_queen_moves",
+    "count_arrows",
+    "count_directions",
+    "has_move",
+    "find_queen",
+    "make_move",
+    "unmake_move",
+    "is_legal_move",
 ]
 
 EMPTY = 0
@@ -43,8 +66,7 @@ MAX_SIZE = 12
 
 def directions(width: int) -> np.ndarray:
     """The eight queen directions as offsets on a padded board of row width ``width``."""
-    return np.array([1, -1, width, -width, width + 1, width - 1, -width + 1, -width - 1],
-                    dtype=np.int64)
+    return np.array([1, -1, width, -width, width + 1, width - 1, -width + 1, -width - 1], dtype=np.int64)
 
 
 def padded_index(size: int) -> np.ndarray:
@@ -140,8 +162,7 @@ def legal_move_rows(cells, queens, nq, side, dirs, to_public, scratch):
 # The four lines through a square as pairs of opposite entries of ``directions()``, and for each
 # line the six directions that leave it.
 _LINES = np.array([[0, 1], [2, 3], [4, 7], [5, 6]], dtype=np.int64)
-_ACROSS = np.array([[2, 3, 4, 5, 6, 7], [0, 1, 4, 5, 6, 7], [0, 1, 2, 3, 5, 6], [0, 1, 2, 3, 4, 7]],
-                   dtype=np.int64)
+_ACROSS = np.array([[2, 3, 4, 5, 6, 7], [0, 1, 4, 5, 6, 7], [0, 1, 2, 3, 5, 6], [0, 1, 2, 3, 4, 7]], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -216,8 +237,17 @@ def count_moves_open(cells, queens, nq, side, dirs, runs):
             runs[5, s] = runs[5, s + width] + 1
             runs[6, s] = runs[6, s + width + 1] + 1
             runs[7, s] = runs[7, s + width - 1] + 1
-            runs[8, s] = (runs[0, s] + runs[1, s] + runs[2, s] + runs[3, s] + runs[4, s]
-                          + runs[5, s] + runs[6, s] + runs[7, s] - 8)
+            runs[8, s] = (
+                runs[0, s]
+                + runs[1, s]
+                + runs[2, s]
+                + runs[3, s]
+                + runs[4, s]
+                + runs[5, s]
+                + runs[6, s]
+                + runs[7, s]
+                - 8
+            )
         else:
             runs[4, s] = runs[5, s] = runs[6, s] = runs[7, s] = 0
     n = 0

@@ -52,8 +52,10 @@ class Move:
                 raise InvalidMoveError(f"{name}={describe(given)} is not a square of a {size}x{size} board")
             object.__setattr__(self, name, value)  # numpy ints become plain ints
         if self.from_square == self.to_square or self.to_square == self.arrow:
-            raise InvalidMoveError(f"Move({self.from_square}, {self.to_square}, {self.arrow}, size={self.size}) "
-                                   f"({self}) is not a move: a queen must move, and its arrow must fly")
+            raise InvalidMoveError(
+                f"Move({self.from_square}, {self.to_square}, {self.arrow}, size={self.size}) "
+                f"({self}) is not a move: a queen must move, and its arrow must fly"
+            )
 
     @classmethod
     def parse(cls, text: str, size: int = 10) -> "Move":
@@ -70,11 +72,13 @@ class Move:
             m = _FSF_RE.match(cleaned)
             if m is None:
                 raise InvalidMoveError(
-                    f"{describe(text)} is not a move: expected 'd1-d7/g7' or Fairy-Stockfish's 'd1d7,d7g7'")
+                    f"{describe(text)} is not a move: expected 'd1-d7/g7' or Fairy-Stockfish's 'd1d7,d7g7'"
+                )
             names = (m.group(1), m.group(2), m.group(4))
             if m.group(3) != m.group(2):
                 raise InvalidMoveError(
-                    f"{describe(text)}: the arrow must be shot from the queen's new square {m.group(2)}")
+                    f"{describe(text)}: the arrow must be shot from the queen's new square {m.group(2)}"
+                )
         try:
             frm, to, arrow = (parse_square(name, size) for name in names)
             return cls(frm, to, arrow, size)

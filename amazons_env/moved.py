@@ -32,16 +32,20 @@ MOVED: dict[str, str] = {}
 class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds the old names in ``MOVED`` and loads them as the module at the new name."""
 
-    def find_spec(self, fullname: str, path: Optional[Sequence[str]] = None,
-                  target: Optional[ModuleType] = None) -> Optional[importlib.machinery.ModuleSpec]:
+    def find_spec(
+        self, fullname: str, path: Optional[Sequence[str]] = None, target: Optional[ModuleType] = None
+    ) -> Optional[importlib.machinery.ModuleSpec]:
         if fullname not in MOVED:
             return None
         return importlib.util.spec_from_loader(fullname, self)
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         new = MOVED[spec.name]
-        warnings.warn(f"module {spec.name} moved to {new}: import it from there (the old name goes away in the "
-                      f"next version)", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            f"module {spec.name} moved to {new}: import it from there (the old name goes away in the next version)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return importlib.import_module(new)
 
     def exec_module(self, module: ModuleType) -> None:

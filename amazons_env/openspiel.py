@@ -26,8 +26,18 @@ from amazons_env.errors import InvalidMoveError, InvalidPositionError
 from amazons_env.move import Move
 from amazons_env.squares import check_size
 
-__all__ = ["SIZES", "square_to_cell", "cell_to_square", "move_to_actions", "actions_to_moves",
-           "board_from_actions", "board_from_state", "load_game", "state_from_board", "legal_moves_of_state"]
+__all__ = [
+    "SIZES",
+    "square_to_cell",
+    "cell_to_square",
+    "move_to_actions",
+    "actions_to_moves",
+    "board_from_actions",
+    "board_from_state",
+    "load_game",
+    "state_from_board",
+    "legal_moves_of_state",
+]
 
 #: the board sizes OpenSpiel's ``amazons`` supports
 SIZES = (6, 8, 10)
@@ -65,8 +75,10 @@ def actions_to_moves(actions: Iterable[int], size: int) -> list[Move]:
             raise InvalidMoveError(f"OpenSpiel action {i}: {action!r} is not a cell of a {size}x{size} board")
         cells.append(cell)
     if len(cells) % 3:
-        raise InvalidMoveError(f"{len(cells)} OpenSpiel actions end in the middle of a turn (after "
-                               f"{'the queen' if len(cells) % 3 == 1 else 'its destination'}): a move is 3 actions")
+        raise InvalidMoveError(
+            f"{len(cells)} OpenSpiel actions end in the middle of a turn (after "
+            f"{'the queen' if len(cells) % 3 == 1 else 'its destination'}): a move is 3 actions"
+        )
     squares = [cell_to_square(c, size) for c in cells]
     return [Move(squares[i], squares[i + 1], squares[i + 2], size) for i in range(0, len(squares), 3)]
 
@@ -87,8 +99,9 @@ def board_from_state(state: Any) -> Board:
     size = int(state.get_game().get_parameters().get("board_size", 10))
     history = list(state.history())
     if len(history) % 3:
-        raise InvalidPositionError(f"the OpenSpiel state is {len(history) % 3} action(s) into a turn; "
-                                   "a Board holds whole turns only")
+        raise InvalidPositionError(
+            f"the OpenSpiel state is {len(history) % 3} action(s) into a turn; a Board holds whole turns only"
+        )
     return board_from_actions(history, size)
 
 
@@ -113,12 +126,16 @@ def state_from_board(board: Board, game: Any = None) -> Any:
     while start.ply:
         start.pop()
     if start != Board(board.size):
-        raise InvalidPositionError(f"OpenSpiel cannot set up a position: {board.text()!r} was not reached "
-                                   "from the start position by its move stack")
+        raise InvalidPositionError(
+            f"OpenSpiel cannot set up a position: {board.text()!r} was not reached "
+            "from the start position by its move stack"
+        )
     if game is None:
         game = load_game(board.size)
     elif int(game.get_parameters().get("board_size", 10)) != board.size:
-        raise InvalidPositionError(f"the OpenSpiel game is {game.get_parameters()}, the board {board.size}x{board.size}")
+        raise InvalidPositionError(
+            f"the OpenSpiel game is {game.get_parameters()}, the board {board.size}x{board.size}"
+        )
     state = game.new_initial_state()
     for move in board.move_stack:
         for action in move_to_actions(move):
@@ -141,4 +158,3 @@ def legal_moves_of_state(state: Any) -> list[Move]:
             frm, to = cell_to_square(a, size), cell_to_square(b, size)
             moves += [Move(frm, to, cell_to_square(c, size), size) for c in after_queen.child(b).legal_actions()]
     return moves
-

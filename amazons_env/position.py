@@ -46,8 +46,7 @@ def start_layout(size: int) -> Layout:
     return Layout(white, black, ())
 
 
-def validate_layout(size: int, white: Iterable[int], black: Iterable[int],
-                    arrows: Iterable[int] = ()) -> Layout:
+def validate_layout(size: int, white: Iterable[int], black: Iterable[int], arrows: Iterable[int] = ()) -> Layout:
     """Check a custom position and return it as a sorted ``Layout``; raise ``InvalidPositionError``.
 
     Each group is read only as far as a board can hold (``size * size`` squares, one more to see
@@ -63,17 +62,16 @@ def validate_layout(size: int, white: Iterable[int], black: Iterable[int],
             squares = tuple(islice(squares, size * size + 1))
         except TypeError:
             raise InvalidPositionError(
-                f"{name} must be an iterable of squares (integers), not {describe(squares)}") from None
+                f"{name} must be an iterable of squares (integers), not {describe(squares)}"
+            ) from None
         plain = []
         for value in squares:
             sq = as_square(value, size)
             if sq is None:
-                raise InvalidPositionError(
-                    f"{name} square {describe(value)} is not a square of a {size}x{size} board")
+                raise InvalidPositionError(f"{name} square {describe(value)} is not a square of a {size}x{size} board")
             plain.append(sq)
             if sq in seen:
-                raise InvalidPositionError(
-                    f"square {square_name(sq, size)} holds both {seen[sq]} and {name}")
+                raise InvalidPositionError(f"square {square_name(sq, size)} holds both {seen[sq]} and {name}")
             seen[sq] = name
         groups[name] = tuple(plain)  # more than size * size squares overlap somewhere: refused above
     for name in ("white", "black"):
@@ -94,8 +92,7 @@ def parse_position(text: str) -> tuple[int, Layout, int]:
     character, its rank and its offset in the text. Work is linear in the text's length.
     """
     if not isinstance(text, str) or text.isspace() or not text:
-        raise InvalidPositionError(
-            f"expected a position text like '1q2q1/q4q/6/6/Q4Q/1Q2Q1 w', got {describe(text)}")
+        raise InvalidPositionError(f"expected a position text like '1q2q1/q4q/6/6/Q4Q/1Q2Q1 w', got {describe(text)}")
     shown = describe(text)
     fields = text.split(maxsplit=2)
     if len(fields) < 2 or fields[1] not in ("w", "b"):
@@ -117,21 +114,21 @@ def parse_position(text: str) -> tuple[int, Layout, int]:
                 if len(piece) <= 2:  # a run of up to 99 squares; more digits are too long anyway
                     file += int(piece)
                     continue
-                raise InvalidPositionError(
-                        f"position {shown}: rank {rank + 1} describes more than {size} squares")
+                raise InvalidPositionError(f"position {shown}: rank {rank + 1} describes more than {size} squares")
             group = _PIECES.get(piece)
             if group is None:
                 raise InvalidPositionError(
                     f"position {shown}: unknown piece {describe(piece)} on rank {rank + 1} "
-                    f"(character {offset + token.start() + 1})")
+                    f"(character {offset + token.start() + 1})"
+                )
             if file >= size:
-                raise InvalidPositionError(
-                    f"position {shown}: rank {rank + 1} describes more than {size} squares")
+                raise InvalidPositionError(f"position {shown}: rank {rank + 1} describes more than {size} squares")
             groups[group].append(rank * size + file)
             file += 1
         if file != size:
             raise InvalidPositionError(
-                f"position {shown}: rank {rank + 1} describes {file} squares, the board has {size}")
+                f"position {shown}: rank {rank + 1} describes {file} squares, the board has {size}"
+            )
         offset += len(row) + 1
     try:
         layout = validate_layout(size, *groups)
@@ -140,8 +137,7 @@ def parse_position(text: str) -> tuple[int, Layout, int]:
     return size, layout, 0 if fields[1] == "w" else 1
 
 
-def format_position(size: int, white: Iterable[int], black: Iterable[int], arrows: Iterable[int],
-                    turn: int) -> str:
+def format_position(size: int, white: Iterable[int], black: Iterable[int], arrows: Iterable[int], turn: int) -> str:
     """Write a position text (the inverse of ``parse_position``)."""
     symbol = {sq: "Q" for sq in white} | {sq: "q" for sq in black} | {sq: "*" for sq in arrows}
     rows = []

@@ -44,24 +44,39 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from amazons_env import sgf
 from amazons_env.board import Board
 from amazons_env.core import MAX_SIZE, MIN_SIZE
-from amazons_env.errors import (IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError,
-                     UnreadableFileError, describe)
+from amazons_env.errors import (
+    IllegalMoveError,
+    InvalidArgumentError,
+    InvalidMoveError,
+    InvalidPositionError,
+    UnreadableFileError,
+    describe,
+)
 from amazons_env.move import Move
 from amazons_env.squares import Color, as_int, check_size
 
 __all__ = ["GameRecord", "RESULTS", "read_text"]
 
 RESULTS = ("1-0", "0-1")
-_SGF_HEADERS = {"White": "PW", "Black": "PB", "Event": "EV", "Site": "PC", "Date": "DT",
-                "Round": "RO", "Annotator": "AN", "Comment": "GC", "TimeControl": "TM",
-                "Application": "AP"}
+_SGF_HEADERS = {
+    "White": "PW",
+    "Black": "PB",
+    "Event": "EV",
+    "Site": "PC",
+    "Date": "DT",
+    "Round": "RO",
+    "Annotator": "AN",
+    "Comment": "GC",
+    "TimeControl": "TM",
+    "Application": "AP",
+}
 _HEADER_OF_SGF = {v: k for k, v in _SGF_HEADERS.items()}
 _SETUP = frozenset(("AW", "AB", "AA", "AE"))
 _EXTRA = "XH"  # SGF property that carries headers with no SGF name: XH[Key=value]
@@ -115,8 +130,9 @@ class GameRecord:
         except TypeError:  # not iterable (a number, a 0-d array)
             sequence = None
         if sequence is None:
-            raise InvalidMoveError(f"{source}: moves must be a sequence of moves (Move or move text), "
-                                   f"not {describe(self.moves)}")
+            raise InvalidMoveError(
+                f"{source}: moves must be a sequence of moves (Move or move text), not {describe(self.moves)}"
+            )
         moves = []
         for number, move in enumerate(sequence, 1):
             moves.append(_push(board, move, number, source))
@@ -125,7 +141,8 @@ class GameRecord:
         if winner is not None and self.result is not None and self.result != RESULTS[winner]:
             raise InvalidMoveError(
                 f"{source}: result {self.result} contradicts the final position {board.text()!r}, "
-                f"where {winner.name.lower()} has won")
+                f"where {winner.name.lower()} has won"
+            )
 
     def _start_board(self, source: str) -> Board:
         try:
@@ -137,14 +154,16 @@ class GameRecord:
             raise InvalidMoveError(f"{source}: {error}") from None
         if size is not None and size != board.size:
             raise InvalidMoveError(
-                f"{source}: size {describe(self.size)} disagrees with the start position {describe(self.start)}")
+                f"{source}: size {describe(self.size)} disagrees with the start position {describe(self.start)}"
+            )
         return board
 
     # -- building and replaying --------------------------------------------------------------
 
     @classmethod
-    def from_board(cls, board: Board, result: Optional[str] = None,
-                   headers: Optional[dict[str, str]] = None) -> "GameRecord":
+    def from_board(
+        cls, board: Board, result: Optional[str] = None, headers: Optional[dict[str, str]] = None
+    ) -> "GameRecord":
         """The record of ``board``'s game so far (its set-up position and move stack). ``result``
         defaults to the outcome when the game is over."""
         if not isinstance(board, Board):
@@ -191,8 +210,7 @@ class GameRecord:
         return "\n".join(lines) + "\n"
 
     @classmethod
-    def from_movelist(cls, text: str, size: Optional[int] = None,
-                      source: str = "<move list>") -> "GameRecord":
+    def from_movelist(cls, text: str, size: Optional[int] = None, source: str = "<move list>") -> "GameRecord":
         """Read a plain move list (see the module docstring). ``size`` is used when the text has
         neither a ``Size`` tag nor a ``Start`` position (default 10)."""
         if not isinstance(text, str):
@@ -205,8 +223,9 @@ class GameRecord:
             if depth == 0 and raw.strip().startswith("["):
                 m = _TAG_RE.match(raw.strip())
                 if m is None:
-                    raise InvalidMoveError(f"{sgf.where(source, line_no)}: {describe(raw.strip())} is not a tag "
-                                           'like [Size "10"]')
+                    raise InvalidMoveError(
+                        f'{sgf.where(source, line_no)}: {describe(raw.strip())} is not a tag like [Size "10"]'
+                    )
                 headers[m.group(1)] = _unquote(m.group(2))
                 continue
             kept = []
@@ -228,8 +247,9 @@ class GameRecord:
                     if not token:
                         continue
                 if result_token is not None:
-                    raise InvalidMoveError(f"{sgf.where(source, line_no)}: {describe(token)} after the result "
-                                           f"{result_token!r}")
+                    raise InvalidMoveError(
+                        f"{sgf.where(source, line_no)}: {describe(token)} after the result {result_token!r}"
+                    )
                 if token in (*RESULTS, "*"):
                     result_token = token
                 else:
@@ -275,8 +295,7 @@ class GameRecord:
         props.append("PL[W]" if board.turn == Color.WHITE else "PL[B]")
         for key, value in self.headers.items():
             known = _SGF_HEADERS.get(key)
-            props.append(f"{known}[{sgf.escape(value)}]" if known
-                         else f"{_EXTRA}[{sgf.escape(key + '=' + value)}]")
+            props.append(f"{known}[{sgf.escape(value)}]" if known else f"{_EXTRA}[{sgf.escape(key + '=' + value)}]")
         if self.result is not None:
             props.append("RE[W+]" if self.result == "1-0" else "RE[B+]")
         colour = board.turn
@@ -291,8 +310,9 @@ class GameRecord:
         """Read the main line of an SGF game record (FF[4] GM[18]; see the module docstring)."""
         games = sgf.SgfParser(text, source).collection()
         if len(games) > 1:
-            raise InvalidMoveError(f"{source}: holds {len(games)} games; read them with "
-                                   "GameRecord.sgf_collection or GameRecord.load_all")
+            raise InvalidMoveError(
+                f"{source}: holds {len(games)} games; read them with GameRecord.sgf_collection or GameRecord.load_all"
+            )
         return cls._from_sgf_nodes(games[0], source)
 
     @classmethod
@@ -312,8 +332,9 @@ class GameRecord:
         moves = []
         for index, (node, line_no) in enumerate(nodes):
             if index and not _SETUP.isdisjoint(node):
-                raise InvalidMoveError(f"{sgf.where(source, line_no)}: set-up (AW/AB/AA/AE) after the "
-                                       "first node is not supported")
+                raise InvalidMoveError(
+                    f"{sgf.where(source, line_no)}: set-up (AW/AB/AA/AE) after the first node is not supported"
+                )
             for ident in ("W", "B"):
                 for value in node.get(ident, []):
                     moves.append(sgf.parse_move(value, size, sgf.where(source, line_no)))
@@ -326,16 +347,17 @@ class GameRecord:
         start = None
         if setup:
             try:
-                squares = {k: [sgf.square(p, size, where) for p in root.get(k, [])]
-                           for k in ("AW", "AB", "AA")}
+                squares = {k: [sgf.square(p, size, where) for p in root.get(k, [])] for k in ("AW", "AB", "AA")}
                 turn = Color.BLACK if first == "B" else Color.WHITE
                 start = Board.from_squares(size, squares["AW"], squares["AB"], squares["AA"], turn).text()
             except InvalidPositionError as error:
                 raise InvalidMoveError(f"{where}: {error}") from None
         for number, label in enumerate(labels):
             if label != (first if number % 2 == 0 else "BW"[first == "B"]):
-                raise InvalidMoveError(f"{source}: move {number + 1} is labelled {label}, but the "
-                                       f"colours must alternate starting with {first}")
+                raise InvalidMoveError(
+                    f"{source}: move {number + 1} is labelled {label}, but the "
+                    f"colours must alternate starting with {first}"
+                )
         swap = first == "B" and not setup  # SGF's Black moved first: that is our White
         headers: dict[str, str] = {}
         for ident, values in root.items():
@@ -394,11 +416,23 @@ class GameRecord:
         return cls.from_movelist(text, size, source)
 
 
-def _init(record: GameRecord, moves: Iterable[Move], size: Optional[int], start: Optional[str],
-          result: Optional[str], headers: dict[str, str], source: str) -> None:
+def _init(
+    record: GameRecord,
+    moves: Iterable[Move],
+    size: Optional[int],
+    start: Optional[str],
+    result: Optional[str],
+    headers: dict[str, str],
+    source: str,
+) -> None:
     """Fill a record made with ``__new__`` and check it, naming ``source`` in errors."""
-    for name, value in (("moves", tuple(moves)), ("size", size), ("start", start),
-                        ("result", result), ("headers", headers)):
+    for name, value in (
+        ("moves", tuple(moves)),
+        ("size", size),
+        ("start", start),
+        ("result", result),
+        ("headers", headers),
+    ):
         object.__setattr__(record, name, value)
     record._finish(source)
 
@@ -427,8 +461,9 @@ def read_text(path: PathLike) -> tuple[str, str]:
     try:
         return data.decode("utf-8"), os.fsdecode(source)
     except UnicodeDecodeError as error:
-        raise UnreadableFileError(f"{shown} is not UTF-8 text: byte {error.start} is "
-                                  f"{data[error.start:error.start + 1]!r}") from None
+        raise UnreadableFileError(
+            f"{shown} is not UTF-8 text: byte {error.start} is {data[error.start : error.start + 1]!r}"
+        ) from None
 
 
 def _check_headers(headers: object, source: str) -> dict[str, str]:
@@ -441,10 +476,16 @@ def _check_headers(headers: object, source: str) -> dict[str, str]:
     checked = {}
     for key, value in headers.items():
         if not isinstance(key, str) or not _KEY_RE.match(key) or key in _STRUCTURAL:
-            raise InvalidMoveError(f"{source}: header name {describe(key)} is reserved or not a word "
-                                   "(letters, digits, '_' or '-', starting with a letter)")
-        if isinstance(value, float) or isinstance(value, int) and not isinstance(value, bool) \
-                and value.bit_length() <= 64:
+            raise InvalidMoveError(
+                f"{source}: header name {describe(key)} is reserved or not a word "
+                "(letters, digits, '_' or '-', starting with a letter)"
+            )
+        if (
+            isinstance(value, float)
+            or isinstance(value, int)
+            and not isinstance(value, bool)
+            and value.bit_length() <= 64
+        ):
             value = str(value)
         if not isinstance(value, str):
             raise InvalidMoveError(f"{source}: header {key} must be text or a number, not {describe(value)}")
@@ -468,10 +509,14 @@ def _push(board: Board, move: Union[Move, str], number: int, source: str) -> Mov
 def _read_size(text: str, where: str) -> int:
     """``SZ[8]``, ``SZ[8:8]`` or a ``Size`` tag: a square board size from 4 to 12 (ASCII digits)."""
     m = _SIZE_RE.match(text)
-    if m is None or (m.group(2) is not None and m.group(2) != m.group(1)) \
-            or not MIN_SIZE <= int(m.group(1)) <= MAX_SIZE:
-        raise InvalidMoveError(f"{where}: board size {describe(text)} is not a square size from "
-                               f"{MIN_SIZE} to {MAX_SIZE}")
+    if (
+        m is None
+        or (m.group(2) is not None and m.group(2) != m.group(1))
+        or not MIN_SIZE <= int(m.group(1)) <= MAX_SIZE
+    ):
+        raise InvalidMoveError(
+            f"{where}: board size {describe(text)} is not a square size from {MIN_SIZE} to {MAX_SIZE}"
+        )
     return int(m.group(1))
 
 

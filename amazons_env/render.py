@@ -33,7 +33,7 @@ CELL = 40  # pixels per square in rgb_array pictures
 _SYMBOLS = {WHITE_QUEEN: "Q", BLACK_QUEEN: "q", ARROW: "*"}
 _LIGHT = np.array([240, 217, 181], np.uint8)
 _DARK = np.array([181, 136, 99], np.uint8)
-_LAST = np.array([205, 210, 106], np.uint8)     # squares of the last move
+_LAST = np.array([205, 210, 106], np.uint8)  # squares of the last move
 _SHOOTER = np.array([120, 190, 120], np.uint8)  # the queen that must shoot
 _ARROW = np.array([60, 60, 60], np.uint8)
 _TARGET = np.array([70, 120, 200], np.uint8)  # dots on the legal targets of a selected queen
@@ -42,8 +42,10 @@ _TARGET = np.array([70, 120, 200], np.uint8)  # dots on the legal targets of a s
 def ansi(grid: np.ndarray, caption: str = "") -> str:
     """A diagram with coordinates (rank N at the top), then ``caption``."""
     n = grid.shape[0]
-    lines = [f"{rank + 1:>2} " + " ".join(_SYMBOLS.get(int(grid[rank, file]), ".") for file in range(n))
-             for rank in range(n - 1, -1, -1)]
+    lines = [
+        f"{rank + 1:>2} " + " ".join(_SYMBOLS.get(int(grid[rank, file]), ".") for file in range(n))
+        for rank in range(n - 1, -1, -1)
+    ]
     lines.append("   " + " ".join(FILE_NAMES[:n]))
     if caption:
         lines.append(caption)
@@ -52,11 +54,16 @@ def ansi(grid: np.ndarray, caption: str = "") -> str:
 
 def _disk(cell: int, radius: float) -> np.ndarray:
     y, x = np.mgrid[0:cell, 0:cell] + 0.5
-    return (x - cell / 2) ** 2 + (y - cell / 2) ** 2 <= radius ** 2
+    return (x - cell / 2) ** 2 + (y - cell / 2) ** 2 <= radius**2
 
 
-def rgb_array(grid: np.ndarray, last: Iterable[int] = (), shooter: Optional[int] = None,
-              cell: int = CELL, targets: Iterable[int] = ()) -> np.ndarray:
+def rgb_array(
+    grid: np.ndarray,
+    last: Iterable[int] = (),
+    shooter: Optional[int] = None,
+    cell: int = CELL,
+    targets: Iterable[int] = (),
+) -> np.ndarray:
     """A ``uint8[N*cell, N*cell, 3]`` picture: checkered board (rank N at the top), last-move
     squares tinted yellow, the queen that must shoot tinted green, White queens as white discs,
     Black queens as black discs (both outlined), arrows as dark squares with a cross, and a blue
@@ -67,7 +74,7 @@ def rgb_array(grid: np.ndarray, last: Iterable[int] = (), shooter: Optional[int]
     ring = outer & ~inner
     pad = cell // 6
     block = np.zeros((cell, cell), bool)
-    block[pad:cell - pad, pad:cell - pad] = True
+    block[pad : cell - pad, pad : cell - pad] = True
     diagonal = np.abs(np.subtract.outer(np.arange(cell), np.arange(cell))) <= 1
     cross = block & (diagonal | diagonal[::-1])
     dot = _disk(cell, cell * 0.14)
@@ -75,7 +82,7 @@ def rgb_array(grid: np.ndarray, last: Iterable[int] = (), shooter: Optional[int]
     for rank in range(n):
         for file in range(n):
             square = rank * n + file
-            tile = image[(n - 1 - rank) * cell:(n - rank) * cell, file * cell:(file + 1) * cell]
+            tile = image[(n - 1 - rank) * cell : (n - rank) * cell, file * cell : (file + 1) * cell]
             colour = _LIGHT if (rank + file) % 2 else _DARK
             if square == shooter:
                 colour = _SHOOTER
@@ -105,9 +112,11 @@ class HumanWindow:
             import pygame
         except ImportError as error:
             from gymnasium.error import DependencyNotInstalled
+
             raise DependencyNotInstalled(
                 'render_mode="human" needs pygame: pip install "amazons[render]" (or pip install pygame); '
-                'render_mode="rgb_array" and "ansi" need nothing extra') from error
+                'render_mode="rgb_array" and "ansi" need nothing extra'
+            ) from error
         self._pygame = pygame
         self._title = title
         self._screen: Any = None  # a pygame Surface once shown

@@ -24,7 +24,6 @@ def where(source: str, line: Optional[int] = None) -> str:
     return f"{source}, line {line}" if line is not None else source
 
 
-
 def point(sq: int, size: int) -> str:
     """The SGF point of public square ``sq``."""
     file, rank = sq % size, sq // size
@@ -49,7 +48,7 @@ def parse_move(value: str, size: int, place: str) -> Move:
     value = value.strip()
     try:
         if re.fullmatch(r"[a-z]{6}", value):
-            frm, to, arrow = (square(value[i:i + 2], size, place) for i in (0, 2, 4))
+            frm, to, arrow = (square(value[i : i + 2], size, place) for i in (0, 2, 4))
             return Move(frm, to, arrow, size)
         return Move.parse(value, size)
     except InvalidMoveError as error:
@@ -153,7 +152,10 @@ def _unescape(m: re.Match) -> str:
 
 
 _VALUE = r"\[(?:[^\\\]]|\\.)*+\]"  # possessive: an unclosed value is scanned once, not backtracked
-_TOKEN_RE = re.compile(rf"\s*+(?:(?P<open>\()|(?P<node>;)|(?P<close>\))"
-                       rf"|(?P<ident>[A-Za-z]++)\s*+(?P<values>(?:{_VALUE}\s*+)*+)|(?P<end>\Z)|(?P<other>.))", re.S)
+_TOKEN_RE = re.compile(
+    rf"\s*+(?:(?P<open>\()|(?P<node>;)|(?P<close>\))"
+    rf"|(?P<ident>[A-Za-z]++)\s*+(?P<values>(?:{_VALUE}\s*+)*+)|(?P<end>\Z)|(?P<other>.))",
+    re.S,
+)
 _VALUE_RE = re.compile(r"\[((?:[^\\\]]|\\.)*+)\]", re.S)
 _ESCAPE_RE = re.compile(r"\\(.)", re.S)

@@ -22,8 +22,20 @@ from typing import Optional
 from amazons_env.core import MAX_SIZE, MIN_SIZE
 from amazons_env.errors import InvalidMoveError, InvalidPositionError, describe
 
-__all__ = ["Color", "WHITE", "BLACK", "FILE_NAMES", "square", "square_file", "square_rank",
-           "square_name", "parse_square", "check_size", "as_square", "as_int"]
+__all__ = [
+    "Color",
+    "WHITE",
+    "BLACK",
+    "FILE_NAMES",
+    "square",
+    "square_file",
+    "square_rank",
+    "square_name",
+    "parse_square",
+    "check_size",
+    "as_square",
+    "as_int",
+]
 
 FILE_NAMES = "abcdefghijkl"
 _SQUARE_RE = re.compile(r"([a-l])(1[0-2]|[1-9])\Z")
@@ -53,7 +65,8 @@ def check_size(size: object) -> int:
     value = as_int(size)
     if value is None or not MIN_SIZE <= value <= MAX_SIZE:
         raise InvalidPositionError(
-            f"board size {describe(size)} is not supported: use an integer from {MIN_SIZE} to {MAX_SIZE}")
+            f"board size {describe(size)} is not supported: use an integer from {MIN_SIZE} to {MAX_SIZE}"
+        )
     return value
 
 
@@ -79,8 +92,9 @@ def _square_arg(sq: object, size: object) -> tuple[int, int]:
     size = check_size(size)
     value = as_square(sq, size)
     if value is None:
-        raise InvalidMoveError(f"square {describe(sq)} is off a {size}x{size} board "
-                               f"(squares are integers from 0 to {size * size - 1})")
+        raise InvalidMoveError(
+            f"square {describe(sq)} is off a {size}x{size} board (squares are integers from 0 to {size * size - 1})"
+        )
     return value, size
 
 
@@ -116,8 +130,7 @@ def parse_square(name: str, size: int = 10) -> int:
     size = check_size(size)
     m = _SQUARE_RE.match(name.strip().lower()) if isinstance(name, str) and name.isascii() else None
     if m is None:
-        raise InvalidMoveError(
-            f"{describe(name)} is not a square name (expected a file letter and a rank, like 'd1')")
+        raise InvalidMoveError(f"{describe(name)} is not a square name (expected a file letter and a rank, like 'd1')")
     file, rank = FILE_NAMES.index(m.group(1)), int(m.group(2)) - 1
     if file >= size or rank >= size:
         raise InvalidMoveError(f"square {describe(name)} is off a {size}x{size} board")

@@ -31,6 +31,7 @@ class Drawable(Protocol):
 
     def piece_at(self, square: int) -> Optional[str]: ...
 
+
 _CELL = 40
 _MARGIN = 20
 
@@ -40,9 +41,11 @@ def board_svg(board: Drawable, cell: int = _CELL) -> str:
     the last move's squares outlined, coordinates on the margins."""
     n = board.size
     side = n * cell + 2 * _MARGIN
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{side}" '
-             f'viewBox="0 0 {side} {side}" font-family="sans-serif" font-size="12">',
-             f'<rect width="{side}" height="{side}" fill="#f4f1ea"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{side}" '
+        f'viewBox="0 0 {side} {side}" font-family="sans-serif" font-size="12">',
+        f'<rect width="{side}" height="{side}" fill="#f4f1ea"/>',
+    ]
     last = board.peek() if board.ply else None
     marked = {last.from_square, last.to_square, last.arrow} if last else set()
     for rank in range(n):
@@ -59,12 +62,16 @@ def board_svg(board: Drawable, cell: int = _CELL) -> str:
                 parts.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{colour}" stroke="{edge}" stroke-width="2"/>')
             elif piece == "*":
                 d = cell * 0.3
-                parts.append(f'<path d="M{cx - d},{cy - d}L{cx + d},{cy + d}M{cx - d},{cy + d}L{cx + d},{cy - d}" '
-                             'stroke="#7a1f1f" stroke-width="5" stroke-linecap="round"/>')
+                parts.append(
+                    f'<path d="M{cx - d},{cy - d}L{cx + d},{cy + d}M{cx - d},{cy + d}L{cx + d},{cy - d}" '
+                    'stroke="#7a1f1f" stroke-width="5" stroke-linecap="round"/>'
+                )
     for i in range(n):
         pos = _MARGIN + i * cell + cell / 2
         parts.append(f'<text x="{pos}" y="{side - 5}" text-anchor="middle">{FILE_NAMES[i]}</text>')
-        parts.append(f'<text x="{_MARGIN / 2}" y="{_MARGIN + (n - 1 - i) * cell + cell / 2 + 4}" '
-                     f'text-anchor="middle">{i + 1}</text>')
+        parts.append(
+            f'<text x="{_MARGIN / 2}" y="{_MARGIN + (n - 1 - i) * cell + cell / 2 + 4}" '
+            f'text-anchor="middle">{i + 1}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)

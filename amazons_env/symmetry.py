@@ -17,8 +17,16 @@ from amazons_env.squares import as_int, as_square, check_size
 
 __all__ = ["SYMMETRIES", "transform_square", "transform_move"]
 
-SYMMETRIES = ("identity", "mirror_files", "mirror_ranks", "rotate_180",
-              "transpose", "rotate_90", "rotate_270", "anti_transpose")
+SYMMETRIES = (
+    "identity",
+    "mirror_files",
+    "mirror_ranks",
+    "rotate_180",
+    "transpose",
+    "rotate_90",
+    "rotate_270",
+    "anti_transpose",
+)
 
 
 def _check_symmetry(symmetry: object) -> int:
@@ -49,6 +57,9 @@ def transform_move(move: Move, symmetry: int) -> Move:
     if not isinstance(move, Move):
         raise InvalidMoveError(f"expected a Move, got {describe(move)}")
     n = move.size
-    return Move(transform_square(move.from_square, symmetry, n),
-                transform_square(move.to_square, symmetry, n),
-                transform_square(move.arrow, symmetry, n), n)
+    return Move(
+        transform_square(move.from_square, symmetry, n),
+        transform_square(move.to_square, symmetry, n),
+        transform_square(move.arrow, symmetry, n),
+        n,
+    )

@@ -38,7 +38,7 @@ def test_import_contracts_hold():
     # --no-cache: the cache folder would be written into the checkout
     run = subprocess.run([exe, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     if run.returncode != 0:
-        report = run.stdout[run.stdout.find("Contracts\n"):]  # past the banner
+        report = run.stdout[run.stdout.find("Contracts\n") :]  # past the banner
         pytest.fail(f"broken import contracts (lint-imports):\n{report}\n{run.stderr}", pytrace=False)
 
 
@@ -80,6 +80,9 @@ def test_no_module_is_too_long():
             if lines > MAX_LINES and name not in LONG_MODULES:
                 long[name] = lines
     assert not long, f"modules over {MAX_LINES} lines (split them by concept): {long}"
-    stale = [name for name in LONG_MODULES if not (ROOT / name).is_file()
-             or len((ROOT / name).read_text(encoding="utf-8").splitlines()) <= MAX_LINES]
+    stale = [
+        name
+        for name in LONG_MODULES
+        if not (ROOT / name).is_file() or len((ROOT / name).read_text(encoding="utf-8").splitlines()) <= MAX_LINES
+    ]
     assert not stale, f"LONG_MODULES lists modules that are gone or short now; remove them: {stale}"

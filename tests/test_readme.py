@@ -65,7 +65,8 @@ def _with_claims_checked(code: str) -> ast.Module:
             claim = claims[node.end_lineno]
             check = ast.parse(f"assert __value == ({claim}), 'README claims ' + {claim!r} + ', got ' + repr(__value)")
             tree.body[i] = ast.copy_location(
-                ast.Assign(targets=[ast.Name("__value", ast.Store())], value=node.value, lineno=node.lineno), node)
+                ast.Assign(targets=[ast.Name("__value", ast.Store())], value=node.value, lineno=node.lineno), node
+            )
             tree.body.insert(i + 1, ast.copy_location(check.body[0], node))
     return ast.fix_missing_locations(tree)
 
@@ -83,7 +84,7 @@ def test_a_wrong_claim_in_a_block_fails():
 
 
 def test_the_readme_agent_is_the_example_file():
-    """"This is ``examples/my_agent.py``" stays true."""
+    """ "This is ``examples/my_agent.py``" stays true."""
     example = (README.parent / "examples" / "my_agent.py").read_text(encoding="utf-8")
     agent_blocks = [p.values[0] for p in BLOCKS if "class Mobility(Agent)" in p.values[0]]
     assert agent_blocks and agent_blocks[0] in example

@@ -33,11 +33,26 @@ from amazons_env.move import Move
 from amazons_env.squares import check_size, parse_square, square_name
 
 __all__ = [
-    "ENCODINGS", "OBS_MODES", "MASK_DTYPES", "DIRECTIONS", "num_actions",
-    "encode_action", "decode_action", "action_to_str", "parse_action", "move_to_actions", "actions_to_move",
+    "ENCODINGS",
+    "OBS_MODES",
+    "MASK_DTYPES",
+    "DIRECTIONS",
+    "num_actions",
+    "encode_action",
+    "decode_action",
+    "action_to_str",
+    "parse_action",
+    "move_to_actions",
+    "actions_to_move",
     "line_tables",
-    "encode_line_action", "decode_line_action", "line_to_flat", "flat_to_line",
-    "move_to_line_actions", "line_actions_to_move", "BoolMaskDiscrete", "ActionCodec",
+    "encode_line_action",
+    "decode_line_action",
+    "line_to_flat",
+    "flat_to_line",
+    "move_to_line_actions",
+    "line_actions_to_move",
+    "BoolMaskDiscrete",
+    "ActionCodec",
 ]
 
 ENCODINGS = ("flat", "lines")
@@ -55,10 +70,11 @@ def num_actions(size: int, encoding: str = "flat") -> int:
     size = check_size(size)
     if not isinstance(encoding, str) or encoding not in ENCODINGS:
         raise InvalidArgumentError(f"action_encoding={describe(encoding)}: use one of {list(ENCODINGS)}")
-    return size ** 4 if encoding == "flat" else size * size * 8 * (size - 1)
+    return size**4 if encoding == "flat" else size * size * 8 * (size - 1)
 
 
 # -- the flat encoding --------------------------------------------------------------------------
+
 
 def encode_action(from_square: int, to_square: int, size: int = 10) -> int:
     """The action sliding from ``from_square`` to ``to_square`` (public squares).
@@ -88,7 +104,8 @@ def decode_action(action: int, size: int = 10) -> tuple[int, int]:
         raise InvalidMoveError(f"action {describe(action)} is not an integer action") from None
     if not 0 <= value < nn * nn:
         raise InvalidMoveError(
-            f"action {describe(value)} is out of range for a {size}x{size} board (0 <= action < {nn * nn})")
+            f"action {describe(value)} is out of range for a {size}x{size} board (0 <= action < {nn * nn})"
+        )
     return value // nn, value % nn
 
 
@@ -116,8 +133,7 @@ def parse_action(text: str, size: int = 10) -> int:
 def move_to_actions(move: Move) -> tuple[int, int]:
     """The two actions of a full turn: the queen's slide, then the arrow shot from its new square."""
     size = move.size
-    return (encode_action(move.from_square, move.to_square, size),
-            encode_action(move.to_square, move.arrow, size))
+    return (encode_action(move.from_square, move.to_square, size), encode_action(move.to_square, move.arrow, size))
 
 
 def actions_to_move(queen_action: int, arrow_action: int, size: int = 10) -> Move:
@@ -127,11 +143,13 @@ def actions_to_move(queen_action: int, arrow_action: int, size: int = 10) -> Mov
     if shooter != to:
         raise InvalidMoveError(
             f"arrow action {action_to_str(arrow_action, size)} is not shot from {square_name(to, size)}, "
-            f"where queen action {action_to_str(queen_action, size)} ends")
+            f"where queen action {action_to_str(queen_action, size)} ends"
+        )
     return Move(frm, to, arrow, size)
 
 
 # -- the queen-line encoding ---------------------------------------------------------------------
+
 
 @functools.lru_cache(maxsize=None)
 def line_tables(size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -141,7 +159,7 @@ def line_tables(size: int) -> tuple[np.ndarray, np.ndarray]:
     n = check_size(size)
     reach = n - 1
     to_flat = np.full(n * n * 8 * reach, -1, np.int64)
-    from_flat = np.full(n ** 4, -1, np.int64)
+    from_flat = np.full(n**4, -1, np.int64)
     for sq in range(n * n):
         rank, file = divmod(sq, n)
         for d, (dr, df) in enumerate(DIRECTIONS):
@@ -170,8 +188,11 @@ def encode_line_action(from_square: int, direction: int, distance: int, size: in
     """The queen-line action sliding ``distance`` squares from ``from_square`` along
     ``DIRECTIONS[direction]`` (it may leave the board: such actions exist and are never legal)."""
     n = check_size(size)
-    for name, value, high in (("from_square", from_square, n * n), ("direction", direction, 8),
-                              ("distance", distance - 1, n - 1)):
+    for name, value, high in (
+        ("from_square", from_square, n * n),
+        ("direction", direction, 8),
+        ("distance", distance - 1, n - 1),
+    ):
         if not 0 <= _index(value, name) < high:
             raise InvalidMoveError(f"{name}={describe(value)} is out of range on a {n}x{n} board")
     return (from_square * 8 + direction) * (n - 1) + distance - 1
@@ -193,8 +214,10 @@ def line_to_flat(action: int, size: int = 10) -> int:
     sq, d, dist = decode_line_action(action, size)
     flat = int(line_tables(size)[0][action])
     if flat < 0:
-        raise InvalidMoveError(f"line action {action} (square {sq}, direction {DIRECTIONS[d]}, distance {dist}) "
-                               f"leaves the {size}x{size} board")
+        raise InvalidMoveError(
+            f"line action {action} (square {sq}, direction {DIRECTIONS[d]}, distance {dist}) "
+            f"leaves the {size}x{size} board"
+        )
     return flat
 
 
@@ -251,8 +274,11 @@ class ActionCodec:
     """
 
     def __init__(self, size: int, encoding: str = "flat", mask_dtype: str = "int8", obs_mode: str = "planes") -> None:
-        for name, value, allowed in (("action_encoding", encoding, ENCODINGS), ("mask_dtype", mask_dtype, MASK_DTYPES),
-                                     ("obs_mode", obs_mode, OBS_MODES)):
+        for name, value, allowed in (
+            ("action_encoding", encoding, ENCODINGS),
+            ("mask_dtype", mask_dtype, MASK_DTYPES),
+            ("obs_mode", obs_mode, OBS_MODES),
+        ):
             if not isinstance(value, str) or value not in allowed:
                 raise InvalidArgumentError(f"{name}={describe(value)}: use one of {list(allowed)}")
         self.size = check_size(size)
@@ -263,7 +289,7 @@ class ActionCodec:
         # the queen-line tables (built once per size; the flat encoding never reads them)
         self._to_flat, self._from_flat = line_tables(size)
         # where to_flat is -1, index the extra zero appended to a flat mask (never legal)
-        self._gather = np.where(self._to_flat < 0, size ** 4, self._to_flat)
+        self._gather = np.where(self._to_flat < 0, size**4, self._to_flat)
         # batches map off-board line actions to flat 0 (a1 to a1: in range, never legal)
         self._to_flat_batch = np.maximum(self._to_flat, 0)
 
@@ -286,8 +312,10 @@ class ActionCodec:
             return frm * self.size * self.size + to
         value = _index(action, "action")
         if not 0 <= value < self.n:
-            raise InvalidMoveError(f"action {describe(value)} is out of range for a {self.size}x{self.size} board "
-                                   f"(0 <= action < {self.n}, action_encoding='lines')")
+            raise InvalidMoveError(
+                f"action {describe(value)} is out of range for a {self.size}x{self.size} board "
+                f"(0 <= action < {self.n}, action_encoding='lines')"
+            )
         return int(self._to_flat[value])
 
     def to_flat_batch(self, actions: np.ndarray) -> np.ndarray:

@@ -6,8 +6,8 @@ Each game of the batch is stepped by the one-game kernels of ``kernels`` (``step
 ``other_planes``, ``clear_mask``) on arrays without reference counting (``_borrowed``, see
 ``kernels``); games are independent and each writes only its own rows.
 
->>> from amazons_env import Board
->>> from amazons_env.envs.kernels import max_legal, new_meta
+>>> from amazons_env import Board, core
+>>> from amazons_env.envs.kernels import NLEGAL, NUM_PLANES, max_legal, new_meta
 >>> board, nn = Board(6), 36
 >>> init = (board.cells, board.queens, board.queen_counts, new_meta(board.cells, 0))
 >>> cells, queens, nq, meta = (np.stack([a, a]) for a in init)
@@ -24,20 +24,41 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from amazons_env import core
 from amazons_env.core import MAX_SIZE
 from amazons_env.envs.intrinsics import borrowed as _borrowed
 from amazons_env.envs.intrinsics import prefetch_write as _prefetch
-from amazons_env.envs.kernels import (DONE, ILLEGAL, NLEGAL, NUM_PLANES, PHASE, SIDE, WIN, WINNER, action_source,
-                                      arrow_plane, clear_mask, other_planes, step_one, write_obs_mask)
+from amazons_env.envs.kernels import (
+    DONE,
+    ILLEGAL,
+    NLEGAL,
+    PHASE,
+    SIDE,
+    WIN,
+    WINNER,
+    action_source,
+    arrow_plane,
+    clear_mask,
+    other_planes,
+    step_one,
+    write_obs_mask,
+)
 
-__all__ = ["reset_batch", "first_out_of_range", "check_batch", "step_batch", "step_batch_parallel", "step_some",
-           "observe_some", "sample_legal"]
+__all__ = [
+    "reset_batch",
+    "first_out_of_range",
+    "check_batch",
+    "step_batch",
+    "step_batch_parallel",
+    "step_some",
+    "observe_some",
+    "sample_legal",
+]
 
 
 @njit(cache=True)
-def reset_batch(cells, queens, nq, meta, which, init_cells, init_queens, init_nq, init_meta,
-                dirs, pad, pub, nn, obs, masks, legal):
+def reset_batch(
+    cells, queens, nq, meta, which, init_cells, init_queens, init_nq, init_meta, dirs, pad, pub, nn, obs, masks, legal
+):
     """Put every game ``i`` with ``which[i]`` back to the initial position and refresh its
     observation and mask."""
     for i in range(cells.shape[0]):
@@ -78,8 +99,29 @@ def check_batch(meta, masks, actions):
 
 
 @njit(cache=True, inline="always")
-def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, rows):
+def _step_game(
+    i,
+    cells,
+    queens,
+    nq,
+    meta,
+    actions,
+    init_cells,
+    init_queens,
+    init_nq,
+    init_meta,
+    dirs,
+    pad,
+    pub,
+    nn,
+    obs,
+    masks,
+    legal,
+    rewards,
+    terminated,
+    illegal,
+    rows,
+):
     """One game of ``step_batch``; returns the side that acted (-1 for an autoreset)."""
     actor = -1 if meta[i, DONE] != 0 else meta[i, SIDE]
     action = actions[i]
@@ -111,23 +153,85 @@ def _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, ini
 
 
 @njit(cache=True)
-def _step_range(lo, hi, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-                dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards):
+def _step_range(
+    lo,
+    hi,
+    cells,
+    queens,
+    nq,
+    meta,
+    actions,
+    init_cells,
+    init_queens,
+    init_nq,
+    init_meta,
+    dirs,
+    pad,
+    pub,
+    nn,
+    obs,
+    masks,
+    legal,
+    rewards,
+    terminated,
+    illegal,
+    player_rewards,
+):
     """Games ``lo`` to ``hi - 1`` of ``step_batch``, on borrowed arrays (see ``_borrowed``)."""
-    cells, queens, nq, meta, actions = _borrowed(cells), _borrowed(queens), _borrowed(nq), _borrowed(meta), \
-        _borrowed(actions)
-    init_cells, init_queens, init_nq, init_meta = _borrowed(init_cells), _borrowed(init_queens), \
-        _borrowed(init_nq), _borrowed(init_meta)
-    dirs, pad, pub, obs, masks, legal = _borrowed(dirs), _borrowed(pad), _borrowed(pub), _borrowed(obs), \
-        _borrowed(masks), _borrowed(legal)
-    rewards, terminated, illegal, player_rewards = _borrowed(rewards), _borrowed(terminated), _borrowed(illegal), \
-        _borrowed(player_rewards)
+    cells, queens, nq, meta, actions = (
+        _borrowed(cells),
+        _borrowed(queens),
+        _borrowed(nq),
+        _borrowed(meta),
+        _borrowed(actions),
+    )
+    init_cells, init_queens, init_nq, init_meta = (
+        _borrowed(init_cells),
+        _borrowed(init_queens),
+        _borrowed(init_nq),
+        _borrowed(init_meta),
+    )
+    dirs, pad, pub, obs, masks, legal = (
+        _borrowed(dirs),
+        _borrowed(pad),
+        _borrowed(pub),
+        _borrowed(obs),
+        _borrowed(masks),
+        _borrowed(legal),
+    )
+    rewards, terminated, illegal, player_rewards = (
+        _borrowed(rewards),
+        _borrowed(terminated),
+        _borrowed(illegal),
+        _borrowed(player_rewards),
+    )
     rows = np.empty(2 * MAX_SIZE, np.int64)  # scratch of this range
     for i in range(lo, hi):
         if i + 1 < hi:  # the next game's mask entry: its first read would wait on memory
             _prefetch(masks, i + 1, actions[i + 1])
-        actor = _step_game(i, cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-                           dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, rows)
+        actor = _step_game(
+            i,
+            cells,
+            queens,
+            nq,
+            meta,
+            actions,
+            init_cells,
+            init_queens,
+            init_nq,
+            init_meta,
+            dirs,
+            pad,
+            pub,
+            nn,
+            obs,
+            masks,
+            legal,
+            rewards,
+            terminated,
+            illegal,
+            rows,
+        )
         # games are zero-sum: the other side gets the opposite of the actor's reward
         r = rewards[i]
         player_rewards[i, 0] = r if actor == 0 else 0.0 - r  # 0.0 - r: no -0.0
@@ -135,30 +239,113 @@ def _step_range(lo, hi, cells, queens, nq, meta, actions, init_cells, init_queen
 
 
 @njit(cache=True)
-def step_batch(cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-               dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards):
+def step_batch(
+    cells,
+    queens,
+    nq,
+    meta,
+    actions,
+    init_cells,
+    init_queens,
+    init_nq,
+    init_meta,
+    dirs,
+    pad,
+    pub,
+    nn,
+    obs,
+    masks,
+    legal,
+    rewards,
+    terminated,
+    illegal,
+    player_rewards,
+):
     """Advance every game by one action (next-step autoreset: a game that ended on the previous
     step is reset instead and its action ignored); write rewards for the acting side and for
     each colour (``player_rewards[i] = [white, black]``), terminations, illegal-action flags,
     observations (for the side to move next) and masks. The arrays must hold what
     ``reset_batch`` and earlier calls left (planes are updated, not rebuilt). One thread: no
     threading layer is involved, so a busy machine does not slow it down."""
-    _step_range(0, cells.shape[0], cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-                dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards)
+    _step_range(
+        0,
+        cells.shape[0],
+        cells,
+        queens,
+        nq,
+        meta,
+        actions,
+        init_cells,
+        init_queens,
+        init_nq,
+        init_meta,
+        dirs,
+        pad,
+        pub,
+        nn,
+        obs,
+        masks,
+        legal,
+        rewards,
+        terminated,
+        illegal,
+        player_rewards,
+    )
 
 
 @njit(cache=True, parallel=True)
-def step_batch_parallel(cells, queens, nq, meta, actions, init_cells, init_queens, init_nq, init_meta,
-                        dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal, player_rewards,
-                        blocks):
+def step_batch_parallel(
+    cells,
+    queens,
+    nq,
+    meta,
+    actions,
+    init_cells,
+    init_queens,
+    init_nq,
+    init_meta,
+    dirs,
+    pad,
+    pub,
+    nn,
+    obs,
+    masks,
+    legal,
+    rewards,
+    terminated,
+    illegal,
+    player_rewards,
+    blocks,
+):
     """``step_batch`` on ``blocks`` threads (set numba's thread count to ``blocks`` around it)."""
     # contiguous blocks of games, games in a block in order. Games are independent and each writes
     # only its own rows, so the result does not depend on ``blocks``.
     n = cells.shape[0]
     for b in prange(blocks):
-        _step_range(b * n // blocks, (b + 1) * n // blocks, cells, queens, nq, meta, actions, init_cells,
-                    init_queens, init_nq, init_meta, dirs, pad, pub, nn, obs, masks, legal, rewards, terminated,
-                    illegal, player_rewards)
+        _step_range(
+            b * n // blocks,
+            (b + 1) * n // blocks,
+            cells,
+            queens,
+            nq,
+            meta,
+            actions,
+            init_cells,
+            init_queens,
+            init_nq,
+            init_meta,
+            dirs,
+            pad,
+            pub,
+            nn,
+            obs,
+            masks,
+            legal,
+            rewards,
+            terminated,
+            illegal,
+            player_rewards,
+        )
 
 
 @njit(cache=True)

@@ -25,8 +25,15 @@ from gymnasium import spaces
 from amazons_env import core
 from amazons_env.board import Board
 from amazons_env.envs import kernels as K
-from amazons_env.envs.actions import (ActionCodec, action_to_str, actions_to_move, decode_action, encode_action,
-                                      move_to_actions, parse_action)
+from amazons_env.envs.actions import (
+    ActionCodec,
+    action_to_str,
+    actions_to_move,
+    decode_action,
+    encode_action,
+    move_to_actions,
+    parse_action,
+)
 from amazons_env.envs.arguments import check_choice, check_seed, parse_color
 from amazons_env.envs.opponents import reseed_opponent, resolve_opponent
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError, describe
@@ -34,24 +41,56 @@ from amazons_env.move import Move
 from amazons_env.squares import Color, check_size, square_name
 
 __all__ = [
-    "AmazonsEnv", "NUM_PLANES", "PLANE_NAMES",
-    "PLANE_OWN_QUEENS", "PLANE_OPPONENT_QUEENS", "PLANE_ARROWS", "PLANE_ARROW_PHASE",
-    "PLANE_SHOOTER", "PLANE_VACATED", "PLANE_OWN_REACH", "PLANE_OPPONENT_REACH", "PLANE_BLACK",
+    "AmazonsEnv",
+    "NUM_PLANES",
+    "PLANE_NAMES",
+    "PLANE_OWN_QUEENS",
+    "PLANE_OPPONENT_QUEENS",
+    "PLANE_ARROWS",
+    "PLANE_ARROW_PHASE",
+    "PLANE_SHOOTER",
+    "PLANE_VACATED",
+    "PLANE_OWN_REACH",
+    "PLANE_OPPONENT_REACH",
+    "PLANE_BLACK",
     # the flat action encoding lives in ``actions``; users import it from here too
-    "encode_action", "decode_action", "action_to_str", "parse_action",
-    "move_to_actions", "actions_to_move",
+    "encode_action",
+    "decode_action",
+    "action_to_str",
+    "parse_action",
+    "move_to_actions",
+    "actions_to_move",
 ]
 
 NUM_PLANES = K.NUM_PLANES
-(PLANE_OWN_QUEENS, PLANE_OPPONENT_QUEENS, PLANE_ARROWS, PLANE_ARROW_PHASE, PLANE_SHOOTER,
- PLANE_VACATED, PLANE_OWN_REACH, PLANE_OPPONENT_REACH, PLANE_BLACK) = range(NUM_PLANES)
-PLANE_NAMES = ("own_queens", "opponent_queens", "arrows", "arrow_phase", "shooter", "vacated",
-               "own_reach", "opponent_reach", "black")
+(
+    PLANE_OWN_QUEENS,
+    PLANE_OPPONENT_QUEENS,
+    PLANE_ARROWS,
+    PLANE_ARROW_PHASE,
+    PLANE_SHOOTER,
+    PLANE_VACATED,
+    PLANE_OWN_REACH,
+    PLANE_OPPONENT_REACH,
+    PLANE_BLACK,
+) = range(NUM_PLANES)
+PLANE_NAMES = (
+    "own_queens",
+    "opponent_queens",
+    "arrows",
+    "arrow_phase",
+    "shooter",
+    "vacated",
+    "own_reach",
+    "opponent_reach",
+    "black",
+)
 
 _OPTIONS = ("position",)
 
 
 # -- the env -----------------------------------------------------------------------------------
+
 
 class AmazonsEnv(gymnasium.Env):
     """The Game of the Amazons; one turn is two steps: a queen move, then the arrow it shoots.
@@ -124,9 +163,18 @@ class AmazonsEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
 
-    def __init__(self, size: int = 10, opponent: Any = None, learner_color: Union[str, int] = "white",
-                 illegal_action: str = "lose", render_mode: Optional[str] = None, *, obs_mode: str = "planes",
-                 action_encoding: str = "flat", mask_dtype: str = "int8") -> None:
+    def __init__(
+        self,
+        size: int = 10,
+        opponent: Any = None,
+        learner_color: Union[str, int] = "white",
+        illegal_action: str = "lose",
+        render_mode: Optional[str] = None,
+        *,
+        obs_mode: str = "planes",
+        action_encoding: str = "flat",
+        mask_dtype: str = "int8",
+    ) -> None:
         self.size = check_size(size)
         self._codec = ActionCodec(self.size, action_encoding, mask_dtype, obs_mode)
         self.action_encoding, self.obs_mode = action_encoding, obs_mode
@@ -140,6 +188,7 @@ class AmazonsEnv(gymnasium.Env):
         self._window = None
         if render_mode == "human":
             from amazons_env.render import HumanWindow
+
             self._window = HumanWindow(f"Amazons {self.size}x{self.size}")
         n = self.size
         self._nn = n * n
@@ -161,8 +210,12 @@ class AmazonsEnv(gymnasium.Env):
         super().reset(seed=seed)
         # the kernels take batches of games: this env is a batch of one (``_game``); the names
         # without the batch axis are views of its only game
-        self._game = (start.cells.copy()[None], start.queens.copy()[None], start.queen_counts.copy()[None],
-                      K.new_meta(start.cells, int(start.turn))[None])
+        self._game = (
+            start.cells.copy()[None],
+            start.queens.copy()[None],
+            start.queen_counts.copy()[None],
+            K.new_meta(start.cells, int(start.turn))[None],
+        )
         self._cells, self._queens, self._nq, self._meta = (array[0] for array in self._game)
         self._origin = start.copy(stack=False)
         self._board = self._origin.copy()
@@ -171,7 +224,7 @@ class AmazonsEnv(gymnasium.Env):
         if self.opponent is not None:
             choice = self._learner_choice
             self.learner_color = choice if isinstance(choice, Color) else Color(int(self.np_random.integers(2)))
-            reseed_opponent(self.opponent, int(self.np_random.integers(2 ** 63)))
+            reseed_opponent(self.opponent, int(self.np_random.integers(2**63)))
             if self._meta[K.SIDE] != self.learner_color:
                 self._opponent_turn()
         obs, self._mask = self._observe()
@@ -187,7 +240,8 @@ class AmazonsEnv(gymnasium.Env):
         if meta[K.DONE]:
             raise gymnasium.error.ResetNeeded(
                 f"the game is over ({Color(int(meta[K.WINNER])).name.lower()} won after "
-                f"{int(meta[K.TURNS])} turns): call reset() before step()")
+                f"{int(meta[K.TURNS])} turns): call reset() before step()"
+            )
         value = self._codec.to_flat(action)
         if value < 0:  # a queen-line action that leaves the board
             code, reason = K.ILLEGAL, f"line action {action} leaves the {self.size}x{self.size} board"
@@ -198,8 +252,9 @@ class AmazonsEnv(gymnasium.Env):
         obs = np.zeros(NUM_PLANES * self._nn, np.int8)
         mask = np.zeros(self._nn * self._nn, np.int8)
         if value >= 0:
-            code = K.single_step(*self._game, self._dirs, self._pad, self._pub, self._nn, value, obs[None],
-                                 mask[None], self._legal)
+            code = K.single_step(
+                *self._game, self._dirs, self._pad, self._pub, self._nn, value, obs[None], mask[None], self._legal
+            )
             reason = self._why_illegal(frm, to) if code == K.ILLEGAL else ""
         info_extra: dict[str, Any] = {}
         if code == K.ILLEGAL:
@@ -250,6 +305,7 @@ class AmazonsEnv(gymnasium.Env):
         if self._meta is None:
             raise gymnasium.error.ResetNeeded("call reset() before render()")
         from amazons_env import render
+
         meta = self._meta
         grid = self._cells[self._pad].reshape(self.size, self.size)
         if self.render_mode == "ansi":
@@ -311,18 +367,21 @@ class AmazonsEnv(gymnasium.Env):
             raise InvalidArgumentError(f"reset options must be a dict, got {describe(options)}")
         unknown = sorted(map(describe, set(options) - set(_OPTIONS)))
         if unknown:
-            raise InvalidArgumentError(f"unknown reset option(s) {', '.join(unknown)}; AmazonsEnv accepts "
-                                       f"{list(_OPTIONS)}")
+            raise InvalidArgumentError(
+                f"unknown reset option(s) {', '.join(unknown)}; AmazonsEnv accepts {list(_OPTIONS)}"
+            )
         position = options.get("position")
         if position is None:
             return self._start
         board = Board.from_text(position) if isinstance(position, str) else position
         if not isinstance(board, Board):
             raise InvalidPositionError(
-                f"options['position'] must be position text or a Board, got {describe(position)}")
+                f"options['position'] must be position text or a Board, got {describe(position)}"
+            )
         if board.size != self.size:
             raise InvalidPositionError(
-                f"options['position'] is {board.size}x{board.size}, this env is {self.size}x{self.size}")
+                f"options['position'] is {board.size}x{board.size}, this env is {self.size}x{self.size}"
+            )
         if board.is_game_over():
             raise InvalidPositionError(f"options['position'] {board.text()!r} is already over (no legal move)")
         return board.copy(stack=False)
@@ -332,15 +391,21 @@ class AmazonsEnv(gymnasium.Env):
         side = int(meta[K.SIDE]) if perspective is None else perspective
         obs = np.zeros(NUM_PLANES * self._nn, np.int8)
         mask = np.zeros(self._nn * self._nn, np.int8)
-        K.write_obs_mask(*self._game, 0, self._dirs, self._pad, self._pub, self._nn, side, obs[None], mask[None],
-                         self._legal)
+        K.write_obs_mask(
+            *self._game, 0, self._dirs, self._pad, self._pub, self._nn, side, obs[None], mask[None], self._legal
+        )
         return obs.reshape(NUM_PLANES, self.size, self.size), mask
 
     def _info(self) -> dict[str, Any]:
         meta = self._require_reset("step()")
         player = int(meta[K.SIDE]) if self.learner_color is None else int(self.learner_color)
-        info = {"action_mask": self._codec.mask(self._mask), "player": player, "phase": int(meta[K.PHASE]),
-                "move_number": int(meta[K.TURNS]), "rewards": np.zeros(2)}
+        info = {
+            "action_mask": self._codec.mask(self._mask),
+            "player": player,
+            "phase": int(meta[K.PHASE]),
+            "move_number": int(meta[K.TURNS]),
+            "rewards": np.zeros(2),
+        }
         if meta[K.DONE]:
             info["winner"] = int(meta[K.WINNER])
         return info
@@ -351,7 +416,7 @@ class AmazonsEnv(gymnasium.Env):
 
     def _synced_board(self) -> Board:
         board = self._board
-        for f, t, a in self._history[board.ply:]:
+        for f, t, a in self._history[board.ply :]:
             board.push_unchecked(Move(f, t, a, self.size))
         return board
 
@@ -364,8 +429,7 @@ class AmazonsEnv(gymnasium.Env):
             raise IllegalMoveError(f"opponent {self.opponent!r} chose illegal move {move} in {board.text()!r}")
         code = K.OK
         for action in move_to_actions(move):
-            code = K.step_one(*self._game, 0, self._dirs, self._pad,
-                              self._nn, action)
+            code = K.step_one(*self._game, 0, self._dirs, self._pad, self._nn, action)
         self._record(move.arrow)
         return code
 
@@ -376,8 +440,10 @@ class AmazonsEnv(gymnasium.Env):
         if meta[K.PHASE] == 1:
             shooter = square_name(int(self._pub[meta[K.DST]]), self.size)
             if frm != self._pub[meta[K.DST]]:
-                return (f"arrow phase: the arrow must be shot by the queen that just moved, on {shooter} "
-                        f"(from_square {shooter}), not from {f}")
+                return (
+                    f"arrow phase: the arrow must be shot by the queen that just moved, on {shooter} "
+                    f"(from_square {shooter}), not from {f}"
+                )
             return f"the arrow cannot fly from {f} to {t}: not a queen line or the path is blocked"
         if core.find_queen(self._queens, self._nq, int(meta[K.SIDE]), self._pad[frm]) < 0:
             return f"queen phase: there is no {side} queen on {f}"
@@ -389,11 +455,15 @@ class AmazonsEnv(gymnasium.Env):
         last = self._history[-1] if self._history else None
         last_text = str(Move(*last, self.size)) if last else "none"
         if meta[K.DONE]:
-            return (f"game over: {Color(int(meta[K.WINNER])).name.capitalize()} won after "
-                    f"{int(meta[K.TURNS])} turns; last move {last_text}")
+            return (
+                f"game over: {Color(int(meta[K.WINNER])).name.capitalize()} won after "
+                f"{int(meta[K.TURNS])} turns; last move {last_text}"
+            )
         elif meta[K.PHASE] == 1:
-            queen = (f"{square_name(int(self._pub[meta[K.SRC]]), self.size)}-"
-                     f"{square_name(int(self._pub[meta[K.DST]]), self.size)}")
+            queen = (
+                f"{square_name(int(self._pub[meta[K.SRC]]), self.size)}-"
+                f"{square_name(int(self._pub[meta[K.DST]]), self.size)}"
+            )
             state = f"{side} to shoot an arrow (queen moved {queen})"
         else:
             state = f"{side} to move a queen"

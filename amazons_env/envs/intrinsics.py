@@ -30,6 +30,7 @@ def borrowed(typingctx, array):
     them, though removing them gained only ~5%: they are barriers where the cost of earlier
     stores shows); on a borrowed array they are a test of a null pointer. Only for arrays that
     outlive the kernel call (its arguments)."""
+
     def codegen(context, builder, signature, args):
         source = context.make_array(signature.args[0])(context, builder, args[0])
         borrowed = context.make_array(signature.return_type)(context, builder)
@@ -38,6 +39,7 @@ def borrowed(typingctx, array):
         borrowed.meminfo = cgutils.get_null_value(borrowed.meminfo.type)
         borrowed.parent = cgutils.get_null_value(borrowed.parent.type)
         return borrowed._getvalue()
+
     return array(array), codegen
 
 
@@ -55,12 +57,16 @@ def fill_bytes(typingctx, array, g, lo, hi, value):
     """``array[g, lo:hi] = value`` on a 2-D byte array with unit inner stride, as one memset.
     A slice would be a counted view, and a loop is no memset: numba's handling of negative
     indices turns it into one scattered byte store per entry."""
+
     def codegen(context, builder, signature, args):
-        count = builder.sub(context.cast(builder, args[3], signature.args[3], types.intp),
-                            context.cast(builder, args[2], signature.args[2], types.intp))
+        count = builder.sub(
+            context.cast(builder, args[3], signature.args[3], types.intp),
+            context.cast(builder, args[2], signature.args[2], types.intp),
+        )
         value = context.cast(builder, args[4], signature.args[4], types.int8)
         cgutils.memset(builder, _byte_pointer(context, builder, signature, args), count, value)
         return context.get_dummy_value()
+
     return types.void(array, g, lo, hi, value), codegen
 
 
@@ -69,10 +75,12 @@ def store_u64(typingctx, array, g, k, value):
     """Store the 8 bytes of the int64 ``value`` (little-endian) at ``array[g, k:k + 8]`` of a
     2-D byte array with unit inner stride, unaligned and unchecked: the caller keeps it inside
     the array. One store instead of eight (see ``expand_row``)."""
+
     def codegen(context, builder, signature, args):
         at = builder.bitcast(_byte_pointer(context, builder, signature, args), ir.IntType(64).as_pointer())
         builder.store(context.cast(builder, args[3], signature.args[3], types.int64), at, align=1)
         return context.get_dummy_value()
+
     return types.void(array, g, k, value), codegen
 
 
@@ -80,13 +88,16 @@ def store_u64(typingctx, array, g, k, value):
 def prefetch_write(typingctx, array, g, k):
     """Ask the CPU to fetch the cache line of ``array[g, k]`` (a 2-D byte array with unit inner
     stride) for writing; no effect on the program's results, even out of bounds."""
+
     def codegen(context, builder, signature, args):
         at = _byte_pointer(context, builder, signature, args)
         i32 = ir.IntType(32)
         fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [at.type, i32, i32, i32]), "llvm.prefetch")
+            builder.module, ir.FunctionType(ir.VoidType(), [at.type, i32, i32, i32]), "llvm.prefetch"
+        )
         builder.call(fn, [at, i32(1), i32(3), i32(1)])  # write, keep in all cache levels, data
         return context.get_dummy_value()
+
     return types.void(array, g, k), codegen
 
 

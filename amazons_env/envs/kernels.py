@@ -45,16 +45,59 @@ from amazons_env import core
 from amazons_env.core import ARROW, EMPTY, MAX_QUEENS, MAX_SIZE
 from amazons_env.envs.intrinsics import borrowed as _borrowed
 from amazons_env.envs.intrinsics import fill_bytes as _set
-from amazons_env.envs.line_words import (DONE, DST, LINES, LINES_REV, META_SIZE, NLEGAL, PHASE, QIDX, QUEEN_ROWS, ROWN,
-                                         ROWS, SIDE, SRC, TURNS, WINNER, move_queen, new_meta, queen_lines, reach_plane,
-                                         toggle_square)
+from amazons_env.envs.line_words import (
+    DONE,
+    DST,
+    LINES,
+    LINES_REV,
+    META_SIZE,
+    NLEGAL,
+    PHASE,
+    QIDX,
+    QUEEN_ROWS,
+    ROWN,
+    ROWS,
+    SIDE,
+    SRC,
+    TURNS,
+    WINNER,
+    move_queen,
+    new_meta,
+    queen_lines,
+    reach_plane,
+    toggle_square,
+)
 
 __all__ = [
     # the meta row, from line_words
-    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS", "LINES", "LINES_REV",
-    "QUEEN_ROWS", "META_SIZE", "new_meta",
-    "max_legal", "NUM_PLANES", "OK", "WIN", "ILLEGAL",
-    "action_source", "step_one", "arrow_plane", "other_planes", "write_obs_mask", "clear_mask", "single_step",
+    "SIDE",
+    "PHASE",
+    "SRC",
+    "DST",
+    "QIDX",
+    "TURNS",
+    "DONE",
+    "WINNER",
+    "NLEGAL",
+    "ROWN",
+    "ROWS",
+    "LINES",
+    "LINES_REV",
+    "QUEEN_ROWS",
+    "META_SIZE",
+    "new_meta",
+    "max_legal",
+    "NUM_PLANES",
+    "OK",
+    "WIN",
+    "ILLEGAL",
+    "action_source",
+    "step_one",
+    "arrow_plane",
+    "other_planes",
+    "write_obs_mask",
+    "clear_mask",
+    "single_step",
 ]
 
 
@@ -62,7 +105,7 @@ NUM_PLANES = 9
 
 # step results
 OK = 0
-WIN = 1       # the mover's arrow left the opponent without a move: the mover won
+WIN = 1  # the mover's arrow left the opponent without a move: the mover won
 ILLEGAL = 2
 
 
@@ -74,7 +117,7 @@ def max_legal(size: int) -> int:
 # _RECIPROCAL[nn]: x // nn == (x * _RECIPROCAL[nn]) >> 32 for every action 0 <= x < nn * nn:
 # it is 2**32 / nn + e with 0 < e <= 1, so the product overshoots x / nn by less than
 # x / 2**32 < 2**-17, less than the 1 / nn that x / nn's fraction stays away from the next integer
-_RECIPROCAL = np.array([(1 << 32) // nn + 1 if nn else 0 for nn in range(MAX_SIZE ** 2 + 1)], np.int64)
+_RECIPROCAL = np.array([(1 << 32) // nn + 1 if nn else 0 for nn in range(MAX_SIZE**2 + 1)], np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -202,8 +245,15 @@ def write_obs_mask(cells, queens, nq, meta, g, dirs, pad, pub, nn, perspective, 
     also set the legal actions in the all-zero mask row ``masks[g]``, list them in
     ``legal[g, :meta[g, NLEGAL]]`` (``max_legal`` room) and record the mask's non-zero rows in
     ``meta`` (for ``clear_mask``). A finished game has no legal action."""
-    cells, queens, nq, meta, out, masks, legal = _borrowed(cells), _borrowed(queens), _borrowed(nq), \
-        _borrowed(meta), _borrowed(out), _borrowed(masks), _borrowed(legal)
+    cells, queens, nq, meta, out, masks, legal = (
+        _borrowed(cells),
+        _borrowed(queens),
+        _borrowed(nq),
+        _borrowed(meta),
+        _borrowed(out),
+        _borrowed(masks),
+        _borrowed(legal),
+    )
     arrow_plane(cells, g, pad, nn, out)
     rows = np.empty(2 * MAX_SIZE, np.int64)
     other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, masks, legal, rows)

@@ -28,22 +28,39 @@ from amazons_env.core import ARROW, EMPTY, MAX_QUEENS, MAX_SIZE
 from amazons_env.envs.intrinsics import expand_row as _expand_row
 
 __all__ = [
-    "SIDE", "PHASE", "SRC", "DST", "QIDX", "TURNS", "DONE", "WINNER", "NLEGAL", "ROWN", "ROWS",
-    "LINES", "LINES_REV", "QUEEN_ROWS", "META_SIZE",
-    "new_meta", "toggle_square", "move_queen", "queen_lines", "reach_plane",
+    "SIDE",
+    "PHASE",
+    "SRC",
+    "DST",
+    "QIDX",
+    "TURNS",
+    "DONE",
+    "WINNER",
+    "NLEGAL",
+    "ROWN",
+    "ROWS",
+    "LINES",
+    "LINES_REV",
+    "QUEEN_ROWS",
+    "META_SIZE",
+    "new_meta",
+    "toggle_square",
+    "move_queen",
+    "queen_lines",
+    "reach_plane",
 ]
 
 # meta fields (padded squares unless said otherwise)
-SIDE = 0      # side to move (0 White, 1 Black)
-PHASE = 1     # 0: queen move, 1: arrow
-SRC = 2       # arrow phase: the square the moving queen left
-DST = 3       # arrow phase: the square of the queen that must shoot
-QIDX = 4      # arrow phase: that queen's index in queens[side]
-TURNS = 5     # full turns completed
-DONE = 6      # 1 once the game has ended (a side has no move, or an illegal action was taken)
-WINNER = 7    # the winner once DONE, else -1
-NLEGAL = 8    # number of legal actions (listed in the game's ``legal`` buffer)
-ROWN = 9      # number of mask rows set (their public from-squares in ROWS..)
+SIDE = 0  # side to move (0 White, 1 Black)
+PHASE = 1  # 0: queen move, 1: arrow
+SRC = 2  # arrow phase: the square the moving queen left
+DST = 3  # arrow phase: the square of the queen that must shoot
+QIDX = 4  # arrow phase: that queen's index in queens[side]
+TURNS = 5  # full turns completed
+DONE = 6  # 1 once the game has ended (a side has no move, or an illegal action was taken)
+WINNER = 7  # the winner once DONE, else -1
+NLEGAL = 8  # number of legal actions (listed in the game's ``legal`` buffer)
+ROWN = 9  # number of mask rows set (their public from-squares in ROWS..)
 ROWS = 10
 # The empty squares along every line of the board, four lines packed into each int64 word
 # (``lines``): lane 0 (bits 0-11) of word ``j`` is row j (bit c: square (j, c) empty), lane 1
@@ -120,8 +137,8 @@ def _slide(empty, queen):
     first bit not in ``empty``, i.e. the squares a queen reaches along the line in one direction.
     Branch-free: no lane borrows from the next (the queen bit is <= bit 11, bits 12-15 of
     ``empty`` are 0), so one subtraction finds every lane's first blocked square at once."""
-    upto = (queen << 1) - _ONES          # the queen's bit and the bits below it
-    blocked = ~(empty | upto)            # the blocked squares above the queen (and bits 12-15)
+    upto = (queen << 1) - _ONES  # the queen's bit and the bits below it
+    blocked = ~(empty | upto)  # the blocked squares above the queen (and bits 12-15)
     first = blocked & ~(blocked - _ONES)  # the lowest of them
     return (first - _ONES) & ~upto
 
@@ -136,10 +153,18 @@ def queen_lines(meta, g, size, sq, maps):
     c = _COL[size, sq]
     d = r - c + size - 1
     a = r + c
-    forward = (meta[g, LINES + r] & _LANE0) | (meta[g, LINES + c] & _LANE1) \
-        | (meta[g, LINES + d] & _LANE2) | (meta[g, LINES + a] & _LANE3)
-    mirrored = (meta[g, LINES_REV + r] & _LANE0) | (meta[g, LINES_REV + c] & _LANE1) \
-        | (meta[g, LINES_REV + d] & _LANE2) | (meta[g, LINES_REV + a] & _LANE3)
+    forward = (
+        (meta[g, LINES + r] & _LANE0)
+        | (meta[g, LINES + c] & _LANE1)
+        | (meta[g, LINES + d] & _LANE2)
+        | (meta[g, LINES + a] & _LANE3)
+    )
+    mirrored = (
+        (meta[g, LINES_REV + r] & _LANE0)
+        | (meta[g, LINES_REV + c] & _LANE1)
+        | (meta[g, LINES_REV + d] & _LANE2)
+        | (meta[g, LINES_REV + a] & _LANE3)
+    )
     one = np.int64(1)
     queen = (one << c) | ((one << r) * _LANES123)
     queen_mirrored = (one << (_TOP - c)) | ((one << (_TOP - r)) * _LANES123)
@@ -203,7 +228,13 @@ def reach_plane(meta, g, side, size, out, offset, rows):
         n = (n | below) & empty
         ne = ((ne | below) << 1) & empty
         nw = ((nw | below) >> 1) & empty
-        reach = rows[r] | n | ne | nw | ((_fill(mine, empty, True) << 1) & empty) \
+        reach = (
+            rows[r]
+            | n
+            | ne
+            | nw
+            | ((_fill(mine, empty, True) << 1) & empty)
             | ((_fill(mine, empty, False) >> 1) & empty)
+        )
         _expand_row(out, g, offset + r * size, reach, size)
         below = mine

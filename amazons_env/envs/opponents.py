@@ -43,9 +43,11 @@ def plays_moves(opponent: Any) -> bool:
 def _declared_resolver(spec: str) -> Callable[[str], Any]:
     found = sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda point: point.name)
     if not found:
-        raise InvalidArgumentError(f"opponent={describe(spec)}: no package declares an opponent resolver in the "
-                                   f"{ENTRY_POINT_GROUP!r} entry points (install amazons, or pass an object "
-                                   "with select_move)")
+        raise InvalidArgumentError(
+            f"opponent={describe(spec)}: no package declares an opponent resolver in the "
+            f"{ENTRY_POINT_GROUP!r} entry points (install amazons, or pass an object "
+            "with select_move)"
+        )
     return found[0].load()
 
 
@@ -56,8 +58,9 @@ def resolve_opponent(opponent: Any) -> Any:
         return resolver(opponent)
     if plays_moves(opponent):
         return opponent
-    raise InvalidArgumentError(f"opponent={describe(opponent)}: use an agent spec string or an object with "
-                               "select_move(board)")
+    raise InvalidArgumentError(
+        f"opponent={describe(opponent)}: use an agent spec string or an object with select_move(board)"
+    )
 
 
 def reseed_opponent(opponent: Any, seed: Optional[int]) -> None:

@@ -84,20 +84,33 @@ class raw_env(AECEnv):
     ``phase`` and ``move_number``.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "amazons_v0",
-                "is_parallelizable": False, "render_fps": 4}
+    metadata = {
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "name": "amazons_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
 
-    def __init__(self, size: int = 10, render_mode: Optional[str] = None, *, obs_mode: str = "dict",
-                 action_encoding: str = "flat", mask_dtype: str = "int8") -> None:
+    def __init__(
+        self,
+        size: int = 10,
+        render_mode: Optional[str] = None,
+        *,
+        obs_mode: str = "dict",
+        action_encoding: str = "flat",
+        mask_dtype: str = "int8",
+    ) -> None:
         super().__init__()
-        self.game = AmazonsEnv(size=size, render_mode=render_mode, action_encoding=action_encoding,
-                               mask_dtype=mask_dtype)
+        self.game = AmazonsEnv(
+            size=size, render_mode=render_mode, action_encoding=action_encoding, mask_dtype=mask_dtype
+        )
         self.codec = ActionCodec(self.game.size, action_encoding, mask_dtype, obs_mode)
         self.render_mode = render_mode
         self.possible_agents = ["player_0", "player_1"]
         self.agents = self.possible_agents[:]
-        self.observation_spaces = {agent: self.codec.observation_space(self.game.observation_space)
-                                   for agent in self.possible_agents}
+        self.observation_spaces = {
+            agent: self.codec.observation_space(self.game.observation_space) for agent in self.possible_agents
+        }
         self.action_spaces = {agent: self.codec.action_space() for agent in self.possible_agents}
 
     def observation_space(self, agent: str) -> spaces.Space:

@@ -59,7 +59,7 @@ class SnapshotPool:
         if not callable(policy):
             raise InvalidArgumentError(f"SnapshotPool.add: {policy!r} is not a batched policy (obs, mask) -> actions")
         self.snapshots.append(policy)
-        del self.snapshots[:-self.capacity]
+        del self.snapshots[: -self.capacity]
         self.active = len(self.snapshots) - 1
 
     def sample(self) -> int:
@@ -79,8 +79,15 @@ class SnapshotPool:
         return self.snapshots[self.active](obs, mask)
 
 
-def play_policies(policy: BatchPolicy, opponent: Any, size: int = 6, games: int = 100, seed: int = 0,
-                  random_first_turn: bool = True, **env_options: Any) -> dict[str, Any]:
+def play_policies(
+    policy: BatchPolicy,
+    opponent: Any,
+    size: int = 6,
+    games: int = 100,
+    seed: int = 0,
+    random_first_turn: bool = True,
+    **env_options: Any,
+) -> dict[str, Any]:
     """Play ``games`` games (half as White, half as Black) of batched ``policy`` against
     ``opponent`` (an agent spec, an ``Agent`` or a batched policy); returns ``{"white": wins as
     White, "black": wins as Black, "games": games, "score": win fraction}``.
@@ -92,8 +99,9 @@ def play_policies(policy: BatchPolicy, opponent: Any, size: int = 6, games: int 
         raise InvalidArgumentError(f"games={games!r} must be an even integer >= 2")
     wins = {}
     for colour in ("white", "black"):
-        envs = AmazonsVectorEnv(games // 2, size=size, opponent=opponent, learner_color=colour, copy=False,
-                                **env_options)
+        envs = AmazonsVectorEnv(
+            games // 2, size=size, opponent=opponent, learner_color=colour, copy=False, **env_options
+        )
         obs, infos = envs.reset(seed=seed + (colour == "black"))
         planes = obs["observation"] if isinstance(obs, dict) else obs
         done = np.zeros(envs.num_envs, bool)
@@ -101,8 +109,11 @@ def play_policies(policy: BatchPolicy, opponent: Any, size: int = 6, games: int 
         while not done.all():
             mask = infos["action_mask"]
             actions = envs.sample_legal_actions()
-            thinking = ~done & mask.any(axis=1) & ((infos["move_number"] > int(colour == "black"))
-                                                   if random_first_turn else True)
+            thinking = (
+                ~done
+                & mask.any(axis=1)
+                & ((infos["move_number"] > int(colour == "black")) if random_first_turn else True)
+            )
             if thinking.any():
                 actions[thinking] = np.asarray(policy(planes[thinking], mask[thinking]))
             obs, rewards, terminated, _, infos = envs.step(actions)
@@ -110,5 +121,9 @@ def play_policies(policy: BatchPolicy, opponent: Any, size: int = 6, games: int 
             won |= terminated & ~done & (rewards > 0)
             done |= terminated
         wins[colour] = int(won.sum())
-    return {"white": wins["white"], "black": wins["black"], "games": games,
-            "score": (wins["white"] + wins["black"]) / games}
+    return {
+        "white": wins["white"],
+        "black": wins["black"],
+        "games": games,
+        "score": (wins["white"] + wins["black"]) / games,
+    }

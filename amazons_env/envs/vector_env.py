@@ -39,7 +39,7 @@ from amazons_env.squares import check_size
 
 __all__ = ["AmazonsVectorEnv", "BatchPolicy"]
 
-MAX_ENVS = 2 ** 20
+MAX_ENVS = 2**20
 """The most games one ``AmazonsVectorEnv`` holds (a bound, so a huge ``num_envs`` is refused by
 name instead of failing inside numpy)."""
 
@@ -61,8 +61,9 @@ class AmazonsVectorEnv(VectorEnv):
     **Opponent.** Without one (default), both sides are played through ``step`` (self-play) and
     ``rewards[i]`` belongs to the side that acted. ``opponent=`` makes every game single-agent:
     an agent spec for ``agents.make`` (one agent per game, e.g. ``"random"``), an ``Agent``
-    (one object shared by all games: its ``reset()`` runs whenever any game restarts) or a batched policy ``policy(obs, mask) -> actions`` (called once per
-    half-turn with the games where it is to move; e.g. a frozen copy of the learner's net). It
+    (one object shared by all games: its ``reset()`` runs whenever any game restarts) or a
+    batched policy ``policy(obs, mask) -> actions`` (called once per half-turn with the games
+    where it is to move; e.g. a frozen copy of the learner's net). It
     replies inside ``step``; ``rewards`` and ``player`` are the learner's, whose colour is
     ``learner_color`` (``"white"``, ``"black"`` or ``"random"``, drawn per game at every reset).
     The last observation of a game is from the learner's side, as in ``AmazonsEnv``.
@@ -84,12 +85,22 @@ class AmazonsVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int, size: int = 10, illegal_action: str = "lose", copy: bool = False,
-                 render_mode: Optional[str] = None, *, opponent: Any = None,
-                 learner_color: Union[str, int] = "white", num_threads: int = 1, obs_mode: str = "planes",
-                 action_encoding: str = "flat", mask_dtype: str = "int8") -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
-                or not 1 <= num_envs <= MAX_ENVS:
+    def __init__(
+        self,
+        num_envs: int,
+        size: int = 10,
+        illegal_action: str = "lose",
+        copy: bool = False,
+        render_mode: Optional[str] = None,
+        *,
+        opponent: Any = None,
+        learner_color: Union[str, int] = "white",
+        num_threads: int = 1,
+        obs_mode: str = "planes",
+        action_encoding: str = "flat",
+        mask_dtype: str = "int8",
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or not 1 <= num_envs <= MAX_ENVS:
             raise InvalidArgumentError(f"num_envs={describe(num_envs)} must be an integer from 1 to {MAX_ENVS}")
         check_choice("illegal_action", illegal_action, ("lose", "raise"))
         if render_mode is not None:
@@ -97,10 +108,14 @@ class AmazonsVectorEnv(VectorEnv):
         if not isinstance(copy, bool):
             raise InvalidArgumentError(f"copy={describe(copy)} must be True or False")
         limit = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # numba.config sets it at import
-        if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) \
-                or not 1 <= num_threads <= limit:
+        if (
+            isinstance(num_threads, bool)
+            or not isinstance(num_threads, (int, np.integer))
+            or not 1 <= num_threads <= limit
+        ):
             raise InvalidArgumentError(
-                f"num_threads={describe(num_threads)} must be an integer from 1 to {limit} (NUMBA_NUM_THREADS)")
+                f"num_threads={describe(num_threads)} must be an integer from 1 to {limit} (NUMBA_NUM_THREADS)"
+            )
         self.num_envs = int(num_envs)
         self.size = n = check_size(size)
         self.illegal_action = illegal_action
@@ -122,8 +137,12 @@ class AmazonsVectorEnv(VectorEnv):
         self._pub = core.public_index(n)
         self._dirs = core.directions(n + 2)
         start = Board(n)
-        self._init = (start.cells.copy(), start.queens.copy(), start.queen_counts.copy(),
-                      K.new_meta(start.cells, int(start.turn)))
+        self._init = (
+            start.cells.copy(),
+            start.queens.copy(),
+            start.queen_counts.copy(),
+            K.new_meta(start.cells, int(start.turn)),
+        )
         self._cells = np.tile(self._init[0], (b, 1))
         self._queens = np.tile(self._init[1], (b, 1, 1))
         self._nq = np.tile(self._init[2], (b, 1))
@@ -141,12 +160,18 @@ class AmazonsVectorEnv(VectorEnv):
         self._pending = np.zeros(b, np.int64)  # an agent opponent's arrow, chosen with its queen move
         # masks in the chosen encoding and dtype: the kernel's own buffer when that is flat
         self._out_masks = (self._masks if codec.flat else np.zeros((b, codec.n), np.int8)).view(codec.mask_dtype)
-        views = {"obs": self._obs.reshape(b, K.NUM_PLANES, n, n)[...], "action_mask": self._out_masks[...],
-                 "rewards": self._rewards[...], "terminated": self._terminated[...],
-                 "truncated": self._truncated[...], "player_rewards": self._player_rewards[...],
-                 "player": (self._learner if self._has_opponent else self._meta[:, K.SIDE])[...],
-                 "phase": self._meta[:, K.PHASE], "move_number": self._meta[:, K.TURNS],
-                 "illegal_action": self._illegal[...]}
+        views = {
+            "obs": self._obs.reshape(b, K.NUM_PLANES, n, n)[...],
+            "action_mask": self._out_masks[...],
+            "rewards": self._rewards[...],
+            "terminated": self._terminated[...],
+            "truncated": self._truncated[...],
+            "player_rewards": self._player_rewards[...],
+            "player": (self._learner if self._has_opponent else self._meta[:, K.SIDE])[...],
+            "phase": self._meta[:, K.PHASE],
+            "move_number": self._meta[:, K.TURNS],
+            "illegal_action": self._illegal[...],
+        }
         for view in views.values():  # copy=False hands these out: the env's state must not be edited
             view.flags.writeable = False
         self._views = views
@@ -158,8 +183,20 @@ class AmazonsVectorEnv(VectorEnv):
         self._uniforms = np.empty(b)
         # step_batch's arguments around the actions, gathered once (a step's Python overhead counts)
         self._step_head = (self._cells, self._queens, self._nq, self._meta)
-        self._step_tail = (*self._init, self._dirs, self._pad, self._pub, self._nn, self._obs, self._masks,
-                           self._legal, self._rewards, self._terminated, self._illegal, self._player_rewards)
+        self._step_tail = (
+            *self._init,
+            self._dirs,
+            self._pad,
+            self._pub,
+            self._nn,
+            self._obs,
+            self._masks,
+            self._legal,
+            self._rewards,
+            self._terminated,
+            self._illegal,
+            self._player_rewards,
+        )
         self._started = False
 
     # -- gymnasium API -----------------------------------------------------------------------------
@@ -173,21 +210,36 @@ class AmazonsVectorEnv(VectorEnv):
             unknown = sorted(map(describe, set(options) - {"reset_mask"}))
             if unknown:
                 raise InvalidArgumentError(
-                    f"unknown reset option(s) {', '.join(unknown)}; AmazonsVectorEnv accepts ['reset_mask']")
+                    f"unknown reset option(s) {', '.join(unknown)}; AmazonsVectorEnv accepts ['reset_mask']"
+                )
             if "reset_mask" in options:
                 which = np.asarray(options["reset_mask"])
                 if which.dtype != np.bool_ or which.shape != (self.num_envs,):
-                    raise InvalidArgumentError(f"options['reset_mask'] must be a bool array of shape "
-                                               f"({self.num_envs},)")
+                    raise InvalidArgumentError(
+                        f"options['reset_mask'] must be a bool array of shape ({self.num_envs},)"
+                    )
                 which = np.ascontiguousarray(which)
                 if not self._started and not which.all():
                     raise gymnasium.error.ResetNeeded("the first reset must reset every game")
         super().reset(seed=seed)  # after the checks: a refused reset changes nothing
         if seed is not None and self._opponents is not None:
             for agent in self._opponents:
-                reseed_opponent(agent, int(self.np_random.integers(2 ** 63)))
-        B.reset_batch(self._cells, self._queens, self._nq, self._meta, which, *self._init, self._dirs, self._pad,
-                      self._pub, self._nn, self._obs, self._masks, self._legal)
+                reseed_opponent(agent, int(self.np_random.integers(2**63)))
+        B.reset_batch(
+            self._cells,
+            self._queens,
+            self._nq,
+            self._meta,
+            which,
+            *self._init,
+            self._dirs,
+            self._pad,
+            self._pub,
+            self._nn,
+            self._obs,
+            self._masks,
+            self._legal,
+        )
         self._illegal[which] = False
         self._player_rewards[which] = 0.0
         self._started = True
@@ -204,8 +256,10 @@ class AmazonsVectorEnv(VectorEnv):
         if self.illegal_action == "raise":
             bad = B.check_batch(self._meta, self._masks, flat)
             if bad >= 0:
-                raise IllegalMoveError(f"game {bad}: illegal action {self._describe(int(flat[bad]), int(actions[bad]))} "
-                                       f"({int(actions[bad])}); no game was changed")
+                raise IllegalMoveError(
+                    f"game {bad}: illegal action {self._describe(int(flat[bad]), int(actions[bad]))} "
+                    f"({int(actions[bad])}); no game was changed"
+                )
         was_done = self._meta[:, K.DONE] == 1 if self._has_opponent else None
         args = (*self._step_head, flat, *self._step_tail)
         if self.num_threads == 1:
@@ -251,8 +305,10 @@ class AmazonsVectorEnv(VectorEnv):
             return [opponent] * self.num_envs, None
         if callable(opponent):
             return None, opponent
-        raise InvalidArgumentError(f"opponent={describe(opponent)}: use an agent spec, an object with "
-                                   "select_move(board) or a batched policy policy(obs, mask) -> actions")
+        raise InvalidArgumentError(
+            f"opponent={describe(opponent)}: use an agent spec, an object with "
+            "select_move(board) or a batched policy policy(obs, mask) -> actions"
+        )
 
     def _check_actions(self, actions: Any) -> np.ndarray:
         """``actions`` as a contiguous ``int64`` array (the one layout the kernels are compiled
@@ -262,15 +318,18 @@ class AmazonsVectorEnv(VectorEnv):
         except (ValueError, TypeError, OverflowError, RecursionError):  # ragged or too deeply nested
             array = np.empty(0, object)
         if array.shape != (self.num_envs,) or array.dtype.kind not in "iu":
-            raise InvalidMoveError(f"actions must be an integer array of shape ({self.num_envs},), "
-                                   f"got {array.dtype} {array.shape}: {describe(actions)}")
+            raise InvalidMoveError(
+                f"actions must be an integer array of shape ({self.num_envs},), "
+                f"got {array.dtype} {array.shape}: {describe(actions)}"
+            )
         if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.int64).max:
             raise InvalidMoveError(f"actions hold {int(array.max())}, out of range (0 <= action < {self._codec.n})")
         array = np.ascontiguousarray(array, dtype=np.int64)
         bad = B.first_out_of_range(array, self._codec.n)
         if bad >= 0:
-            raise InvalidMoveError(f"game {bad}: action {int(array[bad])} is out of range "
-                                   f"(0 <= action < {self._codec.n})")
+            raise InvalidMoveError(
+                f"game {bad}: action {int(array[bad])} is out of range (0 <= action < {self._codec.n})"
+            )
         return array
 
     def _describe(self, flat: int, action: int) -> str:
@@ -284,7 +343,7 @@ class AmazonsVectorEnv(VectorEnv):
         if not len(games):
             return
         choice = self._learner_choice
-        self._learner[games] = (self.np_random.integers(2, size=len(games)) if choice == "random" else int(choice))
+        self._learner[games] = self.np_random.integers(2, size=len(games)) if choice == "random" else int(choice)
         if self._opponents is not None:
             for i in games:
                 reseed_opponent(self._opponents[i], None)
@@ -302,17 +361,34 @@ class AmazonsVectorEnv(VectorEnv):
                 self._agent_actions(opponents, games)
             else:  # the arrows of the moves chosen in the queen phase
                 self._opp_actions[games] = self._pending[games]
-            B.step_some(games, self._cells, self._queens, self._nq, meta, self._opp_actions, self._dirs, self._pad,
-                        self._pub, self._nn, self._obs, self._masks, self._legal)
+            B.step_some(
+                games,
+                self._cells,
+                self._queens,
+                self._nq,
+                meta,
+                self._opp_actions,
+                self._dirs,
+                self._pad,
+                self._pub,
+                self._nn,
+                self._obs,
+                self._masks,
+                self._legal,
+            )
 
     def _policy_actions(self, policy: BatchPolicy, games: np.ndarray) -> np.ndarray:
         self._refresh_masks()
         obs = self._obs.reshape(self.num_envs, K.NUM_PLANES, self.size, self.size)[games]
         chosen = np.asarray(policy(obs, self._out_masks[games]))
-        if chosen.shape != games.shape or chosen.dtype.kind not in "iu" \
-                or ((chosen < 0) | (chosen >= self._codec.n)).any():
-            raise InvalidMoveError(f"opponent policy returned {chosen!r}: expected {len(games)} integer actions "
-                                   f"in 0..{self._codec.n - 1}")
+        if (
+            chosen.shape != games.shape
+            or chosen.dtype.kind not in "iu"
+            or ((chosen < 0) | (chosen >= self._codec.n)).any()
+        ):
+            raise InvalidMoveError(
+                f"opponent policy returned {chosen!r}: expected {len(games)} integer actions in 0..{self._codec.n - 1}"
+            )
         flat = self._codec.to_flat_batch(chosen.astype(np.int64))
         legal = self._masks[games, flat] == 1
         if not legal.all():
@@ -325,9 +401,13 @@ class AmazonsVectorEnv(VectorEnv):
         n = self.size
         for i in games:
             cells = self._cells[i][self._pad]
-            board = Board.from_squares(n, np.flatnonzero(cells == core.WHITE_QUEEN),
-                                       np.flatnonzero(cells == core.BLACK_QUEEN), np.flatnonzero(cells == core.ARROW),
-                                       int(self._meta[i, K.SIDE]))
+            board = Board.from_squares(
+                n,
+                np.flatnonzero(cells == core.WHITE_QUEEN),
+                np.flatnonzero(cells == core.BLACK_QUEEN),
+                np.flatnonzero(cells == core.ARROW),
+                int(self._meta[i, K.SIDE]),
+            )
             move = opponents[i].select_move(board)
             if not board.is_legal(move):
                 raise IllegalMoveError(f"opponent {opponents[i]!r} chose illegal move {move} in {board.text()!r}")
@@ -347,8 +427,21 @@ class AmazonsVectorEnv(VectorEnv):
         self._terminated[:] = ended
         seen_by_other = games[meta[games, K.SIDE] != self._learner[games]]
         if len(seen_by_other):
-            B.observe_some(seen_by_other, self._learner, self._cells, self._queens, self._nq, meta, self._dirs,
-                           self._pad, self._pub, self._nn, self._obs, self._masks, self._legal)
+            B.observe_some(
+                seen_by_other,
+                self._learner,
+                self._cells,
+                self._queens,
+                self._nq,
+                meta,
+                self._dirs,
+                self._pad,
+                self._pub,
+                self._nn,
+                self._obs,
+                self._masks,
+                self._legal,
+            )
 
     def _refresh_masks(self) -> None:
         if not self._codec.flat:
