@@ -25,7 +25,7 @@ tests hold them to 1e-12).
 
 >>> from amazons_env import Board
 >>> from agents.evaluation.evaluator import make_evaluator
->>> from agents.evaluation.territory import territory_kernel
+>>> from agents.evaluation.territory_mailbox import territory_kernel
 >>> board = Board(10)
 >>> args = (board.cells, board.queens, board.queen_counts, 0, board.dirs, make_evaluator("territory").params)
 >>> abs(territory_bb_kernel(*args) - territory_kernel(*args)) < 1e-12
@@ -39,11 +39,41 @@ from numba import njit
 
 from amazons_env import core
 
-from agents.evaluation.bitboards import (MAX_BITBOARD_SIZE, NOT_FIRST_FILE, NOT_LAST_FILE, ONE_WORD_MAX, band, bandnot, bit,
-                        bor, bxor, count, load, masks, nonzero, shl, shr, store, words, zero_bytes)
+from agents.evaluation.bitboards import (
+    MAX_BITBOARD_SIZE,
+    NOT_FIRST_FILE,
+    NOT_LAST_FILE,
+    ONE_WORD_MAX,
+    band,
+    bandnot,
+    bit,
+    bor,
+    bxor,
+    count,
+    load,
+    masks,
+    nonzero,
+    shl,
+    shr,
+    store,
+    words,
+    zero_bytes,
+)
 from agents.evaluation.evaluator import KERNEL_SIGNATURE
-from agents.evaluation.territory import (_HALF_POWERS, C1, C2, KAPPA, MOB, T1, T2, W, mobility_penalty, phase_score, squash,
-                        territory_kernel)
+from agents.evaluation.territory_mailbox import (
+    _HALF_POWERS,
+    C1,
+    C2,
+    KAPPA,
+    MOB,
+    T1,
+    T2,
+    W,
+    mobility_penalty,
+    phase_score,
+    squash,
+    territory_kernel,
+)
 
 __all__ = ["territory_bb_kernel", "BITBOARD_SIZES"]
 
@@ -53,7 +83,7 @@ _MASKS = masks()
 # the rest of packing a board
 _BIT = np.full((MAX_BITBOARD_SIZE + 1, (MAX_BITBOARD_SIZE + 2) ** 2), -1, dtype=np.int64)
 for _size in BITBOARD_SIZES:
-    _BIT[_size, :(_size + 2) ** 2] = core.public_index(_size)
+    _BIT[_size, : (_size + 2) ** 2] = core.public_index(_size)
 QW, QB, KW, KB = range(4)  # rows of ``layers``: queen then king distances of White, Black
 
 
@@ -88,10 +118,16 @@ def _amazons(queens, nq, side, size, zero):
 def _advance(rays, empty, east, west, size):
     """One more square along each of eight rays (the queen directions of ``core.directions``):
     each ray survives where it lands on an empty square without wrapping round an edge."""
-    return (band(shl(rays[0], 1), east), band(shr(rays[1], 1), west),
-            band(shl(rays[2], size), empty), band(shr(rays[3], size), empty),
-            band(shl(rays[4], size + 1), east), band(shl(rays[5], size - 1), west),
-            band(shr(rays[6], size - 1), east), band(shr(rays[7], size + 1), west))
+    return (
+        band(shl(rays[0], 1), east),
+        band(shr(rays[1], 1), west),
+        band(shl(rays[2], size), empty),
+        band(shr(rays[3], size), empty),
+        band(shl(rays[4], size + 1), east),
+        band(shl(rays[5], size - 1), west),
+        band(shr(rays[6], size - 1), east),
+        band(shr(rays[7], size + 1), west),
+    )
 
 
 @njit(cache=True)
@@ -165,8 +201,11 @@ def _territory(layers, w, nw, b, nb, tie, zero):
     for d in range(1, max(nw, nb) + 1):
         lw = _layer(layers, w, nw, d, zero)
         lb = _layer(layers, b, nb, d, zero)
-        t += (count(bandnot(lw, _within(layers, b, nb, d, zero)))
-              - count(bandnot(lb, _within(layers, w, nw, d, zero))) + tie * count(band(lw, lb)))
+        t += (
+            count(bandnot(lw, _within(layers, b, nb, d, zero)))
+            - count(bandnot(lb, _within(layers, w, nw, d, zero)))
+            + tie * count(band(lw, lb))
+        )
     return t
 
 
@@ -175,8 +214,7 @@ def _queen_position(layers, nw, nb, zero):
     """``(c1, w)`` from the queen distances."""
     c1 = 0.0
     for d in range(1, max(nw, nb) + 1):
-        c1 += 2.0 * _HALF_POWERS[d] * (count(_layer(layers, QW, nw, d, zero))
-                                       - count(_layer(layers, QB, nb, d, zero)))
+        c1 += 2.0 * _HALF_POWERS[d] * (count(_layer(layers, QW, nw, d, zero)) - count(_layer(layers, QB, nb, d, zero)))
     w = 0.0
     black = _within(layers, QB, nb, nb, zero)
     for d in range(1, nw + 1):
@@ -212,8 +250,16 @@ def _free_neighbours(empty, not_first, not_last, size):
     east = band(empty, not_first)
     west = band(empty, not_last)
     n0 = n1 = n2 = n3 = bandnot(empty, empty)
-    for x in (shr(east, 1), shl(west, 1), shr(empty, size), shl(empty, size),
-              shr(east, size + 1), shr(west, size - 1), shl(east, size - 1), shl(west, size + 1)):
+    for x in (
+        shr(east, 1),
+        shl(west, 1),
+        shr(empty, size),
+        shl(empty, size),
+        shr(east, size + 1),
+        shr(west, size - 1),
+        shl(east, size - 1),
+        shl(west, size + 1),
+    ):
         c0 = band(n0, x)
         n0 = bxor(n0, x)
         c1 = band(n1, c0)
@@ -238,8 +284,12 @@ def _mobility_alpha(square, empty, east, west, size, reach, free):
             return alpha
         weight *= 0.5
         ring = band(ring, reach)
-        alpha += weight * (count(band(ring, free[0])) + 2 * count(band(ring, free[1]))
-                           + 4 * count(band(ring, free[2])) + 8 * count(band(ring, free[3])))
+        alpha += weight * (
+            count(band(ring, free[0]))
+            + 2 * count(band(ring, free[1]))
+            + 4 * count(band(ring, free[2]))
+            + 8 * count(band(ring, free[3]))
+        )
 
 
 @njit(cache=True)

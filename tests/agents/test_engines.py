@@ -11,7 +11,7 @@ import pytest
 from amazons_env import Board, Move, core
 
 from agents import make
-from agents.evaluation import territory
+from agents.evaluation import territory_mailbox as territory
 from agents.evaluation.evaluator import Evaluator, make_evaluator
 from agents.search import alphabeta, endgame
 from agents.search.alphabeta import WIN
