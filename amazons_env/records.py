@@ -50,7 +50,6 @@ from typing import Optional, Union
 
 from amazons_env import sgf
 from amazons_env.board import Board
-from amazons_env.core import MAX_SIZE, MIN_SIZE
 from amazons_env.errors import (
     IllegalMoveError,
     InvalidArgumentError,
@@ -65,26 +64,10 @@ from amazons_env.squares import Color, as_int, check_size
 __all__ = ["GameRecord", "RESULTS", "read_text"]
 
 RESULTS = ("1-0", "0-1")
-_SGF_HEADERS = {
-    "White": "PW",
-    "Black": "PB",
-    "Event": "EV",
-    "Site": "PC",
-    "Date": "DT",
-    "Round": "RO",
-    "Annotator": "AN",
-    "Comment": "GC",
-    "TimeControl": "TM",
-    "Application": "AP",
-}
-_HEADER_OF_SGF = {v: k for k, v in _SGF_HEADERS.items()}
-_SETUP = frozenset(("AW", "AB", "AA", "AE"))
-_EXTRA = "XH"  # SGF property that carries headers with no SGF name: XH[Key=value]
 _STRUCTURAL = ("Size", "Start", "Result")
 _KEY_RE = re.compile(r"[A-Za-z][\w-]*\Z")
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*\Z')
 _NUMBER_RE = re.compile(r"[0-9]+\.+")
-_SIZE_RE = re.compile(r"\s*0*([0-9]{1,2})\s*(?::\s*0*([0-9]{1,2})\s*)?\Z")
 PathLike = Union[str, "os.PathLike[str]"]
 
 
@@ -266,7 +249,7 @@ class GameRecord:
                 raise InvalidMoveError(f"{source}: Result tag {describe(result)} disagrees with {result_token!r}")
             result = result_token
         if tag_size is not None:
-            size = _read_size(tag_size, source)
+            size = sgf.read_size(tag_size, source)
         elif start is not None:
             size = None
         record = cls.__new__(cls)
@@ -284,26 +267,7 @@ class GameRecord:
 
     def to_sgf(self) -> str:
         """The record as SGF FF[4] GM[18] with true colours (see the module docstring)."""
-        n = self.size
-        props = [f"FF[4]GM[18]SZ[{n}]"]
-        board = Board.from_text(self.start)
-        if not self.is_standard_start():
-            white, black, arrows = board.layout()
-            for ident, squares in (("AW", white), ("AB", black), ("AA", arrows)):
-                if squares:
-                    props.append(ident + "".join(f"[{sgf.point(s, n)}]" for s in squares))
-        props.append("PL[W]" if board.turn == Color.WHITE else "PL[B]")
-        for key, value in self.headers.items():
-            known = _SGF_HEADERS.get(key)
-            props.append(f"{known}[{sgf.escape(value)}]" if known else f"{_EXTRA}[{sgf.escape(key + '=' + value)}]")
-        if self.result is not None:
-            props.append("RE[W+]" if self.result == "1-0" else "RE[B+]")
-        colour = board.turn
-        nodes = []
-        for move in self.moves:
-            nodes.append(f";{'W' if colour == Color.WHITE else 'B'}[{sgf.move_text(move)}]")
-            colour = colour.other
-        return "(;" + "".join(props) + "".join(nodes) + ")\n"
+        return sgf.write_game(Board.from_text(self.start), self.moves, self.headers, self.result)
 
     @classmethod
     def from_sgf(cls, text: str, source: str = "<sgf>") -> "GameRecord":
@@ -322,59 +286,8 @@ class GameRecord:
 
     @classmethod
     def _from_sgf_nodes(cls, nodes: list[tuple[sgf.Node, int]], source: str) -> "GameRecord":
-        root, line_of = nodes[0]
-        where = sgf.where(source, line_of)
-        game = root.get("GM", ["18"])[0].strip()
-        if game != "18":
-            raise InvalidMoveError(f"{where}: GM[{_cut(game)}] is not Amazons (GM[18])")
-        size = _read_size(root["SZ"][0], where) if root.get("SZ", [""])[0].strip() else 10
-        labels: list[str] = []
-        moves = []
-        for index, (node, line_no) in enumerate(nodes):
-            if index and not _SETUP.isdisjoint(node):
-                raise InvalidMoveError(
-                    f"{sgf.where(source, line_no)}: set-up (AW/AB/AA/AE) after the first node is not supported"
-                )
-            for ident in ("W", "B"):
-                for value in node.get(ident, []):
-                    moves.append(sgf.parse_move(value, size, sgf.where(source, line_no)))
-                    labels.append(ident)
-        setup = any(k in root for k in ("AW", "AB", "AA"))
-        player = root.get("PL", [labels[0] if labels else "W"])[0].strip().upper()
-        if player not in ("W", "B"):
-            raise InvalidMoveError(f"{where}: PL[{_cut(player)}] is not W or B")
-        first = player if setup or not labels else labels[0]
-        start = None
-        if setup:
-            try:
-                squares = {k: [sgf.square(p, size, where) for p in root.get(k, [])] for k in ("AW", "AB", "AA")}
-                turn = Color.BLACK if first == "B" else Color.WHITE
-                start = Board.from_squares(size, squares["AW"], squares["AB"], squares["AA"], turn).text()
-            except InvalidPositionError as error:
-                raise InvalidMoveError(f"{where}: {error}") from None
-        for number, label in enumerate(labels):
-            if label != (first if number % 2 == 0 else "BW"[first == "B"]):
-                raise InvalidMoveError(
-                    f"{source}: move {number + 1} is labelled {label}, but the "
-                    f"colours must alternate starting with {first}"
-                )
-        swap = first == "B" and not setup  # SGF's Black moved first: that is our White
-        headers: dict[str, str] = {}
-        for ident, values in root.items():
-            if ident == _EXTRA:
-                for value in values:
-                    key, _, val = value.partition("=")
-                    headers[key] = val
-            elif ident in _HEADER_OF_SGF:
-                if swap and ident in ("PW", "PB"):
-                    ident = "PB" if ident == "PW" else "PW"
-                headers[_HEADER_OF_SGF[ident]] = values[0]
-        result = None
-        outcome = root.get("RE", [""])[0].strip().upper()[:2]
-        if outcome in ("W+", "B+"):
-            result = "1-0" if (outcome == "W+") != swap else "0-1"
         record = cls.__new__(cls)
-        _init(record, moves, size, start, result, headers, source)
+        _init(record, *sgf.read_game(nodes, source), source)
         return record
 
     # -- files -------------------------------------------------------------------------------------
@@ -504,25 +417,6 @@ def _push(board: Board, move: Union[Move, str], number: int, source: str) -> Mov
     except InvalidMoveError as error:
         raise InvalidMoveError(f"{source}: move {number} ({colour}): {error}") from None
     return move
-
-
-def _read_size(text: str, where: str) -> int:
-    """``SZ[8]``, ``SZ[8:8]`` or a ``Size`` tag: a square board size from 4 to 12 (ASCII digits)."""
-    m = _SIZE_RE.match(text)
-    if (
-        m is None
-        or (m.group(2) is not None and m.group(2) != m.group(1))
-        or not MIN_SIZE <= int(m.group(1)) <= MAX_SIZE
-    ):
-        raise InvalidMoveError(
-            f"{where}: board size {describe(text)} is not a square size from {MIN_SIZE} to {MAX_SIZE}"
-        )
-    return int(m.group(1))
-
-
-def _cut(value: str, limit: int = 40) -> str:
-    """A property value as it appears in an error message: at most ``limit`` characters."""
-    return value if len(value) <= limit else f"{value[:limit]}... ({len(value)} chars)"
 
 
 def _quote(value: str) -> str:

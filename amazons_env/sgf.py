@@ -1,4 +1,5 @@
-"""SGF (FF[4]) reading and writing pieces for Amazons (GM[18]) records; ``records`` builds on them.
+"""SGF (FF[4]) for Amazons (GM[18]): points and moves, the parser of collections, and one game's
+fields to and from SGF text (``write_game``, ``read_game``); ``records.GameRecord`` builds on them.
 
 Points are two letters, the file then the row counted from the top: on 10x10 ``"dj"`` is d1.
 
@@ -9,14 +10,48 @@ Points are two letters, the file then the row counted from the top: on 10x10 ``"
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from typing import Optional
 
-from amazons_env.errors import InvalidMoveError, describe
+from amazons_env.board import Board
+from amazons_env.core import MAX_SIZE, MIN_SIZE
+from amazons_env.errors import InvalidMoveError, InvalidPositionError, describe
 from amazons_env.move import Move
+from amazons_env.squares import Color
 
-__all__ = ["SgfParser", "point", "square", "move_text", "parse_move", "escape", "where"]
+__all__ = [
+    "SgfParser",
+    "SGF_HEADERS",
+    "point",
+    "square",
+    "move_text",
+    "parse_move",
+    "escape",
+    "where",
+    "read_size",
+    "write_game",
+    "read_game",
+]
 
 Node = dict[str, list[str]]
+
+# the move list's header names and their SGF properties
+SGF_HEADERS = {
+    "White": "PW",
+    "Black": "PB",
+    "Event": "EV",
+    "Site": "PC",
+    "Date": "DT",
+    "Round": "RO",
+    "Annotator": "AN",
+    "Comment": "GC",
+    "TimeControl": "TM",
+    "Application": "AP",
+}
+_HEADER_OF_SGF = {v: k for k, v in SGF_HEADERS.items()}
+_SETUP = frozenset(("AW", "AB", "AA", "AE"))
+_EXTRA = "XH"  # SGF property that carries headers with no SGF name: XH[Key=value]
+_SIZE_RE = re.compile(r"\s*0*([0-9]{1,2})\s*(?::\s*0*([0-9]{1,2})\s*)?\Z")
 
 
 def where(source: str, line: Optional[int] = None) -> str:
@@ -59,6 +94,109 @@ def parse_move(value: str, size: int, place: str) -> Move:
 def escape(value: str) -> str:
     """An SGF text value: ``]`` and ``\\`` escaped with a backslash."""
     return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def read_size(text: str, where: str) -> int:
+    """``SZ[8]``, ``SZ[8:8]`` or a ``Size`` tag: a square board size from 4 to 12 (ASCII digits)."""
+    m = _SIZE_RE.match(text)
+    if (
+        m is None
+        or (m.group(2) is not None and m.group(2) != m.group(1))
+        or not MIN_SIZE <= int(m.group(1)) <= MAX_SIZE
+    ):
+        raise InvalidMoveError(
+            f"{where}: board size {describe(text)} is not a square size from {MIN_SIZE} to {MAX_SIZE}"
+        )
+    return int(m.group(1))
+
+
+def write_game(start: Board, moves: Iterable[Move], headers: Mapping[str, str], result: Optional[str]) -> str:
+    """A game as SGF FF[4] GM[18] with true colours (``records`` explains the convention): the
+    set-up of ``start`` unless it is the standard start, ``headers`` as their SGF properties (or
+    ``XH[Key=value]``), ``result`` (``"1-0"``, ``"0-1"`` or None) as ``RE``."""
+    n = start.size
+    props = [f"FF[4]GM[18]SZ[{n}]"]
+    if start.text() != Board(n).text():
+        white, black, arrows = start.layout()
+        for ident, squares in (("AW", white), ("AB", black), ("AA", arrows)):
+            if squares:
+                props.append(ident + "".join(f"[{point(s, n)}]" for s in squares))
+    props.append("PL[W]" if start.turn == Color.WHITE else "PL[B]")
+    for key, value in headers.items():
+        known = SGF_HEADERS.get(key)
+        props.append(f"{known}[{escape(value)}]" if known else f"{_EXTRA}[{escape(key + '=' + value)}]")
+    if result is not None:
+        props.append("RE[W+]" if result == "1-0" else "RE[B+]")
+    colour = start.turn
+    nodes = []
+    for move in moves:
+        nodes.append(f";{'W' if colour == Color.WHITE else 'B'}[{move_text(move)}]")
+        colour = colour.other
+    return "(;" + "".join(props) + "".join(nodes) + ")\n"
+
+
+def read_game(
+    nodes: list[tuple[Node, int]], source: str
+) -> tuple[list[Move], int, Optional[str], Optional[str], dict[str, str]]:
+    """The main line of one game tree (``SgfParser.collection``'s nodes with their lines) as the
+    fields of a record: ``(moves, size, start, result, headers)``; ``start`` is None for the
+    standard start. Colours follow ``records``' convention; errors name ``source`` and the line."""
+    root, line_of = nodes[0]
+    at_root = where(source, line_of)
+    game = root.get("GM", ["18"])[0].strip()
+    if game != "18":
+        raise InvalidMoveError(f"{at_root}: GM[{_cut(game)}] is not Amazons (GM[18])")
+    size = read_size(root["SZ"][0], at_root) if root.get("SZ", [""])[0].strip() else 10
+    labels: list[str] = []
+    moves = []
+    for index, (node, line_no) in enumerate(nodes):
+        if index and not _SETUP.isdisjoint(node):
+            raise InvalidMoveError(
+                f"{where(source, line_no)}: set-up (AW/AB/AA/AE) after the first node is not supported"
+            )
+        for ident in ("W", "B"):
+            for value in node.get(ident, []):
+                moves.append(parse_move(value, size, where(source, line_no)))
+                labels.append(ident)
+    setup = any(k in root for k in ("AW", "AB", "AA"))
+    player = root.get("PL", [labels[0] if labels else "W"])[0].strip().upper()
+    if player not in ("W", "B"):
+        raise InvalidMoveError(f"{at_root}: PL[{_cut(player)}] is not W or B")
+    first = player if setup or not labels else labels[0]
+    start = None
+    if setup:
+        try:
+            squares = {k: [square(p, size, at_root) for p in root.get(k, [])] for k in ("AW", "AB", "AA")}
+            turn = Color.BLACK if first == "B" else Color.WHITE
+            start = Board.from_squares(size, squares["AW"], squares["AB"], squares["AA"], turn).text()
+        except InvalidPositionError as error:
+            raise InvalidMoveError(f"{at_root}: {error}") from None
+    for number, label in enumerate(labels):
+        if label != (first if number % 2 == 0 else "BW"[first == "B"]):
+            raise InvalidMoveError(
+                f"{source}: move {number + 1} is labelled {label}, but the colours must alternate starting with {first}"
+            )
+    swap = first == "B" and not setup  # SGF's Black moved first: that is our White
+    headers: dict[str, str] = {}
+    for ident, values in root.items():
+        if ident == _EXTRA:
+            for value in values:
+                key, _, val = value.partition("=")
+                headers[key] = val
+        elif ident in _HEADER_OF_SGF:
+            if swap and ident in ("PW", "PB"):
+                ident = "PB" if ident == "PW" else "PW"
+            headers[_HEADER_OF_SGF[ident]] = values[0]
+    result = None
+    outcome = root.get("RE", [""])[0].strip().upper()[:2]
+    if outcome in ("W+", "B+"):
+        result = "1-0" if (outcome == "W+") != swap else "0-1"
+    return moves, size, start, result, headers
+
+
+def _cut(value: str, limit: int = 40) -> str:
+    """A property value as it appears in an error message: at most ``limit`` characters."""
+    return value if len(value) <= limit else f"{value[:limit]}... ({len(value)} chars)"
 
 
 class SgfParser:
