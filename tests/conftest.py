@@ -1,0 +1,68 @@
+"""Markers of the test suite: ``slow`` on the tests that take seconds to tens of seconds each
+(worker processes, subprocess engines, Ray, kill-and-resume runs, long reference sweeps).
+
+CI runs everything. While you work, ``python3 -m pytest -m "not slow"`` leaves them out. The list
+below is kept here rather than as decorators so that one place says what is slow and why; a
+name that no longer exists in its file is reported as a warning. (The root ``conftest.py``
+skips modules whose optional extras are missing.)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+
+# file (relative to tests/) -> test functions that are slow (parametrized cases included)
+SLOW: dict[str, tuple[str, ...]] = {
+    # worker processes: spawn, fork and Ctrl-C paths of the arena
+    "agents/test_arena.py": (
+        "test_an_unguarded_script_plays_in_process_and_says_why",
+        "test_ctrl_c_stops_the_workers_keeps_the_games_and_prints_one_line",
+        "test_match_alternates_colours_and_reproduces",
+        "test_two_workers",
+    ),
+    "agents/test_custom_agent.py": ("test_entered_into_a_tournament_from_python_and_the_command_line",),
+    "amazons_env/test_env_hostile.py": (
+        "test_arena_runs_from_a_forked_worker_of_a_guarded_script",
+        "test_arena_refuses_only_a_spawned_worker_reimporting_an_unguarded_script",
+    ),
+    # engines in subprocesses, whole games through the protocols
+    "agents/test_engine_protocols.py": (
+        "test_engine_subprocess_answers_a_scripted_session",
+        "test_botzone_subprocess_answers_the_first_turn_and_keeps_running",
+        "test_uci_agent_from_a_spec_and_its_process_ends_on_garbage_collection",
+        "test_uci_agent_plays_a_game_against_random_through_our_engine",
+    ),
+    # searches run to their limits, exhaustive references
+    "agents/test_clock.py": ("test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far",),
+    "agents/test_uct.py": ("test_proven_results_match_an_exhaustive_solver",),
+    "amazons_env/test_vector_reference.py": ("test_vector_env_matches_board_reference",),
+    "amazons_env/test_core_reference.py": ("test_symmetries_preserve_counts_and_map_legal_moves",),
+    # killed and resumed runs
+    "training/test_faults.py": (
+        "test_killed_selfplay_leaves_no_worker_and_resumes_exactly",
+        "test_killed_arena_leaves_no_worker",
+    ),
+    "training/test_loop.py": ("test_loop_resumes_after_an_interruption",),
+}
+# fixtures that make every test using them slow
+SLOW_FIXTURES = {"ray_address"}  # starts a local Ray cluster (training/test_ray_backend.py)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    checked = set()
+    for item in items:
+        if not isinstance(item, pytest.Function) or TESTS not in item.path.parents:
+            continue
+        relative = item.path.relative_to(TESTS).as_posix()
+        names = SLOW.get(relative, ())
+        if item.originalname in names or SLOW_FIXTURES.intersection(item.fixturenames):
+            item.add_marker(pytest.mark.slow)
+        if relative not in checked:
+            checked.add(relative)
+            stale = [name for name in names if not hasattr(item.module, name)]
+            if stale:
+                item.warn(pytest.PytestWarning(f"tests/conftest.py marks {stale} slow, not in tests/{relative}"))
