@@ -265,4 +265,4 @@ def test_study_searches_refuse_a_depth_that_could_never_finish(spec):
 
     with pytest.raises(ValueError, match=rf"depth={spec.split('depth=')[1].split(',')[0]}: must be <= {MAX_DEPTH}"):
         make(spec)
-    assert make(f"{spec.split(':')[0]}:depth={MAX_DEPTH}").depth == MAX_DEPTH
+    assert make(f"{spec.split(':')[0]}:depth={MAX_DEPTH}").limit.depth == MAX_DEPTH
