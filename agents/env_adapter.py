@@ -98,8 +98,13 @@ class EnvPlayer:
         return Move(f, t, a, board.size)
 
 
-def play_episode(env: Any, white: Union[str, Agent], black: Union[str, Agent],
-                 seed: Optional[int] = None, options: Optional[dict] = None) -> int:
+def play_episode(
+    env: Any,
+    white: Union[str, Agent],
+    black: Union[str, Agent],
+    seed: Optional[int] = None,
+    options: Optional[dict] = None,
+) -> int:
     """Play one game in a gymnasium Amazons env (no built-in ``opponent``) with two agents; returns
     the winner (0 White, 1 Black). The agents are seeded from ``seed``."""
     game = amazons_env_of(env)

@@ -37,8 +37,13 @@ Player = Callable[[Board], Move]
 ENDGAME_BUDGET = 20_000
 
 
-def play_out(board: Board, players: Sequence[Player], decided: Optional[Callable[[Board], Optional[int]]] = None,
-             on_move: Optional[Callable[[int, Move, float], None]] = None, check: bool = True) -> int:
+def play_out(
+    board: Board,
+    players: Sequence[Player],
+    decided: Optional[Callable[[Board], Optional[int]]] = None,
+    on_move: Optional[Callable[[int, Move, float], None]] = None,
+    check: bool = True,
+) -> int:
     """Play ``board`` to its end, ``players[0]`` for White and ``players[1]`` for Black; the
     winner. See the module docstring for ``decided``, ``on_move`` and ``check``."""
     while not board.is_game_over():

@@ -13,10 +13,10 @@ the user did not name.
 >>> schema = schema_of(factory, "agent 'demo'", {"depth": opt("depth limit", ge=1)})
 >>> schema.validate({"depth": 3.0, "time": 2})
 {'depth': 3, 'time': 2.0}
->>> schema.validate({"dept": 1})
+>>> schema.validate({"dept": 1})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-agents.options.UnknownOptionError: agent 'demo': unknown option 'dept' (did you mean 'depth'?); options: depth, time, eval
+agents.options.UnknownOptionError: agent 'demo': unknown option 'dept' (did you mean 'depth'?); options: ...
 >>> schema.validate({"depth": 0})
 Traceback (most recent call last):
 ...
@@ -36,13 +36,24 @@ from typing import Any, Callable, Mapping, Optional
 
 from amazons_env.errors import InvalidArgumentError, describe
 
-__all__ = ["OptionError", "UnknownOptionError", "Opt", "opt", "Option", "Schema", "schema_of", "SPEC_KINDS", "TIME", "EVAL"]
+__all__ = [
+    "OptionError",
+    "UnknownOptionError",
+    "Opt",
+    "opt",
+    "Option",
+    "Schema",
+    "schema_of",
+    "SPEC_KINDS",
+    "TIME",
+    "EVAL",
+]
 
 #: Option types whose value is a spec of something registered (``eval=improved``): the registry
 #: that resolves them is looked up by this name (``agents.registry.registry_of``).
 SPEC_KINDS = ("evaluator", "agent")
 _SEED = ("seed of the agent's random choices (the arena sets it per game)", 0)  # help, lower bound
-_INT_LIMIT = 2 ** 63
+_INT_LIMIT = 2**63
 
 
 class OptionError(InvalidArgumentError):
@@ -57,8 +68,10 @@ class UnknownOptionError(OptionError):
         names = [n for _, group in groups for n in group]
         close = difflib.get_close_matches(key, names, n=1, cutoff=0.6) if len(key) < 100 else []
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        listed = "; ".join(f"{'' if i == 0 else 'with ' + owner + ': '}{', '.join(group) or 'none'}"
-                           for i, (owner, group) in enumerate(groups))
+        listed = "; ".join(
+            f"{'' if i == 0 else 'with ' + owner + ': '}{', '.join(group) or 'none'}"
+            for i, (owner, group) in enumerate(groups)
+        )
         super().__init__(f"{groups[0][0]}: unknown option {describe(key)}{hint}; options: {listed}")
         self.key, self.groups = key, groups
 
@@ -76,8 +89,16 @@ class Opt:
     kind: Optional[str] = None
 
 
-def opt(help: str, *, gt: Optional[float] = None, ge: Optional[float] = None, lt: Optional[float] = None,
-        le: Optional[float] = None, choices: Optional[tuple[Any, ...]] = None, kind: Optional[str] = None) -> Opt:
+def opt(
+    help: str,
+    *,
+    gt: Optional[float] = None,
+    ge: Optional[float] = None,
+    lt: Optional[float] = None,
+    le: Optional[float] = None,
+    choices: Optional[tuple[Any, ...]] = None,
+    kind: Optional[str] = None,
+) -> Opt:
     """Declare an option: one line of ``help``; bounds ``gt``/``ge``/``lt``/``le``; ``choices``;
     ``kind`` ``"evaluator"`` or ``"agent"`` for an option whose value is a spec (or an object)."""
     if kind is not None and kind not in SPEC_KINDS:
@@ -106,8 +127,11 @@ class Option:
         if d.ge is not None and d.le is not None:
             bounds = [f"{_num(d.ge)}..{_num(d.le)}"]
         else:
-            bounds = [f"{sign} {_num(bound)}" for sign, bound in ((">", d.gt), (">=", d.ge), ("<", d.lt),
-                                                                  ("<=", d.le)) if bound is not None]
+            bounds = [
+                f"{sign} {_num(bound)}"
+                for sign, bound in ((">", d.gt), (">=", d.ge), ("<", d.lt), ("<=", d.le))
+                if bound is not None
+            ]
         if d.choices:
             bounds.append("|".join(map(str, d.choices)))
         return self.type + (" " + ", ".join(bounds) if bounds else "") + (" or none" if self.nullable else "")
@@ -148,8 +172,12 @@ class Option:
         elif self.type == "str" and not isinstance(value, str):
             raise fail("expected text")
         d = self.decl
-        for bound, ok, sign in ((d.gt, lambda b: value > b, ">"), (d.ge, lambda b: value >= b, ">="),
-                                (d.lt, lambda b: value < b, "<"), (d.le, lambda b: value <= b, "<=")):
+        for bound, ok, sign in (
+            (d.gt, lambda b: value > b, ">"),
+            (d.ge, lambda b: value >= b, ">="),
+            (d.lt, lambda b: value < b, "<"),
+            (d.le, lambda b: value <= b, "<="),
+        ):
             if bound is not None and not ok(bound):
                 raise fail(f"must be {sign} {_num(bound)}")
         if d.choices is not None and value not in d.choices:
@@ -159,8 +187,7 @@ class Option:
 
 #: Declarations that several searches share.
 TIME = opt("seconds per move (unset: 1 s, unless a depth or sims limit is set)", gt=0, le=86400)
-EVAL = opt("evaluator spec (amazons agents lists them); options the agent does not take go to it",
-           kind="evaluator")
+EVAL = opt("evaluator spec (amazons agents lists them); options the agent does not take go to it", kind="evaluator")
 
 
 def _num(x: float) -> str:
@@ -201,8 +228,9 @@ class Schema:
             for key in self.provides:
                 if key not in target.options and not target.open:
                     value = out.get(self.forward, self.options[self.forward].default)
-                    raise OptionError(f"{self.owner}: {self.forward}={describe(value)}: {target.owner} "
-                                      f"takes no option {key!r}")
+                    raise OptionError(
+                        f"{self.owner}: {self.forward}={describe(value)}: {target.owner} takes no option {key!r}"
+                    )
         if not extra or self.open:
             return {**out, **extra}
         mine = (self.owner, list(self.options))
@@ -234,10 +262,16 @@ class Schema:
         return self._resolve(self.forward, values.get(self.forward, self.options[self.forward].default))
 
 
-def schema_of(factory: Callable[..., Any], owner: str, declared: Optional[Mapping[str, Opt]] = None,
-              forward: Optional[str] = None, provides: tuple[str, ...] = (),
-              resolve: Optional[Callable[[str, Any], Optional[Schema]]] = None, passthrough: str = "",
-              bare: Optional[str] = None) -> Schema:
+def schema_of(
+    factory: Callable[..., Any],
+    owner: str,
+    declared: Optional[Mapping[str, Opt]] = None,
+    forward: Optional[str] = None,
+    provides: tuple[str, ...] = (),
+    resolve: Optional[Callable[[str, Any], Optional[Schema]]] = None,
+    passthrough: str = "",
+    bare: Optional[str] = None,
+) -> Schema:
     """The schema of ``factory`` (a class or function): names, defaults and types from its
     signature and annotations, help and ranges from ``declared`` (else the factory's ``OPTIONS``
     attribute, a dict of ``opt``). A declared name the signature lacks is a programming error.
@@ -262,8 +296,7 @@ def schema_of(factory: Callable[..., Any], owner: str, declared: Optional[Mappin
         default = None if param.default is param.empty else param.default
         decl = declared.pop(param.name, None) or (Opt(_SEED[0], ge=_SEED[1]) if param.name == "seed" else Opt(""))
         kind, nullable = _type_of(param.annotation, default)
-        options[param.name] = Option(param.name, decl.kind or kind, default,
-                                     nullable or (param.default is None), decl)
+        options[param.name] = Option(param.name, decl.kind or kind, default, nullable or (param.default is None), decl)
     if declared:
         raise TypeError(f"{owner}: declared options {sorted(declared)} are not parameters of {factory!r}")
     for role, name in (("forward", forward), ("bare", bare)):

@@ -38,22 +38,32 @@ class PolicyAgent(Agent):
 
     name = "policy"
 
-    def __init__(self, policy: BatchPolicy, size: int, action_encoding: str = "flat", mask_dtype: str = "int8",
-                 name: str = "policy", seed: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        policy: BatchPolicy,
+        size: int,
+        action_encoding: str = "flat",
+        mask_dtype: str = "int8",
+        name: str = "policy",
+        seed: Optional[int] = None,
+    ) -> None:
         super().__init__(seed)
         if not callable(policy):
-            raise InvalidArgumentError(f"PolicyAgent: policy={policy!r} is not callable as "
-                                       "policy(obs, mask) -> actions")
+            raise InvalidArgumentError(
+                f"PolicyAgent: policy={policy!r} is not callable as policy(obs, mask) -> actions"
+            )
         self.policy = policy
         self.name = self.spec = name
-        self._env = AmazonsEnv(size=size, action_encoding=action_encoding, mask_dtype=mask_dtype,
-                               illegal_action="raise")
+        self._env = AmazonsEnv(
+            size=size, action_encoding=action_encoding, mask_dtype=mask_dtype, illegal_action="raise"
+        )
 
     def select_move(self, board: Board) -> Move:
         env = self._env
         if board.size != env.size:
-            raise InvalidArgumentError(f"PolicyAgent {self.name!r} plays {env.size}x{env.size}, the board is "
-                                       f"{board.size}x{board.size}")
+            raise InvalidArgumentError(
+                f"PolicyAgent {self.name!r} plays {env.size}x{env.size}, the board is {board.size}x{board.size}"
+            )
         if board.is_game_over():
             raise InvalidArgumentError(f"PolicyAgent asked to move in a finished game: {board.text()!r}")
         obs, info = env.reset(options={"position": board.copy(stack=False)})

@@ -54,9 +54,17 @@ Every refusal names the input it refused, through ``describe`` (so a 100,000-cha
 
 from __future__ import annotations
 
-__all__ = ["AmazonsError", "InvalidMoveError", "IllegalMoveError", "InvalidPositionError",
-           "InvalidArgumentError", "UnreadableFileError", "InvalidFileError", "AmazonsRuntimeError",
-           "describe"]
+__all__ = [
+    "AmazonsError",
+    "InvalidMoveError",
+    "IllegalMoveError",
+    "InvalidPositionError",
+    "InvalidArgumentError",
+    "UnreadableFileError",
+    "InvalidFileError",
+    "AmazonsRuntimeError",
+    "describe",
+]
 
 
 class AmazonsError(ValueError):

@@ -45,9 +45,21 @@ from typing import IO, Any, Iterator, Optional, Sequence, Union
 
 from amazons_env.errors import InvalidFileError
 
-__all__ = ["PathLike", "canonical_json", "json_sha256", "seal", "is_sealed", "file_sha256",
-           "atomic_writer", "write_atomic", "write_json", "checked_path", "regular_file", "read_json",
-           "MAX_JSON_BYTES"]
+__all__ = [
+    "PathLike",
+    "canonical_json",
+    "json_sha256",
+    "seal",
+    "is_sealed",
+    "file_sha256",
+    "atomic_writer",
+    "write_atomic",
+    "write_json",
+    "checked_path",
+    "regular_file",
+    "read_json",
+    "MAX_JSON_BYTES",
+]
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: the default size cap of a JSON file read back (configs, states and manifests are far smaller)
@@ -55,6 +67,7 @@ MAX_JSON_BYTES = 16 << 20
 
 
 # -- digests -------------------------------------------------------------------------------------
+
 
 def canonical_json(document: Any) -> str:
     """The canonical JSON text of ``document``: sorted keys, no spaces, ASCII only.
@@ -94,6 +107,7 @@ def file_sha256(path: PathLike) -> str:
 
 # -- atomic writes -------------------------------------------------------------------------------
 
+
 @contextmanager
 def atomic_writer(path: PathLike) -> Iterator[IO[bytes]]:
     """A binary handle on ``PATH.tmp`` that becomes ``path`` when the ``with`` block ends
@@ -119,8 +133,9 @@ def write_atomic(path: PathLike, data: Union[bytes, str]) -> None:
         handle.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
-def write_json(path: PathLike, document: Any, indent: Optional[int] = 2, sort_keys: bool = False,
-               allow_nan: bool = True) -> None:
+def write_json(
+    path: PathLike, document: Any, indent: Optional[int] = 2, sort_keys: bool = False, allow_nan: bool = True
+) -> None:
     """Write ``document`` as JSON (``indent``, ``sort_keys`` as ``json.dumps`` takes them, a final
     newline) to ``path`` atomically. ``allow_nan=False`` refuses NaN and infinities (which
     strict JSON readers refuse) with a ``ValueError`` before anything is written."""
@@ -128,6 +143,7 @@ def write_json(path: PathLike, document: Any, indent: Optional[int] = 2, sort_ke
 
 
 # -- checked reading -----------------------------------------------------------------------------
+
 
 def checked_path(path: Any, what: str, error: type[ValueError] = InvalidFileError) -> Path:
     """``path`` as a ``Path``, or ``error`` when it is no usable path (not a string or path
@@ -140,8 +156,9 @@ def checked_path(path: Any, what: str, error: type[ValueError] = InvalidFileErro
     return Path(text)
 
 
-def regular_file(path: Path, what: str, limit: int, follow_links: bool = True,
-                 error: type[ValueError] = InvalidFileError) -> int:
+def regular_file(
+    path: Path, what: str, limit: int, follow_links: bool = True, error: type[ValueError] = InvalidFileError
+) -> int:
     """The size of ``path`` if it is a regular file of at most ``limit`` bytes, else ``error``.
     With ``follow_links`` a link is followed (a link to a device or a folder is refused like the
     thing itself); without, a link is refused (a file that must stay inside its folder)."""
@@ -159,9 +176,15 @@ def regular_file(path: Path, what: str, limit: int, follow_links: bool = True,
     return status.st_size
 
 
-def read_json(path: Any, what: str, version: Optional[int] = None, keys: Sequence[str] = (),
-              limit: int = MAX_JSON_BYTES, follow_links: bool = True,
-              error: type[ValueError] = InvalidFileError) -> dict[str, Any]:
+def read_json(
+    path: Any,
+    what: str,
+    version: Optional[int] = None,
+    keys: Sequence[str] = (),
+    limit: int = MAX_JSON_BYTES,
+    follow_links: bool = True,
+    error: type[ValueError] = InvalidFileError,
+) -> dict[str, Any]:
     """The JSON object in the file ``path`` (a ``what``, e.g. "model config"): a regular file
     (``regular_file``) of UTF-8 JSON, not nested absurdly deep, an object; of ``format_version``
     ``version`` unless that is None; holding all ``keys``. Else ``error`` naming the file."""

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from agents.arena.backends import BACKENDS, ray_module
+
 from training.selfplay.value import selfplay
 
 __all__ = ["bench", "main"]
@@ -54,12 +55,18 @@ def _ray_workers_cpu() -> float:
 def _cpu(backend: str) -> float:
     """CPU seconds of this process, its reaped children and (Ray) the Ray workers."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + \
-        (_ray_workers_cpu() if backend == "ray" else 0.0)
+    return (
+        own.ru_utime
+        + own.ru_stime
+        + children.ru_utime
+        + children.ru_stime
+        + (_ray_workers_cpu() if backend == "ray" else 0.0)
+    )
 
 
-def bench(backends: Sequence[str], workers: Sequence[int], games: int, size: int, agent: str,
-          quiet: bool = False) -> list[dict[str, Any]]:
+def bench(
+    backends: Sequence[str], workers: Sequence[int], games: int, size: int, agent: str, quiet: bool = False
+) -> list[dict[str, Any]]:
     """One row per (backend, workers): see the module docstring."""
     if "ray" in backends:
         ray = ray_module()
@@ -69,20 +76,36 @@ def bench(backends: Sequence[str], workers: Sequence[int], games: int, size: int
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
         for backend in backends:
-            selfplay(Path(scratch, f"warm-{backend}"), workers=max(workers), backend=backend,
-                     **{**job, "games": max(workers)})
+            selfplay(
+                Path(scratch, f"warm-{backend}"),
+                workers=max(workers),
+                backend=backend,
+                **{**job, "games": max(workers)},
+            )
             for count in workers:
                 load = os.getloadavg()[0]
                 cpu, start = _cpu(backend), time.perf_counter()
                 manifest = selfplay(Path(scratch, f"{backend}-{count}"), workers=count, backend=backend, **job)
                 wall, cpu = time.perf_counter() - start, _cpu(backend) - cpu
-                rows.append({"backend": backend, "workers": count, "games": manifest["games"], "wall_s": wall,
-                             "games_per_s": manifest["games"] / wall, "cpu_s": cpu, "load": load,
-                             "data_hash": manifest["data_hash"]})
+                rows.append(
+                    {
+                        "backend": backend,
+                        "workers": count,
+                        "games": manifest["games"],
+                        "wall_s": wall,
+                        "games_per_s": manifest["games"] / wall,
+                        "cpu_s": cpu,
+                        "load": load,
+                        "data_hash": manifest["data_hash"],
+                    }
+                )
                 if not quiet:
                     row = rows[-1]
-                    print(f"{backend:>6} {count:>7} {row['games']:>5} {wall:>8.2f} {row['games_per_s']:>8.3f} "
-                          f"{cpu:>7.1f} {load:>6.2f}", flush=True)
+                    print(
+                        f"{backend:>6} {count:>7} {row['games']:>5} {wall:>8.2f} {row['games_per_s']:>8.3f} "
+                        f"{cpu:>7.1f} {load:>6.2f}",
+                        flush=True,
+                    )
     return rows
 
 
@@ -94,8 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--backends", nargs="+", choices=BACKENDS, default=list(BACKENDS))
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker counts (default 1 2)")
     args = parser.parse_args(argv)
-    print(f"self-play {args.games} games {args.size}x{args.size} of {args.agent}, one game per shard; "
-          f"NUMBA_NUM_THREADS={os.environ.get('NUMBA_NUM_THREADS', 'unset')}, {os.cpu_count()} cores")
+    print(
+        f"self-play {args.games} games {args.size}x{args.size} of {args.agent}, one game per shard; "
+        f"NUMBA_NUM_THREADS={os.environ.get('NUMBA_NUM_THREADS', 'unset')}, {os.cpu_count()} cores"
+    )
     print(f"{'backend':>6} {'workers':>7} {'games':>5} {'wall s':>8} {'games/s':>8} {'CPU s':>7} {'load':>6}")
     rows = bench(args.backends, args.workers, args.games, args.size, args.agent)
     rate = {(r["backend"], r["workers"]): r["games_per_s"] for r in rows}

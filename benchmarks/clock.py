@@ -34,15 +34,28 @@ from typing import Any, Optional
 
 import numpy as np
 
+from amazons_env import Board
+
 from agents import make
 from agents.arena import opening_board
 from agents.base import Agent
 from agents.search.clock import frozen_heap
 from agents.search.endgame import analyse
-from amazons_env import Board
 
-AGENTS = ("alphabeta", "alphabeta:clock=legacy", "mcts", "uct", "two-iteration", "classic", "move-then-arrow", "cnn",
-          "cnn:search=alphabeta", "cnn:search=two-iteration", "cnn:search=mcts", "pvmcts")
+AGENTS = (
+    "alphabeta",
+    "alphabeta:clock=legacy",
+    "mcts",
+    "uct",
+    "two-iteration",
+    "classic",
+    "move-then-arrow",
+    "cnn",
+    "cnn:search=alphabeta",
+    "cnn:search=two-iteration",
+    "cnn:search=mcts",
+    "pvmcts",
+)
 
 
 def with_time(spec: str, seconds: float) -> str:
@@ -81,12 +94,27 @@ def play(spec: str, size: int, games: int, seed: int, against: Optional[str] = N
     seconds, queued, open_seconds = [], [], []
     with frozen_heap():  # as the arena plays its games
         _games(players, size, games, seed, against, seconds, queued, open_seconds)
-    return {"spec": spec, "size": size, "games": games, "cold": cold, "seconds": seconds, "queued": queued,
-            "open_seconds": open_seconds}
+    return {
+        "spec": spec,
+        "size": size,
+        "games": games,
+        "cold": cold,
+        "seconds": seconds,
+        "queued": queued,
+        "open_seconds": open_seconds,
+    }
 
 
-def _games(players: list[Agent], size: int, games: int, seed: int, against: Optional[str], seconds: list,
-           queued: list, open_seconds: list) -> None:
+def _games(
+    players: list[Agent],
+    size: int,
+    games: int,
+    seed: int,
+    against: Optional[str],
+    seconds: list,
+    queued: list,
+    open_seconds: list,
+) -> None:
     for game in range(games):
         board = opening_board(size, 2, [seed, size, game])
         for player in players:
@@ -114,9 +142,11 @@ def row(result: dict[str, Any], budget: float) -> str:
     if verdict == "FAIL" and open_mean >= 0.9 * budget and ran <= 1.05 * budget:
         verdict = "busy"
     queued = f"{result['queued'][int(seconds.argmax())]:.3f}" if known else "-"
-    return (f"| {result['spec']} | {result['size']}x{result['size']} | {len(seconds)} | {seconds.mean():.3f} | "
-            f"{np.percentile(seconds, 95):.3f} | {seconds.max():.3f} | {queued} | {ran:.3f} | "
-            f"{int(np.sum(seconds > 1.05 * budget))} | {open_mean:.3f} | {result['cold']:.2f} | {verdict} |")
+    return (
+        f"| {result['spec']} | {result['size']}x{result['size']} | {len(seconds)} | {seconds.mean():.3f} | "
+        f"{np.percentile(seconds, 95):.3f} | {seconds.max():.3f} | {queued} | {ran:.3f} | "
+        f"{int(np.sum(seconds > 1.05 * budget))} | {open_mean:.3f} | {result['cold']:.2f} | {verdict} |"
+    )
 
 
 def main() -> None:
@@ -124,14 +154,20 @@ def main() -> None:
     parser.add_argument("--agents", nargs="+", default=list(AGENTS), help="specs without time= (it is added)")
     parser.add_argument("--sizes", nargs="+", type=int, default=[8, 10])
     parser.add_argument("--games", type=int, default=1, help="games per agent and size (default 1)")
-    parser.add_argument("--against", default=None, metavar="SPEC",
-                        help="play against this opponent (its moves untimed) instead of self-play")
+    parser.add_argument(
+        "--against",
+        default=None,
+        metavar="SPEC",
+        help="play against this opponent (its moves untimed) instead of self-play",
+    )
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move T (default 1)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", default=None, metavar="PATH", help="also write every timing here")
     args = parser.parse_args()
-    print(f"time={args.time:g} s per move; PASS: open mean >= {0.9 * args.time:.2f} s and max <= "
-          f"{1.05 * args.time:.2f} s\n")
+    print(
+        f"time={args.time:g} s per move; PASS: open mean >= {0.9 * args.time:.2f} s and max <= "
+        f"{1.05 * args.time:.2f} s\n"
+    )
     print("| agent | board | moves | mean | p95 | max | queued | ran | over | open mean | cold | clock |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     results = []

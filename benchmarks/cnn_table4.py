@@ -57,13 +57,24 @@ def main() -> None:
         if args.only is not None and name not in args.only:
             continue
         a, b = (x.format(t=args.time, t3=round(3 * args.time, 6)) for x in (a, b))
-        m = match(a, b, games=args.games, size=args.size, opening=args.opening, workers=args.workers,
-                  json_path=os.path.join(args.out, f"{name}.json"), progress=False)
+        m = match(
+            a,
+            b,
+            games=args.games,
+            size=args.size,
+            opening=args.opening,
+            workers=args.workers,
+            json_path=os.path.join(args.out, f"{name}.json"),
+            progress=False,
+        )
         white, black = m["per_colour"]["a_white"], m["per_colour"]["a_black"]
         low, high = m["score_ci95"]
-        print(f"| `{a}` vs `{b}` | {m['games']} | {white['a_wins']}/{white['games']} | "
-              f"{black['a_wins']}/{black['games']} | {m['score']:.2f} ({low:.2f}-{high:.2f}) | "
-              f"{seconds_per_move(m['results'], a):.2f}; {seconds_per_move(m['results'], b):.2f} |", flush=True)
+        print(
+            f"| `{a}` vs `{b}` | {m['games']} | {white['a_wins']}/{white['games']} | "
+            f"{black['a_wins']}/{black['games']} | {m['score']:.2f} ({low:.2f}-{high:.2f}) | "
+            f"{seconds_per_move(m['results'], a):.2f}; {seconds_per_move(m['results'], b):.2f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

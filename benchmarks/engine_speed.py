@@ -27,8 +27,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from engines import evaluator_rate, position_at  # noqa: E402  (this folder's engine benchmarks)
 
-from agents import make  # noqa: E402
 from amazons_env import Board, core  # noqa: E402
+
+from agents import make  # noqa: E402
 
 REFERENCE = "territory:kernel=mailbox"  # the yardstick of every row
 ENGINES = ("uct:prior=eval", "uct:prior=mixed", "uct:prior=fast", "mcts", "alphabeta", "two-iteration:eval=improved")
@@ -46,8 +47,14 @@ def measure(spec: str, board: Board, seconds: float) -> dict[str, Any]:
     if count is None:
         count, unit = result.nodes, "nodes"
     evals = getattr(result, "evals", None)
-    return {"engine": spec, "unit": unit, "count": int(count), "seconds": spent,
-            "rate": count / spent, "evals_per_second": None if evals is None else evals / spent}
+    return {
+        "engine": spec,
+        "unit": unit,
+        "count": int(count),
+        "seconds": spent,
+        "rate": count / spent,
+        "evals_per_second": None if evals is None else evals / spent,
+    }
 
 
 def run(sizes: list[int], seconds: float, engines: list[str]) -> list[dict[str, Any]]:
@@ -59,8 +66,7 @@ def run(sizes: list[int], seconds: float, engines: list[str]) -> list[dict[str, 
             for engine in engines:
                 kernel = evaluator_rate(REFERENCE, board, 0.5)
                 row = measure(engine, board, seconds)
-                row.update(size=size, position=label, kernel_evals_per_second=kernel,
-                           ratio=row["rate"] / kernel)
+                row.update(size=size, position=label, kernel_evals_per_second=kernel, ratio=row["rate"] / kernel)
                 rows.append(row)
                 print(_line(row), flush=True)
     return rows
@@ -68,9 +74,11 @@ def run(sizes: list[int], seconds: float, engines: list[str]) -> list[dict[str, 
 
 def _line(row: dict[str, Any]) -> str:
     evals = "-" if row["evals_per_second"] is None else f"{row['evals_per_second']:,.0f}"
-    return (f"| {row['size']}x{row['size']} | {row['position']} | {row['engine']} | {row['rate']:,.0f} "
-            f"{row['unit']}/s | {evals} | {row['kernel_evals_per_second']:,.0f} | {row['ratio']:.3f} "
-            f"| {row['seconds']:.3f} |")
+    return (
+        f"| {row['size']}x{row['size']} | {row['position']} | {row['engine']} | {row['rate']:,.0f} "
+        f"{row['unit']}/s | {evals} | {row['kernel_evals_per_second']:,.0f} | {row['ratio']:.3f} "
+        f"| {row['seconds']:.3f} |"
+    )
 
 
 def speed_parser(description: str) -> argparse.ArgumentParser:
@@ -95,8 +103,16 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--time", type=float, default=1.0, help="seconds per search (default 1)")
     parser.add_argument("--engines", nargs="+", default=list(ENGINES), help="agent specs (default: all engines)")
     args = parse_speed_args(parser, argv)
-    columns = ["board", "position", "engine", "rate", "evals/s", "mailbox kernel evals/s (same position)",
-               "rate / kernel", "seconds"]
+    columns = [
+        "board",
+        "position",
+        "engine",
+        "rate",
+        "evals/s",
+        "mailbox kernel evals/s (same position)",
+        "rate / kernel",
+        "seconds",
+    ]
     return print_table(columns, lambda: run(args.sizes, args.time, args.engines), args.json)
 
 
@@ -118,6 +134,7 @@ def print_table(columns: list[str], rows: Callable[[], list[dict[str, Any]]], js
         with open(json_path, "w", encoding="utf-8") as handle:
             json.dump({"command": " ".join(sys.argv), "load": os.getloadavg(), "rows": result}, handle, indent=1)
     return 0
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -18,14 +18,26 @@ from itertools import combinations
 
 from numba import njit, types
 
+from amazons_env import Board
+
 from agents import make
 from agents.arena import summarize
 from agents.evaluation.evaluator import KERNEL_TYPE, make_evaluator
-from amazons_env import Board
 
 
-@njit(types.float64(KERNEL_TYPE, types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64,
-                    types.int64[::1], types.float64[::1], types.int64), cache=True)
+@njit(
+    types.float64(
+        KERNEL_TYPE,
+        types.uint8[::1],
+        types.int64[:, ::1],
+        types.int64[::1],
+        types.int64,
+        types.int64[::1],
+        types.float64[::1],
+        types.int64,
+    ),
+    cache=True,
+)
 def _calls(kernel, cells, queens, nq, side, dirs, params, n):
     total = 0.0
     for _ in range(n):
@@ -36,8 +48,15 @@ def _calls(kernel, cells, queens, nq, side, dirs, params, n):
 def evaluator_rate(spec: str, board: Board, seconds: float = 1.0) -> float:
     """Calls per second of ``spec``'s kernel on ``board``, in a numba loop (no Python overhead)."""
     evaluator = make_evaluator(spec)
-    args = (evaluator.kernel, board.cells, board.queens, board.queen_counts, int(board.turn), board.dirs,
-            evaluator.params)
+    args = (
+        evaluator.kernel,
+        board.cells,
+        board.queens,
+        board.queen_counts,
+        int(board.turn),
+        board.dirs,
+        evaluator.params,
+    )
     _calls(*args, 10)
     n, spent = 100, 0.0
     while spent < seconds:
@@ -79,10 +98,12 @@ def strength_rows(paths: list[str]) -> None:
             low, high = m["score_ci95"]
             elo_low, elo_high = m["elo_ci95"]
             per = m["per_colour"]
-            print(f"| {size}x{size}, {budget} | `{a}` | `{b}` | {m['games']} | "
-                  f"{m['score']:.2f} ({low:.2f}-{high:.2f}) | {m['elo']:+.0f} ({elo_low:+.0f} to {elo_high:+.0f}) | "
-                  f"{per['a_white']['a_wins']}/{per['a_white']['games']}, "
-                  f"{per['a_black']['a_wins']}/{per['a_black']['games']} |")
+            print(
+                f"| {size}x{size}, {budget} | `{a}` | `{b}` | {m['games']} | "
+                f"{m['score']:.2f} ({low:.2f}-{high:.2f}) | {m['elo']:+.0f} ({elo_low:+.0f} to {elo_high:+.0f}) | "
+                f"{per['a_white']['a_wins']}/{per['a_white']['games']}, "
+                f"{per['a_black']['a_wins']}/{per['a_black']['games']} |"
+            )
 
 
 def main() -> None:
@@ -101,8 +122,12 @@ def main() -> None:
         rates = ", ".join(f"{name} {evaluator_rate(spec, board, 0.5):,.0f}" for name, board in positions.items())
         print(f"  {spec:10s} {rates}")
     print("\nsearch in the given time: depth, nodes/s, evaluator calls/s")
-    specs = [f"alphabeta:time={args.time}", f"alphabeta:time={args.time},k=0",
-             f"mcts:time={args.time}", f"two-iteration:time={args.time},eval=improved"]
+    specs = [
+        f"alphabeta:time={args.time}",
+        f"alphabeta:time={args.time},k=0",
+        f"mcts:time={args.time}",
+        f"two-iteration:time={args.time},eval=improved",
+    ]
     for spec in specs:
         for name, board in positions.items():
             agent = make(spec)
@@ -110,12 +135,16 @@ def main() -> None:
             agent.reset()
             result = agent.search(board)
             if hasattr(result, "simulations"):
-                print(f"  {spec:42s} {name:8s} {result.simulations} simulations "
-                      f"({result.simulations / result.seconds:,.0f}/s), tree {result.nodes} nodes")
+                print(
+                    f"  {spec:42s} {name:8s} {result.simulations} simulations "
+                    f"({result.simulations / result.seconds:,.0f}/s), tree {result.nodes} nodes"
+                )
             else:
                 evals = getattr(result, "evals", 0)
-                print(f"  {spec:42s} {name:8s} depth {result.depth}, {result.nodes / result.seconds:,.0f} nodes/s"
-                      + (f", {evals / result.seconds:,.0f} evals/s" if evals else ""))
+                print(
+                    f"  {spec:42s} {name:8s} depth {result.depth}, {result.nodes / result.seconds:,.0f} nodes/s"
+                    + (f", {evals / result.seconds:,.0f} evals/s" if evals else "")
+                )
 
 
 if __name__ == "__main__":

@@ -63,8 +63,13 @@ def _timed(seconds: float, run_once) -> dict:
         g, s = run_once()
         games, steps = games + g, steps + s
     wall, used = time.perf_counter() - start, max(time.process_time() - cpu, 1e-9)
-    return {"games/s": games / wall, "steps/s": steps / wall, "games/cpu-s": games / used, "games": games,
-            "cpu-s": used}
+    return {
+        "games/s": games / wall,
+        "steps/s": steps / wall,
+        "games/cpu-s": games / used,
+        "games": games,
+        "cpu-s": used,
+    }
 
 
 def bench_single(size: int, seconds: float) -> dict:
@@ -123,9 +128,10 @@ def bench_openspiel_cpp(size: int, seconds: float) -> dict:
 def openspiel_cpp_runner(size: int):
     """``run_once`` of one random game in OpenSpiel's C++ loop."""
     import pyspiel
+
     game = pyspiel.load_game("amazons", {"board_size": size})
     bots = [pyspiel.make_uniform_random_bot(p, 1234 + p) for p in range(2)]
-    count = iter(range(10 ** 12))
+    count = iter(range(10**12))
 
     def run_once():
         pyspiel.evaluate_bots(game.new_initial_state(), bots, next(count))
@@ -149,6 +155,7 @@ def bench_paired(size: int, num_envs: int, seconds: float, rounds: int = 10) -> 
 
 def bench_openspiel_python(size: int, seconds: float) -> dict:
     import pyspiel
+
     game = pyspiel.load_game("amazons", {"board_size": size})
     rng = random.Random(0)
 
@@ -176,43 +183,62 @@ def main() -> None:
     bench_vector(size, 8, 0.2, sampler="scan")
     bench_vector(size, 8, 0.2, num_threads=threads)
 
-    rows: list[tuple[str, dict]] = [("OpenSpiel C++ loop (evaluate_bots)", bench_openspiel_cpp(size, seconds)),
-                                    ("OpenSpiel Python loop", bench_openspiel_python(size, seconds)),
-                                    ("single env (AmazonsEnv)", bench_single(size, seconds))]
+    rows: list[tuple[str, dict]] = [
+        ("OpenSpiel C++ loop (evaluate_bots)", bench_openspiel_cpp(size, seconds)),
+        ("OpenSpiel Python loop", bench_openspiel_python(size, seconds)),
+        ("single env (AmazonsEnv)", bench_single(size, seconds)),
+    ]
     for num_envs in args.envs:
         rows.append((f"vector env, {num_envs} games, default (1 thread)", bench_vector(size, num_envs, seconds)))
     first = args.envs[0]
     rows.append((f"vector env, {first} games, copy=True", bench_vector(size, first, seconds, copy=True)))
     for num_envs in args.envs:
-        rows.append((f"vector env, {num_envs} games, num_threads={threads}",
-                     bench_vector(size, num_envs, seconds, num_threads=threads)))
-    rows.append((f"vector env, {first} games, full-mask scan sampler",
-                 bench_vector(size, first, seconds, sampler="scan")))
+        rows.append(
+            (
+                f"vector env, {num_envs} games, num_threads={threads}",
+                bench_vector(size, num_envs, seconds, num_threads=threads),
+            )
+        )
+    rows.append(
+        (f"vector env, {first} games, full-mask scan sampler", bench_vector(size, first, seconds, sampler="scan"))
+    )
 
     reference = rows[0][1]
     load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"\nRandom masked play on {size}x{size}, {seconds:g} s per row (one run; load average {load}, "
-          f"{os.cpu_count()} CPUs)\n")
-    print(f"| {'what':<48} | {'games/s':>9} | {'steps/s':>10} | {'vs OpenSpiel C++':>16} "
-          f"| {'games/CPU-s':>11} | {'per core vs OpenSpiel':>21} |")
+    print(
+        f"\nRandom masked play on {size}x{size}, {seconds:g} s per row (one run; load average {load}, "
+        f"{os.cpu_count()} CPUs)\n"
+    )
+    print(
+        f"| {'what':<48} | {'games/s':>9} | {'steps/s':>10} | {'vs OpenSpiel C++':>16} "
+        f"| {'games/CPU-s':>11} | {'per core vs OpenSpiel':>21} |"
+    )
     print(f"|{'-' * 50}|{'-' * 11}|{'-' * 12}|{'-' * 18}|{'-' * 13}|{'-' * 23}|")
     for name, r in rows:
         steps = f"{r['steps/s']:,.0f}" if r["steps/s"] else "-"
-        print(f"| {name:<48} | {r['games/s']:>9,.0f} | {steps:>10} | {r['games/s'] / reference['games/s']:>15.2f}x "
-              f"| {r['games/cpu-s']:>11,.0f} | {r['games/cpu-s'] / reference['games/cpu-s']:>20.2f}x |")
+        print(
+            f"| {name:<48} | {r['games/s']:>9,.0f} | {steps:>10} | {r['games/s'] / reference['games/s']:>15.2f}x "
+            f"| {r['games/cpu-s']:>11,.0f} | {r['games/cpu-s'] / reference['games/cpu-s']:>20.2f}x |"
+        )
     single = rows[2][1]
     print(f"\nsingle env step median: {single['step median us']:.1f} us (target <= 30 us)")
     vector = {name: r for name, r in rows if name.startswith("vector env") and "scan" not in name}
     default = max(r["games/s"] for name, r in vector.items() if "default" in name)
     fastest = max(r["games/s"] for r in vector.values())
     one_core = max(r["games/cpu-s"] for name, r in vector.items() if "default" in name)
-    print(f"vector env: default path {default:,.0f} games/s, fastest {fastest:,.0f}: fastest/default "
-          f"{fastest / default:.2f}x (target <= 1.5x)")
-    print(f"vector env, one thread, per core: {one_core / reference['games/cpu-s']:.2f}x OpenSpiel's C++ loop "
-          "(target >= 2x)")
+    print(
+        f"vector env: default path {default:,.0f} games/s, fastest {fastest:,.0f}: fastest/default "
+        f"{fastest / default:.2f}x (target <= 1.5x)"
+    )
+    print(
+        f"vector env, one thread, per core: {one_core / reference['games/cpu-s']:.2f}x OpenSpiel's C++ loop "
+        "(target >= 2x)"
+    )
     for num_envs in args.envs:
-        print(f"  the same, {num_envs} games, alternating with OpenSpiel in {2 * seconds:g} s: "
-              f"{bench_paired(size, num_envs, 2 * seconds):.2f}x")
+        print(
+            f"  the same, {num_envs} games, alternating with OpenSpiel in {2 * seconds:g} s: "
+            f"{bench_paired(size, num_envs, 2 * seconds):.2f}x"
+        )
 
 
 if __name__ == "__main__":

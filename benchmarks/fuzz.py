@@ -100,7 +100,7 @@ def _worker(conn, name: str, seed: int, indices: list[int], timeout: float, memo
     os.dup2(quiet, 1)
     os.dup2(quiet, 2)
     if memory_gb > 0:
-        limit = int(memory_gb * 2 ** 30)
+        limit = int(memory_gb * 2**30)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     signal.signal(signal.SIGALRM, _alarm)
     spec = TARGETS[name]
@@ -129,8 +129,9 @@ def _worker(conn, name: str, seed: int, indices: list[int], timeout: float, memo
     conn.send(("done",))
 
 
-def run_target(name: str, count: int, seed: int, timeout: float, grace: float, memory_gb: float,
-               context) -> tuple[Counter, dict[str, tuple[str, str, int, int]], float, tuple[float, str]]:
+def run_target(
+    name: str, count: int, seed: int, timeout: float, grace: float, memory_gb: float, context
+) -> tuple[Counter, dict[str, tuple[str, str, int, int]], float, tuple[float, str]]:
     """Run inputs ``0..count-1`` of one target; restart the worker after any input that kills it."""
     counts: Counter = Counter()
     failures: dict[str, tuple[str, str, int, int]] = {}  # signature -> (smallest shown, message, index, count)
@@ -150,8 +151,9 @@ def run_target(name: str, count: int, seed: int, timeout: float, grace: float, m
     while todo:
         receiver, sender = context.Pipe(duplex=False)
         current = context.Value("q", -1)
-        process = context.Process(target=_worker, args=(sender, name, seed, todo, timeout, memory_gb, current),
-                                  daemon=True)
+        process = context.Process(
+            target=_worker, args=(sender, name, seed, todo, timeout, memory_gb, current), daemon=True
+        )
         process.start()
         sender.close()
         started, shown, finished = None, "", False
@@ -239,17 +241,25 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for name in names:
             count = max(1, round(args.inputs * TARGETS[name].weight / weights))
-            counts, failures, seconds, slow = run_target(name, count, args.seed, args.timeout, args.grace,
-                                                         args.memory_gb, context)
+            counts, failures, seconds, slow = run_target(
+                name, count, args.seed, args.timeout, args.grace, args.memory_gb, context
+            )
             totals.update(counts)
             slowest.append((name, *slow))
-            print(f"{name:14} {count:7d} " + " ".join(f"{counts[o]:8d}" for o in OUTCOMES)
-                  + f"  {seconds:7.1f}  {slow[0]:6.3f}", flush=True)
+            print(
+                f"{name:14} {count:7d} "
+                + " ".join(f"{counts[o]:8d}" for o in OUTCOMES)
+                + f"  {seconds:7.1f}  {slow[0]:6.3f}",
+                flush=True,
+            )
             reports += [(name, key, *value) for key, value in sorted(failures.items())]
     except KeyboardInterrupt:
         print("\ninterrupted: the figures above are complete, the rest did not run")
-    print(f"{'total':14} {sum(totals.values()):7d} " + " ".join(f"{totals[o]:8d}" for o in OUTCOMES)
-          + f"  {time.monotonic() - began:7.1f}")
+    print(
+        f"{'total':14} {sum(totals.values()):7d} "
+        + " ".join(f"{totals[o]:8d}" for o in OUTCOMES)
+        + f"  {time.monotonic() - began:7.1f}"
+    )
     print("\nslowest input that finished, per target (seconds on this machine, as loaded as it is):")
     for name, seconds, shown in slowest:
         print(f"  {name:14} {seconds:6.3f}  {shown}")

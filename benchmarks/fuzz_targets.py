@@ -56,6 +56,7 @@ def target(name: str, weight: float = 1.0, setup: Optional[Callable[[Path], Any]
     def register(fn: Callable[[random.Random, Any], Case]) -> Callable[[random.Random, Any], Case]:
         TARGETS[name] = Target(name, weight, setup, fn)
         return fn
+
     return register
 
 
@@ -87,6 +88,7 @@ def names_input(message: str, names: tuple) -> bool:
 
 # -- hostile values and text mutations ---------------------------------------------------------
 
+
 def _nested(depth: int) -> list:
     value: list = []
     for _ in range(depth):
@@ -95,18 +97,90 @@ def _nested(depth: int) -> list:
 
 
 HOSTILE: list[Callable[[], Any]] = [
-    lambda: None, lambda: True, lambda: False, lambda: 0, lambda: -1, lambda: -5, lambda: 1, lambda: 2,
-    lambda: 7, lambda: 10 ** 20, lambda: 10 ** 5000, lambda: -10 ** 5000, lambda: 1.5, lambda: 10.0,
-    lambda: math.nan, lambda: math.inf, lambda: -math.inf, lambda: "", lambda: "10", lambda: "x",
-    lambda: "٨", lambda: "²", lambda: b"10", lambda: [], lambda: [1], lambda: (0, 1), lambda: {},
-    lambda: {"a": 1}, lambda: np.int64(3), lambda: np.int32(-1), lambda: np.float64(2.0),
-    lambda: np.array([0, 1]), lambda: np.array(5), lambda: np.zeros((2, 2)), lambda: object(),
-    lambda: _nested(3000), lambda: "a" * 100_000, lambda: Color.BLACK, lambda: complex(1, 1),
-    lambda: "9" * 5000, lambda: iter(range(10 ** 12)),
+    lambda: None,
+    lambda: True,
+    lambda: False,
+    lambda: 0,
+    lambda: -1,
+    lambda: -5,
+    lambda: 1,
+    lambda: 2,
+    lambda: 7,
+    lambda: 10**20,
+    lambda: 10**5000,
+    lambda: -(10**5000),
+    lambda: 1.5,
+    lambda: 10.0,
+    lambda: math.nan,
+    lambda: math.inf,
+    lambda: -math.inf,
+    lambda: "",
+    lambda: "10",
+    lambda: "x",
+    lambda: "٨",
+    lambda: "²",
+    lambda: b"10",
+    lambda: [],
+    lambda: [1],
+    lambda: (0, 1),
+    lambda: {},
+    lambda: {"a": 1},
+    lambda: np.int64(3),
+    lambda: np.int32(-1),
+    lambda: np.float64(2.0),
+    lambda: np.array([0, 1]),
+    lambda: np.array(5),
+    lambda: np.zeros((2, 2)),
+    lambda: object(),
+    lambda: _nested(3000),
+    lambda: "a" * 100_000,
+    lambda: Color.BLACK,
+    lambda: complex(1, 1),
+    lambda: "9" * 5000,
+    lambda: iter(range(10**12)),
 ]
-ODD = ["٣", "²", "¹", "\u212a", "ａ", "１", "\x00", "\u200b", "\u00a0", "\ufeff", "\U0001f600", "\r", "\n",
-       "\t", "\\", "]", "[", "(", ")", ";", ":", ",", "=", "/", "-", "x", '"', "{", "}", "#", "e", "inf",
-       "nan", "-1", "0", "999", "1e9", "9" * 5000, "1" * 400, "\udcff"]
+ODD = [
+    "٣",
+    "²",
+    "¹",
+    "\u212a",
+    "ａ",
+    "１",
+    "\x00",
+    "\u200b",
+    "\u00a0",
+    "\ufeff",
+    "\U0001f600",
+    "\r",
+    "\n",
+    "\t",
+    "\\",
+    "]",
+    "[",
+    "(",
+    ")",
+    ";",
+    ":",
+    ",",
+    "=",
+    "/",
+    "-",
+    "x",
+    '"',
+    "{",
+    "}",
+    "#",
+    "e",
+    "inf",
+    "nan",
+    "-1",
+    "0",
+    "999",
+    "1e9",
+    "9" * 5000,
+    "1" * 400,
+    "\udcff",
+]
 
 
 def hostile(rng: random.Random) -> Any:
@@ -133,7 +207,7 @@ def mutate(rng: random.Random, text: str, alphabet: str) -> str:
         elif op == 3:
             text = text[:i] + text[i:j] * rng.choice([2, 3, 50, 2000]) + text[j:]
         elif op == 4 and i < len(text):
-            text = text[:i] + rng.choice(alphabet) + text[i + 1:]
+            text = text[:i] + rng.choice(alphabet) + text[i + 1 :]
         elif op == 5:
             text = text[:i]
         elif op == 6:
@@ -152,6 +226,7 @@ def short(value: Any) -> str:
 
 # -- a pool of valid games to mutate -----------------------------------------------------------
 
+
 def random_board(rng: random.Random, size: int, plies: int) -> Board:
     board = Board(size)
     for _ in range(plies):
@@ -169,8 +244,7 @@ def game_pool(_folder: Path) -> list[Board]:
 
 
 def board_state(board: Board) -> tuple:
-    return (board.text(), board.cells.tobytes(), board.queens.tobytes(), board.queen_counts.tobytes(),
-            board.move_stack)
+    return (board.text(), board.cells.tobytes(), board.queens.tobytes(), board.queen_counts.tobytes(), board.move_stack)
 
 
 def unchanged(board: Board) -> Callable[[], None]:
@@ -178,6 +252,7 @@ def unchanged(board: Board) -> Callable[[], None]:
 
     def check() -> None:
         assert board_state(board) == before, "the board changed"
+
     return check
 
 
@@ -188,6 +263,7 @@ SGF_CHARS = "()[];\\:WBAEGMSZPLRF+abcdefghijkl0123456789 \n"
 
 
 # -- amazons_env targets -------------------------------------------------------------------------
+
 
 @target("move_parse", 3, game_pool)
 def _move_parse(rng: random.Random, pool: list[Board]) -> Case:
@@ -203,13 +279,15 @@ def _move_parse(rng: random.Random, pool: list[Board]) -> Case:
 def _move_init(rng: random.Random, _ctx: Any) -> Case:
     args = [rng.randrange(100) if rng.random() < 0.6 else hostile(rng) for _ in range(3)]
     size = size_or_hostile(rng, 10, 0.3)
-    return Case(lambda: Move(*args, size=size), f"Move({', '.join(map(short, args))}, size={short(size)})",
-                (*args, size))
+    return Case(
+        lambda: Move(*args, size=size), f"Move({', '.join(map(short, args))}, size={short(size)})", (*args, size)
+    )
 
 
 @target("parse_square", 1.5)
 def _parse_square(rng: random.Random, _ctx: Any) -> Case:
     from amazons_env import parse_square
+
     name = mutate(rng, rng.choice(["d1", "j10", "a12", "b2", "l12"]), MOVE_CHARS)
     size = size_or_hostile(rng, rng.choice([6, 10, 12]), 0.3)
     return Case(lambda: parse_square(name, size), f"parse_square({short(name)}, {short(size)})", (name, size))
@@ -218,11 +296,11 @@ def _parse_square(rng: random.Random, _ctx: Any) -> Case:
 @target("squares", 1)
 def _squares(rng: random.Random, _ctx: Any) -> Case:
     from amazons_env import square, square_file, square_name, square_rank
+
     fn = rng.choice([square, square_name, square_file, square_rank])
     args = [rng.randrange(-3, 150) if rng.random() < 0.6 else hostile(rng) for _ in range(2 if fn is square else 1)]
     size = size_or_hostile(rng, rng.choice([6, 10, 12]), 0.3)
-    return Case(lambda: fn(*args, size), f"{fn.__name__}({', '.join(map(short, args))}, {short(size)})",
-                (*args, size))
+    return Case(lambda: fn(*args, size), f"{fn.__name__}({', '.join(map(short, args))}, {short(size)})", (*args, size))
 
 
 @target("position", 3, game_pool)
@@ -230,8 +308,7 @@ def _position(rng: random.Random, pool: list[Board]) -> Case:
     text = mutate(rng, rng.choice(pool).text(), POSITION_CHARS)
     if rng.random() < 0.2:
         size = size_or_hostile(rng, rng.choice([6, 8, 10]), 0.5)
-        return Case(lambda: Board(size, position=text), f"Board({short(size)}, position={short(text)})",
-                    (text, size))
+        return Case(lambda: Board(size, position=text), f"Board({short(size)}, position={short(text)})", (text, size))
     return Case(lambda: Board.from_text(text), f"Board.from_text({short(text)})", (text,))
 
 
@@ -241,12 +318,15 @@ def _from_squares(rng: random.Random, pool: list[Board]) -> Case:
     groups = [list(g) for g in board.layout()]
     for group in groups:
         if rng.random() < 0.3:
-            group.append(rng.randrange(-3, board.size ** 2 + 3) if rng.random() < 0.5 else hostile(rng))
+            group.append(rng.randrange(-3, board.size**2 + 3) if rng.random() < 0.5 else hostile(rng))
     args: list[Any] = [board.size, *groups, board.turn]
     k = rng.randrange(5)
     args[k] = hostile(rng) if rng.random() < 0.7 else args[k]
-    return Case(lambda: Board.from_squares(*args), f"Board.from_squares({', '.join(map(short, args))})",
-                (*args, "size", "white", "black", "arrows", "turn"))  # or the argument by its name
+    return Case(
+        lambda: Board.from_squares(*args),
+        f"Board.from_squares({', '.join(map(short, args))})",
+        (*args, "size", "white", "black", "arrows", "turn"),
+    )  # or the argument by its name
 
 
 @target("board_ops", 3, game_pool)
@@ -263,19 +343,24 @@ def _board_ops(rng: random.Random, pool: list[Board]) -> Case:
             arg = hostile(rng)
     else:
         arg = rng.randrange(-150, 150) if rng.random() < 0.5 else hostile(rng)
-    return Case(lambda: getattr(board, op)(arg), f"Board({board.text()!r}).{op}({short(arg)})", (arg,),
-                unchanged(board))
+    return Case(
+        lambda: getattr(board, op)(arg), f"Board({board.text()!r}).{op}({short(arg)})", (arg,), unchanged(board)
+    )
 
 
 @target("symmetry", 1)
 def _symmetry(rng: random.Random, _ctx: Any) -> Case:
     from amazons_env import transform_move, transform_square
+
     sym = rng.randrange(-2, 10) if rng.random() < 0.6 else hostile(rng)
     if rng.random() < 0.5:
         sq = rng.randrange(-5, 105) if rng.random() < 0.6 else hostile(rng)
         size = size_or_hostile(rng, 10, 0.2)
-        return Case(lambda: transform_square(sq, sym, size), f"transform_square({short(sq)}, {short(sym)}, "
-                    f"{short(size)})", (sq, sym, size))
+        return Case(
+            lambda: transform_square(sq, sym, size),
+            f"transform_square({short(sq)}, {short(sym)}, {short(size)})",
+            (sq, sym, size),
+        )
     move = Move.parse("d1-d7/g7") if rng.random() < 0.7 else hostile(rng)
     return Case(lambda: transform_move(move, sym), f"transform_move({short(move)}, {short(sym)})", (move, sym))
 
@@ -284,8 +369,11 @@ def _symmetry(rng: random.Random, _ctx: Any) -> Case:
 def _movelist(rng: random.Random, pool: list[Board]) -> Case:
     text = mutate(rng, GameRecord.from_board(rng.choice(pool)).to_movelist(), RECORD_CHARS)
     size = None if rng.random() < 0.8 else size_or_hostile(rng, 10, 0.7)
-    return Case(lambda: GameRecord.from_movelist(text, size, source="<fuzz>"),
-                f"GameRecord.from_movelist({short(text)}, {short(size)})", ("<fuzz>", size))
+    return Case(
+        lambda: GameRecord.from_movelist(text, size, source="<fuzz>"),
+        f"GameRecord.from_movelist({short(text)}, {short(size)})",
+        ("<fuzz>", size),
+    )
 
 
 def _sgf_text(rng: random.Random, pool: list[Board]) -> str:
@@ -308,11 +396,19 @@ def _sgf(rng: random.Random, pool: list[Board]) -> Case:
 @target("record_init", 1.5, game_pool)
 def _record_init(rng: random.Random, pool: list[Board]) -> Case:
     record = GameRecord.from_board(rng.choice(pool))
-    fields: dict[str, Any] = {"moves": list(record.moves), "size": record.size, "start": record.start,
-                              "result": record.result, "headers": {"White": "a"}}
+    fields: dict[str, Any] = {
+        "moves": list(record.moves),
+        "size": record.size,
+        "start": record.start,
+        "result": record.result,
+        "headers": {"White": "a"},
+    }
     key = rng.choice(list(fields))
-    fields[key] = hostile(rng) if rng.random() < 0.7 else (
-        mutate(rng, record.start, POSITION_CHARS) if key == "start" else [*fields["moves"], "zz"])
+    fields[key] = (
+        hostile(rng)
+        if rng.random() < 0.7
+        else (mutate(rng, record.start, POSITION_CHARS) if key == "start" else [*fields["moves"], "zz"])
+    )
     return Case(lambda: GameRecord(**fields), f"GameRecord({key}={short(fields[key])})", ("record",))
 
 
@@ -323,8 +419,19 @@ def _files(folder: Path) -> tuple[list[Board], Path]:
 
 
 def hostile_path(rng: random.Random, folder: Path) -> Any:
-    return rng.choice(["", "a\x00b", str(folder / "a-directory"), str(folder / "missing.sgf"), 5, None,
-                       b"\xff.sgf", "x" * 5000, folder])
+    return rng.choice(
+        [
+            "",
+            "a\x00b",
+            str(folder / "a-directory"),
+            str(folder / "missing.sgf"),
+            5,
+            None,
+            b"\xff.sgf",
+            "x" * 5000,
+            folder,
+        ]
+    )
 
 
 @target("record_load", 1.5, _files)
@@ -338,7 +445,7 @@ def _record_load(rng: random.Random, ctx: tuple[list[Board], Path]) -> Case:
         if rng.random() < 0.5:
             i = rng.randrange(len(data) + 1)
             data = data[:i] + bytes(rng.randrange(256) for _ in range(rng.randint(1, 4))) + data[i:]
-        path = folder / f"record{rng.randrange(10 ** 9)}.sgf"
+        path = folder / f"record{rng.randrange(10**9)}.sgf"
         path.write_bytes(data)
     loader = rng.choice([GameRecord.load, GameRecord.load_all])
 
@@ -348,11 +455,13 @@ def _record_load(rng: random.Random, ctx: tuple[list[Board], Path]) -> Case:
         finally:
             if isinstance(path, Path) and path.name.startswith("record"):
                 path.unlink()
+
     return Case(call, f"GameRecord.{loader.__name__}({short(path)})", (path,))
 
 
 def _perft_setup(folder: Path) -> list[Board]:
     from amazons_env.perft import perft
+
     perft(Board(4), 2)  # compile (or load from numba's cache) before the clock runs
     return game_pool(folder)
 
@@ -361,6 +470,7 @@ def _perft_setup(folder: Path) -> list[Board]:
 def _perft(rng: random.Random, pool: list[Board]) -> Case:
     from amazons_env.perft import perft
     from amazons_env.squares import as_int
+
     board = rng.choice(pool).copy() if rng.random() < 0.9 else hostile(rng)
     depth = rng.choice([0, 1]) if rng.random() < 0.3 else hostile(rng)
     if (as_int(depth) or 0) > 1:

@@ -20,11 +20,12 @@ import time
 import numpy as np
 import torch
 
+from amazons_env import Board, core
+
 from agents.evaluation.cnn import CNNEvaluator
 from agents.nets.export import save_model
 from agents.nets.models import StudyCNN, parameter_count, value_for_side_to_move
 from agents.nets.planes import make_planes
-from amazons_env import Board, core
 
 
 def frontier(size: int, plies: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -50,8 +51,8 @@ def rate(evaluate, cells, sides, batch: int, seconds: float) -> tuple[float, flo
     done, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         for i in range(0, len(cells), batch):
-            evaluate(cells[i:i + batch], sides[i:i + batch])
-            done += len(cells[i:i + batch])
+            evaluate(cells[i : i + batch], sides[i : i + batch])
+            done += len(cells[i : i + batch])
             if batch == 1 and done % 64 == 0 and time.perf_counter() - start > seconds:
                 break
     return done / (time.perf_counter() - start), done / (time.process_time() - cpu)
@@ -63,7 +64,9 @@ def plain(evaluator: CNNEvaluator, size: int):
     model = net.model.to(memory_format=torch.channels_last)
 
     def evaluate(cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
-        x = torch.from_numpy(make_planes(cells, sides, net.config["planes"])).contiguous(memory_format=torch.channels_last)
+        x = torch.from_numpy(make_planes(cells, sides, net.config["planes"])).contiguous(
+            memory_format=torch.channels_last
+        )
         with torch.inference_mode():
             return value_for_side_to_move(model, model(x), torch.from_numpy(sides)).double().numpy()
 
@@ -81,29 +84,39 @@ def main() -> None:
     for name in ("study", "default"):
         for size in (10, 8):
             cases.append((f"cnn:weights={name} {size}x{size}", name, size))
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} thread; positions = children of a "
-          f"position 6 plies into a game")
+    print(
+        f"torch {torch.__version__}, {torch.get_num_threads()} thread; positions = children of a "
+        f"position 6 plies into a game"
+    )
     print("positions/s per wall-clock second, and [per CPU second of this one-thread process]")
-    print(f"{'model':<28} {'params':>9} {'frontier':>8} {'single/s':>17} {'batched/s':>19} {'ratio':>6} "
-          f"{'plain model/s':>19} {'batched/plain (CPU s)':>21}")
+    print(
+        f"{'model':<28} {'params':>9} {'frontier':>8} {'single/s':>17} {'batched/s':>19} {'ratio':>6} "
+        f"{'plain model/s':>19} {'batched/plain (CPU s)':>21}"
+    )
     for label, weights, size in cases:
         evaluator = CNNEvaluator(weights, threads=1)
         cells, sides = frontier(size, 6)
-        np.testing.assert_allclose(evaluator.evaluate_batch(cells, sides), plain(evaluator, size)(cells, sides), atol=1e-5)
+        np.testing.assert_allclose(
+            evaluator.evaluate_batch(cells, sides), plain(evaluator, size)(cells, sides), atol=1e-5
+        )
         single = rate(evaluator.evaluate_batch, cells, sides, 1, args.seconds)
         batched = rate(evaluator.evaluate_batch, cells, sides, len(cells), args.seconds)
         reference = rate(plain(evaluator, size), cells, sides, len(cells), args.seconds)
-        print(f"{label:<28} {parameter_count(evaluator.net(size).model):>9,} {len(cells):>8} "
-              f"{single[0]:>7,.0f} [{single[1]:>7,.0f}] {batched[0]:>8,.0f} [{batched[1]:>8,.0f}] "
-              f"{batched[0] / single[0]:>5.1f}x {reference[0]:>8,.0f} [{reference[1]:>8,.0f}] "
-              f"{batched[1] / reference[1]:>20.2f}x")
+        print(
+            f"{label:<28} {parameter_count(evaluator.net(size).model):>9,} {len(cells):>8} "
+            f"{single[0]:>7,.0f} [{single[1]:>7,.0f}] {batched[0]:>8,.0f} [{batched[1]:>8,.0f}] "
+            f"{batched[0] / single[0]:>5.1f}x {reference[0]:>8,.0f} [{reference[1]:>8,.0f}] "
+            f"{batched[1] / reference[1]:>20.2f}x"
+        )
     mover = Board(10)
     start = time.perf_counter()
     n = 0
     while time.perf_counter() - start < args.seconds / 2:
         n += int(core.count_moves(mover.cells, mover.queens, mover.queen_counts, 0, mover.dirs) > 0)
-    print(f"(for scale: the numba move counter that 'basic' uses runs {n / (time.perf_counter() - start):,.0f} "
-          "positions/s on the 10x10 start)")
+    print(
+        f"(for scale: the numba move counter that 'basic' uses runs {n / (time.perf_counter() - start):,.0f} "
+        "positions/s on the 10x10 start)"
+    )
 
 
 if __name__ == "__main__":

@@ -88,8 +88,10 @@ def best_time(fn, repeats: int) -> float:
 def bench_move_lists(games: int, repeats: int, seed: int) -> None:
     positions = random_positions(games, seed)
     total = sum(b.count_legal_moves() for b in positions)
-    print(f"\n== full move-list generation: {len(positions)} positions from {games} random 10x10 "
-          f"games (seed {seed}), {total:,} moves, best of {repeats} ==")
+    print(
+        f"\n== full move-list generation: {len(positions)} positions from {games} random 10x10 "
+        f"games (seed {seed}), {total:,} moves, best of {repeats} =="
+    )
     buffer = np.empty((core.max_moves(10, core.MAX_QUEENS), 3), dtype=np.int64)
     args = [(b.cells, b.queens, b.queen_counts, int(b.turn), b.dirs) for b in positions]
 
@@ -106,7 +108,9 @@ def bench_move_lists(games: int, repeats: int, seed: int) -> None:
     rates = {}
     for name, fn in (("ours: kernel into a buffer", kernel), ("ours: Board.legal_moves_array", board_arrays)):
         rates[name] = total / best_time(fn, repeats)
-        print(f"{name:<36} {rates[name] / 1e6:8.1f} M moves/s  {len(positions) / total * rates[name]:>10,.0f} positions/s")
+        print(
+            f"{name:<36} {rates[name] / 1e6:8.1f} M moves/s  {len(positions) / total * rates[name]:>10,.0f} positions/s"
+        )
     try:
         import pyspiel
     except ImportError:
@@ -139,12 +143,13 @@ def bench_move_lists(games: int, repeats: int, seed: int) -> None:
                 s.undo_action(player, a)
         assert n == total, (n, total)
 
-    spiel = {name: total / best_time(fn, repeats)
-             for name, fn in (("child", spiel_child), ("apply/undo", spiel_undo))}
+    spiel = {name: total / best_time(fn, repeats) for name, fn in (("child", spiel_child), ("apply/undo", spiel_undo))}
     best = max(spiel, key=spiel.get)
     for name, rate in spiel.items():
-        print(f"{'OpenSpiel: legal_actions, ' + name:<36} {rate / 1e6:8.1f} M moves/s  "
-              f"{len(positions) / total * rate:>10,.0f} positions/s")
+        print(
+            f"{'OpenSpiel: legal_actions, ' + name:<36} {rate / 1e6:8.1f} M moves/s  "
+            f"{len(positions) / total * rate:>10,.0f} positions/s"
+        )
     for name, rate in rates.items():
         print(f"ratio {name} / OpenSpiel ({best}): {rate / spiel[best]:.1f}x (target >= 10x)")
 
@@ -169,19 +174,20 @@ def bench_compile(runs: int) -> None:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         for label in ["cold"] + ["warm"] * runs:
             start = time.perf_counter()
-            out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env, check=True,
-                                 capture_output=True, text=True).stdout
+            out = subprocess.run(
+                [sys.executable, "-c", FIRST_CALL], env=env, check=True, capture_output=True, text=True
+            ).stdout
             wall = time.perf_counter() - start
             imported, first = (float(x) for x in out.split())
-            print(f"{label}: import {imported:6.2f} s, first calls {first:6.2f} s, "
-                  f"process wall {wall:6.2f} s")
+            print(f"{label}: import {imported:6.2f} s, first calls {first:6.2f} s, process wall {wall:6.2f} s")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--depth", type=int, default=3, help="perft depth (default 3: ~25 s each)")
-    parser.add_argument("--c-source", type=Path, default=DEFAULT_C_SOURCE,
-                        help=f"the C reference (default {DEFAULT_C_SOURCE})")
+    parser.add_argument(
+        "--c-source", type=Path, default=DEFAULT_C_SOURCE, help=f"the C reference (default {DEFAULT_C_SOURCE})"
+    )
     parser.add_argument("--games", type=int, default=20, help="random games for the move-list positions")
     parser.add_argument("--repeats", type=int, default=3, help="timing repeats (best is kept)")
     parser.add_argument("--seed", type=int, default=0)

@@ -26,18 +26,18 @@ import argparse
 import time
 
 import torch
+from nn_inference import frontier  # the same frontier positions as the value nets' benchmark
 
 from agents.evaluation.cnn import inference_module
 from agents.nets.onnx_runtime import OnnxRunner
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import PolicyValueNet
 from agents.search.pvmcts import pv_weights_path
-from nn_inference import frontier  # the same frontier positions as the value nets' benchmark
 
 
 def rate(module: torch.nn.Module, x: torch.Tensor, batch: int, seconds: float, channels_last: bool) -> float:
     """Positions per CPU second through ``module`` in chunks of ``batch``."""
-    parts = [x[i:i + batch] for i in range(0, len(x) - batch + 1, batch)] or [x]
+    parts = [x[i : i + batch] for i in range(0, len(x) - batch + 1, batch)] or [x]
     if channels_last:
         parts = [p.contiguous(memory_format=torch.channels_last) for p in parts]
     with torch.inference_mode():
@@ -67,6 +67,7 @@ def main() -> None:
     path = pv_weights_path("default", args.size)
     if path.with_suffix(".json").exists():
         from agents.nets.export import load_model
+
         model, _ = load_model(path)
         print(f"net: {path.name}")
     else:
@@ -89,8 +90,10 @@ def main() -> None:
     except Exception as error:  # noqa: BLE001  (report why, keep measuring the others)
         print(f"onnxrt: skipped ({type(error).__name__}: {str(error)[:120]})")
     batches = [1, 8, 64, len(x)]
-    print(f"{args.size}x{args.size}, frontier of {len(x)} positions, {args.threads} thread(s); "
-          "positions per CPU second (ratio to eager)")
+    print(
+        f"{args.size}x{args.size}, frontier of {len(x)} positions, {args.threads} thread(s); "
+        "positions per CPU second (ratio to eager)"
+    )
     print(f"{'variant':<11}" + "".join(f"{'batch ' + str(b):>20}" for b in batches))
     reference = {}
     for name, (module, cl) in variants.items():

@@ -101,13 +101,33 @@ def check_game(cells, queens, nq, meta, dirs, pad, pub, nn, obs, mask, legal, sc
 
 
 @njit(cache=True)
-def check_batch(cells, queens, nq, meta, dirs, pad, pub, nn, obs, masks, legal, rewards, terminated, illegal,
-                was_done, scratch, moves, plane, codes):
+def check_batch(
+    cells,
+    queens,
+    nq,
+    meta,
+    dirs,
+    pad,
+    pub,
+    nn,
+    obs,
+    masks,
+    legal,
+    rewards,
+    terminated,
+    illegal,
+    was_done,
+    scratch,
+    moves,
+    plane,
+    codes,
+):
     """Check every game; ``was_done[i]``: game ``i`` had ended before this step (autoreset step)."""
     bad = 0
     for i in range(cells.shape[0]):
-        code = check_game(cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, obs[i], masks[i], legal[i],
-                          scratch, moves, plane)
+        code = check_game(
+            cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, obs[i], masks[i], legal[i], scratch, moves, plane
+        )
         if code == 0:
             has = core.has_move(cells[i], queens[i], nq[i], meta[i, K.SIDE], dirs)
             if was_done[i]:
@@ -135,7 +155,7 @@ def main() -> None:
     parser.add_argument("--illegal", type=float, default=0.002, help="probability of an arbitrary action")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    size, nn, b = args.size, args.size ** 2, args.envs
+    size, nn, b = args.size, args.size**2, args.envs
     envs = AmazonsVectorEnv(b, size=size, copy=False)
     rng = np.random.default_rng(args.seed)
     obs, infos = envs.reset(seed=args.seed)
@@ -155,9 +175,27 @@ def main() -> None:
             arbitrary = rng.random(b) < args.illegal
             actions[arbitrary] = rng.integers(nn * nn, size=int(arbitrary.sum()))
             obs, rewards, terminated, truncated, infos = envs.step(actions)
-            bad = check_batch(envs._cells, envs._queens, envs._nq, envs._meta, envs._dirs, envs._pad, envs._pub,
-                              nn, obs.reshape(b, NUM_PLANES, nn), infos["action_mask"], envs._legal, rewards, terminated,
-                              infos["illegal_action"], was_done, scratch, moves, plane, codes)
+            bad = check_batch(
+                envs._cells,
+                envs._queens,
+                envs._nq,
+                envs._meta,
+                envs._dirs,
+                envs._pad,
+                envs._pub,
+                nn,
+                obs.reshape(b, NUM_PLANES, nn),
+                infos["action_mask"],
+                envs._legal,
+                rewards,
+                terminated,
+                infos["illegal_action"],
+                was_done,
+                scratch,
+                moves,
+                plane,
+                codes,
+            )
             bad += _colour_rewards_wrong(infos["rewards"], terminated, envs._meta[:, K.WINNER], codes)
             if bad:
                 violations += bad
@@ -176,16 +214,19 @@ def main() -> None:
             steps += b
             bar.update(b)
     elapsed = time.perf_counter() - start
-    print(f"{steps:,} steps ({games:,} games, {replayed:,} replayed through Board.push) on {size}x{size} "
-          f"in {elapsed:.1f} s: {steps / elapsed:,.0f} steps/s with every check")
+    print(
+        f"{steps:,} steps ({games:,} games, {replayed:,} replayed through Board.push) on {size}x{size} "
+        f"in {elapsed:.1f} s: {steps / elapsed:,.0f} steps/s with every check"
+    )
     print(f"violations: {violations}")
     for line in examples[:10]:
         print("  " + line)
     sys.exit(1 if violations else 0)
 
 
-def _colour_rewards_wrong(colour_rewards: np.ndarray, terminated: np.ndarray, winners: np.ndarray,
-                          codes: np.ndarray) -> int:
+def _colour_rewards_wrong(
+    colour_rewards: np.ndarray, terminated: np.ndarray, winners: np.ndarray, codes: np.ndarray
+) -> int:
     """Games whose per-colour rewards are not [0, 0] (running) or +1/-1 for winner/loser (just
     ended); their ``codes`` get 20."""
     expected = np.zeros_like(colour_rewards)

@@ -58,10 +58,23 @@ def sprt_path(json_path: str) -> str:
     return stem + ".sprt.json"
 
 
-def sprt(new: str, old: str, size: int = 8, opening: int = 2, seed: int = 0, elo0: float = 0.0,
-         elo1: float = 50.0, alpha: float = 0.05, beta: float = 0.05, max_games: int = 400,
-         games: Optional[int] = None, chunk: int = 10, workers: Optional[int] = None,
-         json_path: Optional[str] = None, progress: bool = True) -> dict[str, Any]:
+def sprt(
+    new: str,
+    old: str,
+    size: int = 8,
+    opening: int = 2,
+    seed: int = 0,
+    elo0: float = 0.0,
+    elo1: float = 50.0,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    max_games: int = 400,
+    games: Optional[int] = None,
+    chunk: int = 10,
+    workers: Optional[int] = None,
+    json_path: Optional[str] = None,
+    progress: bool = True,
+) -> dict[str, Any]:
     """Play ``new`` against ``old`` (module docstring); returns the match summary plus ``"sprt"``:
     the verdict (``"H1"``: new is better, ``"H0"``: it is not better by ``elo1``, ``"none"``:
     undecided after ``max_games``; ``"fixed"`` with ``games``), the LLR and its bounds."""
@@ -79,8 +92,17 @@ def sprt(new: str, old: str, size: int = 8, opening: int = 2, seed: int = 0, elo
     played, verdict, result = 0, "none", None
     while played < limit:
         played = min(limit, played + chunk)
-        result = match(new, old, games=played, size=size, seed=seed, opening=opening, workers=workers,
-                       json_path=json_path, progress=progress)
+        result = match(
+            new,
+            old,
+            games=played,
+            size=size,
+            seed=seed,
+            opening=opening,
+            workers=workers,
+            json_path=json_path,
+            progress=progress,
+        )
         if games is None:
             ratio = llr(result["a_wins"], result["b_wins"], elo0, elo1)
             if ratio >= upper or ratio <= lower:
@@ -88,9 +110,17 @@ def sprt(new: str, old: str, size: int = 8, opening: int = 2, seed: int = 0, elo
                 break
     assert result is not None
     result.pop("results")
-    record = {"verdict": "fixed" if games is not None else verdict, "elo0": elo0, "elo1": elo1,
-              "alpha": alpha, "beta": beta, "llr": llr(result["a_wins"], result["b_wins"], elo0, elo1),
-              "bounds": [lower, upper], "games": result["games"], "command": shlex.join(["python3", *sys.argv])}
+    record = {
+        "verdict": "fixed" if games is not None else verdict,
+        "elo0": elo0,
+        "elo1": elo1,
+        "alpha": alpha,
+        "beta": beta,
+        "llr": llr(result["a_wins"], result["b_wins"], elo0, elo1),
+        "bounds": [lower, upper],
+        "games": result["games"],
+        "command": shlex.join(["python3", *sys.argv]),
+    }
     if json_path is not None:  # beside the arena's file, which only the arena writes
         with open(sprt_path(json_path), "w", encoding="utf-8") as handle:
             json.dump({"sprt": record, "summary": result}, handle, indent=1)
@@ -98,8 +128,9 @@ def sprt(new: str, old: str, size: int = 8, opening: int = 2, seed: int = 0, elo
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("new", help="the changed setting, e.g. 'uct:time=0.5,c=0.8'")
     parser.add_argument("old", help="the current setting, e.g. 'uct:time=0.5'")
     parser.add_argument("--size", type=int, default=8, help="board size (default 8)")
@@ -117,8 +148,23 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     try:
-        result = sprt(args.new, args.old, args.size, args.opening, args.seed, args.elo0, args.elo1, args.alpha,
-                      args.beta, args.max_games, args.games, args.chunk, args.workers, args.json, not args.quiet)
+        result = sprt(
+            args.new,
+            args.old,
+            args.size,
+            args.opening,
+            args.seed,
+            args.elo0,
+            args.elo1,
+            args.alpha,
+            args.beta,
+            args.max_games,
+            args.games,
+            args.chunk,
+            args.workers,
+            args.json,
+            not args.quiet,
+        )
     except KeyboardInterrupt:
         print("\ninterrupted: rerun the same command to resume", file=sys.stderr)
         return 130
@@ -126,8 +172,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         parser.error(str(error))
     record = result["sprt"]
     print(format_match(result))
-    print(f"  SPRT elo0={record['elo0']:g} elo1={record['elo1']:g}: LLR {record['llr']:+.2f} "
-          f"(bounds {record['bounds'][0]:+.2f}, {record['bounds'][1]:+.2f}) -> {record['verdict']}")
+    print(
+        f"  SPRT elo0={record['elo0']:g} elo1={record['elo1']:g}: LLR {record['llr']:+.2f} "
+        f"(bounds {record['bounds'][0]:+.2f}, {record['bounds'][1]:+.2f}) -> {record['verdict']}"
+    )
     return 0
 
 

@@ -30,15 +30,27 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engine_speed import parse_speed_args, print_table, speed_parser  # noqa: E402  (this folder's benchmarks)
 from engines import position_at  # noqa: E402
 
+from amazons_env import Board  # noqa: E402
+
 from agents import make  # noqa: E402
 from agents.evaluation.evaluator import KERNEL_TYPE, make_evaluator  # noqa: E402
-from amazons_env import Board  # noqa: E402
 
 KERNELS = ("mailbox", "bitboard")
 
 
-@njit(types.float64(KERNEL_TYPE, types.uint8[:, ::1], types.int64[:, :, ::1], types.int64[:, ::1],
-                    types.int64, types.int64[::1], types.float64[::1], types.int64), cache=True)
+@njit(
+    types.float64(
+        KERNEL_TYPE,
+        types.uint8[:, ::1],
+        types.int64[:, :, ::1],
+        types.int64[:, ::1],
+        types.int64,
+        types.int64[::1],
+        types.float64[::1],
+        types.int64,
+    ),
+    cache=True,
+)
 def _sweep(kernel, cells, queens, nq, side, dirs, params, rounds):
     """``rounds`` passes of ``kernel`` over the positions ``cells[i]`` (``side`` to move)."""
     total = 0.0
@@ -111,23 +123,36 @@ def run(sizes: list[int], rounds: int, sims: Optional[int]) -> list[dict[str, An
 
 
 def _line(row: dict[str, Any]) -> str:
-    return (f"| {row['size']}x{row['size']} | {row['position']} | {row['mailbox_evals_per_second']:,.0f} | "
-            f"{row['bitboard_evals_per_second']:,.0f} | {row['kernel_ratio']:.2f} | "
-            f"{row['uct_mailbox_sims_per_second']:,.0f} | {row['uct_bitboard_sims_per_second']:,.0f} | "
-            f"{row['uct_ratio']:.2f} | {row['uct_mailbox_move']} / {row['uct_bitboard_move']} |")
+    return (
+        f"| {row['size']}x{row['size']} | {row['position']} | {row['mailbox_evals_per_second']:,.0f} | "
+        f"{row['bitboard_evals_per_second']:,.0f} | {row['kernel_ratio']:.2f} | "
+        f"{row['uct_mailbox_sims_per_second']:,.0f} | {row['uct_bitboard_sims_per_second']:,.0f} | "
+        f"{row['uct_ratio']:.2f} | {row['uct_mailbox_move']} / {row['uct_bitboard_move']} |"
+    )
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = speed_parser(__doc__)
     parser.add_argument("--rounds", type=int, default=3, help="rounds, best kept (default 3)")
-    parser.add_argument("--sims", type=int, default=None,
-                        help="uct simulations per search (default 20000 up to 8x8, 3000 above)")
+    parser.add_argument(
+        "--sims", type=int, default=None, help="uct simulations per search (default 20000 up to 8x8, 3000 above)"
+    )
     args = parse_speed_args(parser, argv)
     if args.rounds < 1 or args.sims is not None and args.sims < 1:
         parser.error("--rounds and --sims must be >= 1")
-    columns = ["board", "position", "mailbox evals/s", "bitboard evals/s", "ratio", "uct sims/s, mailbox",
-               "uct sims/s, bitboard", "ratio", "uct's move (mailbox / bitboard)"]
+    columns = [
+        "board",
+        "position",
+        "mailbox evals/s",
+        "bitboard evals/s",
+        "ratio",
+        "uct sims/s, mailbox",
+        "uct sims/s, bitboard",
+        "ratio",
+        "uct's move (mailbox / bitboard)",
+    ]
     return print_table(columns, lambda: run(args.sizes, args.rounds, args.sims), args.json)
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -38,10 +38,16 @@ class ConvExtractor(BaseFeaturesExtractor):
         super().__init__(observation_space, features_dim)
         planes, n, _ = observation_space.shape
         self.net = nn.Sequential(
-            nn.Conv2d(planes, channels, 3, padding=1), nn.ReLU(),
-            nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU(),
-            nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU(),
-            nn.Flatten(), nn.Linear(channels * n * n, features_dim), nn.ReLU())
+            nn.Conv2d(planes, channels, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(channels, channels, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(channels, channels, 3, padding=1),
+            nn.ReLU(),
+            nn.Flatten(),
+            nn.Linear(channels * n * n, features_dim),
+            nn.ReLU(),
+        )
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         return self.net(observations.float())
@@ -80,8 +86,19 @@ def main() -> None:
 
     env = Monitor(AmazonsEnv(size=args.size, opponent="random", learner_color="random"))
     policy_kwargs = {"features_extractor_class": ConvExtractor} if args.policy == "cnn" else None
-    model = MaskablePPO("MlpPolicy", env, n_steps=1024, batch_size=256, learning_rate=3e-4, gamma=0.99,
-                        ent_coef=0.01, seed=args.seed, verbose=0, device="cpu", policy_kwargs=policy_kwargs)
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=1024,
+        batch_size=256,
+        learning_rate=3e-4,
+        gamma=0.99,
+        ent_coef=0.01,
+        seed=args.seed,
+        verbose=0,
+        device="cpu",
+        policy_kwargs=policy_kwargs,
+    )
     untrained = evaluate(model, args.size, args.games, seed=10_000)
     start, cpu = time.perf_counter(), time.process_time()
     model.learn(total_timesteps=args.timesteps)
@@ -90,12 +107,16 @@ def main() -> None:
     total = wins["white"] + wins["black"]
     low, high = wilson(total, args.games)
     half = args.games // 2
-    print(f"{args.policy} policy: trained {args.timesteps:,} steps in {elapsed:.0f} s "
-          f"(CPU {cpu:.0f} s) on {args.size}x{args.size}")
+    print(
+        f"{args.policy} policy: trained {args.timesteps:,} steps in {elapsed:.0f} s "
+        f"(CPU {cpu:.0f} s) on {args.size}x{args.size}"
+    )
     print(f"untrained policy vs random: {untrained['white'] + untrained['black']}/{args.games} wins")
-    print(f"trained policy vs random:   {total}/{args.games} wins = {total / args.games:.0%} "
-          f"(95% CI {low:.0%}-{high:.0%}); as White {wins['white']}/{args.games - half}, "
-          f"as Black {wins['black']}/{half}")
+    print(
+        f"trained policy vs random:   {total}/{args.games} wins = {total / args.games:.0%} "
+        f"(95% CI {low:.0%}-{high:.0%}); as White {wins['white']}/{args.games - half}, "
+        f"as Black {wins['black']}/{half}"
+    )
 
 
 if __name__ == "__main__":

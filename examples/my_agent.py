@@ -11,9 +11,10 @@ anywhere a spec goes, as ``FILE.py:CLASS[:key=value,...]``::
 
 from typing import Optional
 
+from amazons_env import Board, Move
+
 from agents import Agent
 from agents.options import opt
-from amazons_env import Board, Move
 
 
 class Mobility(Agent):

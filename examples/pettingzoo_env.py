@@ -1,4 +1,5 @@
 """A random game in the PettingZoo AEC env: the same agent acts twice per turn (queen, then arrow)."""
+
 import numpy as np
 
 from amazons_env.envs.pettingzoo_env import env

@@ -45,6 +45,7 @@ from safetensors.torch import load as load_bytes
 from safetensors.torch import save as save_bytes
 
 from agents.nets.safefiles import ModelFileError, json_sha256, read_header, read_json
+
 # the value-net trainer's checked optimizer state and atomic write: one implementation of each
 from training.optimize.checkpoint import restored_optimizer_state, write_atomic
 
@@ -90,8 +91,15 @@ def has_state(out: Path) -> bool:
     return (Path(out) / STATE_FILE).exists()
 
 
-def save_state(out: Path, net: torch.nn.Module, optimizer: torch.optim.Optimizer, progress: Progress,
-               options: dict[str, Any], rng: np.random.Generator, env_rng: np.random.Generator) -> None:
+def save_state(
+    out: Path,
+    net: torch.nn.Module,
+    optimizer: torch.optim.Optimizer,
+    progress: Progress,
+    options: dict[str, Any],
+    rng: np.random.Generator,
+    env_rng: np.random.Generator,
+) -> None:
     """Write the state of a run at an update boundary into ``out`` (see the module docstring)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -110,11 +118,16 @@ def save_state(out: Path, net: torch.nn.Module, optimizer: torch.optim.Optimizer
     digest = hashlib.sha256(data).hexdigest()
     name = f"state-{digest[:16]}.safetensors"
     write_atomic(out / name, data)
-    config = {"format_version": STATE_VERSION, "options": options, "progress": dataclasses.asdict(progress),
-              "optimizer": {"class": type(optimizer).__name__, "param_groups": saved["param_groups"], "state": layout},
-              "rng": {"numpy": rng.bit_generator.state, "env": env_rng.bit_generator.state},
-              "tensors_file": name, "tensors": {k: list(t.shape) for k, t in tensors.items()},
-              "tensors_sha256": digest}
+    config = {
+        "format_version": STATE_VERSION,
+        "options": options,
+        "progress": dataclasses.asdict(progress),
+        "optimizer": {"class": type(optimizer).__name__, "param_groups": saved["param_groups"], "state": layout},
+        "rng": {"numpy": rng.bit_generator.state, "env": env_rng.bit_generator.state},
+        "tensors_file": name,
+        "tensors": {k: list(t.shape) for k, t in tensors.items()},
+        "tensors_sha256": digest,
+    }
     config["sha256"] = json_sha256(config)
     write_atomic(out / STATE_FILE, (json.dumps(config, indent=1, sort_keys=True) + "\n").encode())
     for old in out.glob("state-*.safetensors"):
@@ -126,26 +139,41 @@ def read_state(out: Path) -> State:
     """The state in ``out``, checked: the JSON's own hash, its fields, the tensors file's header
     against its list before reading it, then the file's hash."""
     path = Path(out) / STATE_FILE
-    config = read_json(path, "PPO training state", STATE_VERSION,
-                       ("options", "progress", "optimizer", "rng", "tensors_file", "tensors", "tensors_sha256",
-                        "sha256"))
+    config = read_json(
+        path,
+        "PPO training state",
+        STATE_VERSION,
+        ("options", "progress", "optimizer", "rng", "tensors_file", "tensors", "tensors_sha256", "sha256"),
+    )
     if config["sha256"] != json_sha256(config):
-        raise ModelFileError(f"PPO training state {path} was edited: its sha256 does not match its content "
-                             "(resume from an unedited state, or train into another --out)")
+        raise ModelFileError(
+            f"PPO training state {path} was edited: its sha256 does not match its content "
+            "(resume from an unedited state, or train into another --out)"
+        )
     name, tensors = config["tensors_file"], config["tensors"]
     if not isinstance(name, str) or not _TENSORS.fullmatch(name):
-        raise ModelFileError(f"PPO training state {path}: tensors_file {str(name)[:60]!r} is not a state-*.safetensors name")
-    if not isinstance(config["options"], dict) or not isinstance(tensors, dict) or not all(
+        raise ModelFileError(
+            f"PPO training state {path}: tensors_file {str(name)[:60]!r} is not a state-*.safetensors name"
+        )
+    if (
+        not isinstance(config["options"], dict)
+        or not isinstance(tensors, dict)
+        or not all(
             isinstance(shape, list) and all(type(x) is int and 0 <= x < 1 << 31 for x in shape)
-            for shape in tensors.values()):
+            for shape in tensors.values()
+        )
+    ):
         raise ModelFileError(f"PPO training state {path}: malformed options or tensors list")
     weights = path.parent / name
-    read_header(weights, "PPO training state tensors", {k: (None, shape) for k, shape in tensors.items()},
-                _MAX_TENSOR_BYTES)
+    read_header(
+        weights, "PPO training state tensors", {k: (None, shape) for k, shape in tensors.items()}, _MAX_TENSOR_BYTES
+    )
     data = weights.read_bytes()
     if hashlib.sha256(data).hexdigest() != config["tensors_sha256"]:
-        raise ModelFileError(f"PPO training state tensors {weights} do not match the SHA-256 in {path} "
-                             "(truncated, tampered or from another run)")
+        raise ModelFileError(
+            f"PPO training state tensors {weights} do not match the SHA-256 in {path} "
+            "(truncated, tampered or from another run)"
+        )
     try:
         return State(path, config, load_bytes(data))
     except (SafetensorError, ValueError) as error:
@@ -170,8 +198,13 @@ def _progress(saved: Any, where: Path) -> Progress:
     return Progress(**saved)
 
 
-def restore(state: State, net: torch.nn.Module, optimizer: torch.optim.Optimizer, rng: np.random.Generator,
-            env_rng: np.random.Generator) -> Progress:
+def restore(
+    state: State,
+    net: torch.nn.Module,
+    optimizer: torch.optim.Optimizer,
+    rng: np.random.Generator,
+    env_rng: np.random.Generator,
+) -> Progress:
     """Put the net, the optimizer and the generators back as ``state`` saved them; the progress to
     go on from. ``net`` and ``optimizer`` are new ones built from ``state.options``."""
     where, tensors = state.path, state.tensors
@@ -193,6 +226,7 @@ def restore(state: State, net: torch.nn.Module, optimizer: torch.optim.Optimizer
         env_rng.bit_generator.state = saved_rng["env"]
         torch.set_rng_state(rng_torch)
     except (ValueError, KeyError, RuntimeError, TypeError, AttributeError) as error:
-        raise ModelFileError(f"PPO training state {where}: the net, optimizer or generator state does not load: "
-                             f"{str(error)[:200]}") from None
+        raise ModelFileError(
+            f"PPO training state {where}: the net, optimizer or generator state does not load: {str(error)[:200]}"
+        ) from None
     return progress

@@ -52,10 +52,11 @@ try:
 except ImportError:  # pragma: no cover - optional dependency
     raise SystemExit('this example needs torch: pip install -c constraints.txt -e ".[rl]"') from None
 
-from agents.nets.safefiles import ModelFileError
-from agents.policy_agent import PolicyAgent
 from amazons_env.envs.policy_pool import play_policies
 from amazons_env.envs.vector_env import AmazonsVectorEnv
+
+from agents.nets.safefiles import ModelFileError
+from agents.policy_agent import PolicyAgent
 
 if str(Path(__file__).resolve().parent) not in sys.path:  # ppo_state.py lies beside this file
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -63,9 +64,27 @@ from ppo_state import STATE_FILE, Progress, State, has_state, read_state, restor
 
 OPPONENTS = ("random", "two-iteration:depth=1,eval=basic")
 DEFAULTS: dict[str, Any] = {
-    "size": 6, "minutes": 15.0, "updates": 0, "clock": "wall", "eval_every": 120.0, "games": 100, "envs": 64,
-    "steps": 64, "epochs": 4, "minibatch": 512, "lr": 1e-3, "gamma": 0.99, "lam": 0.95, "clip": 0.2,
-    "ent_coef": 0.01, "vf_coef": 0.5, "channels": 32, "blocks": 3, "threads": 1, "seed": 0}
+    "size": 6,
+    "minutes": 15.0,
+    "updates": 0,
+    "clock": "wall",
+    "eval_every": 120.0,
+    "games": 100,
+    "envs": 64,
+    "steps": 64,
+    "epochs": 4,
+    "minibatch": 512,
+    "lr": 1e-3,
+    "gamma": 0.99,
+    "lam": 0.95,
+    "clip": 0.2,
+    "ent_coef": 0.01,
+    "vf_coef": 0.5,
+    "channels": 32,
+    "blocks": 3,
+    "threads": 1,
+    "seed": 0,
+}
 FREE = ("minutes", "updates", "eval_every", "threads")  # what a resumed run may change
 
 
@@ -81,8 +100,9 @@ class ConvPolicy(nn.Module):
             layers += [nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU()]
         self.trunk = nn.Sequential(*layers)
         self.policy = nn.Conv2d(channels, 8 * (size - 1), 1)
-        self.value = nn.Sequential(nn.Flatten(), nn.Linear(channels * size * size, 64), nn.ReLU(),
-                                   nn.Linear(64, 1), nn.Tanh())
+        self.value = nn.Sequential(
+            nn.Flatten(), nn.Linear(channels * size * size, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh()
+        )
 
     def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = self.trunk(planes.float())
@@ -97,22 +117,30 @@ def masked(logits: torch.Tensor, mask: torch.Tensor) -> torch.distributions.Cate
 
 def greedy_policy(net: ConvPolicy):
     """The net as a batched policy (numpy in, numpy out): the most likely legal action."""
+
     def policy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         with torch.no_grad():
             logits, _ = net(torch.from_numpy(np.ascontiguousarray(obs)))
             return logits.masked_fill(~torch.from_numpy(mask.astype(bool)), -1e9).argmax(1).numpy()
+
     return policy
 
 
 # -- checkpoints: safetensors + JSON with the weights' SHA-256 ---------------------------------------
+
 
 def save_checkpoint(net: ConvPolicy, base: Path) -> None:
     from safetensors.torch import save_file
 
     weights = base.with_suffix(".safetensors")
     save_file({k: v.contiguous() for k, v in net.state_dict().items()}, str(weights))
-    config = {"format_version": 1, "size": net.size, "channels": net.channels, "blocks": net.blocks,
-              "weights_sha256": hashlib.sha256(weights.read_bytes()).hexdigest()}
+    config = {
+        "format_version": 1,
+        "size": net.size,
+        "channels": net.channels,
+        "blocks": net.blocks,
+        "weights_sha256": hashlib.sha256(weights.read_bytes()).hexdigest(),
+    }
     base.with_suffix(".json").write_text(json.dumps(config, indent=2) + "\n")
 
 
@@ -124,8 +152,9 @@ def load_checkpoint(path: str) -> ConvPolicy:
     from agents.nets.safefiles import ModelFileError, checked_path, file_sha256, read_header, read_json
 
     base = checked_path(path, "PPO checkpoint")
-    config = read_json(base.with_suffix(".json"), "PPO checkpoint config", 1,
-                       ("size", "channels", "blocks", "weights_sha256"))
+    config = read_json(
+        base.with_suffix(".json"), "PPO checkpoint config", 1, ("size", "channels", "blocks", "weights_sha256")
+    )
     limits = {"size": (4, 12), "channels": (1, 512), "blocks": (1, 32)}
     for key, (low, high) in limits.items():
         value = config[key]
@@ -133,8 +162,12 @@ def load_checkpoint(path: str) -> ConvPolicy:
             raise ModelFileError(f"PPO checkpoint config {base}.json: {key}={str(value)[:40]} is not in {low}..{high}")
     net = ConvPolicy(config["size"], config["channels"], config["blocks"])
     weights = base.with_suffix(".safetensors")
-    read_header(weights, "PPO checkpoint weights",
-                {name: ("float32", list(t.shape)) for name, t in net.state_dict().items()}, limit=1 << 30)
+    read_header(
+        weights,
+        "PPO checkpoint weights",
+        {name: ("float32", list(t.shape)) for name, t in net.state_dict().items()},
+        limit=1 << 30,
+    )
     if file_sha256(weights) != config["weights_sha256"]:
         raise ModelFileError(f"PPO checkpoint weights {weights} do not match the SHA-256 in {base}.json")
     net.load_state_dict(load(weights.read_bytes()))
@@ -148,6 +181,7 @@ def checkpoint_agent(path: str, seed: Optional[int] = None) -> PolicyAgent:
 
 
 # -- PPO ---------------------------------------------------------------------------------------------
+
 
 def gae(rewards, values, dones, actors, next_value, next_actor, gamma: float, lam: float) -> torch.Tensor:
     """Advantages of the mover at each step; a change of mover flips the sign of what is
@@ -179,7 +213,7 @@ def train(args: argparse.Namespace, state: Optional[State] = None) -> tuple[Prog
     if state is not None:
         progress = restore(state, net, optimizer, rng, env_rng)
         progress.sessions += 1
-    obs, infos = envs.reset(seed=int(rng.integers(2 ** 63)))
+    obs, infos = envs.reset(seed=int(rng.integers(2**63)))
     if state is not None:
         envs.np_random = env_rng
     n_actions = envs.single_action_space.n
@@ -227,16 +261,29 @@ def train(args: argparse.Namespace, state: Optional[State] = None) -> tuple[Prog
                 done_buf[t] = torch.from_numpy((terminated | ~valid.numpy()).astype(np.float32))
             with torch.no_grad():
                 next_value = net(torch.from_numpy(obs.copy()))[1]
-            adv = gae(rew_buf, val_buf, done_buf, actor_buf, next_value, torch.from_numpy(infos["player"] * 1.0),
-                      args.gamma, args.lam)
+            adv = gae(
+                rew_buf,
+                val_buf,
+                done_buf,
+                actor_buf,
+                next_value,
+                torch.from_numpy(infos["player"] * 1.0),
+                args.gamma,
+                args.lam,
+            )
             update(net, optimizer, args, [obs_buf, mask_buf, act_buf, logp_buf, adv, adv + val_buf], valid_buf)
             progress.steps += t_len * b
             progress.updates += 1
             checkpoint()
 
 
-def update(net: ConvPolicy, optimizer: torch.optim.Optimizer, args: argparse.Namespace, rollout: list[torch.Tensor],
-           valid: torch.Tensor) -> None:
+def update(
+    net: ConvPolicy,
+    optimizer: torch.optim.Optimizer,
+    args: argparse.Namespace,
+    rollout: list[torch.Tensor],
+    valid: torch.Tensor,
+) -> None:
     """PPO epochs over the valid steps of ``rollout`` (observations, masks, actions, log-probs,
     advantages, returns)."""
     keep = valid.reshape(-1).bool()
@@ -246,7 +293,7 @@ def update(net: ConvPolicy, optimizer: torch.optim.Optimizer, args: argparse.Nam
     for _ in range(args.epochs):
         order = torch.randperm(count)
         for lo in range(0, count, args.minibatch):
-            idx = order[lo:lo + args.minibatch]
+            idx = order[lo : lo + args.minibatch]
             o, m, a, old_logp, a_adv, a_ret = (x[idx] for x in data)
             logits, value = net(o)
             dist = masked(logits, m)
@@ -293,12 +340,21 @@ def evaluate(net: ConvPolicy, args: argparse.Namespace, elapsed: float, steps: i
     net.eval()
     row: dict[str, Any] = {"minutes": elapsed / 60, "steps": steps}
     for opponent in OPPONENTS:
-        result = play_policies(greedy_policy(net), opponent, size=args.size, games=args.games,
-                               seed=10_000 + len(opponent), action_encoding="lines", mask_dtype="bool")
+        result = play_policies(
+            greedy_policy(net),
+            opponent,
+            size=args.size,
+            games=args.games,
+            seed=10_000 + len(opponent),
+            action_encoding="lines",
+            mask_dtype="bool",
+        )
         row[opponent] = result
-    print(f"{row['minutes']:6.1f} min {steps:>10,} steps | "
-          + " | ".join(f"{o}: {row[o]['score']:.0%} (W {row[o]['white']}, B {row[o]['black']})" for o in OPPONENTS),
-          flush=True)
+    print(
+        f"{row['minutes']:6.1f} min {steps:>10,} steps | "
+        + " | ".join(f"{o}: {row[o]['score']:.0%} (W {row[o]['white']}, B {row[o]['black']})" for o in OPPONENTS),
+        flush=True,
+    )
     return row
 
 
@@ -306,14 +362,17 @@ def report(progress: Progress, net: ConvPolicy, args: argparse.Namespace) -> Non
     out, history = args.out, progress.history
     half = args.games // 2
     changed = [f"--{k.replace('_', '-')} {v}" for k, v in options_of(args).items() if v != DEFAULTS[k]]
-    lines = [f"Self-play PPO on {args.size}x{args.size}: `python3 examples/selfplay_ppo.py {' '.join(changed)} "
-             f"--out {out}`", "",
-             f"wall {progress.wall_s / 60:.1f} min, CPU time {progress.cpu_s / 60:.1f} min "
-             f"(average {progress.cpu_s / max(progress.wall_s, 1e-9):.2f} cores), {progress.steps:,} steps, "
-             f"{progress.updates} updates, {progress.sessions} session(s); "
-             f"each cell: wins / {args.games} (as White / {half}, as Black / {half})", "",
-             f"| {args.clock} minutes | steps | " + " | ".join(f"vs `{o}`" for o in OPPONENTS) + " |",
-             "|---:|---:|" + "---:|" * len(OPPONENTS)]
+    lines = [
+        f"Self-play PPO on {args.size}x{args.size}: `python3 examples/selfplay_ppo.py {' '.join(changed)} --out {out}`",
+        "",
+        f"wall {progress.wall_s / 60:.1f} min, CPU time {progress.cpu_s / 60:.1f} min "
+        f"(average {progress.cpu_s / max(progress.wall_s, 1e-9):.2f} cores), {progress.steps:,} steps, "
+        f"{progress.updates} updates, {progress.sessions} session(s); "
+        f"each cell: wins / {args.games} (as White / {half}, as Black / {half})",
+        "",
+        f"| {args.clock} minutes | steps | " + " | ".join(f"vs `{o}`" for o in OPPONENTS) + " |",
+        "|---:|---:|" + "---:|" * len(OPPONENTS),
+    ]
     for row in history:
         cells = [f"{row[o]['score']:.0%} ({row[o]['white']} / {row[o]['black']})" for o in OPPONENTS]
         lines.append(f"| {row['minutes']:.1f} | {row['steps']:,} | " + " | ".join(cells) + " |")
@@ -323,6 +382,7 @@ def report(progress: Progress, net: ConvPolicy, args: argparse.Namespace) -> Non
     save_checkpoint(net, out / "final")
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
@@ -343,6 +403,7 @@ def report(progress: Progress, net: ConvPolicy, args: argparse.Namespace) -> Non
 
 
 # -- options -------------------------------------------------------------------------------------
+
 
 def options_of(args: argparse.Namespace) -> dict[str, Any]:
     """The run's options as the state saves them (everything but ``--out``)."""
@@ -372,19 +433,31 @@ def parse(argv: Optional[list[str]] = None) -> tuple[argparse.Namespace, Optiona
     """The options and, if ``--out`` holds one, the state to resume (whose options fill in what
     the command line leaves out)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], argument_default=argparse.SUPPRESS)
-    helps = {"size": "board size", "envs": "games played at once", "epochs": "PPO epochs per update",
-             "channels": "conv channels", "blocks": "conv layers", "seed": "seed of torch and of the games",
-             "minutes": "time budget, evaluations included", "updates": "stop after this many updates (0: no limit)",
-             "clock": "what --minutes, --eval-every and the curve count: wall-clock time, or this process's CPU "
-                      "time (fair on a machine shared with other jobs)",
-             "eval_every": "seconds between evaluations (--clock)", "games": "evaluation games per opponent (even)",
-             "steps": "rollout length per update", "threads": "torch threads (small batches: a second thread gains "
-                                                              "little and, on a busy machine, spins)"}
+    helps = {
+        "size": "board size",
+        "envs": "games played at once",
+        "epochs": "PPO epochs per update",
+        "channels": "conv channels",
+        "blocks": "conv layers",
+        "seed": "seed of torch and of the games",
+        "minutes": "time budget, evaluations included",
+        "updates": "stop after this many updates (0: no limit)",
+        "clock": "what --minutes, --eval-every and the curve count: wall-clock time, or this process's CPU "
+        "time (fair on a machine shared with other jobs)",
+        "eval_every": "seconds between evaluations (--clock)",
+        "games": "evaluation games per opponent (even)",
+        "steps": "rollout length per update",
+        "threads": "torch threads (small batches: a second thread gains little and, on a busy machine, spins)",
+    }
     for name, default in DEFAULTS.items():
         extra = {"choices": ("wall", "cpu")} if name == "clock" else {"type": type(default)}
         parser.add_argument("--" + name.replace("_", "-"), help=f"{helps.get(name, name)} (default {default})", **extra)
-    parser.add_argument("--out", type=Path, default=None,
-                        help="folder for curve.png, results.md, the net and the training state (resumed if present)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="folder for curve.png, results.md, the net and the training state (resumed if present)",
+    )
     parser.add_argument("--resume", action="store_true", default=False, help="insist on resuming the state in --out")
     given = vars(parser.parse_args(argv))
     out, resume = given.pop("out"), given.pop("resume")
@@ -397,11 +470,16 @@ def parse(argv: Optional[list[str]] = None) -> tuple[argparse.Namespace, Optiona
         except ModelFileError as error:
             parser.error(str(error))
         saved = state.options
-        changed = [f"--{k.replace('_', '-')} {saved[k]} (given {v})" for k, v in given.items()
-                   if k not in FREE and k in saved and v != saved[k]]
+        changed = [
+            f"--{k.replace('_', '-')} {saved[k]} (given {v})"
+            for k, v in given.items()
+            if k not in FREE and k in saved and v != saved[k]
+        ]
         if changed:
-            parser.error(f"{out} holds a run made with {', '.join(changed)}: resume with the same options "
-                         "(or leave them out), or use another --out")
+            parser.error(
+                f"{out} holds a run made with {', '.join(changed)}: resume with the same options "
+                "(or leave them out), or use another --out"
+            )
     elif resume:
         parser.error(f"--resume: {out or 'no --out'} holds no {STATE_FILE} to resume")
     options = {**DEFAULTS, **(state.options if state is not None else {}), **given}
@@ -415,22 +493,31 @@ def main(argv: Optional[list[str]] = None) -> None:
     args, state = parse(argv)
     if state is not None:
         saved = state.config["progress"]
-        print(f"resuming {args.out}: {saved['updates']} updates, {saved['steps']:,} steps, "
-              f"{saved['elapsed'] / 60:.1f} of {args.minutes:g} {args.clock} minutes used", flush=True)
+        print(
+            f"resuming {args.out}: {saved['updates']} updates, {saved['steps']:,} steps, "
+            f"{saved['elapsed'] / 60:.1f} of {args.minutes:g} {args.clock} minutes used",
+            flush=True,
+        )
     try:
         progress, stopped = train(args, state)
     except KeyboardInterrupt:
-        raise SystemExit(f"interrupted; {args.out or 'no --out: nothing'} holds the state after the last "
-                         "finished update: run the same command to go on") from None
+        raise SystemExit(
+            f"interrupted; {args.out or 'no --out: nothing'} holds the state after the last "
+            "finished update: run the same command to go on"
+        ) from None
     except ModelFileError as error:
         raise SystemExit(f"error: {error}") from None
     if stopped:
-        raise SystemExit(f"stopped after update {progress.updates}; {args.out or 'no --out: nothing'} holds the "
-                         "state: run the same command to go on")
+        raise SystemExit(
+            f"stopped after update {progress.updates}; {args.out or 'no --out: nothing'} holds the "
+            "state: run the same command to go on"
+        )
     final = progress.history[-1]
-    print(f"\nwall {progress.wall_s / 60:.1f} min, CPU {progress.cpu_s / 60:.1f} min "
-          f"({progress.cpu_s / max(progress.wall_s, 1e-9):.2f} cores), {progress.steps:,} steps, "
-          f"{progress.updates} updates")
+    print(
+        f"\nwall {progress.wall_s / 60:.1f} min, CPU {progress.cpu_s / 60:.1f} min "
+        f"({progress.cpu_s / max(progress.wall_s, 1e-9):.2f} cores), {progress.steps:,} steps, "
+        f"{progress.updates} updates"
+    )
     for o in OPPONENTS:
         print(f"final vs {o}: {final[o]['score']:.0%} (as White {final[o]['white']}, as Black {final[o]['black']})")
     if args.out is not None:

@@ -56,8 +56,9 @@ def test_sprt_statistics():
     assert sprt.sprt_path("a/x.json") == "a/x.sprt.json"
 
 
-@pytest.mark.parametrize("kwargs", [{"alpha": 0.0}, {"beta": 0.5}, {"elo0": 10.0, "elo1": 10.0}, {"chunk": 3},
-                                    {"games": 0}])
+@pytest.mark.parametrize(
+    "kwargs", [{"alpha": 0.0}, {"beta": 0.5}, {"elo0": 10.0, "elo1": 10.0}, {"chunk": 3}, {"games": 0}]
+)
 def test_sprt_refuses_bad_settings(kwargs):
     with pytest.raises(ValueError):
         sprt.sprt("alphabeta:depth=1", "random", size=6, workers=1, progress=False, **kwargs)
@@ -65,8 +66,9 @@ def test_sprt_refuses_bad_settings(kwargs):
 
 def test_fixed_game_count_writes_its_verdict(tmp_path):
     path = str(tmp_path / "t.json")
-    result = sprt.sprt("alphabeta:depth=1", "random", size=6, games=2, chunk=2, workers=1, json_path=path,
-                       progress=False)
+    result = sprt.sprt(
+        "alphabeta:depth=1", "random", size=6, games=2, chunk=2, workers=1, json_path=path, progress=False
+    )
     assert result["games"] == 2 and result["a_wins"] + result["b_wins"] == 2
     record = json.loads(Path(sprt.sprt_path(path)).read_text())
     assert record["sprt"]["verdict"] == "fixed" and record["sprt"]["games"] == 2

@@ -52,9 +52,21 @@ ERRORS = error_classes()
 
 def test_the_walk_finds_the_errors_of_every_package():
     names = {cls.__name__ for cls in ERRORS}
-    assert {"AmazonsError", "AmazonsRuntimeError", "InvalidMoveError", "OptionError", "TorchMissingError",
-            "ModelFileError", "ResultsFileError", "ShardError", "LoopStateError", "BackendError", "WorkerError",
-            "EngineError", "EngineOptionError"} <= names
+    assert {
+        "AmazonsError",
+        "AmazonsRuntimeError",
+        "InvalidMoveError",
+        "OptionError",
+        "TorchMissingError",
+        "ModelFileError",
+        "ResultsFileError",
+        "ShardError",
+        "LoopStateError",
+        "BackendError",
+        "WorkerError",
+        "EngineError",
+        "EngineOptionError",
+    } <= names
 
 
 @pytest.mark.parametrize("cls", ERRORS, ids=lambda cls: f"{cls.__module__}.{cls.__name__}")

@@ -16,23 +16,66 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from amazons_env import (Board, Color, GameRecord, Move, Outcome, parse_square, square, square_file, square_name,
-                         square_rank, transform_move, transform_square)
-from amazons_env import sgf
-from amazons_env.errors import (IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError,
-                                UnreadableFileError, describe)
+from amazons_env import (
+    Board,
+    Color,
+    GameRecord,
+    Move,
+    Outcome,
+    parse_square,
+    sgf,
+    square,
+    square_file,
+    square_name,
+    square_rank,
+    transform_move,
+    transform_square,
+)
+from amazons_env.errors import (
+    IllegalMoveError,
+    InvalidArgumentError,
+    InvalidMoveError,
+    InvalidPositionError,
+    UnreadableFileError,
+    describe,
+)
 from amazons_env.perft import perft
 
-HOSTILE = settings(max_examples=150, deadline=None, derandomize=True, database=None,
-                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+HOSTILE = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 DOCUMENTED = (InvalidMoveError, IllegalMoveError, InvalidPositionError, InvalidArgumentError, UnreadableFileError)
 ODD = ["٣", "²", "\u212a", "ａ", "１", "\x00", "\u00a0", "\ufeff", "9" * 5000, "\\", "]", "(", ";", "\n", " " * 300]
 
 values = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.integers(-3, 150), st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=8), st.binary(max_size=4), st.lists(st.integers(-2, 40), max_size=3),
-    st.sampled_from([10 ** 5000, -10 ** 5000, np.int64(3), np.float64(2.0), np.array([0, 1]), np.array(5),
-                     Color.BLACK, complex(1, 1), "10", "٨", "²", object()]),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(-3, 150),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8),
+    st.binary(max_size=4),
+    st.lists(st.integers(-2, 40), max_size=3),
+    st.sampled_from(
+        [
+            10**5000,
+            -(10**5000),
+            np.int64(3),
+            np.float64(2.0),
+            np.array([0, 1]),
+            np.array(5),
+            Color.BLACK,
+            complex(1, 1),
+            "10",
+            "٨",
+            "²",
+            object(),
+        ]
+    ),
 )
 sizes = st.one_of(st.sampled_from([4, 6, 8, 10, 12]), values)
 
@@ -57,6 +100,7 @@ def mutated(seeds: list[str], alphabet: str) -> st.SearchStrategy[str]:
             else:
                 text = text[:i]
         return text
+
     return st.one_of(build(), st.text(max_size=30))
 
 
@@ -97,15 +141,19 @@ def played(seed: int, size: int, plies: int) -> Board:
     return board
 
 
-BOARDS = [played(seed, size, plies) for seed, (size, plies) in enumerate([(4, 3), (6, 0), (6, 9), (8, 20), (10, 5),
-                                                                          (12, 2), (6, 30)])]
+BOARDS = [
+    played(seed, size, plies)
+    for seed, (size, plies) in enumerate([(4, 3), (6, 0), (6, 9), (8, 20), (10, 5), (12, 2), (6, 30)])
+]
 MOVE_SEEDS = ["d1-d7/g7", "d1d7,d7g7", "j10 x j9 / j8", "a1-a2(a3)", "l12-l1/a1"] + [
-    str(m) for b in BOARDS for m in b.move_stack[:3]]
+    str(m) for b in BOARDS for m in b.move_stack[:3]
+]
 POSITION_SEEDS = [b.text() for b in BOARDS]
 RECORDS = [GameRecord.from_board(b) for b in BOARDS]
 
 
 # -- moves and squares ------------------------------------------------------------------------------
+
 
 @HOSTILE
 @given(mutated(MOVE_SEEDS, "abcdefghijklm0123456789-x/(), "), sizes)
@@ -161,6 +209,7 @@ def test_outcome_and_perft_arguments(a, b):
 
 # -- boards ----------------------------------------------------------------------------------------
 
+
 @HOSTILE
 @given(mutated(POSITION_SEEDS, "Qq*0123456789/ wb"), st.one_of(st.none(), sizes))
 def test_position_text(text, size):
@@ -180,8 +229,11 @@ def test_from_squares(board, which, value):
 
 
 @HOSTILE
-@given(st.sampled_from(BOARDS), st.one_of(mutated(MOVE_SEEDS, "abcdefghij0123456789-/"), values),
-       st.sampled_from(["push", "is_legal", "piece_at", "transform"]))
+@given(
+    st.sampled_from(BOARDS),
+    st.one_of(mutated(MOVE_SEEDS, "abcdefghij0123456789-/"), values),
+    st.sampled_from(["push", "is_legal", "piece_at", "transform"]),
+)
 def test_refused_input_leaves_the_board_unchanged(board, arg, op):
     board = board.copy()
     before = state(board)
@@ -192,24 +244,27 @@ def test_refused_input_leaves_the_board_unchanged(board, arg, op):
         assert state(board) == before
 
 
-@pytest.mark.parametrize(("call", "error", "match"), [
-    (lambda: parse_square("b2", 10.5), InvalidPositionError, "board size 10.5"),
-    (lambda: parse_square("b2", None), InvalidPositionError, "board size None"),
-    (lambda: parse_square("b2", "10"), InvalidPositionError, "board size '10'"),
-    (lambda: parse_square("\u212a1"), InvalidMoveError, "'\u212a1' is not a square"),  # Kelvin sign: not k
-    (lambda: Move.parse("d1-d\u0667/g7"), InvalidMoveError, "is not a move"),  # Arabic-Indic 7
-    (lambda: Move.parse("d1-d7/g7", size=True), InvalidPositionError, "board size True"),
-    (lambda: Board.from_squares(6, None, [1]), InvalidPositionError, "white must be an iterable"),
-    (lambda: Board.from_squares(6, [0], [1], turn=np.array([0, 1])), InvalidPositionError, r"turn .* array"),
-    (lambda: Board.from_squares(6, [0], [1], turn=True), InvalidPositionError, "turn"),
-    (lambda: Board(np.array([6, 6]), position="1q2q1/q4q/6/6/Q4Q/1Q2Q1 w"), InvalidPositionError, "board size"),
-    (lambda: transform_square(3, 8), InvalidArgumentError, "symmetry must be an integer from 0 to 7, got 8"),
-    (lambda: Outcome(Color.WHITE, -1), InvalidArgumentError, "plies=-1"),
-    (lambda: perft(Board(6), 1.0), InvalidArgumentError, "depth must be an integer >= 0, got 1.0"),
-    (lambda: GameRecord("d1-d7/g7"), InvalidMoveError, "moves must be a sequence"),
-    (lambda: GameRecord(headers={"White": object()}), InvalidMoveError, "header White must be text"),
-    (lambda: GameRecord().board(1), InvalidArgumentError, "plies=1"),
-])
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: parse_square("b2", 10.5), InvalidPositionError, "board size 10.5"),
+        (lambda: parse_square("b2", None), InvalidPositionError, "board size None"),
+        (lambda: parse_square("b2", "10"), InvalidPositionError, "board size '10'"),
+        (lambda: parse_square("\u212a1"), InvalidMoveError, "'\u212a1' is not a square"),  # Kelvin sign: not k
+        (lambda: Move.parse("d1-d\u0667/g7"), InvalidMoveError, "is not a move"),  # Arabic-Indic 7
+        (lambda: Move.parse("d1-d7/g7", size=True), InvalidPositionError, "board size True"),
+        (lambda: Board.from_squares(6, None, [1]), InvalidPositionError, "white must be an iterable"),
+        (lambda: Board.from_squares(6, [0], [1], turn=np.array([0, 1])), InvalidPositionError, r"turn .* array"),
+        (lambda: Board.from_squares(6, [0], [1], turn=True), InvalidPositionError, "turn"),
+        (lambda: Board(np.array([6, 6]), position="1q2q1/q4q/6/6/Q4Q/1Q2Q1 w"), InvalidPositionError, "board size"),
+        (lambda: transform_square(3, 8), InvalidArgumentError, "symmetry must be an integer from 0 to 7, got 8"),
+        (lambda: Outcome(Color.WHITE, -1), InvalidArgumentError, "plies=-1"),
+        (lambda: perft(Board(6), 1.0), InvalidArgumentError, "depth must be an integer >= 0, got 1.0"),
+        (lambda: GameRecord("d1-d7/g7"), InvalidMoveError, "moves must be a sequence"),
+        (lambda: GameRecord(headers={"White": object()}), InvalidMoveError, "header White must be text"),
+        (lambda: GameRecord().board(1), InvalidArgumentError, "plies=1"),
+    ],
+)
 def test_issue_17_refusals(call, error, match):
     with pytest.raises(error, match=match):
         call()
@@ -231,9 +286,11 @@ def test_piece_at_does_not_wrap_around():
 
 # -- records -----------------------------------------------------------------------------------------
 
+
 @HOSTILE
-@given(mutated([r.to_movelist() for r in RECORDS], '[]"{};#.* abcdefghij0123456789-/\nSize'),
-       st.one_of(st.none(), sizes))
+@given(
+    mutated([r.to_movelist() for r in RECORDS], '[]"{};#.* abcdefghij0123456789-/\nSize'), st.one_of(st.none(), sizes)
+)
 def test_movelist(text, size):
     record = attempt(lambda: GameRecord.from_movelist(text, size, source="<hostile>"), "<hostile>")
     if record is not None:
@@ -293,21 +350,37 @@ def test_records_that_are_not_utf8_name_the_file_and_the_byte(tmp_path):
         GameRecord.load(path)
 
 
-@pytest.mark.parametrize("text", ["(;GM[18]SZ[²])", "(;GM[18]SZ[٨])", "(;GM[18]SZ[" + "9" * 5000 + "])",
-                                  '[Size "' + "1" * 5000 + '"]', '[Size "８"]'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(;GM[18]SZ[²])",
+        "(;GM[18]SZ[٨])",
+        "(;GM[18]SZ[" + "9" * 5000 + "])",
+        '[Size "' + "1" * 5000 + '"]',
+        '[Size "８"]',
+    ],
+)
 def test_sizes_are_ascii_numbers(text):
     with pytest.raises(InvalidMoveError, match="board size"):
         GameRecord.parse(text)
 
 
-@pytest.mark.parametrize("text", ["1q2q1/q4q/٦/6/Q4Q/1Q2Q1 w", "1q2q1/q4q/6²/6/Q4Q/1Q2Q1 w",
-                                  "1q2q1/q4q/" + "9" * 5000 + "/6/Q4Q/1Q2Q1 w", "1q2q1/q4q/６/6/Q4Q/1Q2Q1 w"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1q2q1/q4q/٦/6/Q4Q/1Q2Q1 w",
+        "1q2q1/q4q/6²/6/Q4Q/1Q2Q1 w",
+        "1q2q1/q4q/" + "9" * 5000 + "/6/Q4Q/1Q2Q1 w",
+        "1q2q1/q4q/６/6/Q4Q/1Q2Q1 w",
+    ],
+)
 def test_position_digits_are_ascii(text):
     with pytest.raises(InvalidPositionError, match="unknown piece|more than 6 squares"):
         Board.from_text(text)
 
 
 # -- big inputs: no recursion, no rescanning ----------------------------------------------------------------
+
 
 def test_deep_sgf_nesting_is_read_without_recursion():
     depth = 20_000  # 20 times Python's recursion limit; 994 levels raised RecursionError before
@@ -322,6 +395,7 @@ def test_sgf_line_numbers_scan_each_character_once(monkeypatch):
     def counting(self):
         scanned.append(max(0, self.pos - self._line_pos))
         return original(self)
+
     monkeypatch.setattr(sgf.SgfParser, "line", counting)
     text = "(;GM[18]\n" + ";C[x]\n" * 20_000 + ";W[zz])"
     with pytest.raises(InvalidMoveError, match=r"line 20002: 'zz'"):
@@ -329,12 +403,20 @@ def test_sgf_line_numbers_scan_each_character_once(monkeypatch):
     assert len(scanned) > 20_000 and sum(scanned) <= len(text)
 
 
-@pytest.mark.parametrize("text", ["a1" + " " * 100_000 + "!", "d1-" + "-" * 100_000, "d1" + "d" * 100_000,
-                                  " " * 100_000 + "d1-d7/g7" + " " * 100_000 + "x"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a1" + " " * 100_000 + "!",
+        "d1-" + "-" * 100_000,
+        "d1" + "d" * 100_000,
+        " " * 100_000 + "d1-d7/g7" + " " * 100_000 + "x",
+    ],
+)
 def test_long_move_texts_are_refused_in_linear_time(text):
     # the old pattern backtracked over the spaces: 32,000 took 5-22 s; these finish in milliseconds
     # (the bound is only there to turn a regression into a failure instead of a stuck run)
     import time
+
     start = time.process_time()
     with pytest.raises(InvalidMoveError, match=r"\(\d+ chars\)"):
         Move.parse(text)
@@ -344,9 +426,13 @@ def test_long_move_texts_are_refused_in_linear_time(text):
 
 
 def test_messages_of_huge_inputs_stay_short():
-    for call in (lambda: Board.from_text("q" * 100_000 + " w"), lambda: parse_square("d" * 100_000),
-                 lambda: GameRecord.from_sgf("(;GM[18]PL[" + "x" * 100_000 + "]AW[aa]AB[bb])"),
-                 lambda: Board(10 ** 5000), lambda: square_name(-10 ** 5000)):
+    for call in (
+        lambda: Board.from_text("q" * 100_000 + " w"),
+        lambda: parse_square("d" * 100_000),
+        lambda: GameRecord.from_sgf("(;GM[18]PL[" + "x" * 100_000 + "]AW[aa]AB[bb])"),
+        lambda: Board(10**5000),
+        lambda: square_name(-(10**5000)),
+    ):
         with pytest.raises(DOCUMENTED) as info:
             call()
         assert len(str(info.value)) < 400

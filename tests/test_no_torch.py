@@ -22,8 +22,9 @@ BLOCK = textwrap.dedent("""
 
 
 def run_without_torch(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", BLOCK + textwrap.dedent(code)], capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", BLOCK + textwrap.dedent(code)], capture_output=True, text=True, timeout=300
+    )
 
 
 def test_blocker_hides_torch():

@@ -11,14 +11,33 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("safetensors")
 
+from amazons_env import Board  # noqa: E402
+
 import agents  # noqa: E402
 from agents.arena import match  # noqa: E402
-from amazons_env import Board  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "selfplay_ppo.py"
 # 4x4, 4 games of 8 steps per update, a 4-channel one-layer net, 2 evaluation games: ~0.1 s an update
-TOY = ["--size", "4", "--clock", "cpu", "--minutes", "60", "--games", "2", "--envs", "4", "--steps", "8",
-       "--minibatch", "16", "--channels", "4", "--blocks", "1"]
+TOY = [
+    "--size",
+    "4",
+    "--clock",
+    "cpu",
+    "--minutes",
+    "60",
+    "--games",
+    "2",
+    "--envs",
+    "4",
+    "--steps",
+    "8",
+    "--minibatch",
+    "16",
+    "--channels",
+    "4",
+    "--blocks",
+    "1",
+]
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,19 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("amazons_env", "agents", "training", "amazons_cli")
 WEIGHTS = "agents/nets/weights/"
 # what a build never reads: version control, caches, earlier builds (numba's caches are large)
-IGNORED = shutil.ignore_patterns(".git", "__pycache__", "*.pyc", "*.nbi", "*.nbc", "build", "dist", "*.egg-info",
-                                 ".*cache*", ".hypothesis", ".benchmarks")
+IGNORED = shutil.ignore_patterns(
+    ".git",
+    "__pycache__",
+    "*.pyc",
+    "*.nbi",
+    "*.nbc",
+    "build",
+    "dist",
+    "*.egg-info",
+    ".*cache*",
+    ".hypothesis",
+    ".benchmarks",
+)
 
 
 def shipped(name: str) -> bool:
@@ -37,8 +48,12 @@ def wheel(tmp_path_factory) -> zipfile.ZipFile:
     source = tmp_path_factory.mktemp("source") / "amazons"
     shutil.copytree(ROOT, source, ignore=IGNORED)
     out = tmp_path_factory.mktemp("wheel")
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                           "-w", str(out), str(source)], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     (path,) = out.glob("amazons-*.whl")
     return zipfile.ZipFile(path)
@@ -52,10 +67,17 @@ def test_the_wheel_holds_only_code_type_markers_and_default_weights(wheel):
 
 def test_the_wheel_holds_every_module_and_the_default_weights(wheel):
     names = set(wheel.namelist())
-    expected = {path.relative_to(ROOT).as_posix() for package in PACKAGES for path in (ROOT / package).rglob("*")
-                if path.suffix == ".py" or path.name == "py.typed"
-                if "__pycache__" not in path.parts}
-    expected |= {path.relative_to(ROOT).as_posix() for path in (ROOT / WEIGHTS).glob("*")
-                 if path.suffix in (".json", ".safetensors")}
+    expected = {
+        path.relative_to(ROOT).as_posix()
+        for package in PACKAGES
+        for path in (ROOT / package).rglob("*")
+        if path.suffix == ".py" or path.name == "py.typed"
+        if "__pycache__" not in path.parts
+    }
+    expected |= {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / WEIGHTS).glob("*")
+        if path.suffix in (".json", ".safetensors")
+    }
     assert sorted(expected - names) == []
     assert any(name.endswith(".safetensors") for name in names)

@@ -103,20 +103,42 @@ class LoopConfig:
 
     def check(self) -> None:
         """``ValueError`` naming the first bad setting."""
-        whole = {"size": (core.MIN_SIZE, core.MAX_SIZE), "generations": (0, 999), "bootstrap_games": (1, 10**6),
-                 "games": (1, 10**6), "games_per_shard": (1, 10**5), "sims": (1, 10**6), "batch": (1, 4096),
-                 "temperature_plies": (0, 10**4), "channels": (1, 512), "blocks": (0, 64), "epochs": (1, 10**4),
-                 "batch_size": (1, 10**6), "window": (1, 999), "gate_games": (1, 10**5), "gate_sims": (1, 10**6),
-                 "seed": (0, 2**62), "threads": (0, 1024), "workers": (1, 1024)}
+        whole = {
+            "size": (core.MIN_SIZE, core.MAX_SIZE),
+            "generations": (0, 999),
+            "bootstrap_games": (1, 10**6),
+            "games": (1, 10**6),
+            "games_per_shard": (1, 10**5),
+            "sims": (1, 10**6),
+            "batch": (1, 4096),
+            "temperature_plies": (0, 10**4),
+            "channels": (1, 512),
+            "blocks": (0, 64),
+            "epochs": (1, 10**4),
+            "batch_size": (1, 10**6),
+            "window": (1, 999),
+            "gate_games": (1, 10**5),
+            "gate_sims": (1, 10**6),
+            "seed": (0, 2**62),
+            "threads": (0, 1024),
+            "workers": (1, 1024),
+        }
         for name, (low, high) in whole.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise InvalidArgumentError(f"train-loop --{name.replace('_', '-')}={value!r}: "
-                                           f"give an integer from {low} to {high}")
+                raise InvalidArgumentError(
+                    f"train-loop --{name.replace('_', '-')}={value!r}: give an integer from {low} to {high}"
+                )
         for name, low, high in (("lr", 0.0, 1.0), ("gate", 0.0, 1.0)):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high \
-                    or not math.isfinite(value) or name == "lr" and value == 0:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not low <= value <= high
+                or not math.isfinite(value)
+                or name == "lr"
+                and value == 0
+            ):
                 raise InvalidArgumentError(f"train-loop --{name}={value!r}: give a number in ({low}, {high}]")
         if not isinstance(self.out, (str, os.PathLike)) or not str(self.out):
             raise InvalidArgumentError(f"train-loop OUT={self.out!r}: give a folder")
@@ -128,9 +150,11 @@ class LoopConfig:
     def fixed(self) -> dict[str, Any]:
         """The settings a resumed run must share (all but ``generations``, ``out``, ``progress``,
         ``device``, ``threads`` and where the games run)."""
-        return {k: v for k, v in asdict(self).items()
-                if k not in ("generations", "out", "progress", "device", "threads", "workers", "backend",
-                             "ray_address")}
+        return {
+            k: v
+            for k, v in asdict(self).items()
+            if k not in ("generations", "out", "progress", "device", "threads", "workers", "backend", "ray_address")
+        }
 
 
 def _save_state(out: Path, state: dict[str, Any]) -> None:
@@ -151,8 +175,10 @@ def _load_state(out: Path, config: LoopConfig) -> dict[str, Any]:
         raise LoopStateError(f"loop state {path} has version {state['version']!r}, this code reads {STATE_VERSION}")
     if state["settings"] != config.fixed():
         changed = sorted(k for k in config.fixed() if state["settings"].get(k) != config.fixed()[k])
-        raise LoopStateError(f"{out} holds a loop run with other settings ({', '.join(changed)}); "
-                             "rerun with the same settings or use another folder")
+        raise LoopStateError(
+            f"{out} holds a loop run with other settings ({', '.join(changed)}); "
+            "rerun with the same settings or use another folder"
+        )
     return state
 
 
@@ -168,6 +194,7 @@ def _write_elo(out: Path, gates: list[dict[str, Any]]) -> None:
         writer.writerows(gates)
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
@@ -211,16 +238,30 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
     def train_stage(g: int, start: Optional[Path], folders: list[Path]) -> None:
         data, data_hash = load_pv_dataset(folders)
         model = load_model(start)[0] if start is not None else PolicyValueNet(config.channels, config.blocks)
-        history = train_pv(model, data, config.epochs, config.batch_size, config.lr, seed=config.seed + g,
-                           device=config.device, progress=config.progress)
-        recipe = {"generation": g, "positions": int(len(data["sides"])), "history": history,
-                  "loop": config.fixed()}
+        history = train_pv(
+            model,
+            data,
+            config.epochs,
+            config.batch_size,
+            config.lr,
+            seed=config.seed + g,
+            device=config.device,
+            progress=config.progress,
+        )
+        recipe = {"generation": g, "positions": int(len(data["sides"])), "history": history, "loop": config.fixed()}
         save_model(model, model_path(g), board_size=size, recipe=recipe, data_hash=data_hash)
 
     if "bootstrap" not in state["done"]:
-        play_shards(out / "bootstrap", {"size": size, "agent": config.bootstrap_agent, "seed": config.seed},
-                    -(-config.bootstrap_games // gps), gps, partial(engine_shard, config.bootstrap_agent, gps, size),
-                    config.progress, "bootstrap", **where)
+        play_shards(
+            out / "bootstrap",
+            {"size": size, "agent": config.bootstrap_agent, "seed": config.seed},
+            -(-config.bootstrap_games // gps),
+            gps,
+            partial(engine_shard, config.bootstrap_agent, gps, size),
+            config.progress,
+            "bootstrap",
+            **where,
+        )
         finish("bootstrap")
     if "train-0" not in state["done"]:
         train_stage(0, None, [out / "bootstrap"])
@@ -229,11 +270,18 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
         folder = _gen_dir(out, g)
         best = state["best"]
         if f"selfplay-{g}" not in state["done"]:
-            play_shards(folder / "selfplay", {"size": size, "net": best, "seed": config.seed + 1000 * g},
-                        -(-config.games // gps), gps,
-                        partial(mcts_shard, str(model_path(best)), gps, size, config.sims, config.batch,
-                                config.temperature_plies),
-                        config.progress, f"self-play gen {g}", **where)
+            play_shards(
+                folder / "selfplay",
+                {"size": size, "net": best, "seed": config.seed + 1000 * g},
+                -(-config.games // gps),
+                gps,
+                partial(
+                    mcts_shard, str(model_path(best)), gps, size, config.sims, config.batch, config.temperature_plies
+                ),
+                config.progress,
+                f"self-play gen {g}",
+                **where,
+            )
             finish(f"selfplay-{g}")
         if f"train-{g}" not in state["done"]:
             recent = [_gen_dir(out, h) / "selfplay" for h in range(max(1, g - config.window + 1), g + 1)]
@@ -242,17 +290,33 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
         if f"gate-{g}" not in state["done"]:
             spec = "pvmcts:sims={},batch={},weights={}"
             new, old = (spec.format(config.gate_sims, config.batch, model_path(h)) for h in (g, best))
-            result = match(new, old, games=config.gate_games, size=size, seed=config.seed + g, opening=2,
-                           json_path=str(folder / "gate.json"), progress=config.progress, **where)
+            result = match(
+                new,
+                old,
+                games=config.gate_games,
+                size=size,
+                seed=config.seed + g,
+                opening=2,
+                json_path=str(folder / "gate.json"),
+                progress=config.progress,
+                **where,
+            )
             base = next((row for row in state["gates"] if row["generation"] == best), None)
             low, high = result["elo_ci95"]
             half = (high - low) / 2
-            row = {"generation": g, "opponent": best, "games": result["games"], "wins": result["a_wins"],
-                   "score": round(result["score"], 4), "score_low": round(result["score_ci95"][0], 4),
-                   "score_high": round(result["score_ci95"][1], 4), "elo_diff": round(result["elo"], 1),
-                   "elo": round((base["elo"] if base else 0.0) + result["elo"], 1),
-                   "elo_pm": round(math.hypot(base["elo_pm"] if base else 0.0, half), 1),
-                   "accepted": bool(result["score"] >= config.gate)}
+            row = {
+                "generation": g,
+                "opponent": best,
+                "games": result["games"],
+                "wins": result["a_wins"],
+                "score": round(result["score"], 4),
+                "score_low": round(result["score_ci95"][0], 4),
+                "score_high": round(result["score_ci95"][1], 4),
+                "elo_diff": round(result["elo"], 1),
+                "elo": round((base["elo"] if base else 0.0) + result["elo"], 1),
+                "elo_pm": round(math.hypot(base["elo_pm"] if base else 0.0, half), 1),
+                "accepted": bool(result["score"] >= config.gate),
+            }
             state["gates"].append(row)
             if row["accepted"]:
                 state["best"] = g
@@ -264,4 +328,3 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
 def config_fields() -> list[str]:
     """The names of ``LoopConfig``'s settings (for the command line)."""
     return [f.name for f in fields(LoopConfig)]
-

@@ -5,9 +5,34 @@
 * ``backends`` and ``processes``: where batches of games run (worker processes here, or Ray).
 """
 
-from agents.arena.matches import (GameResult, elo, format_match, format_tournament, load_results, match,
-                                  opening_board, play_game, run_games, score_interval, summarize, tournament,
-                                  with_option)
+from agents.arena.matches import (
+    GameResult,
+    elo,
+    format_match,
+    format_tournament,
+    load_results,
+    match,
+    opening_board,
+    play_game,
+    run_games,
+    score_interval,
+    summarize,
+    tournament,
+    with_option,
+)
 
-__all__ = ["GameResult", "play_game", "match", "tournament", "summarize", "score_interval", "elo",
-           "with_option", "format_match", "format_tournament", "run_games", "load_results", "opening_board"]
+__all__ = [
+    "GameResult",
+    "play_game",
+    "match",
+    "tournament",
+    "summarize",
+    "score_interval",
+    "elo",
+    "with_option",
+    "format_match",
+    "format_tournament",
+    "run_games",
+    "load_results",
+    "opening_board",
+]

@@ -52,8 +52,15 @@ from amazons_env.errors import AmazonsRuntimeError, InvalidArgumentError
 
 from agents.arena.processes import pool_allowed, worker_pool
 
-__all__ = ["BACKENDS", "BackendError", "WorkerError", "check_backend", "run_tasks", "ray_module",
-           "add_backend_arguments"]
+__all__ = [
+    "BACKENDS",
+    "BackendError",
+    "WorkerError",
+    "check_backend",
+    "run_tasks",
+    "ray_module",
+    "add_backend_arguments",
+]
 
 BACKENDS = ("local", "ray")
 RAY_MISSING = 'backend "ray" needs Ray: pip install "amazons[ray]" (or pip install ray) on every node'
@@ -88,12 +95,20 @@ def check_backend(backend: Any, address: Any) -> None:
 
 def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     """``--backend`` and ``--ray-address`` (read back as ``args.backend`` and ``args.ray_address``)."""
-    parser.add_argument("--backend", choices=BACKENDS, default="local",
-                        help="where games run: local processes (default) or a Ray cluster (pip install "
-                             "'amazons[ray]'); results land in the same files, the same seeds give the same games")
-    parser.add_argument("--ray-address", default=None, metavar="ADDR",
-                        help="with --backend ray: the cluster (HOST:6379 from `ray start --head`, "
-                             "ray://HOST:10001, or auto); default: a local Ray instance")
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="where games run: local processes (default) or a Ray cluster (pip install "
+        "'amazons[ray]'); results land in the same files, the same seeds give the same games",
+    )
+    parser.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="with --backend ray: the cluster (HOST:6379 from `ray start --head`, "
+        "ray://HOST:10001, or auto); default: a local Ray instance",
+    )
 
 
 def ray_module():
@@ -108,9 +123,14 @@ def ray_module():
 _NOTHING = object()
 
 
-def run_tasks(fn: Callable[..., T], tasks: Sequence[Task], workers: Optional[int] = None,
-              backend: str = "local", address: Optional[str] = None,
-              shared: Any = _NOTHING) -> Iterator[tuple[Task, T]]:
+def run_tasks(
+    fn: Callable[..., T],
+    tasks: Sequence[Task],
+    workers: Optional[int] = None,
+    backend: str = "local",
+    address: Optional[str] = None,
+    shared: Any = _NOTHING,
+) -> Iterator[tuple[Task, T]]:
     """``(task, fn(*task))`` (or ``fn(shared, *task)``) for every task, in order of completion
     (see the module docstring)."""
     check_backend(backend, address)
@@ -127,16 +147,18 @@ def run_tasks(fn: Callable[..., T], tasks: Sequence[Task], workers: Optional[int
         yield from _pool_tasks(fn, tasks, workers, lead)
 
 
-def _pool_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int],
-                lead: tuple) -> Iterator[tuple[Task, T]]:
+def _pool_tasks(
+    fn: Callable[..., T], tasks: list[Task], workers: Optional[int], lead: tuple
+) -> Iterator[tuple[Task, T]]:
     with worker_pool(min(workers or os.cpu_count() or 1, len(tasks))) as pool:
         futures = {pool.submit(fn, *lead, *task): task for task in tasks}
         try:
             for future in as_completed(futures):
                 yield futures[future], future.result()
         except BrokenProcessPool:
-            raise WorkerError(f"a worker process of {getattr(fn, '__name__', 'the run')} died "
-                              "(killed, or out of memory)") from None
+            raise WorkerError(
+                f"a worker process of {getattr(fn, '__name__', 'the run')} died (killed, or out of memory)"
+            ) from None
 
 
 def _connect(address: Optional[str]):
@@ -145,12 +167,13 @@ def _connect(address: Optional[str]):
     ray = ray_module()
     if not ray.is_initialized():
         try:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                     configure_logging=False)
+            ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
         except ConnectionError as error:
-            raise WorkerError(f"cannot connect to the Ray cluster at {address!r}: {error} (a cluster started with "
-                               "token authentication needs RAY_AUTH_MODE=token here too, and its token in "
-                               "~/.ray/auth_token or RAY_AUTH_TOKEN)") from None
+            raise WorkerError(
+                f"cannot connect to the Ray cluster at {address!r}: {error} (a cluster started with "
+                "token authentication needs RAY_AUTH_MODE=token here too, and its token in "
+                "~/.ray/auth_token or RAY_AUTH_TOKEN)"
+            ) from None
     return ray
 
 
@@ -177,8 +200,9 @@ def _sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _ray_tasks(fn: Callable[..., T], tasks: list[Task], workers: Optional[int], address: Optional[str],
-               lead: tuple) -> Iterator[tuple[Task, T]]:
+def _ray_tasks(
+    fn: Callable[..., T], tasks: list[Task], workers: Optional[int], address: Optional[str], lead: tuple
+) -> Iterator[tuple[Task, T]]:
     if not tasks:
         return
     ray = _connect(address)

@@ -31,15 +31,36 @@ from amazons_env.errors import InvalidArgumentError, InvalidFileError
 from amazons_env.files import is_sealed, json_sha256, seal, write_json
 from amazons_env.records import read_text
 
-__all__ = ["ResultsFileError", "save_results", "load_results", "check_result", "payload_digest",
-           "record_name", "save_record", "check_paths", "RECORD_FORMATS"]
+__all__ = [
+    "ResultsFileError",
+    "save_results",
+    "load_results",
+    "check_result",
+    "payload_digest",
+    "record_name",
+    "save_record",
+    "check_paths",
+    "RECORD_FORMATS",
+]
 
 RECORD_FORMATS = ("txt", "sgf")
 _MAX_NAME = 64  # characters of the pairing kept in a record's file name before it is hashed
 #: every game's fields and their JSON types
-_FIELDS = {"white": str, "black": str, "winner": int, "plies": int, "opening": int, "record": list,
-           "seconds": list, "max_seconds": list, "nodes": list, "moves": list, "size": int, "index": int,
-           "pair": str}
+_FIELDS = {
+    "white": str,
+    "black": str,
+    "winner": int,
+    "plies": int,
+    "opening": int,
+    "record": list,
+    "seconds": list,
+    "max_seconds": list,
+    "nodes": list,
+    "moves": list,
+    "size": int,
+    "index": int,
+    "pair": str,
+}
 
 
 class ResultsFileError(InvalidFileError):
@@ -68,8 +89,11 @@ def load_results(path: Optional[str], config: dict[str, Any]) -> list[dict[str, 
         payload = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError) as error:
         raise refuse(f"not a results file ({type(error).__name__}: {str(error)[:80]})") from None
-    if not isinstance(payload, dict) or not isinstance(payload.get("results"), list) \
-            or not isinstance(payload.get("config"), dict):
+    if (
+        not isinstance(payload, dict)
+        or not isinstance(payload.get("results"), list)
+        or not isinstance(payload.get("config"), dict)
+    ):
         raise refuse("not a results file (no config and results)")
     if "sha256" not in payload:
         raise refuse("it has no sha256 check (written by an older version, or not by the arena)")
@@ -78,8 +102,9 @@ def load_results(path: Optional[str], config: dict[str, Any]) -> list[dict[str, 
     old = payload["config"]
     differs = sorted(k for k in config if k != "games" and old.get(k) != config[k])
     if differs:
-        raise ResultsFileError(f"{shown} holds results of a different run (its {', '.join(differs)} differ); "
-                               "use another --json path")
+        raise ResultsFileError(
+            f"{shown} holds results of a different run (its {', '.join(differs)} differ); use another --json path"
+        )
     seen: set[tuple[str, int]] = set()
     for number, result in enumerate(payload["results"]):
         why = check_result(result, config)
@@ -105,8 +130,7 @@ def check_result(result: Any, config: dict[str, Any]) -> Optional[str]:
             return f"{key} is not a {kind.__name__}"
     for key in ("seconds", "max_seconds", "nodes", "moves"):
         pair = result[key]
-        if len(pair) != 2 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0
-                                     for x in pair):
+        if len(pair) != 2 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0 for x in pair):
             return f"{key} is not two numbers >= 0"
     pairs = {f"{a} vs {b}": (a, b) for a, b in config.get("pairs", [])}
     if result["pair"] not in pairs:
@@ -148,16 +172,19 @@ def record_name(pair: str, index: int) -> str:
     a long pairing is cut and made unique with a hash of it."""
     name = re.sub(r"[^\w.-]+", "_", pair.replace(":", "-").replace(",", "_"), flags=re.ASCII).strip("_")
     if len(name) > _MAX_NAME:
-        name = f"{name[:_MAX_NAME - 13]}-{hashlib.sha256(pair.encode()).hexdigest()[:12]}"
+        name = f"{name[: _MAX_NAME - 13]}-{hashlib.sha256(pair.encode()).hexdigest()[:12]}"
     return f"{name}_{index:04d}"
 
 
 def save_record(directory: str, result: dict[str, Any], fmt: str = "txt") -> str:
     """Write the game ``result`` (players, result, moves) to ``directory``; returns the path."""
     os.makedirs(directory, exist_ok=True)
-    record = GameRecord(tuple(result["record"]), size=result["size"], result=("1-0", "0-1")[result["winner"]],
-                        headers={"White": result["white"], "Black": result["black"],
-                                 "Round": str(result["index"] + 1)})
+    record = GameRecord(
+        tuple(result["record"]),
+        size=result["size"],
+        result=("1-0", "0-1")[result["winner"]],
+        headers={"White": result["white"], "Black": result["black"], "Round": str(result["index"] + 1)},
+    )
     path = os.path.join(directory, f"{record_name(result['pair'], result['index'])}.{fmt}")
     record.save(path)
     return path

@@ -58,8 +58,21 @@ from agents.registry import AGENTS, format_spec, make, parse_spec
 from agents.search.agent import SearchAgent
 from agents.search.clock import frozen_heap
 
-__all__ = ["GameResult", "play_game", "match", "tournament", "summarize", "score_interval", "elo",
-           "with_option", "format_match", "format_tournament", "run_games", "load_results", "opening_board"]
+__all__ = [
+    "GameResult",
+    "play_game",
+    "match",
+    "tournament",
+    "summarize",
+    "score_interval",
+    "elo",
+    "with_option",
+    "format_match",
+    "format_tournament",
+    "run_games",
+    "load_results",
+    "opening_board",
+]
 
 Z95 = 1.959963984540054
 
@@ -90,8 +103,7 @@ def _nodes_of(agent: Agent) -> int:
     return agent.last_result.nodes if isinstance(agent, SearchAgent) and agent.last_result is not None else 0
 
 
-def play_game(white: Agent, black: Agent, board: Board, opening: int = 0, index: int = 0,
-              pair: str = "") -> GameResult:
+def play_game(white: Agent, black: Agent, board: Board, opening: int = 0, index: int = 0, pair: str = "") -> GameResult:
     """Play ``board`` (which may already hold opening moves, ``opening`` of them) to the end, the
     objects that exist before it frozen (``clock.frozen_heap``: no full garbage collection in a
     timed move)."""
@@ -113,9 +125,21 @@ def _play(white: Agent, black: Agent, board: Board, opening: int, index: int, pa
         moves[side] += 1
 
     play_out(board, (white.select_move, black.select_move), on_move=count)
-    return GameResult(white.spec, black.spec, int(board.winner), board.ply, opening,
-                      [str(m) for m in board.move_stack], (seconds[0], seconds[1]), (longest[0], longest[1]),
-                      (nodes[0], nodes[1]), (moves[0], moves[1]), board.size, index, pair)
+    return GameResult(
+        white.spec,
+        black.spec,
+        int(board.winner),
+        board.ply,
+        opening,
+        [str(m) for m in board.move_stack],
+        (seconds[0], seconds[1]),
+        (longest[0], longest[1]),
+        (nodes[0], nodes[1]),
+        (moves[0], moves[1]),
+        board.size,
+        index,
+        pair,
+    )
 
 
 def opening_board(size: int, plies: int, seed: Sequence[int]) -> Board:
@@ -132,14 +156,15 @@ def opening_board(size: int, plies: int, seed: Sequence[int]) -> Board:
 
 # -- statistics ------------------------------------------------------------------------------------
 
+
 def score_interval(wins: float, games: int) -> tuple[float, float]:
     """The 95% Wilson interval of a score ``wins / games``."""
     if games == 0:
         return (0.0, 1.0)
     p = wins / games
-    denom = 1 + Z95 ** 2 / games
-    centre = (p + Z95 ** 2 / (2 * games)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / games + Z95 ** 2 / (4 * games ** 2)) / denom
+    denom = 1 + Z95**2 / games
+    centre = (p + Z95**2 / (2 * games)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / games + Z95**2 / (4 * games**2)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
@@ -180,20 +205,30 @@ def summarize(results: Iterable[dict[str, Any]], a: str, b: str) -> dict[str, An
     per_agent = {}
     for slot, who in ((0, "a"), (1, "b")):
         seconds, moves = sum(of(slot, "seconds")), sum(of(slot, "moves"))
-        per_agent[who] = {"nodes_per_second": _rate(sum(of(slot, "nodes")), seconds),
-                          "mean_move_seconds": seconds / moves if moves else 0.0,
-                          "max_move_seconds": max(of(slot, "max_seconds"), default=0.0)}
+        per_agent[who] = {
+            "nodes_per_second": _rate(sum(of(slot, "nodes")), seconds),
+            "mean_move_seconds": seconds / moves if moves else 0.0,
+            "max_move_seconds": max(of(slot, "max_seconds"), default=0.0),
+        }
     return {
-        "a": a, "b": b, "games": n, "a_wins": wins, "b_wins": n - wins,
-        "score": score, "score_ci95": [low, high],
-        "elo": elo(score, n), "elo_ci95": [elo(low, n), elo(high, n)],
+        "a": a,
+        "b": b,
+        "games": n,
+        "a_wins": wins,
+        "b_wins": n - wins,
+        "score": score,
+        "score_ci95": [low, high],
+        "elo": elo(score, n),
+        "elo_ci95": [elo(low, n), elo(high, n)],
         "per_colour": per,
         "white_wins": sum(1 for r, _ in games if r["winner"] == 0),
         "mean_plies": sum(r["plies"] for r, _ in games) / n if n else 0.0,
         "mean_game_seconds": sum(sum(r["seconds"]) for r, _ in games) / n if n else 0.0,
         "nodes_per_second": {who: per_agent[who]["nodes_per_second"] for who in ("a", "b")},
-        "move_seconds": {who: {"mean": per_agent[who]["mean_move_seconds"], "max": per_agent[who]["max_move_seconds"]}
-                         for who in ("a", "b")},
+        "move_seconds": {
+            who: {"mean": per_agent[who]["mean_move_seconds"], "max": per_agent[who]["max_move_seconds"]}
+            for who in ("a", "b")
+        },
     }
 
 
@@ -203,6 +238,7 @@ def _rate(nodes: int, seconds: float) -> float:
 
 # -- running many games --------------------------------------------------------------------------
 
+
 def with_option(spec: str, key: str, value: Any) -> str:
     """``spec`` with ``key=value`` added, unless it already sets ``key`` or the agent takes no
     such option (e.g. ``--time`` for ``random``). Checked against the agent's options (an
@@ -211,8 +247,11 @@ def with_option(spec: str, key: str, value: Any) -> str:
     if key in options or key not in AGENTS.schema(name).options:
         return spec
     AGENTS.validate(spec, **{key: value})  # a value the agent refuses is an error, not a silent no-op
-    return format_spec(name, {**options, key: value}) if ":" in name else \
-        f"{spec}{',' if ':' in spec else ':'}{key}={value}"
+    return (
+        format_spec(name, {**options, key: value})
+        if ":" in name
+        else f"{spec}{',' if ':' in spec else ':'}{key}={value}"
+    )
 
 
 def _with_time(specs: Sequence[str], time: Optional[float]) -> list[str]:
@@ -255,12 +294,22 @@ def hash_pair(pair: str) -> int:
     return zlib.crc32(pair.encode())
 
 
-def run_games(pairs: list[tuple[str, str]], games: int, size: int = 10, seed: int = 0, opening: int = 0,
-              workers: Optional[int] = None, json_path: Optional[str] = None,
-              records_dir: Optional[str] = None, progress: bool = True,
-              extra: Optional[dict[str, Any]] = None, summary: Optional[Callable[[list], dict]] = None,
-              records_format: str = "txt", backend: str = "local",
-              address: Optional[str] = None) -> list[dict[str, Any]]:
+def run_games(
+    pairs: list[tuple[str, str]],
+    games: int,
+    size: int = 10,
+    seed: int = 0,
+    opening: int = 0,
+    workers: Optional[int] = None,
+    json_path: Optional[str] = None,
+    records_dir: Optional[str] = None,
+    progress: bool = True,
+    extra: Optional[dict[str, Any]] = None,
+    summary: Optional[Callable[[list], dict]] = None,
+    records_format: str = "txt",
+    backend: str = "local",
+    address: Optional[str] = None,
+) -> list[dict[str, Any]]:
     """Play ``games`` games for every pair (colours alternating), resuming from ``json_path``;
     returns the first ``games`` games of every pair. ``summary(results)`` builds the JSON's
     statistics (rewritten after every game). The file keeps every game it holds: a rerun with a
@@ -271,8 +320,14 @@ def run_games(pairs: list[tuple[str, str]], games: int, size: int = 10, seed: in
         AGENTS.validate(spec)  # a bad spec fails now, not in a worker after the first game
     check_paths(json_path, records_dir, records_format)
     check_backend(backend, address)
-    config = {"pairs": [list(p) for p in pairs], "games": games, "size": size, "seed": seed,
-              "opening": opening, **(extra or {})}
+    config = {
+        "pairs": [list(p) for p in pairs],
+        "games": games,
+        "size": size,
+        "seed": seed,
+        "opening": opening,
+        **(extra or {}),
+    }
     stored = load_results(json_path, config)
     done = {(r["pair"], r["index"]) for r in stored}
     tasks = []
@@ -288,8 +343,10 @@ def run_games(pairs: list[tuple[str, str]], games: int, size: int = 10, seed: in
         if json_path is not None:  # first: the game is kept even if writing its record fails
             stored.sort(key=lambda r: (r["pair"], r["index"]))
             held = max(games, *(r["index"] + 1 for r in stored))
-            save_results(json_path, {"config": {**config, "games": held}, **(summary(stored) if summary else {}),
-                                     "results": stored})
+            save_results(
+                json_path,
+                {"config": {**config, "games": held}, **(summary(stored) if summary else {}), "results": stored},
+            )
         if records_dir is not None:
             save_record(records_dir, result, records_format)
 
@@ -303,8 +360,9 @@ def run_games(pairs: list[tuple[str, str]], games: int, size: int = 10, seed: in
     return sorted((r for r in stored if r["index"] < games), key=lambda r: (r["pair"], r["index"]))
 
 
-def _results(tasks: list[tuple], workers: Optional[int], backend: str = "local",
-             address: Optional[str] = None) -> Iterator[dict[str, Any]]:
+def _results(
+    tasks: list[tuple], workers: Optional[int], backend: str = "local", address: Optional[str] = None
+) -> Iterator[dict[str, Any]]:
     """The played games of ``tasks``, in order of completion, in worker processes or here
     (``agents.arena.backends.run_tasks``; by default two local workers at most)."""
     if backend == "local" and workers is None:
@@ -316,27 +374,64 @@ def _results(tasks: list[tuple], workers: Optional[int], backend: str = "local",
 
 def _progress(todo: int, total: int, enabled: bool):
     from tqdm import tqdm
+
     return tqdm(total=total, initial=total - todo, disable=not enabled, unit="game", dynamic_ncols=True)
 
 
-def match(a: str, b: str, games: int = 20, size: int = 10, seed: int = 0, opening: int = 0,
-          time: Optional[float] = None, workers: Optional[int] = None, json_path: Optional[str] = None,
-          records_dir: Optional[str] = None, progress: bool = True, records_format: str = "txt",
-          backend: str = "local", address: Optional[str] = None) -> dict[str, Any]:
+def match(
+    a: str,
+    b: str,
+    games: int = 20,
+    size: int = 10,
+    seed: int = 0,
+    opening: int = 0,
+    time: Optional[float] = None,
+    workers: Optional[int] = None,
+    json_path: Optional[str] = None,
+    records_dir: Optional[str] = None,
+    progress: bool = True,
+    records_format: str = "txt",
+    backend: str = "local",
+    address: Optional[str] = None,
+) -> dict[str, Any]:
     """``games`` games of ``a`` against ``b``; the summary (``summarize``) plus the game results.
     ``time``: seconds per move for each agent that takes a time and does not set one; ``backend``,
     ``address``: where the games run (``agents.arena.backends``)."""
     a, b = _with_time((a, b), time)
-    results = run_games([(a, b)], games, size, seed, opening, workers, json_path, records_dir, progress,
-                        {"time": time}, lambda rs: summarize(rs, a, b), records_format, backend, address)
+    results = run_games(
+        [(a, b)],
+        games,
+        size,
+        seed,
+        opening,
+        workers,
+        json_path,
+        records_dir,
+        progress,
+        {"time": time},
+        lambda rs: summarize(rs, a, b),
+        records_format,
+        backend,
+        address,
+    )
     return {**summarize(results, a, b), "results": results}
 
 
-def tournament(specs: Sequence[str], games: int = 10, size: int = 10, seed: int = 0, opening: int = 0,
-               time: Optional[float] = None, workers: Optional[int] = None, json_path: Optional[str] = None,
-               records_dir: Optional[str] = None, progress: bool = True,
-               records_format: str = "txt", backend: str = "local",
-               address: Optional[str] = None) -> dict[str, Any]:
+def tournament(
+    specs: Sequence[str],
+    games: int = 10,
+    size: int = 10,
+    seed: int = 0,
+    opening: int = 0,
+    time: Optional[float] = None,
+    workers: Optional[int] = None,
+    json_path: Optional[str] = None,
+    records_dir: Optional[str] = None,
+    progress: bool = True,
+    records_format: str = "txt",
+    backend: str = "local",
+    address: Optional[str] = None,
+) -> dict[str, Any]:
     """A round robin: ``games`` games for every pair of ``specs``. Returns ``standings`` (total
     score per agent, best first), ``matches`` (one ``summarize`` per pair) and the results."""
     specs = _with_time(specs, time)
@@ -352,33 +447,52 @@ def tournament(specs: Sequence[str], games: int = 10, size: int = 10, seed: int 
             points[m["b"]][0] += m["b_wins"]
             points[m["a"]][1] += m["games"]
             points[m["b"]][1] += m["games"]
-        standings = sorted(({"agent": s, "wins": w, "games": g, "score": w / g if g else 0.0}
-                            for s, (w, g) in points.items()), key=lambda row: -row["score"])
+        standings = sorted(
+            ({"agent": s, "wins": w, "games": g, "score": w / g if g else 0.0} for s, (w, g) in points.items()),
+            key=lambda row: -row["score"],
+        )
         return {"standings": standings, "matches": matches}
 
-    results = run_games(pairs, games, size, seed, opening, workers, json_path, records_dir, progress,
-                        {"time": time}, build, records_format, backend, address)
+    results = run_games(
+        pairs,
+        games,
+        size,
+        seed,
+        opening,
+        workers,
+        json_path,
+        records_dir,
+        progress,
+        {"time": time},
+        build,
+        records_format,
+        backend,
+        address,
+    )
     return {**build(results), "results": results}
 
 
 # -- printing ------------------------------------------------------------------------------------
+
 
 def format_match(m: dict[str, Any]) -> str:
     """A few lines: score with interval, Elo, wins per colour, time per game and per move, speed."""
     per, secs = m["per_colour"], m["move_seconds"]
     low, high = m["score_ci95"]
     elo_low, elo_high = m["elo_ci95"]
-    return "\n".join([
-        f"{m['a']}  vs  {m['b']}: {m['games']} games, {m['a_wins']}-{m['b_wins']}",
-        f"  score {m['score']:.3f} (95% CI {low:.3f}-{high:.3f}), Elo {m['elo']:+.0f} "
-        f"(95% CI {elo_low:+.0f} to {elo_high:+.0f})",
-        f"  first agent as White {per['a_white']['a_wins']}/{per['a_white']['games']}, "
-        f"as Black {per['a_black']['a_wins']}/{per['a_black']['games']}; White won {m['white_wins']}",
-        f"  {m['mean_plies']:.1f} plies and {m['mean_game_seconds']:.2f} s per game; nodes/s "
-        f"{m['nodes_per_second']['a']:,.0f} vs {m['nodes_per_second']['b']:,.0f}",
-        f"  seconds per move, mean/max: first agent {secs['a']['mean']:.3f}/{secs['a']['max']:.3f}, "
-        f"second {secs['b']['mean']:.3f}/{secs['b']['max']:.3f}",
-    ])
+    return "\n".join(
+        [
+            f"{m['a']}  vs  {m['b']}: {m['games']} games, {m['a_wins']}-{m['b_wins']}",
+            f"  score {m['score']:.3f} (95% CI {low:.3f}-{high:.3f}), Elo {m['elo']:+.0f} "
+            f"(95% CI {elo_low:+.0f} to {elo_high:+.0f})",
+            f"  first agent as White {per['a_white']['a_wins']}/{per['a_white']['games']}, "
+            f"as Black {per['a_black']['a_wins']}/{per['a_black']['games']}; White won {m['white_wins']}",
+            f"  {m['mean_plies']:.1f} plies and {m['mean_game_seconds']:.2f} s per game; nodes/s "
+            f"{m['nodes_per_second']['a']:,.0f} vs {m['nodes_per_second']['b']:,.0f}",
+            f"  seconds per move, mean/max: first agent {secs['a']['mean']:.3f}/{secs['a']['max']:.3f}, "
+            f"second {secs['b']['mean']:.3f}/{secs['b']['max']:.3f}",
+        ]
+    )
 
 
 def format_tournament(t: dict[str, Any]) -> str:
@@ -388,8 +502,9 @@ def format_tournament(t: dict[str, Any]) -> str:
     lines = [f"{'agent':<{width}}  wins/games  score  95% CI"]
     for row in t["standings"]:
         low, high = score_interval(row["wins"], row["games"])
-        lines.append(f"{row['agent']:<{width}}  {row['wins']:>4}/{row['games']:<5}  {row['score']:.3f}"
-                     f"  {low:.2f}-{high:.2f}")
+        lines.append(
+            f"{row['agent']:<{width}}  {row['wins']:>4}/{row['games']:<5}  {row['score']:.3f}  {low:.2f}-{high:.2f}"
+        )
     cell = {}
     for m in t["matches"]:
         cell[m["a"], m["b"]] = f"{m['a_wins']}/{m['b_wins']}"
@@ -398,6 +513,5 @@ def format_tournament(t: dict[str, Any]) -> str:
     short = [f"#{i + 1}" for i in range(len(names))]
     lines.append(" " * (width + 5) + "".join(f"{s:>8}" for s in short))
     for i, name in enumerate(names):
-        lines.append(f"#{i + 1:<3} {name:<{width}}" + "".join(f"{cell.get((name, other), '-'):>8}"
-                                                       for other in names))
+        lines.append(f"#{i + 1:<3} {name:<{width}}" + "".join(f"{cell.get((name, other), '-'):>8}" for other in names))
     return "\n".join(lines)

@@ -44,8 +44,10 @@ from amazons_env.errors import AmazonsRuntimeError
 
 __all__ = ["die_with_parent", "worker_pool", "stop_pool", "pool_allowed", "UNGUARDED"]
 
-UNGUARDED = ("a script that calls the arena or self-play at its top level needs `if __name__ == \"__main__\":` "
-             "around the call to use worker processes (they import the script again)")
+UNGUARDED = (
+    'a script that calls the arena or self-play at its top level needs `if __name__ == "__main__":` '
+    "around the call to use worker processes (they import the script again)"
+)
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
@@ -68,8 +70,7 @@ def die_with_parent() -> None:
             pass
     parent = multiprocessing.parent_process()
     if parent is not None:  # also covers a parent that died before prctl took effect
-        threading.Thread(target=_exit_when_parent_dies, args=(parent,), name="die-with-parent",
-                         daemon=True).start()
+        threading.Thread(target=_exit_when_parent_dies, args=(parent,), name="die-with-parent", daemon=True).start()
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -142,7 +143,11 @@ def _unguarded_main_call() -> bool:
         return False
     line = frame.f_lineno
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and node.lineno <= line <= (node.end_lineno or node.lineno) \
-                and "__main__" in ast.unparse(node.test) and "__name__" in ast.unparse(node.test):
+        if (
+            isinstance(node, ast.If)
+            and node.lineno <= line <= (node.end_lineno or node.lineno)
+            and "__main__" in ast.unparse(node.test)
+            and "__name__" in ast.unparse(node.test)
+        ):
             return False
     return True

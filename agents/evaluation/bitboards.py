@@ -29,12 +29,31 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic, overload
 
-__all__ = ["ONE_WORD_MAX", "MAX_BITBOARD_SIZE", "BOARD", "NOT_FIRST_FILE", "NOT_LAST_FILE", "masks", "popcount",
-           "zero_bytes", "band", "bor", "bxor", "bandnot", "nonzero", "count", "shl", "shr", "bit", "words", "load",
-           "store"]
+__all__ = [
+    "ONE_WORD_MAX",
+    "MAX_BITBOARD_SIZE",
+    "BOARD",
+    "NOT_FIRST_FILE",
+    "NOT_LAST_FILE",
+    "masks",
+    "popcount",
+    "zero_bytes",
+    "band",
+    "bor",
+    "bxor",
+    "bandnot",
+    "nonzero",
+    "count",
+    "shl",
+    "shr",
+    "bit",
+    "words",
+    "load",
+    "store",
+]
 
-ONE_WORD_MAX = 8         # 8 * 8 = 64 bits: one word
-MAX_BITBOARD_SIZE = 11   # 11 * 11 = 121 bits: two words; 12x12 needs a third
+ONE_WORD_MAX = 8  # 8 * 8 = 64 bits: one word
+MAX_BITBOARD_SIZE = 11  # 11 * 11 = 121 bits: two words; 12x12 needs a third
 BOARD, NOT_FIRST_FILE, NOT_LAST_FILE = range(3)  # rows of ``masks``
 _U64 = (1 << 64) - 1
 
@@ -50,8 +69,11 @@ def masks() -> np.ndarray:
     for size in range(1, MAX_BITBOARD_SIZE + 1):
         board = (1 << size * size) - 1
         first = sum(1 << r * size for r in range(size))
-        for row, value in ((BOARD, board), (NOT_FIRST_FILE, board & ~first),
-                           (NOT_LAST_FILE, board & ~(first << size - 1))):
+        for row, value in (
+            (BOARD, board),
+            (NOT_FIRST_FILE, board & ~first),
+            (NOT_LAST_FILE, board & ~(first << size - 1)),
+        ):
             out[size, row] = _split(value)
     return out
 
@@ -64,6 +86,7 @@ def popcount(typingctx, x):
 
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
+
     return types.uint64(types.uint64), codegen
 
 
@@ -78,6 +101,7 @@ def _load8(typingctx, array, index):
         data = context.make_array(signature.args[0])(context, builder, args[0]).data
         pointer = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
         return builder.load(pointer, align=1)
+
     return types.uint64(array, types.int64), codegen
 
 
@@ -102,6 +126,7 @@ def _generic(name: str, one, two):
     """A numba function ``name`` that runs ``one`` when its first argument is a ``uint64`` and
     ``two`` when it is a ``(lo, hi)`` pair (both take the same parameters). Called from plain
     Python it raises: it exists only inside kernels."""
+
     def stub(*args):
         raise TypeError(f"bitboards.{name} runs only inside numba kernels")
 
@@ -111,6 +136,7 @@ def _generic(name: str, one, two):
         if isinstance(args[0], types.UniTuple) and args[0].count == 2:
             return two
         return None
+
     stub.__name__ = stub.__qualname__ = name
     # numba matches the parameters of the stub, the chooser and the implementation by name
     chooser.__signature__ = stub.__signature__ = inspect.signature(one)
@@ -145,13 +171,15 @@ bor = _generic("bor", lambda a, b: a | b, lambda a, b: (a[0] | b[0], a[1] | b[1]
 bxor = _generic("bxor", lambda a, b: a ^ b, lambda a, b: (a[0] ^ b[0], a[1] ^ b[1]))
 bandnot = _generic("bandnot", lambda a, b: a & ~b, lambda a, b: (a[0] & ~b[0], a[1] & ~b[1]))
 nonzero = _generic("nonzero", lambda a: a != 0, lambda a: (a[0] | a[1]) != 0)
-count = _generic("count", lambda a: np.int64(popcount(a)),
-                 lambda a: np.int64(popcount(a[0])) + np.int64(popcount(a[1])))
+count = _generic(
+    "count", lambda a: np.int64(popcount(a)), lambda a: np.int64(popcount(a[0])) + np.int64(popcount(a[1]))
+)
 shl = _generic("shl", lambda b, n: b << n, _shl2)  # towards higher squares, 0 < n < 64
 shr = _generic("shr", lambda b, n: b >> n, _shr2)  # towards lower squares, 0 < n < 64
 bit = _generic("bit", lambda zero, i: np.uint64(1) << i, _bit2)  # square i alone
 words = _generic("words", lambda zero, lo, hi: lo, lambda zero, lo, hi: (lo, hi))  # from (lo, hi)
 # tables are uint64[..., ..., 2] arrays of (lo, hi) rows
-load = _generic("load", lambda zero, table, a, b: table[a, b, 0],
-                lambda zero, table, a, b: (table[a, b, 0], table[a, b, 1]))
+load = _generic(
+    "load", lambda zero, table, a, b: table[a, b, 0], lambda zero, table, a, b: (table[a, b, 0], table[a, b, 1])
+)
 store = _generic("store", _store1, _store2)

@@ -44,39 +44,75 @@ def _deprecated(old: str, new: str) -> None:
     warnings.warn(f"{old} is {new} now{_LATER}", DeprecationWarning, stacklevel=3)
 
 
-@register_evaluator("cnn", options={
-    "weights": WEIGHTS_OPTION, "threads": THREADS_OPTION,
-    "chunk": opt("positions per forward pass at most", ge=1)})
+@register_evaluator(
+    "cnn",
+    options={
+        "weights": WEIGHTS_OPTION,
+        "threads": THREADS_OPTION,
+        "chunk": opt("positions per forward pass at most", ge=1),
+    },
+)
 def cnn_evaluator(weights: str = "default", threads: int = 1, chunk: int = 512) -> ValueNetEvaluator:
     """The old name of the value-net evaluator (deprecated: use value-net)."""
     _deprecated("evaluator 'cnn'", "'value-net'")
     return ValueNetEvaluator(weights, threads, chunk)
 
 
-@register("cnn", forward="search", provides=("eval",), options={
-    "search": opt("uct: the uct-net agent; or a search that the value net evaluates for (an agent taking eval=, "
-                  "e.g. alphabeta); its options go to it", kind="agent"),
-    "weights": opt("committed weights by name or a model file path without its suffix: with search=uct a "
-                   "policy-value net (default: pv-uct-8x8; pv-8x8), else a value net (default: ResValueNet, study: "
-                   "StudyCNN)"),
-    "threads": THREADS_OPTION,
-    "net_mix": opt("search=uct: uct-net's mix", ge=0, le=1),
-    "net_top": opt("search=uct: uct-net's top", ge=0),
-    "net_depth": opt("search=uct: uct-net's depth", ge=0, le=1),
-    "net_value": opt("search=uct: uct-net's value", ge=0, le=1),
-    "net_runtime": opt(f"search=uct: {RUNTIME_HELP}", choices=RUNTIMES)})
-def cnn_agent(search: str = "uct", weights: str = "default", threads: int = 1, net_mix: Optional[float] = None,
-              net_top: Optional[int] = None, net_depth: Optional[int] = None, net_value: Optional[float] = None,
-              net_runtime: Optional[str] = None, seed: Optional[int] = None, **options: Any) -> Agent:
+@register(
+    "cnn",
+    forward="search",
+    provides=("eval",),
+    options={
+        "search": opt(
+            "uct: the uct-net agent; or a search that the value net evaluates for (an agent taking eval=, "
+            "e.g. alphabeta); its options go to it",
+            kind="agent",
+        ),
+        "weights": opt(
+            "committed weights by name or a model file path without its suffix: with search=uct a "
+            "policy-value net (default: pv-uct-8x8; pv-8x8), else a value net (default: ResValueNet, study: "
+            "StudyCNN)"
+        ),
+        "threads": THREADS_OPTION,
+        "net_mix": opt("search=uct: uct-net's mix", ge=0, le=1),
+        "net_top": opt("search=uct: uct-net's top", ge=0),
+        "net_depth": opt("search=uct: uct-net's depth", ge=0, le=1),
+        "net_value": opt("search=uct: uct-net's value", ge=0, le=1),
+        "net_runtime": opt(f"search=uct: {RUNTIME_HELP}", choices=RUNTIMES),
+    },
+)
+def cnn_agent(
+    search: str = "uct",
+    weights: str = "default",
+    threads: int = 1,
+    net_mix: Optional[float] = None,
+    net_top: Optional[int] = None,
+    net_depth: Optional[int] = None,
+    net_value: Optional[float] = None,
+    net_runtime: Optional[str] = None,
+    seed: Optional[int] = None,
+    **options: Any,
+) -> Agent:
     """The old name of the learned agent (deprecated: use uct-net, or SEARCH:eval=value-net)."""
-    guide = {k: v for k, v in (("mix", net_mix), ("top", net_top), ("depth", net_depth), ("value", net_value),
-                               ("runtime", net_runtime)) if v is not None}
+    guide = {
+        k: v
+        for k, v in (
+            ("mix", net_mix),
+            ("top", net_top),
+            ("depth", net_depth),
+            ("value", net_value),
+            ("runtime", net_runtime),
+        )
+        if v is not None
+    }
     net = {k: v for k, v in (("weights", weights), ("threads", threads)) if v != _NET_DEFAULTS[k]}
     old = format_spec("cnn", {"search": search, **net, **{"net_" + k: v for k, v in guide.items()}, **options})
     if search == "uct":
         if weights in VALUE_WEIGHTS and weights != "default":
-            raise OptionError(f"weights={weights}: value-net weights; search=uct takes a policy-value net "
-                              "(default, pv-8x8, or a model file path); the value net plays with search=alphabeta")
+            raise OptionError(
+                f"weights={weights}: value-net weights; search=uct takes a policy-value net "
+                "(default, pv-8x8, or a model file path); the value net plays with search=alphabeta"
+            )
         _deprecated(f"agent spec {old!r}", repr(format_spec("uct-net", {**net, **guide, **options})))
         return make("uct-net", weights=weights, threads=threads, seed=seed, **guide, **options)
     if guide:
@@ -88,11 +124,13 @@ def cnn_agent(search: str = "uct", weights: str = "default", threads: int = 1, n
 
 
 #: the names this module defined before the split, and where they are now
-_MOVED = {"CNNEvaluator": ("agents.evaluation.value_net", "ValueNetEvaluator"),
-          "Net": ("agents.nets.inference", "ValueNet"),
-          "WEIGHTS": ("agents.nets.store", "VALUE_WEIGHTS"),
-          "inference_module": ("agents.nets.inference", "inference_module"),
-          "weights_path": ("agents.nets.store", "weights_path")}
+_MOVED = {
+    "CNNEvaluator": ("agents.evaluation.value_net", "ValueNetEvaluator"),
+    "Net": ("agents.nets.inference", "ValueNet"),
+    "WEIGHTS": ("agents.nets.store", "VALUE_WEIGHTS"),
+    "inference_module": ("agents.nets.inference", "inference_module"),
+    "weights_path": ("agents.nets.store", "weights_path"),
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -30,8 +30,16 @@ from amazons_env import Board, core
 from agents.options import OptionError
 from agents.registry import Registry
 
-__all__ = ["Evaluator", "EVALUATORS", "register_evaluator", "make_evaluator", "queens_from_cells", "frontier_cells",
-           "KERNEL_SIGNATURE", "KERNEL_TYPE"]
+__all__ = [
+    "Evaluator",
+    "EVALUATORS",
+    "register_evaluator",
+    "make_evaluator",
+    "queens_from_cells",
+    "frontier_cells",
+    "KERNEL_SIGNATURE",
+    "KERNEL_TYPE",
+]
 
 EVALUATOR_MODULES: tuple[str, ...] = (
     "agents.evaluation.study",
@@ -40,8 +48,9 @@ EVALUATOR_MODULES: tuple[str, ...] = (
     "agents.evaluation.cnn",
 )
 
-KERNEL_SIGNATURE = types.float64(types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64,
-                                 types.int64[::1], types.float64[::1])
+KERNEL_SIGNATURE = types.float64(
+    types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1], types.float64[::1]
+)
 KERNEL_TYPE = types.FunctionType(KERNEL_SIGNATURE)
 
 
@@ -89,8 +98,9 @@ class Evaluator:
     def evaluate(self, board: Board) -> float:
         """Value of ``board`` for its side to move, in [-1, 1]."""
         if self.kernel is not None:
-            return float(self.kernel(board.cells, board.queens, board.queen_counts, int(board.turn),
-                                     board.dirs, self.params))
+            return float(
+                self.kernel(board.cells, board.queens, board.queen_counts, int(board.turn), board.dirs, self.params)
+            )
         return float(self.evaluate_batch(board.cells[None, :], np.array([int(board.turn)]))[0])
 
     def evaluate_batch(self, cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
@@ -100,20 +110,29 @@ class Evaluator:
         cells = np.ascontiguousarray(cells, dtype=np.uint8)
         width = int(round(np.sqrt(cells.shape[1])))
         out = np.empty(len(cells))
-        _batch(self.kernel, cells, np.ascontiguousarray(sides, dtype=np.int64), core.directions(width),
-               self.params, out)
+        _batch(
+            self.kernel, cells, np.ascontiguousarray(sides, dtype=np.int64), core.directions(width), self.params, out
+        )
         return out
 
-    def score_moves(self, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, side: int,
-                    dirs: np.ndarray, moves: np.ndarray, n: int, win: float = 1.0) -> np.ndarray:
+    def score_moves(
+        self,
+        cells: np.ndarray,
+        queens: np.ndarray,
+        nq: np.ndarray,
+        side: int,
+        dirs: np.ndarray,
+        moves: np.ndarray,
+        n: int,
+        win: float = 1.0,
+    ) -> np.ndarray:
         """Values of the first ``n`` of ``moves`` for ``side``, the side making them, from one
         ``evaluate_batch`` call over the positions they lead to (``frontier_cells``); a move that
         leaves the opponent without a move scores ``win``. The arrays are restored on return."""
         children = np.empty((n, cells.shape[0]), dtype=np.uint8)
         over = np.empty(n, dtype=np.bool_)
         frontier_cells(cells, queens, nq, side, dirs, moves, n, children, over)
-        values = -np.asarray(self.evaluate_batch(children, np.full(n, 1 - side, dtype=np.int64)),
-                             dtype=np.float64)
+        values = -np.asarray(self.evaluate_batch(children, np.full(n, 1 - side, dtype=np.int64)), dtype=np.float64)
         values[over] = win
         return values
 
@@ -125,8 +144,10 @@ EVALUATORS = Registry("evaluator", EVALUATOR_MODULES, Evaluator)
 register_evaluator = EVALUATORS.register
 
 
-@njit((KERNEL_TYPE, types.uint8[:, ::1], types.int64[::1], types.int64[::1], types.float64[::1],
-       types.float64[::1]), cache=True)
+@njit(
+    (KERNEL_TYPE, types.uint8[:, ::1], types.int64[::1], types.int64[::1], types.float64[::1], types.float64[::1]),
+    cache=True,
+)
 def _batch(kernel, cells, sides, dirs, params, out):
     """``out[i]`` = ``kernel`` on board ``cells[i]`` (queens recovered from the cells)."""
     queens = np.zeros((2, core.MAX_QUEENS), dtype=np.int64)

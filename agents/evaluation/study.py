@@ -18,6 +18,7 @@ and of ``seed()``, so within one search a position always gets the same value (t
 consistent) while a new seed changes the game.
 
 >>> from amazons_env import Board
+>>> from agents.evaluation.evaluator import make_evaluator
 >>> round(make_evaluator("basic").evaluate(Board(10)), 6)        # 2176 moves each: (0 - 0.4) / 4351.6
 -9.2e-05
 >>> make_evaluator("improved:cof1=0.45").params.tolist()
@@ -31,7 +32,7 @@ from numba import njit
 
 from amazons_env import core
 
-from agents.evaluation.evaluator import KERNEL_SIGNATURE, Evaluator, make_evaluator, register_evaluator
+from agents.evaluation.evaluator import KERNEL_SIGNATURE, Evaluator, register_evaluator
 from agents.options import OptionError, opt
 
 __all__ = ["Basic", "Improved", "basic_kernel", "improved_kernel", "BIAS", "JITTER", "SEED", "COF1"]
@@ -85,8 +86,9 @@ def improved_kernel(cells, queens, nq, side, dirs, params):
     cof1 = params[COF1]
     value = (1.0 - cof1) * _ratio(a, b, bias)
     if cof1 != 0.0:
-        value += cof1 * _ratio(core.count_moves(cells, queens, nq, side, dirs),
-                               core.count_moves(cells, queens, nq, 1 - side, dirs), bias)
+        value += cof1 * _ratio(
+            core.count_moves(cells, queens, nq, side, dirs), core.count_moves(cells, queens, nq, 1 - side, dirs), bias
+        )
     return min(1.0, max(-1.0, value))
 
 
@@ -119,8 +121,10 @@ class Basic(_StudyEvaluator):
         super().__init__(basic_kernel, bias, jitter, 1.0)
 
 
-@register_evaluator("improved", options={"cof1": opt("weight of mobility against directions", ge=0, le=1),
-                                         "bias": _BIAS, "jitter": _JITTER})
+@register_evaluator(
+    "improved",
+    options={"cof1": opt("weight of mobility against directions", ge=0, le=1), "bias": _BIAS, "jitter": _JITTER},
+)
 class Improved(_StudyEvaluator):
     """The study's improved heuristic: mobility and directions ratios mixed by ``cof1``."""
 

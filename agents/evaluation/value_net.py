@@ -15,6 +15,7 @@ equal to ``model(x)`` up to float rounding) on chunks of ``chunk`` positions (de
 chunk's activations stay in the caches, where a 1,400-position frontier's 19 MB per layer do not).
 
 >>> from amazons_env import Board
+>>> from agents.evaluation.evaluator import make_evaluator
 >>> evaluator = make_evaluator("value-net")
 >>> value = evaluator.evaluate(Board(8))
 >>> -1.0 <= value <= 1.0
@@ -27,7 +28,7 @@ import numpy as np
 
 from amazons_env.errors import InvalidArgumentError
 
-from agents.evaluation.evaluator import Evaluator, make_evaluator, register_evaluator
+from agents.evaluation.evaluator import Evaluator, register_evaluator
 from agents.nets import require_torch
 from agents.nets.inference import ValueNet, use_threads
 from agents.nets.store import VALUE_WEIGHTS, trained_sizes, value_net
@@ -36,8 +37,9 @@ from agents.options import opt
 __all__ = ["ValueNetEvaluator", "BoardSizeError", "WEIGHTS_OPTION", "THREADS_OPTION"]
 
 #: the declarations of the options that every net-backed agent or evaluator shares
-WEIGHTS_OPTION = opt("committed weights by name (default: ResValueNet, study: StudyCNN) or a model file path "
-                     "without its suffix")
+WEIGHTS_OPTION = opt(
+    "committed weights by name (default: ResValueNet, study: StudyCNN) or a model file path without its suffix"
+)
 THREADS_OPTION = opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024)
 
 
@@ -45,9 +47,14 @@ class BoardSizeError(InvalidArgumentError):
     """A board of a size that a fixed-size net (``StudyCNN``) was not built for."""
 
 
-@register_evaluator("value-net", options={
-    "weights": WEIGHTS_OPTION, "threads": THREADS_OPTION,
-    "chunk": opt("positions per forward pass at most", ge=1)})
+@register_evaluator(
+    "value-net",
+    options={
+        "weights": WEIGHTS_OPTION,
+        "threads": THREADS_OPTION,
+        "chunk": opt("positions per forward pass at most", ge=1),
+    },
+)
 class ValueNetEvaluator(Evaluator):
     """A trained value net as an evaluator (see the module docstring)."""
 
@@ -79,11 +86,14 @@ class ValueNetEvaluator(Evaluator):
         size = board_width(cells) - 2
         net = self.net(size)
         if net.fixed_size is not None and size != net.fixed_size:
-            raise BoardSizeError(f"{net.path.name} evaluates {net.fixed_size}x{net.fixed_size} boards, "
-                                 f"not {size}x{size}")
+            raise BoardSizeError(
+                f"{net.path.name} evaluates {net.fixed_size}x{net.fixed_size} boards, not {size}x{size}"
+            )
         sides = np.ascontiguousarray(sides, dtype=np.int64)
         # channels-last is oneDNN's preferred layout for CPU convolutions (~30% faster here)
-        x = torch.from_numpy(make_planes(cells, sides, net.config["planes"])).contiguous(memory_format=torch.channels_last)
+        x = torch.from_numpy(make_planes(cells, sides, net.config["planes"])).contiguous(
+            memory_format=torch.channels_last
+        )
         with torch.inference_mode():
             parts = max(1, -(-len(x) // self.chunk))  # equal chunks of at most ``chunk`` positions
             out = torch.cat([net.fast(part) for part in torch.tensor_split(x, parts)])

@@ -22,8 +22,10 @@ from amazons_env.errors import AmazonsError
 
 __all__ = ["TorchMissingError", "require_torch", "INSTALL_NN"]
 
-INSTALL_NN = ('pip install "amazons[nn]" (on Linux, for the CPU-only build of torch, first: '
-              "pip install torch --index-url https://download.pytorch.org/whl/cpu)")
+INSTALL_NN = (
+    'pip install "amazons[nn]" (on Linux, for the CPU-only build of torch, first: '
+    "pip install torch --index-url https://download.pytorch.org/whl/cpu)"
+)
 
 
 class TorchMissingError(ImportError, AmazonsError):
@@ -39,5 +41,6 @@ def require_torch(what: str) -> None:
         import safetensors  # noqa: F401
         import torch  # noqa: F401
     except ImportError as error:
-        raise TorchMissingError(f"{what} needs torch and safetensors ({error}); install them with "
-                                f"{INSTALL_NN}") from None
+        raise TorchMissingError(
+            f"{what} needs torch and safetensors ({error}); install them with {INSTALL_NN}"
+        ) from None

@@ -51,8 +51,13 @@ def _base(path: PathLike) -> Path:
     return base
 
 
-def save_model(model: nn.Module, path: PathLike, board_size: Optional[int] = None,
-               recipe: Optional[dict[str, Any]] = None, data_hash: str = "") -> Path:
+def save_model(
+    model: nn.Module,
+    path: PathLike,
+    board_size: Optional[int] = None,
+    recipe: Optional[dict[str, Any]] = None,
+    data_hash: str = "",
+) -> Path:
     """Write ``path.safetensors`` and ``path.json`` (``path`` with or without a suffix); return
     the base path. ``board_size``: the size trained on (required by size-bound models)."""
     arch = type(model).__name__
@@ -63,9 +68,17 @@ def save_model(model: nn.Module, path: PathLike, board_size: Optional[int] = Non
     if size <= 0:
         raise InvalidArgumentError(f"save_model({arch}): give the board_size the model was trained on")
     state = {name: tensor.detach().to("cpu").contiguous() for name, tensor in model.state_dict().items()}
-    config = {"format_version": FORMAT_VERSION, "arch": arch, "kwargs": kwargs, "planes": model.planes,
-              "output": model.output, "board_size": size, "recipe": recipe or {}, "data_hash": data_hash,
-              "tensors": {name: list(tensor.shape) for name, tensor in state.items()}}
+    config = {
+        "format_version": FORMAT_VERSION,
+        "arch": arch,
+        "kwargs": kwargs,
+        "planes": model.planes,
+        "output": model.output,
+        "board_size": size,
+        "recipe": recipe or {},
+        "data_hash": data_hash,
+        "tensors": {name: list(tensor.shape) for name, tensor in state.items()},
+    }
     base = _base(path)
     base.parent.mkdir(parents=True, exist_ok=True)
     weights = base.with_suffix(".safetensors")
@@ -89,25 +102,36 @@ def read_config(path: PathLike) -> dict[str, Any]:
     """The checked JSON config of the model at ``path`` (weights not read): known architecture,
     arguments within its limits, the planes, output and tensor shapes that architecture has."""
     name = _base(path).with_suffix(".json")
-    config = read_json(name, "model config", FORMAT_VERSION,
-                       ("arch", "kwargs", "planes", "output", "board_size", "tensors", "weights_sha256"))
+    config = read_json(
+        name,
+        "model config",
+        FORMAT_VERSION,
+        ("arch", "kwargs", "planes", "output", "board_size", "tensors", "weights_sha256"),
+    )
     try:
         expected = expected_tensors(config["arch"], config["kwargs"])
     except ValueError as error:
         raise ModelFileError(f"model config {name}: {error}") from None
     model = MODELS[config["arch"]]
     if config["planes"] != model.planes or config["output"] != model.output:
-        raise ModelFileError(f"model config {name}: planes/output {str(config['planes'])[:50]}/"
-                             f"{str(config['output'])[:50]} disagree with {config['arch']}")
+        raise ModelFileError(
+            f"model config {name}: planes/output {str(config['planes'])[:50]}/"
+            f"{str(config['output'])[:50]} disagree with {config['arch']}"
+        )
     size = config["board_size"]
-    if type(size) is not int or not core.MIN_SIZE <= size <= core.MAX_SIZE \
-            or size != config["kwargs"].get("size", size):
+    if (
+        type(size) is not int
+        or not core.MIN_SIZE <= size <= core.MAX_SIZE
+        or size != config["kwargs"].get("size", size)
+    ):
         raise ModelFileError(f"model config {name}: board_size {str(size)[:50]} is not a board size this net fits")
     tensors = config["tensors"]
     if not isinstance(tensors, dict) or tensors != {n: shape for n, (_, shape) in expected.items()}:
         found = sorted(tensors)[:5] if isinstance(tensors, dict) else type(tensors).__name__
-        raise ModelFileError(f"model config {name}: its tensors do not fit {config['arch']}({config['kwargs']}) "
-                             f"(found {str(found)[:200]})")
+        raise ModelFileError(
+            f"model config {name}: its tensors do not fit {config['arch']}({config['kwargs']}) "
+            f"(found {str(found)[:200]})"
+        )
     if not isinstance(config["weights_sha256"], str):
         raise ModelFileError(f"model config {name}: weights_sha256 is not a string")
     return config
@@ -122,16 +146,21 @@ def load_model(path: PathLike, device: Union[str, torch.device] = "cpu") -> tupl
     base = _base(path)
     config = read_config(base)
     weights = base.with_suffix(".safetensors")
-    metadata = read_header(weights, "model weights", expected_tensors(config["arch"], config["kwargs"]),
-                           _MAX_WEIGHTS_BYTES)
+    metadata = read_header(
+        weights, "model weights", expected_tensors(config["arch"], config["kwargs"]), _MAX_WEIGHTS_BYTES
+    )
     data = weights.read_bytes()
     if hashlib.sha256(data).hexdigest() != config["weights_sha256"]:
-        raise ModelFileError(f"model weights {weights} do not match the SHA-256 in {base.with_suffix('.json')} "
-                             "(truncated, tampered or from another export)")
+        raise ModelFileError(
+            f"model weights {weights} do not match the SHA-256 in {base.with_suffix('.json')} "
+            "(truncated, tampered or from another export)"
+        )
     core_config = {k: v for k, v in config.items() if k != "weights_sha256"}
     if metadata.get("config") != canonical_json(core_config):
-        raise ModelFileError(f"model config {base.with_suffix('.json')} differs from the config stored in "
-                             f"{weights} (edited after export?)")
+        raise ModelFileError(
+            f"model config {base.with_suffix('.json')} differs from the config stored in "
+            f"{weights} (edited after export?)"
+        )
     try:
         state = load_bytes(data)
     except (SafetensorError, ValueError) as error:

@@ -149,8 +149,11 @@ class PVNet:
         self.model = model.eval()
         self.fast = inference_module(self.model)
         self.device = next(self.model.parameters()).device
-        self.runtime = "onnx" if self.device.type == "cpu" and (
-            runtime == "onnx" or (runtime == "auto" and onnx_runtime.available())) else "torch"
+        self.runtime = (
+            "onnx"
+            if self.device.type == "cpu" and (runtime == "onnx" or (runtime == "auto" and onnx_runtime.available()))
+            else "torch"
+        )
         self._onnx = OnnxRunner(self.fast, threads) if self.runtime == "onnx" else None
 
     @classmethod
@@ -163,8 +166,9 @@ class PVNet:
             raise ModelFileError(f"{path}: a {config['arch']} has no policy; this needs a PolicyValueNet file")
         return cls(model, threads, runtime)
 
-    def evaluate(self, cells: np.ndarray, sides: "Sequence[int] | np.ndarray"
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def evaluate(
+        self, cells: np.ndarray, sides: "Sequence[int] | np.ndarray"
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(values[k], slide[k, LINES*N*N], arrow[k, LINES*N*N])`` for ``k`` positions."""
         import torch
 
@@ -181,5 +185,8 @@ class PVNet:
             else:
                 with torch.autocast(self.device.type):
                     value, slide, arrow = self.model(x.to(self.device))
-        return (value.float().cpu().numpy().astype(np.float64), slide.float().reshape(k, -1).cpu().numpy(),
-                arrow.float().reshape(k, -1).cpu().numpy())
+        return (
+            value.float().cpu().numpy().astype(np.float64),
+            slide.float().reshape(k, -1).cpu().numpy(),
+            arrow.float().reshape(k, -1).cpu().numpy(),
+        )

@@ -30,8 +30,18 @@ from amazons_env.errors import InvalidArgumentError
 
 from agents.nets.planes import plane_count
 
-__all__ = ["StudyCNN", "ResValueNet", "PolicyValueNet", "MODELS", "LINES", "REACH", "check_kwargs", "build_model",
-           "parameter_count", "value_for_side_to_move"]
+__all__ = [
+    "StudyCNN",
+    "ResValueNet",
+    "PolicyValueNet",
+    "MODELS",
+    "LINES",
+    "REACH",
+    "check_kwargs",
+    "build_model",
+    "parameter_count",
+    "value_for_side_to_move",
+]
 
 #: the longest queen slide, and the policy channels: 8 directions x that many distances
 REACH = core.MAX_SIZE - 1
@@ -53,15 +63,23 @@ class StudyCNN(nn.Module):
         self.size = int(size)
         c = plane_count(self.planes)
         self.features = nn.Sequential(
-            nn.Conv2d(c, 32, 3, padding=1), nn.ReLU(), nn.Dropout(0.2),
-            nn.Conv2d(32, 32, 3, padding=1), nn.ReLU(),
-            nn.Conv2d(32, 32, 3, padding=1), nn.ReLU(), nn.Dropout(0.2),
+            nn.Conv2d(c, 32, 3, padding=1),
+            nn.ReLU(),
+            nn.Dropout(0.2),
+            nn.Conv2d(32, 32, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(32, 32, 3, padding=1),
+            nn.ReLU(),
+            nn.Dropout(0.2),
             nn.Flatten(),
         )
         self.head = nn.Sequential(
-            nn.Linear(32 * self.size * self.size, 256), nn.ReLU(),
-            nn.Linear(256, 256), nn.ReLU(),
-            nn.Linear(256, 1), nn.Sigmoid(),
+            nn.Linear(32 * self.size * self.size, 256),
+            nn.ReLU(),
+            nn.Linear(256, 256),
+            nn.ReLU(),
+            nn.Linear(256, 1),
+            nn.Sigmoid(),
         )
 
     def config(self) -> dict[str, Any]:
@@ -77,8 +95,11 @@ class _Block(nn.Module):
     def __init__(self, channels: int) -> None:
         super().__init__()
         self.body = nn.Sequential(
-            nn.Conv2d(channels, channels, 3, padding=1, bias=False), nn.BatchNorm2d(channels), nn.ReLU(),
-            nn.Conv2d(channels, channels, 3, padding=1, bias=False), nn.BatchNorm2d(channels),
+            nn.Conv2d(channels, channels, 3, padding=1, bias=False),
+            nn.BatchNorm2d(channels),
+            nn.ReLU(),
+            nn.Conv2d(channels, channels, 3, padding=1, bias=False),
+            nn.BatchNorm2d(channels),
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -101,15 +122,15 @@ class ResValueNet(nn.Module):
     def __init__(self, channels: int = 32, blocks: int = 3, head: int = 16, hidden: int = 64) -> None:
         super().__init__()
         self.channels, self.blocks, self.head_channels, self.hidden = channels, blocks, head, hidden
-        self.stem = nn.Sequential(nn.Conv2d(plane_count(self.planes), channels, 3, padding=1, bias=False),
-                                  nn.BatchNorm2d(channels), nn.ReLU())
+        self.stem = nn.Sequential(
+            nn.Conv2d(plane_count(self.planes), channels, 3, padding=1, bias=False), nn.BatchNorm2d(channels), nn.ReLU()
+        )
         self.tower = nn.Sequential(*(_Block(channels) for _ in range(blocks)))
         self.reduce = nn.Sequential(nn.Conv2d(channels, head, 1, bias=False), nn.BatchNorm2d(head), nn.ReLU())
         self.value = nn.Sequential(nn.Linear(2 * head, hidden), nn.ReLU(), nn.Linear(hidden, 1), nn.Tanh())
 
     def config(self) -> dict[str, Any]:
-        return {"channels": self.channels, "blocks": self.blocks, "head": self.head_channels,
-                "hidden": self.hidden}
+        return {"channels": self.channels, "blocks": self.blocks, "head": self.head_channels, "hidden": self.hidden}
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h = self.reduce(self.tower(self.stem(x)))
@@ -135,8 +156,11 @@ class PolicyValueNet(ResValueNet):
         return self.value(pooled).squeeze(-1), self.slide(trunk), self.arrow(trunk)
 
 
-MODELS: dict[str, type[nn.Module]] = {"StudyCNN": StudyCNN, "ResValueNet": ResValueNet,
-                                      "PolicyValueNet": PolicyValueNet}
+MODELS: dict[str, type[nn.Module]] = {
+    "StudyCNN": StudyCNN,
+    "ResValueNet": ResValueNet,
+    "PolicyValueNet": PolicyValueNet,
+}
 
 
 def check_kwargs(arch: str, kwargs: Any) -> None:
@@ -159,8 +183,9 @@ def check_kwargs(arch: str, kwargs: Any) -> None:
             raise InvalidArgumentError(f"{arch} has no argument {str(key)[:100]!r}; its arguments: {', '.join(limits)}")
         low, high = limits[key]
         if type(value) is not int or not low <= value <= high:
-            raise InvalidArgumentError(f"{arch} argument {key}={str(value)[:100]}: "
-                                       f"give an integer from {low} to {high}")
+            raise InvalidArgumentError(
+                f"{arch} argument {key}={str(value)[:100]}: give an integer from {low} to {high}"
+            )
 
 
 def build_model(arch: str, **kwargs: Any) -> nn.Module:
@@ -183,6 +208,9 @@ def value_for_side_to_move(model: nn.Module, out: torch.Tensor, sides: torch.Ten
 
 
 if __name__ == "__main__":  # python -m agents.nets.models: the parameter counts
-    for name, model in [("StudyCNN(size=10)", StudyCNN(10)), ("StudyCNN(size=8)", StudyCNN(8)),
-                        ("ResValueNet()", ResValueNet())]:
+    for name, model in [
+        ("StudyCNN(size=10)", StudyCNN(10)),
+        ("StudyCNN(size=8)", StudyCNN(8)),
+        ("ResValueNet()", ResValueNet()),
+    ]:
         print(f"{name:<20} {parameter_count(model):>9,} parameters")

@@ -41,8 +41,7 @@ class OnnxRunner:
 
     def __init__(self, module: Any, threads: int = 1) -> None:
         if not available():
-            raise ImportError("runtime='onnx' needs the onnx and onnxruntime packages: "
-                              "pip install -e \".[onnx]\"")
+            raise ImportError("runtime='onnx' needs the onnx and onnxruntime packages: pip install -e \".[onnx]\"")
         self.module, self.threads = module, int(threads)
         self._sessions: dict[tuple[int, ...], Any] = {}
 
@@ -61,8 +60,14 @@ class OnnxRunner:
         with warnings.catch_warnings():
             # the TorchScript-based exporter: the torch.export-based one would need onnxscript too
             warnings.simplefilter("ignore", DeprecationWarning)
-            torch.onnx.export(self.module, (example,), model, input_names=["planes"], dynamo=False,
-                              dynamic_axes={"planes": {0: "batch"}})
+            torch.onnx.export(
+                self.module,
+                (example,),
+                model,
+                input_names=["planes"],
+                dynamo=False,
+                dynamic_axes={"planes": {0: "batch"}},
+            )
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads, options.inter_op_num_threads = self.threads, 1
         return onnxruntime.InferenceSession(model.getvalue(), options, providers=["CPUExecutionProvider"])

@@ -50,8 +50,19 @@ from amazons_env.symmetry import transform_square
 
 from agents.nets.models import LINES, REACH, PolicyValueNet
 
-__all__ = ["PolicyValueNet", "LINES", "REACH", "line_channels", "move_indices", "legal_moves_batch",
-           "move_log_probs", "symmetry_permutation", "transform_planes", "transform_cells", "move_keys"]
+__all__ = [
+    "PolicyValueNet",
+    "LINES",
+    "REACH",
+    "line_channels",
+    "move_indices",
+    "legal_moves_batch",
+    "move_log_probs",
+    "symmetry_permutation",
+    "transform_planes",
+    "transform_cells",
+    "move_keys",
+]
 
 
 @functools.lru_cache(maxsize=None)
@@ -115,7 +126,9 @@ def legal_moves_batch(cells: np.ndarray, sides: np.ndarray, size: int) -> tuple[
     sides = np.ascontiguousarray(sides, dtype=np.int64)
     dirs, to_public = core.directions(size + 2), core.public_index(size)
     scratch = np.empty((core.max_moves(size, core.MAX_QUEENS), 3), np.int64)
-    total = _legal_batch(cells, sides, dirs, to_public, scratch, True, np.empty(0, np.int64), np.empty((0, 3), np.int64))
+    total = _legal_batch(
+        cells, sides, dirs, to_public, scratch, True, np.empty(0, np.int64), np.empty((0, 3), np.int64)
+    )
     rows, out = np.empty(total, np.int64), np.empty((total, 3), np.int64)
     _legal_batch(cells, sides, dirs, to_public, scratch, False, rows, out)
     return rows, out
@@ -127,8 +140,9 @@ def move_keys(rows: np.ndarray, moves: np.ndarray, size: int) -> np.ndarray:
     return ((rows * nn_ + moves[:, 0]) * nn_ + moves[:, 1]) * nn_ + moves[:, 2]
 
 
-def move_log_probs(slide: torch.Tensor, arrow: torch.Tensor, rows: np.ndarray, moves: np.ndarray,
-                   size: int) -> torch.Tensor:
+def move_log_probs(
+    slide: torch.Tensor, arrow: torch.Tensor, rows: np.ndarray, moves: np.ndarray, size: int
+) -> torch.Tensor:
     """``log p(move)`` of each legal move (``rows``/``moves`` from ``legal_moves_batch``, a slide's
     arrows contiguous): log-softmax of the slide over the position's legal slides plus log-softmax
     of the arrow over that slide's legal arrows."""

@@ -24,13 +24,30 @@ from amazons_env import files
 from amazons_env.errors import InvalidFileError
 from amazons_env.files import MAX_JSON_BYTES, PathLike, file_sha256, json_sha256
 
-__all__ = ["ModelFileError", "PathLike", "checked_path", "regular_file", "json_sha256", "file_sha256", "read_json",
-           "read_header", "DTYPES"]
+__all__ = [
+    "ModelFileError",
+    "PathLike",
+    "checked_path",
+    "regular_file",
+    "json_sha256",
+    "file_sha256",
+    "read_json",
+    "read_header",
+    "DTYPES",
+]
 
 _MAX_HEADER_BYTES = 16 << 20
 # safetensors' names of the torch dtypes our files hold, and their sizes in bytes
-DTYPES = {"float32": ("F32", 4), "float64": ("F64", 8), "float16": ("F16", 2), "bfloat16": ("BF16", 2),
-          "int64": ("I64", 8), "int32": ("I32", 4), "uint8": ("U8", 1), "bool": ("BOOL", 1)}
+DTYPES = {
+    "float32": ("F32", 4),
+    "float64": ("F64", 8),
+    "float16": ("F16", 2),
+    "bfloat16": ("BF16", 2),
+    "int64": ("I64", 8),
+    "int32": ("I32", 4),
+    "uint8": ("U8", 1),
+    "bool": ("BOOL", 1),
+}
 
 _BY_CODE = {code: (code, width) for code, width in DTYPES.values()}
 
@@ -45,8 +62,9 @@ def checked_path(path: Any, what: str, error: type[ValueError] = ModelFileError)
     return files.checked_path(path, what, error)
 
 
-def regular_file(path: Path, what: str, limit: int, follow_links: bool = True,
-                 error: type[ValueError] = ModelFileError) -> int:
+def regular_file(
+    path: Path, what: str, limit: int, follow_links: bool = True, error: type[ValueError] = ModelFileError
+) -> int:
     """``amazons_env.files.regular_file``, refusing with ``ModelFileError`` unless told otherwise."""
     return files.regular_file(path, what, limit, follow_links, error)
 
@@ -57,8 +75,9 @@ def read_json(name: Path, what: str, version: int, keys: Sequence[str]) -> dict[
     return files.read_json(name, what, version, keys, MAX_JSON_BYTES, error=ModelFileError)
 
 
-def read_header(path: Path, what: str, expected: dict[str, tuple[Optional[str], list[int]]],
-                limit: int) -> dict[str, str]:
+def read_header(
+    path: Path, what: str, expected: dict[str, tuple[Optional[str], list[int]]], limit: int
+) -> dict[str, str]:
     """Check the safetensors file ``path`` against ``expected`` (``{name: (torch dtype name or
     None for any of ``DTYPES``, shape)}``) from its header alone, before its data is read; return
     its metadata. The file must hold exactly those tensors, laid out end to end to its last byte,
@@ -93,8 +112,10 @@ def read_header(path: Path, what: str, expected: dict[str, tuple[Optional[str], 
         for extent in shape:
             count *= extent
         if found != code or entry.get("shape") != shape or _offsets(entry) != (end, end + count * width):
-            raise ModelFileError(f"{what} {path}: tensor {name} is not {code}{shape} at bytes {end}.."
-                                 f"{end + count * width} (found {str(entry)[:200]})")
+            raise ModelFileError(
+                f"{what} {path}: tensor {name} is not {code}{shape} at bytes {end}.."
+                f"{end + count * width} (found {str(entry)[:200]})"
+            )
         end += count * width
     if 8 + length + end != size:
         raise ModelFileError(f"{what} {path} has {size:,} bytes, its header describes {8 + length + end:,}")

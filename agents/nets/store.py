@@ -26,15 +26,24 @@ from typing import Any, Callable, Mapping
 
 from agents.nets.inference import PVNet, ValueNet, use_threads
 
-__all__ = ["WEIGHTS_DIR", "VALUE_WEIGHTS", "POLICY_VALUE_WEIGHTS", "weights_path", "trained_sizes", "value_net",
-           "policy_value_net"]
+__all__ = [
+    "WEIGHTS_DIR",
+    "VALUE_WEIGHTS",
+    "POLICY_VALUE_WEIGHTS",
+    "weights_path",
+    "trained_sizes",
+    "value_net",
+    "policy_value_net",
+]
 
 #: the committed weights (package data)
 WEIGHTS_DIR = Path(importlib.util.find_spec("agents.nets.weights").origin).parent
 #: committed value nets by name and the board size they were trained on: ``default`` our
 #: ``ResValueNet``, ``study`` the study's ``StudyCNN``
 VALUE_WEIGHTS: dict[str, dict[int, str]] = {
-    "default": {8: "resvalue-8x8", 10: "resvalue-10x10"}, "study": {8: "studycnn-8x8", 10: "studycnn-10x10"}}
+    "default": {8: "resvalue-8x8", 10: "resvalue-10x10"},
+    "study": {8: "studycnn-8x8", 10: "studycnn-10x10"},
+}
 #: committed policy-value nets by name and board size: ``default`` is ``pv-8x8`` fine-tuned on 27,082 of
 #: ``uct``'s own moves (``experiments/uct-net-8x8/command.txt``), ``pv-8x8`` the train-loop's net
 POLICY_VALUE_WEIGHTS: dict[str, dict[int, str]] = {"default": {8: "pv-uct-8x8"}, "pv-8x8": {8: "pv-8x8"}}

@@ -75,8 +75,14 @@ class BotzoneBot:
     """The Botzone loop around one agent (module docstring). ``seconds``: thinking time per move,
     passed as a ``Limit`` to agents that search within a time (``None``: the agent's default)."""
 
-    def __init__(self, agent: Agent, out: IO[str] = sys.stdout, size: int = 8, seconds: Optional[float] = None,
-                 keep_running: bool = True) -> None:
+    def __init__(
+        self,
+        agent: Agent,
+        out: IO[str] = sys.stdout,
+        size: int = 8,
+        seconds: Optional[float] = None,
+        keep_running: bool = True,
+    ) -> None:
         self.agent = agent
         self.out = out
         self.size = size

@@ -101,11 +101,18 @@ def _terminate(proc: subprocess.Popen) -> None:
             pass
 
 
-@register("uci", bare="engine", passthrough="any other option is sent as setoption (one the engine lists)",
-          options={"engine": opt("the engine: an executable's path or name on PATH, or a command line"),
-                   "time": TIME, "depth": opt("depth limit (go depth)", ge=1),
-                   "variant": opt("the UCI_Variant it is set to"),
-                   "grace": opt("seconds past time before the engine is stopped, then killed", gt=0)})
+@register(
+    "uci",
+    bare="engine",
+    passthrough="any other option is sent as setoption (one the engine lists)",
+    options={
+        "engine": opt("the engine: an executable's path or name on PATH, or a command line"),
+        "time": TIME,
+        "depth": opt("depth limit (go depth)", ge=1),
+        "variant": opt("the UCI_Variant it is set to"),
+        "grace": opt("seconds past time before the engine is stopped, then killed", gt=0),
+    },
+)
 class UCIAgent(SearchAgent):
     """An external UCI engine as a player (``uci:./fairy-stockfish,time=0.5``).
 
@@ -116,9 +123,16 @@ class UCIAgent(SearchAgent):
     name = "uci"
     LIMITS = ("time", "depth", "nodes")
 
-    def __init__(self, engine: str = "", time: Optional[float] = None, depth: Optional[int] = None,
-                 variant: str = "amazons", grace: float = 5.0, seed: Optional[int] = None,
-                 **options: Any) -> None:
+    def __init__(
+        self,
+        engine: str = "",
+        time: Optional[float] = None,
+        depth: Optional[int] = None,
+        variant: str = "amazons",
+        grace: float = 5.0,
+        seed: Optional[int] = None,
+        **options: Any,
+    ) -> None:
         argv = shlex.split(engine) if isinstance(engine, str) else []
         if not argv:
             raise OptionError("agent 'uci': engine=PATH is required (the engine's executable or command line)")
@@ -152,8 +166,9 @@ class UCIAgent(SearchAgent):
 
     def _start(self) -> None:
         try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True, bufsize=1)
+            proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1
+            )
         except OSError as error:
             raise EngineError(f"engine {self.engine_name!r} could not start: {error}") from None
         self._proc = proc
@@ -167,7 +182,7 @@ class UCIAgent(SearchAgent):
         while True:
             line = self._expect(_HANDSHAKE_SECONDS, "uciok")
             if line.startswith("option name "):
-                name = line[len("option name "):].split(" type ")[0].strip()
+                name = line[len("option name ") :].split(" type ")[0].strip()
                 listed[_option_key(name)] = name
             if line == "uciok":
                 break
@@ -176,8 +191,10 @@ class UCIAgent(SearchAgent):
             if name is None:
                 close = difflib.get_close_matches(_option_key(key), list(listed), n=1)
                 hint = f" (did you mean {listed[close[0]]!r}?)" if close else ""
-                raise self._fail(f"has no option {key!r}{hint} (agent 'uci'); "
-                                 f"its options: {', '.join(listed.values())}", EngineOptionError)
+                raise self._fail(
+                    f"has no option {key!r}{hint} (agent 'uci'); its options: {', '.join(listed.values())}",
+                    EngineOptionError,
+                )
             self._send(f"setoption name {name} value {_setoption_value(value)}")
         if "uci variant" in listed:  # after the options: a VariantPath may define the variant
             self._send(f"setoption name UCI_Variant value {self.variant}")
@@ -242,9 +259,11 @@ class UCIAgent(SearchAgent):
             self._start()
         started = _time.perf_counter()
         self._send(self._position(board))
-        bounds = ([f"depth {limit.depth}"] if limit.depth is not None else []) + \
-            ([f"nodes {limit.nodes}"] if limit.nodes is not None else []) + \
-            ([f"movetime {max(1, round(limit.time * 1000))}"] if limit.time is not None else [])
+        bounds = (
+            ([f"depth {limit.depth}"] if limit.depth is not None else [])
+            + ([f"nodes {limit.nodes}"] if limit.nodes is not None else [])
+            + ([f"movetime {max(1, round(limit.time * 1000))}"] if limit.time is not None else [])
+        )
         self._send("go " + " ".join(bounds))
         answer_by = started + (limit.time or 0.0) + self.grace
         info: dict[str, Any] = {}
@@ -258,8 +277,10 @@ class UCIAgent(SearchAgent):
                 line = self._lines.get(timeout=max(left, 0.0))
             except queue.Empty:
                 if stopped:
-                    raise self._fail(f"gave no bestmove within {answer_by - started:.1f} s "
-                                     f"(time {limit.time}, grace {self.grace}) in {board.text()!r}") from None
+                    raise self._fail(
+                        f"gave no bestmove within {answer_by - started:.1f} s "
+                        f"(time {limit.time}, grace {self.grace}) in {board.text()!r}"
+                    ) from None
                 continue
             if line is None:
                 raise self._fail(f"exited (code {self._proc.wait()}) while thinking on {board.text()!r}")

@@ -97,8 +97,7 @@ def parse_go(tokens: list[str]) -> dict[str, int]:
     return limits
 
 
-def move_budget(limits: dict[str, int], board: Board, movetime_ms: int = 0, overhead_ms: int = 50
-                ) -> Optional[float]:
+def move_budget(limits: dict[str, int], board: Board, movetime_ms: int = 0, overhead_ms: int = 50) -> Optional[float]:
     """Seconds to think on this move, or ``None`` for the agent's own default.
 
     ``movetime`` is used as given; from a clock (``wtime``/``btime``), the share of the remaining
@@ -144,8 +143,9 @@ class UCIEngine:
     ``out`` and returns ``False`` after ``quit``; ``run(lines)`` handles lines until ``quit`` or
     the end of input."""
 
-    def __init__(self, agent: str = DEFAULT_OPPONENT, out: IO[str] = sys.stdout, movetime_ms: int = 0,
-                 overhead_ms: int = 50) -> None:
+    def __init__(
+        self, agent: str = DEFAULT_OPPONENT, out: IO[str] = sys.stdout, movetime_ms: int = 0, overhead_ms: int = 50
+    ) -> None:
         AGENTS.validate(agent)  # a bad spec fails here, before the loop starts; built on `isready`
         self.spec = agent
         self.out = out
@@ -242,7 +242,7 @@ class UCIEngine:
         self.board = None  # a bad position leaves none, so a following `go` cannot play in a stale one
         if "moves" in args:
             cut = args.index("moves")
-            args, moves = args[:cut], args[cut + 1:]
+            args, moves = args[:cut], args[cut + 1 :]
         else:
             moves = []
         if args == ["startpos"]:
@@ -274,8 +274,9 @@ class UCIEngine:
         start = time.perf_counter()
         result = None
         try:
-            move, result = think(self._agent(), board.copy(), go_limit(limits, board, self.movetime_ms,
-                                                                       self.overhead_ms))
+            move, result = think(
+                self._agent(), board.copy(), go_limit(limits, board, self.movetime_ms, self.overhead_ms)
+            )
             if not board.is_legal(move):
                 raise IllegalMoveError(f"the agent chose the illegal move {move}")
         except Exception as error:  # noqa: BLE001 - still answer with a legal move

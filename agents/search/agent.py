@@ -106,8 +106,10 @@ class SearchAgent(Agent):
             raise LimitError(f"{self.spec}: limit must be a Limit, got {type(limit).__name__}")
         for name in limit.bounds():
             if name not in self.LIMITS:
-                raise LimitError(f"{self.spec}: cannot honour Limit {name}={getattr(limit, name)!r} "
-                                 f"(it honours {', '.join(self.LIMITS)})")
+                raise LimitError(
+                    f"{self.spec}: cannot honour Limit {name}={getattr(limit, name)!r} "
+                    f"(it honours {', '.join(self.LIMITS)})"
+                )
         if not limit:
             raise LimitError(f"{self.spec}: Limit() bounds nothing; set one of {', '.join(self.LIMITS)}")
         return limit

@@ -68,17 +68,34 @@ from agents.search.clock import CLOCKS, NEVER, RENAMED_CLOCKS, as_ns, clock_name
 from agents.search.result import Limit, SearchResult
 
 # the kernel's names, importable from here as before the kernel had its own module
-__all__ = ["AlphaBeta", "TranspositionTable", "candidates", "negamax", "search_stats", "batch_search",
-           "zobrist_table", "position_key", "WIN"]
+__all__ = [
+    "AlphaBeta",
+    "TranspositionTable",
+    "candidates",
+    "negamax",
+    "search_stats",
+    "batch_search",
+    "zobrist_table",
+    "position_key",
+    "WIN",
+]
 
 Iteration = tuple[np.ndarray, float, int]  # a finished iteration: (best move, value, depth)
 
 
-def batch_search(board: Board, depth: int, evaluator: Evaluator, k: int = 8,
-                 deadline: float = float("inf"), prefilter: Optional[Evaluator] = None,
-                 shortlist: int = 48, kq: int = 12, pace: Optional[Pace] = None,
-                 first: Optional[Move] = None,
-                 root_memo: Optional[list] = None) -> tuple[Optional[Move], float, int, bool]:
+def batch_search(
+    board: Board,
+    depth: int,
+    evaluator: Evaluator,
+    k: int = 8,
+    deadline: float = float("inf"),
+    prefilter: Optional[Evaluator] = None,
+    shortlist: int = 48,
+    kq: int = 12,
+    pace: Optional[Pace] = None,
+    first: Optional[Move] = None,
+    root_memo: Optional[list] = None,
+) -> tuple[Optional[Move], float, int, bool]:
     """Selective alpha-beta for an evaluator without a kernel (``agents.search.batched_alphabeta``): at every node
     one ``evaluator.evaluate_batch`` call scores the children; a depth-1 node returns the best
     score, deeper nodes search their ``k`` best children (``k=0``: all). The children scored are
@@ -90,8 +107,18 @@ def batch_search(board: Board, depth: int, evaluator: Evaluator, k: int = 8,
     ``first`` had been searched: then ``move`` is the best so far and ``complete`` False
     (``batched_alphabeta``, which also explains ``root_memo``)."""
     moves_of = None if prefilter is None else _shortlister(board, prefilter, shortlist, kq)
-    result = batched_alphabeta(board, depth, evaluator, k=k, win=WIN, deadline=deadline, moves_of=moves_of,
-                               pace=pace, first=first, root_memo=root_memo)
+    result = batched_alphabeta(
+        board,
+        depth,
+        evaluator,
+        k=k,
+        win=WIN,
+        deadline=deadline,
+        moves_of=moves_of,
+        pace=pace,
+        first=first,
+        root_memo=root_memo,
+    )
     return result.move, result.value, result.evals, result.complete
 
 
@@ -101,23 +128,37 @@ def _shortlister(board: Board, prefilter: Evaluator, shortlist: int, kq: int) ->
     scratch = (np.empty(rows), np.empty((rows, 2), dtype=np.int64), np.empty(rows), search_stats())
 
     def moves_of(cells, queens, nq, side, dirs, out) -> int:
-        return min(shortlist, candidates(cells, queens, nq, side, dirs, prefilter.kernel, prefilter.params, kq,
-                                         out, *scratch))
+        return min(
+            shortlist, candidates(cells, queens, nq, side, dirs, prefilter.kernel, prefilter.params, kq, out, *scratch)
+        )
+
     return moves_of
 
 
-@register("alphabeta", forward="eval", options={
-    "time": TIME, "depth": opt("depth limit (alone: one fixed-depth search)", ge=1, lt=MAX_PLY), "eval": EVAL,
-    "k": opt("children searched per node (0 = all)", ge=0),
-    "kq": opt("queen moves kept before arrows are scored (0 = all)", ge=0),
-    "tt": opt("use the transposition table"), "tt_bits": opt("log2 of the table's entries", ge=4, le=26),
-    "endgame": opt("fill-search budget per region inside the search (0 = off)", ge=0),
-    "aspiration": opt("aspiration window half-width", gt=0),
-    "prefilter": opt("for an evaluator without a kernel: a kernel evaluator that shortlists moves",
-                     kind="evaluator"),
-    "shortlist": opt("candidates per node the prefilter keeps", ge=1),
-    "clock": opt("time manager (full: deepen until the deadline; predict: stop early, about 0.6 of the "
-                 "time; legacy: predict's former name)", choices=CLOCKS + tuple(RENAMED_CLOCKS))})
+@register(
+    "alphabeta",
+    forward="eval",
+    options={
+        "time": TIME,
+        "depth": opt("depth limit (alone: one fixed-depth search)", ge=1, lt=MAX_PLY),
+        "eval": EVAL,
+        "k": opt("children searched per node (0 = all)", ge=0),
+        "kq": opt("queen moves kept before arrows are scored (0 = all)", ge=0),
+        "tt": opt("use the transposition table"),
+        "tt_bits": opt("log2 of the table's entries", ge=4, le=26),
+        "endgame": opt("fill-search budget per region inside the search (0 = off)", ge=0),
+        "aspiration": opt("aspiration window half-width", gt=0),
+        "prefilter": opt(
+            "for an evaluator without a kernel: a kernel evaluator that shortlists moves", kind="evaluator"
+        ),
+        "shortlist": opt("candidates per node the prefilter keeps", ge=1),
+        "clock": opt(
+            "time manager (full: deepen until the deadline; predict: stop early, about 0.6 of the "
+            "time; legacy: predict's former name)",
+            choices=CLOCKS + tuple(RENAMED_CLOCKS),
+        ),
+    },
+)
 class AlphaBeta(SearchAgent):
     """The selective PVS engine (module docstring) as an agent.
 
@@ -137,10 +178,23 @@ class AlphaBeta(SearchAgent):
     STATS = ("evals",)
     WIN_VALUE = WIN
 
-    def __init__(self, time: Optional[float] = None, depth: Optional[int] = None, eval: Any = "territory",
-                 k: int = 10, kq: int = 12, tt: bool = True, tt_bits: int = 18, endgame: int = 300,
-                 aspiration: float = 0.1, prefilter: Any = None, shortlist: int = 48, clock: str = "full",
-                 seed: Optional[int] = None, **eval_options: Any) -> None:
+    def __init__(
+        self,
+        time: Optional[float] = None,
+        depth: Optional[int] = None,
+        eval: Any = "territory",
+        k: int = 10,
+        kq: int = 12,
+        tt: bool = True,
+        tt_bits: int = 18,
+        endgame: int = 300,
+        aspiration: float = 0.1,
+        prefilter: Any = None,
+        shortlist: int = 48,
+        clock: str = "full",
+        seed: Optional[int] = None,
+        **eval_options: Any,
+    ) -> None:
         self.clock_mode = clock_name(clock)
         if depth is not None and (int(depth) != depth or not 1 <= depth < MAX_PLY):
             raise OptionError(f"depth={depth!r}: must be a whole number in 1..{MAX_PLY - 1}")
@@ -148,13 +202,16 @@ class AlphaBeta(SearchAgent):
             raise OptionError(f"time={time!r}: seconds per move must be > 0")
         if k < 0 or kq < 0 or endgame < 0 or not aspiration > 0:
             raise OptionError(f"k={k}, kq={kq}, endgame={endgame} must be >= 0 and aspiration={aspiration} > 0")
-        super().__init__(Limit(time=1.0) if time is None and depth is None else Limit(time=time, depth=depth),
-                         seed, endgame)
+        super().__init__(
+            Limit(time=1.0) if time is None and depth is None else Limit(time=time, depth=depth), seed, endgame
+        )
         self.evaluator = make_evaluator(eval, **eval_options)
         self.prefilter = None if prefilter is None else make_evaluator(prefilter)
         if self.prefilter is not None and (self.prefilter.kernel is None or self.evaluator.kernel is not None):
-            raise OptionError(f"prefilter={prefilter!r}: a prefilter needs a kernel and serves an evaluator "
-                             f"without one ({self.evaluator.spec!r})")
+            raise OptionError(
+                f"prefilter={prefilter!r}: a prefilter needs a kernel and serves an evaluator "
+                f"without one ({self.evaluator.spec!r})"
+            )
         if shortlist < 1:
             raise OptionError(f"shortlist={shortlist!r}: must be >= 1")
         self.shortlist = int(shortlist)
@@ -175,22 +232,56 @@ class AlphaBeta(SearchAgent):
         if board.size not in self._arrays:
             rows = core.max_moves(board.size, core.MAX_QUEENS)
             self._arrays[board.size] = (
-                zobrist_table(board.size + 2), np.empty((MAX_PLY, rows, 3), dtype=np.int64),
-                np.empty((MAX_PLY, rows)), np.empty((rows, 2), dtype=np.int64), np.empty(rows))
+                zobrist_table(board.size + 2),
+                np.empty((MAX_PLY, rows, 3), dtype=np.int64),
+                np.empty((MAX_PLY, rows)),
+                np.empty((rows, 2), dtype=np.int64),
+                np.empty(rows),
+            )
         return self._arrays[board.size]
 
-    def _once(self, board: Board, depth: int, alpha: float, beta: float, limit: int,
-              stats: np.ndarray, best: np.ndarray, stop: float = float("inf")) -> float:
+    def _once(
+        self,
+        board: Board,
+        depth: int,
+        alpha: float,
+        beta: float,
+        limit: int,
+        stats: np.ndarray,
+        best: np.ndarray,
+        stop: float = float("inf"),
+    ) -> float:
         zob, moves, scores, qmoves, qscores = self._scratch(board)
         cells, queens = board.cells.copy(), board.queens.copy()
         stats[LIMIT], stats[ABORTED], stats[ROOT_IMPROVED] = limit, 0, 0
         stats[DEADLINE] = as_ns(stop)
         stats[NEXT_CHECK] = stats[EVALS] if stats[DEADLINE] < NEVER else NEVER
         side = int(board.turn)
-        return negamax(cells, queens, board.queen_counts.copy(), side, board.dirs, depth, alpha, beta, 0,
-                       position_key(cells, side, zob), self.evaluator.kernel, self.evaluator.params, self.cfg,
-                       zob, self.table.keys, self.table.values, self.table.info, moves, scores, qmoves,
-                       qscores, stats, best)
+        return negamax(
+            cells,
+            queens,
+            board.queen_counts.copy(),
+            side,
+            board.dirs,
+            depth,
+            alpha,
+            beta,
+            0,
+            position_key(cells, side, zob),
+            self.evaluator.kernel,
+            self.evaluator.params,
+            self.cfg,
+            zob,
+            self.table.keys,
+            self.table.values,
+            self.table.info,
+            moves,
+            scores,
+            qmoves,
+            qscores,
+            stats,
+            best,
+        )
 
     def _search(self, board: Board, limit: Limit, deadline: Deadline) -> SearchResult:
         empties = int(np.count_nonzero(board.cells == core.EMPTY))
@@ -210,8 +301,9 @@ class AlphaBeta(SearchAgent):
             return (done[1] - self.aspiration, done[1] + self.aspiration)
         return (-INF, INF)
 
-    def _deepen(self, board: Board, deepest: int, limit: Limit, deadline: Deadline, stats: np.ndarray,
-                best: np.ndarray) -> Iteration:
+    def _deepen(
+        self, board: Board, deepest: int, limit: Limit, deadline: Deadline, stats: np.ndarray, best: np.ndarray
+    ) -> Iteration:
         """Iterative deepening within the time (module docstring); ``(best move, value, depth)``.
 
         ``clock=full`` starts the next iteration while time is left and aborts it on the deadline
@@ -269,8 +361,19 @@ class AlphaBeta(SearchAgent):
         root_memo: Optional[list] = None if predict else []  # the root's scores, computed once for all iterations
 
         def search(depth: int, stop: float, first: Optional[Move] = None) -> tuple[Optional[Move], float, int, bool]:
-            return batch_search(board, depth, self.evaluator, self.k, stop, self.prefilter, self.shortlist,
-                                self.kq, pace, first, root_memo)
+            return batch_search(
+                board,
+                depth,
+                self.evaluator,
+                self.k,
+                stop,
+                self.prefilter,
+                self.shortlist,
+                self.kq,
+                pace,
+                first,
+                root_memo,
+            )
 
         done: Optional[tuple[Move, float, int]] = None
         evals = 0

@@ -48,9 +48,30 @@ from agents.search import endgame
 from agents.search.clock import CHECK_EVERY, NEVER, now_ns
 from agents.search.rays import ray_end
 
-__all__ = ["negamax", "candidates", "search_stats", "out_of_time", "TranspositionTable", "zobrist_table",
-           "position_key", "WIN", "INF", "NO_LIMIT", "MAX_PLY", "NODES", "EVALS", "LIMIT", "ABORTED",
-           "ROOT_IMPROVED", "DEADLINE", "NEXT_CHECK", "KQ", "K", "USE_TT", "ENDGAME_BUDGET"]
+__all__ = [
+    "negamax",
+    "candidates",
+    "search_stats",
+    "out_of_time",
+    "TranspositionTable",
+    "zobrist_table",
+    "position_key",
+    "WIN",
+    "INF",
+    "NO_LIMIT",
+    "MAX_PLY",
+    "NODES",
+    "EVALS",
+    "LIMIT",
+    "ABORTED",
+    "ROOT_IMPROVED",
+    "DEADLINE",
+    "NEXT_CHECK",
+    "KQ",
+    "K",
+    "USE_TT",
+    "ENDGAME_BUDGET",
+]
 
 WIN = 2.0
 INF = 1e9
@@ -115,9 +136,24 @@ def out_of_time(stats):
     return stats[ABORTED] != 0
 
 
-@njit(types.int64(types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1],
-                  KERNEL_TYPE, types.float64[::1], types.int64, types.int64[:, ::1], types.float64[::1],
-                  types.int64[:, ::1], types.float64[::1], types.int64[::1]), cache=True)
+@njit(
+    types.int64(
+        types.uint8[::1],
+        types.int64[:, ::1],
+        types.int64[::1],
+        types.int64,
+        types.int64[::1],
+        KERNEL_TYPE,
+        types.float64[::1],
+        types.int64,
+        types.int64[:, ::1],
+        types.float64[::1],
+        types.int64[:, ::1],
+        types.float64[::1],
+        types.int64[::1],
+    ),
+    cache=True,
+)
 def candidates(cells, queens, nq, side, dirs, kernel, params, kq, out, scores, qmoves, qscores, stats):
     """Write ``side``'s candidate moves into ``out[:n]`` (padded from, to, arrow) with their static
     scores (for ``side``) in ``scores[:n]``, best first; return ``n`` (module docstring). The
@@ -183,16 +219,59 @@ def candidates(cells, queens, nq, side, dirs, kernel, params, kq, out, scores, q
     return n
 
 
-_ARGS = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1],
-         types.int64, types.float64, types.float64, types.int64, types.uint64, KERNEL_TYPE,
-         types.float64[::1], types.int64[::1], types.uint64[:, ::1], types.uint64[::1],
-         types.float64[::1], types.int64[:, ::1], types.int64[:, :, ::1], types.float64[:, ::1],
-         types.int64[:, ::1], types.float64[::1], types.int64[::1], types.int64[::1])
+_ARGS = (
+    types.uint8[::1],
+    types.int64[:, ::1],
+    types.int64[::1],
+    types.int64,
+    types.int64[::1],
+    types.int64,
+    types.float64,
+    types.float64,
+    types.int64,
+    types.uint64,
+    KERNEL_TYPE,
+    types.float64[::1],
+    types.int64[::1],
+    types.uint64[:, ::1],
+    types.uint64[::1],
+    types.float64[::1],
+    types.int64[:, ::1],
+    types.int64[:, :, ::1],
+    types.float64[:, ::1],
+    types.int64[:, ::1],
+    types.float64[::1],
+    types.int64[::1],
+    types.int64[::1],
+)
 
 
 @njit(types.float64(*_ARGS), cache=True)
-def negamax(cells, queens, nq, side, dirs, depth, alpha, beta, ply, key, kernel, params, cfg, zob,
-            tt_key, tt_val, tt_info, moves, scores, qmoves, qscores, stats, best):
+def negamax(
+    cells,
+    queens,
+    nq,
+    side,
+    dirs,
+    depth,
+    alpha,
+    beta,
+    ply,
+    key,
+    kernel,
+    params,
+    cfg,
+    zob,
+    tt_key,
+    tt_val,
+    tt_info,
+    moves,
+    scores,
+    qmoves,
+    qscores,
+    stats,
+    best,
+):
     """The search (module docstring) to ``depth`` whole moves; ``best`` gets the root move."""
     stats[NODES] += 1
     if stats[EVALS] > stats[LIMIT]:
@@ -254,16 +333,83 @@ def negamax(cells, queens, nq, side, dirs, depth, alpha, beta, ply, key, kernel,
             core.make_move(cells, queens, side, index, to, arrow)
             child = key ^ zob[piece, frm] ^ zob[piece, to] ^ zob[core.ARROW, arrow] ^ zob[0, 0]
             if k == 0:
-                v = -negamax(cells, queens, nq, other, dirs, depth - 1, -beta, -alpha, ply + 1, child, kernel,
-                             params, cfg, zob, tt_key, tt_val, tt_info, moves, scores, qmoves, qscores, stats, best)
+                v = -negamax(
+                    cells,
+                    queens,
+                    nq,
+                    other,
+                    dirs,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    child,
+                    kernel,
+                    params,
+                    cfg,
+                    zob,
+                    tt_key,
+                    tt_val,
+                    tt_info,
+                    moves,
+                    scores,
+                    qmoves,
+                    qscores,
+                    stats,
+                    best,
+                )
             else:
-                v = -negamax(cells, queens, nq, other, dirs, depth - 1, -alpha - EPS, -alpha, ply + 1, child,
-                             kernel, params, cfg, zob, tt_key, tt_val, tt_info, moves, scores, qmoves, qscores,
-                             stats, best)
+                v = -negamax(
+                    cells,
+                    queens,
+                    nq,
+                    other,
+                    dirs,
+                    depth - 1,
+                    -alpha - EPS,
+                    -alpha,
+                    ply + 1,
+                    child,
+                    kernel,
+                    params,
+                    cfg,
+                    zob,
+                    tt_key,
+                    tt_val,
+                    tt_info,
+                    moves,
+                    scores,
+                    qmoves,
+                    qscores,
+                    stats,
+                    best,
+                )
                 if v > alpha and v < beta and not stats[ABORTED]:
-                    v = -negamax(cells, queens, nq, other, dirs, depth - 1, -beta, -alpha, ply + 1, child, kernel,
-                                 params, cfg, zob, tt_key, tt_val, tt_info, moves, scores, qmoves, qscores, stats,
-                                 best)
+                    v = -negamax(
+                        cells,
+                        queens,
+                        nq,
+                        other,
+                        dirs,
+                        depth - 1,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        child,
+                        kernel,
+                        params,
+                        cfg,
+                        zob,
+                        tt_key,
+                        tt_val,
+                        tt_info,
+                        moves,
+                        scores,
+                        qmoves,
+                        qscores,
+                        stats,
+                        best,
+                    )
             core.unmake_move(cells, queens, side, index, frm, to, arrow)
             if stats[ABORTED]:
                 return 0.0

@@ -78,10 +78,21 @@ class Pace:
         return positions * self.per_position
 
 
-def batched_alphabeta(board: Board, depth: int, evaluator: Evaluator, *, k: int = 0, ordered: bool = True,
-                      win: float = 1.0, deadline: float = float("inf"), node_limit: int = NO_LIMIT,
-                      moves_of: Optional[MoveSource] = None, pace: Optional[Pace] = None,
-                      first: Optional[Move] = None, root_memo: Optional[list] = None) -> SearchResult:
+def batched_alphabeta(
+    board: Board,
+    depth: int,
+    evaluator: Evaluator,
+    *,
+    k: int = 0,
+    ordered: bool = True,
+    win: float = 1.0,
+    deadline: float = float("inf"),
+    node_limit: int = NO_LIMIT,
+    moves_of: Optional[MoveSource] = None,
+    pace: Optional[Pace] = None,
+    first: Optional[Move] = None,
+    root_memo: Optional[list] = None,
+) -> SearchResult:
     """Search ``board`` to ``depth`` whole moves with ``evaluator.score_moves`` (module docstring):
     a ``SearchResult`` with the ``move`` (None when the budget ran out first), its ``value`` for
     the side to move, the ``depth`` (0 for a search cut by its budget), ``nodes`` (positions
@@ -121,7 +132,7 @@ def batched_alphabeta(board: Board, depth: int, evaluator: Evaluator, *, k: int 
             began = _time.perf_counter()
             if began + pace.predict(m) > deadline:
                 raise _OutOfBudget
-            scores[lo:lo + m] = evaluator.score_moves(cells, queens, nq, side, dirs, moves[lo:], m, win)
+            scores[lo : lo + m] = evaluator.score_moves(cells, queens, nq, side, dirs, moves[lo:], m, win)
             pace.record(m, _time.perf_counter() - began)
         return scores
 

@@ -49,8 +49,19 @@ from numba import njit, objmode, types
 
 from amazons_env.errors import InvalidArgumentError, describe
 
-__all__ = ["Clock", "now_ns", "as_ns", "frozen_heap", "freeze_survivors", "clock_name", "RESERVE", "CHECK_EVERY",
-           "NEVER", "CLOCKS", "RENAMED_CLOCKS"]
+__all__ = [
+    "Clock",
+    "now_ns",
+    "as_ns",
+    "frozen_heap",
+    "freeze_survivors",
+    "clock_name",
+    "RESERVE",
+    "CHECK_EVERY",
+    "NEVER",
+    "CLOCKS",
+    "RENAMED_CLOCKS",
+]
 
 #: the share of a move's time always kept back for returning the move
 RESERVE = 0.01
@@ -91,8 +102,11 @@ def clock_name(name: str) -> str:
     amazons_env.errors.InvalidArgumentError: clock='fast': use one of full, predict
     """
     if name in RENAMED_CLOCKS:
-        warnings.warn(f"clock={name} is now called clock={RENAMED_CLOCKS[name]}; the old name will be removed",
-                      DeprecationWarning, stacklevel=3)
+        warnings.warn(
+            f"clock={name} is now called clock={RENAMED_CLOCKS[name]}; the old name will be removed",
+            DeprecationWarning,
+            stacklevel=3,
+        )
         return RENAMED_CLOCKS[name]
     if name not in CLOCKS:
         raise InvalidArgumentError(f"clock={describe(name)}: use one of {', '.join(CLOCKS)}")

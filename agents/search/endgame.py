@@ -41,9 +41,21 @@ DEFAULT_BUDGET = 200_000  # fill-search nodes per region at the root
 LOWER, UPPER, EXACT = range(3)  # columns of the per-side ``bounds`` rows
 
 
-@njit(types.int64(types.uint8[::1], types.int64[:, ::1], types.int64, types.int64[::1],
-                  types.int64[::1], types.int64, types.int64, types.int64[::1], types.int64[::1],
-                  types.int64), cache=True)
+@njit(
+    types.int64(
+        types.uint8[::1],
+        types.int64[:, ::1],
+        types.int64,
+        types.int64[::1],
+        types.int64[::1],
+        types.int64,
+        types.int64,
+        types.int64[::1],
+        types.int64[::1],
+        types.int64,
+    ),
+    cache=True,
+)
 def _fill(cells, queens, side, dirs, members, m, bound, budget, first, ply):
     """Longest move sequence of ``side``'s amazons ``queens[side, members[:m]]`` (one region with
     ``bound`` empty squares). ``budget[0]``: nodes left (``budget[1]`` set to 1 when it ran out);
@@ -213,10 +225,18 @@ def analyse(board: Board, budget: int = DEFAULT_BUDGET) -> Analysis:
     first = np.full((2, 3), -1, dtype=np.int64)
     separated = bool(count_fill(cells, queens, board.queen_counts, board.dirs, int(budget), bounds, first))
     public = core.public_index(board.size)
-    moves = tuple(Move(*(int(public[p]) for p in first[s]), board.size) if separated and first[s, 0] >= 0
-                  else None for s in range(2))
-    return Analysis(separated, int(board.turn), (int(bounds[0, 0]), int(bounds[1, 0])),
-                    (int(bounds[0, 1]), int(bounds[1, 1])), bool(bounds[0, 2] and bounds[1, 2]), moves)
+    moves = tuple(
+        Move(*(int(public[p]) for p in first[s]), board.size) if separated and first[s, 0] >= 0 else None
+        for s in range(2)
+    )
+    return Analysis(
+        separated,
+        int(board.turn),
+        (int(bounds[0, 0]), int(bounds[1, 0])),
+        (int(bounds[0, 1]), int(bounds[1, 1])),
+        bool(bounds[0, 2] and bounds[1, 2]),
+        moves,
+    )
 
 
 def filling_move(board: Board, budget: int = DEFAULT_BUDGET) -> Optional[tuple[Move, int]]:

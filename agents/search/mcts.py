@@ -74,8 +74,21 @@ class ChildScores(PUCTEvaluator):
             rows = core.max_moves(size, int(nq.max()))
             moves, scores = np.empty((rows, 3), np.int64), np.empty(rows)
             if self.evaluator.kernel is not None:
-                n = candidates(cells, queens, nq, side, dirs, self.evaluator.kernel, self.evaluator.params, self.kq,
-                               moves, scores, np.empty((rows, 2), np.int64), np.empty(rows), self.stats)
+                n = candidates(
+                    cells,
+                    queens,
+                    nq,
+                    side,
+                    dirs,
+                    self.evaluator.kernel,
+                    self.evaluator.params,
+                    self.kq,
+                    moves,
+                    scores,
+                    np.empty((rows, 2), np.int64),
+                    np.empty(rows),
+                    self.stats,
+                )
             else:
                 n = core.generate_moves(cells, queens, nq, side, dirs, moves)
                 values = self.evaluator.score_moves(cells, queens, nq, side, dirs, moves, n, WIN)
@@ -84,28 +97,54 @@ class ChildScores(PUCTEvaluator):
             keep = min(self.k, n)
             first = np.clip(scores[:keep], -1.0, 1.0)
             prior = np.exp((first - first.max()) / self.tau)
-            node.expand(public[moves[:keep]].astype(np.int16), min(1.0, scores[0]), prior / prior.sum(),
-                        np.ones(keep), starts=np.arange(keep), first=first)
+            node.expand(
+                public[moves[:keep]].astype(np.int16),
+                min(1.0, scores[0]),
+                prior / prior.sum(),
+                np.ones(keep),
+                starts=np.arange(keep),
+                first=first,
+            )
 
 
-@register("mcts", forward="eval", options={
-    "time": TIME, "sims": opt("simulations per move (instead of time)", ge=1), "eval": EVAL,
-    "k": opt("children kept per node", ge=1),
-    "kq": opt("queen moves kept before arrows are scored (0 = all)", ge=0),
-    "c": opt("exploration constant", gt=0), "tau": opt("prior temperature", gt=0),
-    "reuse": opt("keep the subtree between moves"),
-    "endgame": opt("fill-search budget per region at expansion (0 = off)", ge=0)})
+@register(
+    "mcts",
+    forward="eval",
+    options={
+        "time": TIME,
+        "sims": opt("simulations per move (instead of time)", ge=1),
+        "eval": EVAL,
+        "k": opt("children kept per node", ge=1),
+        "kq": opt("queen moves kept before arrows are scored (0 = all)", ge=0),
+        "c": opt("exploration constant", gt=0),
+        "tau": opt("prior temperature", gt=0),
+        "reuse": opt("keep the subtree between moves"),
+        "endgame": opt("fill-search budget per region at expansion (0 = off)", ge=0),
+    },
+)
 class MCTS(PUCTAgent):
-    """The PUCT tree guided by a hand-written evaluator's scores of the children (module docstring). Options: ``time`` seconds per move
-    (default 1.0) or ``sims`` simulations, ``eval`` (default ``territory``), ``k`` children kept
-    per node, ``kq`` queen moves kept before arrows are scored, ``c`` the exploration constant,
-    ``tau`` the prior temperature, ``reuse`` (keep the subtree between moves)."""
+    """The PUCT tree guided by a hand-written evaluator's scores of the children (module docstring).
+    Options: ``time`` seconds per move (default 1.0) or ``sims`` simulations, ``eval`` (default
+    ``territory``), ``k`` children kept per node, ``kq`` queen moves kept before arrows are
+    scored, ``c`` the exploration constant, ``tau`` the prior temperature, ``reuse`` (keep the
+    subtree between moves)."""
 
     name = "mcts"
 
-    def __init__(self, time: Optional[float] = None, sims: Optional[int] = None, eval: Any = "territory",
-                 k: int = 16, kq: int = 8, c: float = 1.5, tau: float = 0.05, reuse: bool = True,
-                 endgame: int = 300, seed: Optional[int] = None, **eval_options: Any) -> None:
+    def __init__(
+        self,
+        time: Optional[float] = None,
+        sims: Optional[int] = None,
+        eval: Any = "territory",
+        k: int = 16,
+        kq: int = 8,
+        c: float = 1.5,
+        tau: float = 0.05,
+        reuse: bool = True,
+        endgame: int = 300,
+        seed: Optional[int] = None,
+        **eval_options: Any,
+    ) -> None:
         if k < 1 or kq < 0 or not c > 0 or not tau > 0:
             raise OptionError(f"k={k} must be >= 1, kq={kq} >= 0, c={c} and tau={tau} > 0")
         super().__init__(time, sims, c, reuse=reuse, endgame=endgame, seed=seed)

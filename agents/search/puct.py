@@ -71,8 +71,26 @@ class Node:
     summed value for the side to move here. ``value``: the evaluator's value of the position;
     ``terminal``: no move, or a value the evaluator proved (never expanded further)."""
 
-    __slots__ = ("cells", "side", "value", "terminal", "moves", "starts", "group", "p_slide", "p_net", "p_move",
-                 "first_slide", "first_move", "n_slide", "w_slide", "n_move", "w_move", "children", "visits")
+    __slots__ = (
+        "cells",
+        "side",
+        "value",
+        "terminal",
+        "moves",
+        "starts",
+        "group",
+        "p_slide",
+        "p_net",
+        "p_move",
+        "first_slide",
+        "first_move",
+        "n_slide",
+        "w_slide",
+        "n_move",
+        "w_move",
+        "children",
+        "visits",
+    )
 
     def __init__(self, cells: np.ndarray, side: int) -> None:
         self.cells, self.side = cells, side
@@ -85,8 +103,15 @@ class Node:
         self.value, self.terminal = float(value), True
         self.moves = np.empty((0, 3), np.int16)
 
-    def expand(self, moves: np.ndarray, value: float, p_slide: np.ndarray, p_move: np.ndarray,
-               starts: Optional[np.ndarray] = None, first: Optional[np.ndarray] = None) -> None:
+    def expand(
+        self,
+        moves: np.ndarray,
+        value: float,
+        p_slide: np.ndarray,
+        p_move: np.ndarray,
+        starts: Optional[np.ndarray] = None,
+        first: Optional[np.ndarray] = None,
+    ) -> None:
         """Give this position its ``moves`` (at least one), its ``value``, the prior of each group
         (``p_slide``) and of each move within its group (``p_move``). ``starts``: where the groups
         begin (default: by slide, ``slide_groups``); ``first``: each move's first-play value
@@ -145,8 +170,11 @@ class Node:
 
     def index_of(self, move: Move) -> int:
         """The index of ``move`` in ``moves`` (``IllegalMoveError`` if it is not one of them)."""
-        hit = np.flatnonzero((self.moves[:, 0] == move.from_square) & (self.moves[:, 1] == move.to_square)
-                             & (self.moves[:, 2] == move.arrow))
+        hit = np.flatnonzero(
+            (self.moves[:, 0] == move.from_square)
+            & (self.moves[:, 1] == move.to_square)
+            & (self.moves[:, 2] == move.arrow)
+        )
         if len(hit) == 0:
             raise IllegalMoveError(f"move {move} is not one of this node's moves")
         return int(hit[0])
@@ -161,8 +189,7 @@ class Node:
         return count
 
 
-def _puct(n: np.ndarray, w: np.ndarray, p: np.ndarray, total: float, c: float,
-          q0: "float | np.ndarray") -> int:
+def _puct(n: np.ndarray, w: np.ndarray, p: np.ndarray, total: float, c: float, q0: "float | np.ndarray") -> int:
     q = np.where(n > 0, w / np.maximum(n, 1), q0)
     return int(np.argmax(q + c * p * math.sqrt(total + 1) / (1 + n)))
 
@@ -241,8 +268,14 @@ class Tree:
                 node.update(m, 1, value)
 
 
-def run_trees(trees: Sequence[Tree], evaluator: PUCTEvaluator, sims: int, batch: int = 8,
-              deadline: float = math.inf, pace: float = 0.0) -> None:
+def run_trees(
+    trees: Sequence[Tree],
+    evaluator: PUCTEvaluator,
+    sims: int,
+    batch: int = 8,
+    deadline: float = math.inf,
+    pace: float = 0.0,
+) -> None:
     """Grow every tree (rooted by ``start_roots``) to ``sims`` simulations, ``batch`` leaves per tree
     per round, the new leaves of all trees expanded by one call of ``evaluator``. ``deadline`` (a
     ``perf_counter`` time): no round starts that would end after it at the pace of the last round
@@ -271,13 +304,20 @@ def run_trees(trees: Sequence[Tree], evaluator: PUCTEvaluator, sims: int, batch:
         last = _time.perf_counter() - begun
 
 
-def start_roots(trees: Sequence[Tree], boards: Sequence[tuple[np.ndarray, int]], evaluator: PUCTEvaluator,
-                noise: Optional[tuple[np.random.Generator, float, float]] = None) -> None:
+def start_roots(
+    trees: Sequence[Tree],
+    boards: Sequence[tuple[np.ndarray, int]],
+    evaluator: PUCTEvaluator,
+    noise: Optional[tuple[np.random.Generator, float, float]] = None,
+) -> None:
     """Give each tree a root for its ``(cells, side)`` (one evaluator call for all that need one),
     keeping a tree's root if it already is that position; ``noise``: ``(rng, alpha, fraction)`` of
     Dirichlet noise on every root's priors (``Node.add_noise``). Resets each tree's ``sims``."""
-    need = [i for i, (t, (cells, side)) in enumerate(zip(trees, boards))
-            if t.root is None or t.root.side != side or not np.array_equal(t.root.cells, cells)]
+    need = [
+        i
+        for i, (t, (cells, side)) in enumerate(zip(trees, boards))
+        if t.root is None or t.root.side != side or not np.array_equal(t.root.cells, cells)
+    ]
     if need:
         roots = [Node(np.array(boards[i][0], np.uint8), int(boards[i][1])) for i in need]
         evaluator.expand(roots, trees[0].size)
@@ -293,8 +333,11 @@ def best_move(root: Node) -> int:
     """The most visited group of ``root``, then its most visited move; ties go to the higher mean
     value (unvisited: the first-play value), then to the higher prior."""
     q = root.value if root.first_move is None else root.first_slide
-    g = int(np.lexsort((root.p_slide, np.where(root.n_slide > 0, root.w_slide / np.maximum(root.n_slide, 1), q),
-                        root.n_slide))[-1])
+    g = int(
+        np.lexsort(
+            (root.p_slide, np.where(root.n_slide > 0, root.w_slide / np.maximum(root.n_slide, 1), q), root.n_slide)
+        )[-1]
+    )
     lo = root.starts[g]
     hi = root.starts[g + 1] if g + 1 < len(root.starts) else len(root.moves)
     q = root.value if root.first_move is None else root.first_move[lo:hi]
@@ -311,8 +354,17 @@ class PUCTAgent(SearchAgent):
     LIMITS: ClassVar[tuple[str, ...]] = ("time", "simulations")
     STATS: ClassVar[tuple[str, ...]] = ("simulations", "tree")
 
-    def __init__(self, time: Optional[float] = None, sims: Optional[int] = None, c: float = 1.5, fpu: float = 0.2,
-                 batch: int = 1, reuse: bool = True, endgame: int = 0, seed: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        time: Optional[float] = None,
+        sims: Optional[int] = None,
+        c: float = 1.5,
+        fpu: float = 0.2,
+        batch: int = 1,
+        reuse: bool = True,
+        endgame: int = 0,
+        seed: Optional[int] = None,
+    ) -> None:
         super().__init__(Limit(time=1.0 if time is None and sims is None else time, simulations=sims), seed, endgame)
         self.c, self.fpu, self.batch, self.reuse = float(c), float(fpu), int(batch), bool(reuse)
         self._tree: Optional[Tree] = None
@@ -356,4 +408,3 @@ class PUCTAgent(SearchAgent):
         m = best_move(root)
         move = Move(*(int(x) for x in root.moves[m]), board.size)
         return SearchResult(move, root.mean(m), nodes=tree.sims, stats={"simulations": tree.sims, "tree": root.size()})
-

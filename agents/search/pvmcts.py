@@ -78,23 +78,38 @@ class PolicyValueEvaluator(PUCTEvaluator):
             nodes[i].expand(legal[i], values[j], e / e.sum(), _softmax_groups(arrow[j][aidx], starts), starts)
 
 
-@register("pvmcts", options={
-    "time": TIME, "sims": opt("simulations per move (instead of time)", ge=1),
-    "weights": opt("committed policy-value weights by name (default) or a model file path without suffix"),
-    "c": opt("PUCT exploration constant", gt=0),
-    "batch": opt("leaves per forward pass (virtual loss between them)", ge=1),
-    "fpu": opt("first-play urgency: an unvisited move's value is its parent's value less this", ge=0),
-    "threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0),
-    "runtime": opt(RUNTIME_HELP, choices=RUNTIMES),
-    "reuse": opt("keep the subtree between moves")})
+@register(
+    "pvmcts",
+    options={
+        "time": TIME,
+        "sims": opt("simulations per move (instead of time)", ge=1),
+        "weights": opt("committed policy-value weights by name (default) or a model file path without suffix"),
+        "c": opt("PUCT exploration constant", gt=0),
+        "batch": opt("leaves per forward pass (virtual loss between them)", ge=1),
+        "fpu": opt("first-play urgency: an unvisited move's value is its parent's value less this", ge=0),
+        "threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0),
+        "runtime": opt(RUNTIME_HELP, choices=RUNTIMES),
+        "reuse": opt("keep the subtree between moves"),
+    },
+)
 class PVMCTS(PUCTAgent):
     """The PUCT tree guided by a policy-value net's priors and values (module docstring)."""
 
     name = "pvmcts"
 
-    def __init__(self, time: Optional[float] = None, sims: Optional[int] = None, weights: str = "default",
-                 c: float = 1.5, batch: int = 8, fpu: float = 0.2, threads: int = 1, runtime: str = "auto",
-                 reuse: bool = True, seed: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        time: Optional[float] = None,
+        sims: Optional[int] = None,
+        weights: str = "default",
+        c: float = 1.5,
+        batch: int = 8,
+        fpu: float = 0.2,
+        threads: int = 1,
+        runtime: str = "auto",
+        reuse: bool = True,
+        seed: Optional[int] = None,
+    ) -> None:
         super().__init__(time, sims, c, fpu, batch, reuse, seed=seed)
         self.weights, self.threads, self.runtime = str(weights), int(threads), str(runtime)
         for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # load now: a bad file fails here
@@ -110,14 +125,21 @@ class PVMCTS(PUCTAgent):
 
 def __getattr__(name: str) -> Any:
     if name == "pv_weights_path":
-        warnings.warn("agents.search.pvmcts.pv_weights_path is agents.nets.store.weights_path(weights, size, "
-                      "POLICY_VALUE_WEIGHTS) (the old name goes away in the next version)", DeprecationWarning,
-                      stacklevel=2)
+        warnings.warn(
+            "agents.search.pvmcts.pv_weights_path is agents.nets.store.weights_path(weights, size, "
+            "POLICY_VALUE_WEIGHTS) (the old name goes away in the next version)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         from agents.nets.store import weights_path
 
         return lambda weights, size: weights_path(weights, size, POLICY_VALUE_WEIGHTS)
     if name == "PV_WEIGHTS":
-        warnings.warn("agents.search.pvmcts.PV_WEIGHTS is agents.nets.store.POLICY_VALUE_WEIGHTS (the old name goes "
-                      "away in the next version)", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "agents.search.pvmcts.PV_WEIGHTS is agents.nets.store.POLICY_VALUE_WEIGHTS (the old name goes "
+            "away in the next version)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return POLICY_VALUE_WEIGHTS
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

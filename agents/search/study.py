@@ -69,9 +69,21 @@ NO_LIMIT = 1 << 62
 VARIANTS = ("classic", "move-then-arrow", "two-iteration")
 MAX_DEPTH = 6  # the largest depth option make() takes: deeper full-width searches never finish
 
-_COMMON = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1],
-           types.int64, types.float64, types.float64, KERNEL_TYPE, types.float64[::1],
-           types.int64[::1], types.int64[::1], types.int64)
+_COMMON = (
+    types.uint8[::1],
+    types.int64[:, ::1],
+    types.int64[::1],
+    types.int64,
+    types.int64[::1],
+    types.int64,
+    types.float64,
+    types.float64,
+    KERNEL_TYPE,
+    types.float64[::1],
+    types.int64[::1],
+    types.int64[::1],
+    types.int64,
+)
 
 
 @njit(cache=True)
@@ -104,8 +116,9 @@ def classic(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, params, s
         frm, to, arrow = moves[k, 0], moves[k, 1], moves[k, 2]
         index = core.find_queen(queens, nq, side, frm)
         core.make_move(cells, queens, side, index, to, arrow)
-        v = -classic(cells, queens, nq, 1 - side, dirs, depth - 1, -beta, -alpha, kernel, params,
-                     stats, best, ply + 1, buf)
+        v = -classic(
+            cells, queens, nq, 1 - side, dirs, depth - 1, -beta, -alpha, kernel, params, stats, best, ply + 1, buf
+        )
         core.unmake_move(cells, queens, side, index, frm, to, arrow)
         if stats[ABORTED]:
             return 0.0
@@ -146,8 +159,21 @@ def two_iteration(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, par
                     astep = dirs[e]
                     for a in range(to + astep, ray_end(cells, to, astep), astep):
                         cells[a] = core.ARROW
-                        v = -two_iteration(cells, queens, nq, 1 - side, dirs, depth - 1, -beta, -arrow_alpha,
-                                           kernel, params, stats, best, ply + 1)
+                        v = -two_iteration(
+                            cells,
+                            queens,
+                            nq,
+                            1 - side,
+                            dirs,
+                            depth - 1,
+                            -beta,
+                            -arrow_alpha,
+                            kernel,
+                            params,
+                            stats,
+                            best,
+                            ply + 1,
+                        )
                         cells[a] = core.EMPTY
                         if stats[ABORTED]:
                             break
@@ -198,8 +224,21 @@ def move_then_arrow(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, p
             for to in range(frm + step, ray_end(cells, frm, step), step):
                 cells[to] = piece
                 queens[side, i] = to
-                v = -move_then_arrow(cells, queens, nq, 1 - side, dirs, depth - 1, -INF, -queen_value,
-                                     kernel, params, stats, best, ply + 1)
+                v = -move_then_arrow(
+                    cells,
+                    queens,
+                    nq,
+                    1 - side,
+                    dirs,
+                    depth - 1,
+                    -INF,
+                    -queen_value,
+                    kernel,
+                    params,
+                    stats,
+                    best,
+                    ply + 1,
+                )
                 cells[to] = core.EMPTY
                 queens[side, i] = frm
                 if stats[ABORTED]:
@@ -224,8 +263,9 @@ def move_then_arrow(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, p
         astep = dirs[e]
         for a in range(to + astep, ray_end(cells, to, astep), astep):
             cells[a] = core.ARROW
-            v = -move_then_arrow(cells, queens, nq, 1 - side, dirs, depth - 1, -beta, -alpha,
-                                 kernel, params, stats, best, ply + 1)
+            v = -move_then_arrow(
+                cells, queens, nq, 1 - side, dirs, depth - 1, -beta, -alpha, kernel, params, stats, best, ply + 1
+            )
             cells[a] = core.EMPTY
             if stats[ABORTED]:
                 break
@@ -245,9 +285,14 @@ def move_then_arrow(cells, queens, nq, side, dirs, depth, alpha, beta, kernel, p
     return 0.0 if stats[ABORTED] else value
 
 
-def batch_two_iteration(board: Board, depth: int, evaluator: Evaluator, node_limit: int = NO_LIMIT,
-                        deadline: float = float("inf"),
-                        pace: Optional[Pace] = None) -> tuple[Optional[Move], float, int]:
+def batch_two_iteration(
+    board: Board,
+    depth: int,
+    evaluator: Evaluator,
+    node_limit: int = NO_LIMIT,
+    deadline: float = float("inf"),
+    pace: Optional[Pace] = None,
+) -> tuple[Optional[Move], float, int]:
     """The two-iteration search for evaluators without a kernel: ``(move, value, nodes)`` like
     ``search_kernel``. Above depth 1 it is plain alpha-beta in Python over the moves in the order
     of the kernel searches; a depth-1 node evaluates all its children with **one**
@@ -256,27 +301,49 @@ def batch_two_iteration(board: Board, depth: int, evaluator: Evaluator, node_lim
     searches' with the same evaluation (``agents.search.batched_alphabeta``). ``move`` is None when the node
     budget or the ``deadline`` (``time.perf_counter()``; with a ``pace``, also before a forward
     pass predicted to end after it) came first."""
-    result = batched_alphabeta(board, depth, evaluator, ordered=False, node_limit=node_limit, deadline=deadline,
-                               pace=pace)
+    result = batched_alphabeta(
+        board, depth, evaluator, ordered=False, node_limit=node_limit, deadline=deadline, pace=pace
+    )
     return result.move, result.value, result.nodes
 
 
-def search_kernel(variant: str, board: Board, depth: int, evaluator: Evaluator, node_limit: int = NO_LIMIT,
-                  deadline: float = float("inf")) -> tuple[Optional[Move], float, int]:
+def search_kernel(
+    variant: str,
+    board: Board,
+    depth: int,
+    evaluator: Evaluator,
+    node_limit: int = NO_LIMIT,
+    deadline: float = float("inf"),
+) -> tuple[Optional[Move], float, int]:
     """One fixed-depth search of ``board`` with a kernel evaluator: ``(move, value, nodes)``;
     ``move`` is ``None`` if the node budget ran out or the ``deadline``
     (``time.perf_counter()``) passed first. The board is left unchanged."""
     if variant not in VARIANTS:
         raise InvalidArgumentError(f"unknown search {variant!r}; use one of {VARIANTS}")
     if evaluator.kernel is None:
-        raise InvalidArgumentError(f"{variant} needs an evaluator with a numba kernel; {evaluator.spec!r} has none "
-                                   "(only two-iteration searches batch evaluators)")
+        raise InvalidArgumentError(
+            f"{variant} needs an evaluator with a numba kernel; {evaluator.spec!r} has none "
+            "(only two-iteration searches batch evaluators)"
+        )
     cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
     stop = as_ns(deadline)
     stats = np.array([0, node_limit, 0, stop, 0 if stop < NEVER else NEVER], dtype=np.int64)
     best = np.full(3, -1, dtype=np.int64)
-    args = (cells, queens, nq, int(board.turn), board.dirs, depth, -INF, INF, evaluator.kernel,
-            evaluator.params, stats, best, 0)
+    args = (
+        cells,
+        queens,
+        nq,
+        int(board.turn),
+        board.dirs,
+        depth,
+        -INF,
+        INF,
+        evaluator.kernel,
+        evaluator.params,
+        stats,
+        best,
+        0,
+    )
     if variant == "classic":
         rows = core.max_moves(board.size, int(nq.max()))
         value = classic(*args, np.empty((depth + 1, rows, 3), dtype=np.int64))
@@ -305,8 +372,15 @@ class StudySearch(SearchAgent):
 
     LIMITS = ("time", "depth")
 
-    def __init__(self, variant: str, depth: Optional[int] = None, time: Optional[float] = None,
-                 eval: Any = "improved", seed: Optional[int] = None, **eval_options: Any) -> None:
+    def __init__(
+        self,
+        variant: str,
+        depth: Optional[int] = None,
+        time: Optional[float] = None,
+        eval: Any = "improved",
+        seed: Optional[int] = None,
+        **eval_options: Any,
+    ) -> None:
         if variant not in VARIANTS:
             raise InvalidArgumentError(f"unknown search {variant!r}; use one of {VARIANTS}")
         self.name = variant
@@ -318,8 +392,10 @@ class StudySearch(SearchAgent):
         self.variant = variant
         self.evaluator = make_evaluator(eval, **eval_options)
         if self.evaluator.kernel is None and variant != "two-iteration":
-            raise OptionError(f"{variant} needs an evaluator with a numba kernel; {self.evaluator.spec!r} "
-                              "has none: use two-iteration, which batches whole frontiers")
+            raise OptionError(
+                f"{variant} needs an evaluator with a numba kernel; {self.evaluator.spec!r} "
+                "has none: use two-iteration, which batches whole frontiers"
+            )
         self._pace = Pace()  # forward-pass cost of a batch evaluator, learnt across moves
 
     def _search(self, board: Board, limit: Limit, deadline: Deadline) -> SearchResult:
@@ -359,7 +435,14 @@ def _factory(variant: str) -> functools.partial:
 
 
 for _variant in VARIANTS:
-    register(_variant, forward="eval", options={
-        "depth": opt("depth limit (alone: one search to that depth; with time: deepen up to it)", ge=1,
-                     le=MAX_DEPTH),
-        "time": TIME, "eval": EVAL})(_factory(_variant))
+    register(
+        _variant,
+        forward="eval",
+        options={
+            "depth": opt(
+                "depth limit (alone: one search to that depth; with time: deepen up to it)", ge=1, le=MAX_DEPTH
+            ),
+            "time": TIME,
+            "eval": EVAL,
+        },
+    )(_factory(_variant))

@@ -70,20 +70,30 @@ AUTO_MIXED_UP_TO = 8  # the largest board on which ``prior=auto`` is ``mixed`` (
 MAX_NODES = 1 << 22
 
 
-@register("uct", forward="eval", options={
-    "time": TIME, "sims": opt("simulations per move (instead of time)", ge=1), "eval": EVAL,
-    "tree": opt("split: queen move and arrow as two tree levels; move: whole moves", choices=TREES),
-    "c": opt("PUCT exploration constant", gt=0), "tau": opt("prior temperature", gt=0),
-    "pw": opt("progressive widening: pw * N^pw_exp children open (0: all)", ge=0),
-    "pw_exp": opt("progressive widening exponent", gt=0),
-    "kq": opt("queen moves kept per position (0 = all)", ge=0),
-    "expand_at": opt("visits before a leaf is expanded", ge=0),
-    "playout": opt("random plies before a leaf's evaluation (0: the evaluation itself)", ge=0),
-    "prior": opt("eval: children scored when expanded; fast: mobility order, evaluated on first visit; "
-                 "mixed: fast queen moves, evaluated arrows; auto: mixed up to 8x8 (split tree), else eval",
-                 choices=("auto",) + tuple(PRIORS)),
-    "endgame": opt("fill-search budget per region (0 = off)", ge=0),
-    "reuse": opt("keep the subtree between moves")})
+@register(
+    "uct",
+    forward="eval",
+    options={
+        "time": TIME,
+        "sims": opt("simulations per move (instead of time)", ge=1),
+        "eval": EVAL,
+        "tree": opt("split: queen move and arrow as two tree levels; move: whole moves", choices=TREES),
+        "c": opt("PUCT exploration constant", gt=0),
+        "tau": opt("prior temperature", gt=0),
+        "pw": opt("progressive widening: pw * N^pw_exp children open (0: all)", ge=0),
+        "pw_exp": opt("progressive widening exponent", gt=0),
+        "kq": opt("queen moves kept per position (0 = all)", ge=0),
+        "expand_at": opt("visits before a leaf is expanded", ge=0),
+        "playout": opt("random plies before a leaf's evaluation (0: the evaluation itself)", ge=0),
+        "prior": opt(
+            "eval: children scored when expanded; fast: mobility order, evaluated on first visit; "
+            "mixed: fast queen moves, evaluated arrows; auto: mixed up to 8x8 (split tree), else eval",
+            choices=("auto",) + tuple(PRIORS),
+        ),
+        "endgame": opt("fill-search budget per region (0 = off)", ge=0),
+        "reuse": opt("keep the subtree between moves"),
+    },
+)
 class UCT(SearchAgent):
     """MCTS with evaluation at the leaves, priors and progressive widening (module docstring)."""
 
@@ -91,11 +101,25 @@ class UCT(SearchAgent):
     LIMITS = ("time", "simulations")
     STATS = ("simulations", "evals", "tree")
 
-    def __init__(self, time: Optional[float] = None, sims: Optional[int] = None, eval: Any = "territory",
-                 tree: str = "split", c: float = 1.0, tau: float = 0.1, pw: float = 2.0, pw_exp: float = 0.5,
-                 kq: int = 0, expand_at: int = 1, playout: int = 0, prior: str = "auto", endgame: int = 300,
-                 reuse: bool = True,
-                 seed: Optional[int] = None, **eval_options: Any) -> None:
+    def __init__(
+        self,
+        time: Optional[float] = None,
+        sims: Optional[int] = None,
+        eval: Any = "territory",
+        tree: str = "split",
+        c: float = 1.0,
+        tau: float = 0.1,
+        pw: float = 2.0,
+        pw_exp: float = 0.5,
+        kq: int = 0,
+        expand_at: int = 1,
+        playout: int = 0,
+        prior: str = "auto",
+        endgame: int = 300,
+        reuse: bool = True,
+        seed: Optional[int] = None,
+        **eval_options: Any,
+    ) -> None:
         if time is not None and not (isinstance(time, (int, float)) and 0 < time < float("inf")):
             raise OptionError(f"time={time!r}: seconds per move must be a finite number > 0")
         if sims is not None and not (isinstance(sims, int) and sims >= 1):
@@ -103,8 +127,9 @@ class UCT(SearchAgent):
         if tree not in TREES:
             raise OptionError(f"tree={tree!r}: must be one of {', '.join(TREES)}")
         if prior != "auto" and (prior not in PRIORS or prior != "eval" and tree != "split"):
-            raise OptionError(f"prior={prior!r}: must be auto or one of {', '.join(PRIORS)} "
-                              "(all but 'eval' need tree=split)")
+            raise OptionError(
+                f"prior={prior!r}: must be auto or one of {', '.join(PRIORS)} (all but 'eval' need tree=split)"
+            )
         for key, value in (("c", c), ("tau", tau), ("pw_exp", pw_exp)):
             if not (isinstance(value, (int, float)) and 0 < value < float("inf")):
                 raise OptionError(f"{key}={value!r}: must be a finite number > 0")
@@ -113,16 +138,16 @@ class UCT(SearchAgent):
         for key, value in (("kq", kq), ("expand_at", expand_at), ("playout", playout), ("endgame", endgame)):
             if not (isinstance(value, int) and value >= 0):
                 raise OptionError(f"{key}={value!r}: must be a whole number >= 0")
-        super().__init__(Limit(time=1.0) if time is None and sims is None else Limit(time=time, simulations=sims),
-                         seed, endgame)
+        super().__init__(
+            Limit(time=1.0) if time is None and sims is None else Limit(time=time, simulations=sims), seed, endgame
+        )
         self.evaluator = make_evaluator(eval, **eval_options)
         if self.evaluator.kernel is None:
             raise OptionError(f"eval={eval!r}: uct needs an evaluator with a numba kernel")
         self.tree, self.reuse = tree, bool(reuse)
         self.fcfg = np.array([c, tau, pw, pw_exp], dtype=np.float64)
         self.prior = prior
-        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, 0],
-                             dtype=np.int64)
+        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, 0], dtype=np.int64)
         now_ns()  # the first call loads numba's object mode (a fraction of a second): not in a timed move
         self._tree: Optional[tuple[np.ndarray, np.ndarray, np.ndarray]] = None
         self._tree_position: Optional[tuple[bytes, int]] = None  # root cells and ply of the kept tree
@@ -136,8 +161,13 @@ class UCT(SearchAgent):
     def _buffers(self, size: int) -> tuple[np.ndarray, ...]:
         if size not in self._scratch:
             rows = core.max_moves(size, core.MAX_QUEENS)
-            self._scratch[size] = (np.empty((rows, 3), dtype=np.int64), np.empty(rows),
-                                   np.empty((rows, 2), dtype=np.int64), np.empty(rows), search_stats())
+            self._scratch[size] = (
+                np.empty((rows, 3), dtype=np.int64),
+                np.empty(rows),
+                np.empty((rows, 2), dtype=np.int64),
+                np.empty(rows),
+                search_stats(),
+            )
         return self._scratch[size]
 
     def _prior(self, size: int) -> str:
@@ -173,21 +203,34 @@ class UCT(SearchAgent):
         for move in board.move_stack[-2:]:
             frm, to, arrow = (int(padded[s]) for s in (move.from_square, move.to_square, move.arrow))
             cells[to], cells[frm], cells[arrow] = cells[frm], core.EMPTY, core.ARROW
-            for key, value in (((T.FROM, T.TO), (frm, to)), ((T.ARROW,), (arrow,))) if self.tree == "split" \
-                    else (((T.FROM, T.TO, T.ARROW), (frm, to, arrow)),):
+            for key, value in (
+                (((T.FROM, T.TO), (frm, to)), ((T.ARROW,), (arrow,)))
+                if self.tree == "split"
+                else (((T.FROM, T.TO, T.ARROW), (frm, to, arrow)),)
+            ):
                 first, n = int(ni[node, T.FIRST]), int(ni[node, T.NKIDS])
                 if first < 0:
                     return None
-                kids = ni[first:first + n]
+                kids = ni[first : first + n]
                 hit = np.flatnonzero(np.all(kids[:, list(key)] == np.array(value), axis=1))
                 if len(hit) == 0:
                     return None
                 node = first + int(hit[0])
         return node if np.array_equal(cells, board.cells) else None
 
-    def _guide(self, board: Board, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, icfg: np.ndarray,
-               ni: np.ndarray, nf: np.ndarray, st: np.ndarray, buffers: tuple[np.ndarray, ...],
-               stop: float = float("inf")) -> None:
+    def _guide(
+        self,
+        board: Board,
+        cells: np.ndarray,
+        queens: np.ndarray,
+        nq: np.ndarray,
+        icfg: np.ndarray,
+        ni: np.ndarray,
+        nf: np.ndarray,
+        st: np.ndarray,
+        buffers: tuple[np.ndarray, ...],
+        stop: float = float("inf"),
+    ) -> None:
         """Before the simulations: a subclass may expand nodes and set priors (``agents.search.uct_net``:
         the policy-value net's), within the move's deadline ``stop`` (``perf_counter`` seconds);
         uct itself leaves the tree to the simulations."""
@@ -215,13 +258,30 @@ class UCT(SearchAgent):
         budget = NEVER if limit.simulations is None else limit.simulations
         self._guide(board, cells, queens, nq, icfg, ni, nf, st, buffers, stop)
         # one call: the tree has all its rows (``MAX_NODES``), so ``run`` never returns to grow it
-        sims = T.run(cells, queens, nq, side, dirs, self.evaluator.kernel, self.evaluator.params, self.fcfg,
-                     icfg, ni, nf, st, budget, as_ns(stop), len(ni), *buffers)
+        sims = T.run(
+            cells,
+            queens,
+            nq,
+            side,
+            dirs,
+            self.evaluator.kernel,
+            self.evaluator.params,
+            self.fcfg,
+            icfg,
+            ni,
+            nf,
+            st,
+            budget,
+            as_ns(stop),
+            len(ni),
+            *buffers,
+        )
         move, value = self._choose(ni, nf, int(st[T.ROOT]), board)
         self._tree = (ni, nf, st)
         self._tree_position = (board.cells.tobytes(), board.ply)
-        return SearchResult(move, value, nodes=sims,
-                            stats={"simulations": sims, "evals": int(st[T.EVALS]), "tree": int(st[T.FREE])})
+        return SearchResult(
+            move, value, nodes=sims, stats={"simulations": sims, "evals": int(st[T.EVALS]), "tree": int(st[T.FREE])}
+        )
 
     def _choose(self, ni: np.ndarray, nf: np.ndarray, root: int, board: Board) -> tuple[Move, float]:
         """A proven win, else the most visited child (then the best mean), level by level."""
@@ -245,4 +305,3 @@ class UCT(SearchAgent):
                 arrow = int(ni[node, T.ARROW])
         public = core.public_index(board.size)
         return Move(int(public[frm]), int(public[to]), int(public[arrow]), board.size), value
-

@@ -58,7 +58,7 @@ file path), ``mix``, ``top``, ``depth``, ``value``, ``threads`` (torch threads, 
 from __future__ import annotations
 
 import time
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 from numba import njit, types
@@ -83,15 +83,32 @@ FIRST, NKIDS, SOLVED, MAX_KIDS, FREE = T.FIRST, T.NKIDS, T.SOLVED, T.MAX_KIDS, T
 #: the replies' level of guidance costs about this many times the root's (measured on 8x8, ``top=8``:
 #: 1.7 ms for the root, 10 ms in all, see the module docstring)
 REPLY_COST = 5.0
-_EXPAND_ARGS = (types.int64[::1], types.uint8[:, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64[::1],
-                types.int64[::1], KERNEL_TYPE, types.float64[::1], types.float64[::1], types.int64[::1],
-                types.int32[:, ::1], types.float64[:, ::1], types.int64[::1], types.int64[:, ::1], types.float64[::1],
-                types.int64[:, ::1], types.float64[::1], types.int64[::1])
+_EXPAND_ARGS = (
+    types.int64[::1],
+    types.uint8[:, ::1],
+    types.int64[:, :, ::1],
+    types.int64[::1],
+    types.int64[::1],
+    types.int64[::1],
+    KERNEL_TYPE,
+    types.float64[::1],
+    types.float64[::1],
+    types.int64[::1],
+    types.int32[:, ::1],
+    types.float64[:, ::1],
+    types.int64[::1],
+    types.int64[:, ::1],
+    types.float64[::1],
+    types.int64[:, ::1],
+    types.float64[::1],
+    types.int64[::1],
+)
 
 
 @njit(types.int64[::1](*_EXPAND_ARGS), cache=True)
-def expand_nodes(xs, cells, queens, sides, nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves,
-                 qscores, stats):
+def expand_nodes(
+    xs, cells, queens, sides, nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores, stats
+):
     """Expand each node ``xs[k]`` of a ``uct_tree`` tree (``cells[k]``/``queens[k]``: its position,
     ``sides[k]`` to act there) as ``uct_tree.run`` would on reaching it; returns each one's first
     child row, or -1 where it stays a leaf: proven (no move left, or counted by the filling phase, as
@@ -114,8 +131,9 @@ def expand_nodes(xs, cells, queens, sides, nq, dirs, kernel, params, fcfg, icfg,
                 if outcome != 0:
                     ni[x, SOLVED] = -outcome
                     continue
-        T._expand(x, c, q, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores,
-                  stats)
+        T._expand(
+            x, c, q, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores, stats
+        )
         out[k] = ni[x, FIRST]
     return out
 
@@ -131,7 +149,7 @@ class _Position:
         cells, queens, side = self.cells.copy(), self.queens.copy(), self.side
         frm, to, arrow = (int(v) for v in ni[x, [T.FROM, T.TO, T.ARROW]])
         if frm >= 0:
-            i = int(np.flatnonzero(queens[side, :self.nq[side]] == frm)[0])
+            i = int(np.flatnonzero(queens[side, : self.nq[side]] == frm)[0])
             cells[to], cells[frm] = cells[frm], core.EMPTY
             queens[side, i] = to
         if arrow >= 0:
@@ -183,22 +201,38 @@ def kids(ni: np.ndarray, x: int) -> range:
     return range(first, first + int(ni[x, T.NKIDS])) if first >= 0 else range(0)
 
 
-@register("uct-net", extends="uct", options={
-    "weights": opt("committed policy-value weights by name (default: pv-uct-8x8; pv-8x8) or a model file path "
-                   "without its suffix"),
-    "mix": opt("weight of the net's priors against uct's own", ge=0, le=1),
-    "top": opt("queen moves per guided position whose arrows get the net's priors", ge=0),
-    "depth": opt("0: the net guides the root; 1: also the replies to its top moves", ge=0, le=1),
-    "value": opt("weight of the net's value in the replies' first-play values", ge=0, le=1),
-    "threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024),
-    "runtime": opt(RUNTIME_HELP, choices=RUNTIMES)})
+@register(
+    "uct-net",
+    extends="uct",
+    options={
+        "weights": opt(
+            "committed policy-value weights by name (default: pv-uct-8x8; pv-8x8) or a model file path "
+            "without its suffix"
+        ),
+        "mix": opt("weight of the net's priors against uct's own", ge=0, le=1),
+        "top": opt("queen moves per guided position whose arrows get the net's priors", ge=0),
+        "depth": opt("0: the net guides the root; 1: also the replies to its top moves", ge=0, le=1),
+        "value": opt("weight of the net's value in the replies' first-play values", ge=0, le=1),
+        "threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024),
+        "runtime": opt(RUNTIME_HELP, choices=RUNTIMES),
+    },
+)
 class UCTNet(UCT):
     """The learned agent: uct guided by the policy-value net's priors (and optionally its value)."""
 
     name = "uct-net"
 
-    def __init__(self, weights: str = "default", mix: float = 0.5, top: int = 8, depth: int = 1, value: float = 0.0,
-                 threads: int = 1, runtime: str = "auto", **options: Any) -> None:
+    def __init__(
+        self,
+        weights: str = "default",
+        mix: float = 0.5,
+        top: int = 8,
+        depth: int = 1,
+        value: float = 0.0,
+        threads: int = 1,
+        runtime: str = "auto",
+        **options: Any,
+    ) -> None:
         require_torch(f"the {self.name} agent (uct guided by the policy-value net)")
         super().__init__(**options)
         if self.tree != "split":
@@ -219,9 +253,19 @@ class UCTNet(UCT):
         """The policy-value net for ``size`` x ``size`` boards (``agents.nets.store``: loaded once)."""
         return policy_value_net(self.weights, size, self.threads, self.runtime)
 
-    def _guide(self, board: Board, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, icfg: np.ndarray,
-               ni: np.ndarray, nf: np.ndarray, st: np.ndarray, buffers: tuple[np.ndarray, ...],
-               stop: float = float("inf")) -> None:
+    def _guide(
+        self,
+        board: Board,
+        cells: np.ndarray,
+        queens: np.ndarray,
+        nq: np.ndarray,
+        icfg: np.ndarray,
+        ni: np.ndarray,
+        nf: np.ndarray,
+        st: np.ndarray,
+        buffers: tuple[np.ndarray, ...],
+        stop: float = float("inf"),
+    ) -> None:
         """Give the first move levels the net's priors (module docstring, steps 1-3). The root's
         level is always guided (one forward pass, ~1-2 ms); the replies' level only if the time left
         before ``stop`` is more than ``REPLY_COST`` times what the root's level took (it evaluates
@@ -233,9 +277,13 @@ class UCTNet(UCT):
         fixed = (nq, board.dirs, self.evaluator.kernel, self.evaluator.params, self.fcfg, icfg, ni, nf, st, *buffers)
 
         def expand(nodes: list[tuple[int, _Position]]) -> np.ndarray:
-            return expand_nodes(np.array([x for x, _ in nodes], np.int64), np.stack([p.cells for _, p in nodes]),
-                                np.stack([p.queens for _, p in nodes]), np.array([p.side for _, p in nodes], np.int64),
-                                *fixed)
+            return expand_nodes(
+                np.array([x for x, _ in nodes], np.int64),
+                np.stack([p.cells for _, p in nodes]),
+                np.stack([p.queens for _, p in nodes]),
+                np.array([p.side for _, p in nodes], np.int64),
+                *fixed,
+            )
 
         level = [(int(st[T.ROOT]), _Position(cells.copy(), queens.copy(), nq, int(board.turn)))]
         start = time.perf_counter()
@@ -246,15 +294,18 @@ class UCTNet(UCT):
             todo = [node for node, first in zip(level, expand(level)) if first >= 0] if level else []
             if not todo:
                 return
-            values, slide, arrow = net.evaluate(np.stack([p.cells for _, p in todo]),
-                                                np.array([p.side for _, p in todo], np.int64))
+            values, slide, arrow = net.evaluate(
+                np.stack([p.cells for _, p in todo]), np.array([p.side for _, p in todo], np.int64)
+            )
             tops = []  # (the net's row, a queen move node, the position after it)
             for k, (x, pos) in enumerate(todo):
                 first, n = int(ni[x, FIRST]), int(ni[x, NKIDS])
-                frm, to = public[ni[first:first + n, T.FROM]], public[ni[first:first + n, T.TO]]
+                frm, to = public[ni[first : first + n, T.FROM]], public[ni[first : first + n, T.TO]]
                 sidx, _ = move_indices(np.stack([frm, to, to], axis=1), size)
-                tops += [(k, int(q), pos.after(ni, int(q)))
-                         for q in _reprior(ni, nf, x, _softmax(slide[k, sidx]), self.mix)[:self.top]]
+                tops += [
+                    (k, int(q), pos.after(ni, int(q)))
+                    for q in _reprior(ni, nf, x, _softmax(slide[k, sidx]), self.mix)[: self.top]
+                ]
                 if depth > 0 and self.value > 0:
                     self._mix_value(ni, nf, x, float(values[k]))
             level = []
@@ -263,7 +314,7 @@ class UCTNet(UCT):
                     continue
                 m = int(ni[q, NKIDS])
                 dest = int(public[ni[q, T.TO]])
-                shots = np.stack([np.full(m, dest), np.full(m, dest), public[ni[first:first + m, T.ARROW]]], axis=1)
+                shots = np.stack([np.full(m, dest), np.full(m, dest), public[ni[first : first + m, T.ARROW]]], axis=1)
                 _, aidx = move_indices(shots, size)
                 best = int(_reprior(ni, nf, q, _softmax(arrow[k, aidx]), self.mix)[0])
                 if depth < self.depth:

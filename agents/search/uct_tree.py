@@ -51,10 +51,46 @@ from agents.search.alphabeta_kernel import candidates
 from agents.search.clock import now_ns
 from agents.search.rays import ray_end
 
-__all__ = ["NI", "NF", "FROM", "TO", "ARROW", "FIRST", "NKIDS", "VISITS", "SOLVED", "KIND", "COMPLETE", "WSUM",
-           "STATIC", "PRIOR", "KIND_MOVE", "KIND_ARROW", "C_PUCT", "TAU", "PW_C", "PW_A", "SPLIT", "KQ", "EXPAND_AT",
-           "PLAYOUT", "ENDGAME", "MAX_KIDS", "FAST", "FAST_QUEENS", "FAST_ARROWS", "ROOT", "FREE", "SIMS", "EVALS",
-           "RNG", "NST", "new_root", "run", "compact"]
+__all__ = [
+    "NI",
+    "NF",
+    "FROM",
+    "TO",
+    "ARROW",
+    "FIRST",
+    "NKIDS",
+    "VISITS",
+    "SOLVED",
+    "KIND",
+    "COMPLETE",
+    "WSUM",
+    "STATIC",
+    "PRIOR",
+    "KIND_MOVE",
+    "KIND_ARROW",
+    "C_PUCT",
+    "TAU",
+    "PW_C",
+    "PW_A",
+    "SPLIT",
+    "KQ",
+    "EXPAND_AT",
+    "PLAYOUT",
+    "ENDGAME",
+    "MAX_KIDS",
+    "FAST",
+    "FAST_QUEENS",
+    "FAST_ARROWS",
+    "ROOT",
+    "FREE",
+    "SIMS",
+    "EVALS",
+    "RNG",
+    "NST",
+    "new_root",
+    "run",
+    "compact",
+]
 
 FROM, TO, ARROW, FIRST, NKIDS, VISITS, SOLVED, KIND, COMPLETE = range(9)
 NI = 9
@@ -166,7 +202,7 @@ def _finish_children(ni, nf, st, first, n, scores, kind, tau, evaluated):
     sort them best first, set priors (softmax of score / tau), solved wins (score above 1), and
     the first-play value: the score if ``evaluated``, else NaN (evaluated when first visited)."""
     order = np.argsort(-scores[:n])
-    rows = ni[first:first + n].copy()
+    rows = ni[first : first + n].copy()
     vals = scores[:n].copy()
     total = 0.0
     best = vals[order[0]] if n > 0 else 0.0
@@ -191,8 +227,9 @@ def _finish_children(ni, nf, st, first, n, scores, kind, tau, evaluated):
 
 
 @njit(cache=True)
-def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores,
-            qmoves, qscores, stats):
+def _expand(
+    x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores, stats
+):
     """Generate and score the children of node ``x`` (``side`` to act there)."""
     first = st[FREE]
     other = 1 - side
@@ -247,8 +284,7 @@ def _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf
     else:
         before = stats[EVALS_AB]
         complete = icfg[KQ] <= 0 or core.count_queen_moves(cells, queens, nq, side, dirs) <= icfg[KQ]
-        n = candidates(cells, queens, nq, side, dirs, kernel, params, icfg[KQ], moves, scores, qmoves, qscores,
-                       stats)
+        n = candidates(cells, queens, nq, side, dirs, kernel, params, icfg[KQ], moves, scores, qmoves, qscores, stats)
         st[EVALS] += stats[EVALS_AB] - before
         for r in range(n):
             ni[first + r, FROM], ni[first + r, TO], ni[first + r, ARROW] = moves[r, 0], moves[r, 1], moves[r, 2]
@@ -306,15 +342,53 @@ def _prove(x, ni):
     return -1 if lost == n and n > 0 else 0
 
 
-_RUN_ARGS = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64, types.int64[::1], KERNEL_TYPE,
-             types.float64[::1], types.float64[::1], types.int64[::1], types.int32[:, ::1], types.float64[:, ::1],
-             types.int64[::1], types.int64, types.int64, types.int64, types.int64[:, ::1], types.float64[::1],
-             types.int64[:, ::1], types.float64[::1], types.int64[::1])
+_RUN_ARGS = (
+    types.uint8[::1],
+    types.int64[:, ::1],
+    types.int64[::1],
+    types.int64,
+    types.int64[::1],
+    KERNEL_TYPE,
+    types.float64[::1],
+    types.float64[::1],
+    types.int64[::1],
+    types.int32[:, ::1],
+    types.float64[:, ::1],
+    types.int64[::1],
+    types.int64,
+    types.int64,
+    types.int64,
+    types.int64[:, ::1],
+    types.float64[::1],
+    types.int64[:, ::1],
+    types.float64[::1],
+    types.int64[::1],
+)
 
 
 @njit(types.int64(*_RUN_ARGS), cache=True)
-def run(cells, queens, nq, side0, dirs, kernel, params, fcfg, icfg, ni, nf, st, sims, stop_ns, grow_at, moves,
-        scores, qmoves, qscores, stats):
+def run(
+    cells,
+    queens,
+    nq,
+    side0,
+    dirs,
+    kernel,
+    params,
+    fcfg,
+    icfg,
+    ni,
+    nf,
+    st,
+    sims,
+    stop_ns,
+    grow_at,
+    moves,
+    scores,
+    qmoves,
+    qscores,
+    stats,
+):
     """Play up to ``sims`` simulations from the root ``st[ROOT]`` (``side0`` to move in ``cells``;
     the arrays are restored on return); returns how many were played. It returns early when the
     root is solved, when ``clock.now_ns()`` reaches ``stop_ns`` (read every few evaluations) or
@@ -359,8 +433,26 @@ def run(cells, queens, nq, side0, dirs, kernel, params, fcfg, icfg, ni, nf, st, 
                         break
                 if st[FREE] + icfg[MAX_KIDS] > capacity:
                     break  # no room: stays a leaf
-                _expand(x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores,
-                        qmoves, qscores, stats)
+                _expand(
+                    x,
+                    cells,
+                    queens,
+                    nq,
+                    side,
+                    dirs,
+                    kernel,
+                    params,
+                    fcfg,
+                    icfg,
+                    ni,
+                    nf,
+                    st,
+                    moves,
+                    scores,
+                    qmoves,
+                    qscores,
+                    stats,
+                )
             c = _select(x, ni, nf, fcfg)
             if c < 0:  # every child lost for the side acting at x
                 leaf = False
@@ -422,8 +514,10 @@ def run(cells, queens, nq, side0, dirs, kernel, params, fcfg, icfg, ni, nf, st, 
     return done
 
 
-@njit(types.int64(types.int32[:, ::1], types.float64[:, ::1], types.int64, types.int32[:, ::1],
-                  types.float64[:, ::1]), cache=True)
+@njit(
+    types.int64(types.int32[:, ::1], types.float64[:, ::1], types.int64, types.int32[:, ::1], types.float64[:, ::1]),
+    cache=True,
+)
 def compact(ni, nf, root, out_i, out_f):
     """Copy the subtree of ``root`` into ``out_i``/``out_f`` (root at row 0, children blocks kept
     contiguous); returns its node count, or -1 if it does not fit."""
@@ -437,8 +531,8 @@ def compact(ni, nf, root, out_i, out_f):
         if first >= 0:
             if free + n > capacity:
                 return -1
-            out_i[free:free + n, :] = ni[first:first + n, :]
-            out_f[free:free + n, :] = nf[first:first + n, :]
+            out_i[free : free + n, :] = ni[first : first + n, :]
+            out_f[free : free + n, :] = nf[first : first + n, :]
             out_i[head, FIRST] = free
             free += n
         head += 1

@@ -35,8 +35,18 @@ from agents.arena import with_option
 from agents.base import Agent
 from agents.registry import make
 
-__all__ = ["TerminalGame", "queen_targets", "arrow_targets", "why_illegal", "engine_move", "take_back",
-           "make_player", "short_name", "thinking_text", "HELP_TEXT"]
+__all__ = [
+    "TerminalGame",
+    "queen_targets",
+    "arrow_targets",
+    "why_illegal",
+    "engine_move",
+    "take_back",
+    "make_player",
+    "short_name",
+    "thinking_text",
+    "HELP_TEXT",
+]
 
 _SQ = r"[a-l](?:1[0-2]|[1-9])"
 _SQUARE_RE = re.compile(_SQ)
@@ -75,8 +85,7 @@ def why_illegal(board: Board, move: Move) -> str:
         return f"there is no {side} queen on {frm}"
     if move.to_square not in queen_targets(board, move.from_square):
         return f"the queen on {frm} cannot reach {to}: the path is blocked or not on a queen line"
-    return (f"from {to} the arrow cannot reach {square_name(move.arrow, n)}: "
-            "the path is blocked or not on a queen line")
+    return f"from {to} the arrow cannot reach {square_name(move.arrow, n)}: the path is blocked or not on a queen line"
 
 
 def make_player(spec: str, time: Optional[float] = None, seed: Optional[int] = None) -> Agent:
@@ -143,8 +152,14 @@ class TerminalGame:
     after Ctrl-C); ``handle(line)`` processes one input line (what ``run`` calls per line).
     """
 
-    def __init__(self, agent: Agent, human: Color, board: Board, out: Optional[TextIO] = None,
-                 read: Optional[Callable[[str], str]] = None) -> None:
+    def __init__(
+        self,
+        agent: Agent,
+        human: Color,
+        board: Board,
+        out: Optional[TextIO] = None,
+        read: Optional[Callable[[str], str]] = None,
+    ) -> None:
         self.agent, self.human, self.board = agent, Color(human), board
         self.out = out or sys.stdout  # looked up now, not at import: tests swap sys.stdout
         self.read = read or read_line
@@ -165,8 +180,9 @@ class TerminalGame:
         self.say(str(self.board))
         if self.board.ply:
             mover = self.board.turn.other
-            self.say(f"Last move: {self.board.ply}. {self.board.peek()} "
-                     f"by {mover.name.capitalize()} ({self.name_of(mover)})")
+            self.say(
+                f"Last move: {self.board.ply}. {self.board.peek()} by {mover.name.capitalize()} ({self.name_of(mover)})"
+            )
 
     def prompt(self) -> str:
         side = self.board.turn.name.capitalize()
@@ -191,15 +207,18 @@ class TerminalGame:
 
     def record(self) -> GameRecord:
         names = {colour: "human" if colour == self.human else self.agent.spec for colour in Color}
-        return GameRecord.from_board(self.board, self.result(),
-                                     {"White": names[Color.WHITE], "Black": names[Color.BLACK]})
+        return GameRecord.from_board(
+            self.board, self.result(), {"White": names[Color.WHITE], "Black": names[Color.BLACK]}
+        )
 
     # -- the loop --------------------------------------------------------------------------------
 
     def run(self) -> int:
         n, side = self.board.size, self.human.name.capitalize()
-        self.say(f"You play {side} ({'Q' if self.human == Color.WHITE else 'q'}) against "
-                 f"{self.agent.spec} on {n}x{n}. Type a move, a queen's square, or help.")
+        self.say(
+            f"You play {side} ({'Q' if self.human == Color.WHITE else 'q'}) against "
+            f"{self.agent.spec} on {n}x{n}. Type a move, a queen's square, or help."
+        )
         try:
             self.reply()
             self.show()
@@ -287,8 +306,10 @@ class TerminalGame:
         if not arrows:
             raise InvalidMoveError(why_illegal(self.board, Move(frm, to, frm, n)))
         self.slide = (frm, to)
-        self.say(f"{square_name(frm, n)}-{square_name(to, n)}: the arrow can go to "
-                 f"{' '.join(square_name(s, n) for s in arrows)} (or undo)")
+        self.say(
+            f"{square_name(frm, n)}-{square_name(to, n)}: the arrow can go to "
+            f"{' '.join(square_name(s, n) for s in arrows)} (or undo)"
+        )
 
     def play(self, move: Move) -> None:
         """Play the human's ``move`` if legal, then the agent's reply."""
@@ -315,8 +336,7 @@ class TerminalGame:
         winner = self.board.winner if not self.resigned else self.human.other
         verdict = "You win!" if winner == self.human else f"{short_name(self.agent)} wins."
         how = "you resigned" if self.resigned else f"{winner.other.name.capitalize()} has no move"
-        self.say(f"Game over after {self.board.ply} moves: {how}. {verdict} "
-                 "(undo, save FILE or quit)")
+        self.say(f"Game over after {self.board.ply} moves: {how}. {verdict} (undo, save FILE or quit)")
 
     # -- commands ----------------------------------------------------------------------------------
 

@@ -38,8 +38,9 @@ class ClickGame:
         try:
             import pygame
         except ImportError:
-            raise InvalidArgumentError('--gui needs pygame: pip install "amazons[render]" '
-                                       "(or pip install pygame), or play in the terminal") from None
+            raise InvalidArgumentError(
+                '--gui needs pygame: pip install "amazons[render]" (or pip install pygame), or play in the terminal'
+            ) from None
         self.pygame = pygame
         self.agent, self.human, self.board, self.cell = agent, Color(human), board, cell
         self.window = HumanWindow("Amazons")
@@ -58,8 +59,13 @@ class ClickGame:
             return f"Amazons: {winner.other.name.capitalize()} has no move, {verdict} (u: undo, q: quit)"
         if board.turn != self.human:
             return f"Amazons: {thinking_text(self.agent)}"
-        stage = ("click where it shoots" if self.moved_to is not None else
-                 "click where it goes" if self.picked is not None else "click a queen")
+        stage = (
+            "click where it shoots"
+            if self.moved_to is not None
+            else "click where it goes"
+            if self.picked is not None
+            else "click a queen"
+        )
         return f"Amazons: {board.turn.name.capitalize()} (you) to move, {stage}"
 
     def draw(self) -> None:
@@ -154,8 +160,9 @@ class ClickGame:
             try:
                 self.draw()  # opens the window
             except self.pygame.error as error:  # no display, or SDL_VIDEODRIVER names none
-                raise InvalidArgumentError(f"--gui cannot open a window ({error}); "
-                                           "play in the terminal (without --gui)") from None
+                raise InvalidArgumentError(
+                    f"--gui cannot open a window ({error}); play in the terminal (without --gui)"
+                ) from None
             self.reply()
             while self.running:
                 self.step()
@@ -169,4 +176,3 @@ class ClickGame:
 def play_window(agent: Agent, human: Color, board: Board) -> int:
     """Open the window and play (``amazons play --gui``)."""
     return ClickGame(agent, human, board).run()
-

@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from agents.arena import matches as arena
+from amazons_env import Board, GameRecord
+
 from agents.arena import elo, load_results, match, score_interval, summarize, tournament, with_option
+from agents.arena import matches as arena
 from agents.arena.files import record_name, save_results
 from agents.options import OptionError
-from amazons_env import Board, GameRecord
+
 from amazons_cli.main import main
 
 FAST = dict(size=6, workers=1, progress=False)
@@ -79,16 +81,19 @@ def edited(path, change, rehash=True):
         json.dump(payload, open(path, "w"))
 
 
-@pytest.mark.parametrize("edit, words", [
-    (lambda p: p["results"].append(dict(p["results"][0])), "second entry"),
-    (lambda p: p["results"][0].update(winner=1 - p["results"][0]["winner"]), "recorded winner"),
-    (lambda p: p["results"][0]["record"].__setitem__(0, "a1-a2/a3"), "does not replay"),
-    (lambda p: p["results"][0].update(white="mcts"), "colours"),
-    (lambda p: p["results"][0].pop("record"), "not a game result"),
-    (lambda p: p["results"][0].update(index="0"), "index is not a int"),
-    (lambda p: p.update(results={}), "not a results file"),
-    (lambda p: p.pop("sha256"), "no sha256"),
-])
+@pytest.mark.parametrize(
+    "edit, words",
+    [
+        (lambda p: p["results"].append(dict(p["results"][0])), "second entry"),
+        (lambda p: p["results"][0].update(winner=1 - p["results"][0]["winner"]), "recorded winner"),
+        (lambda p: p["results"][0]["record"].__setitem__(0, "a1-a2/a3"), "does not replay"),
+        (lambda p: p["results"][0].update(white="mcts"), "colours"),
+        (lambda p: p["results"][0].pop("record"), "not a game result"),
+        (lambda p: p["results"][0].update(index="0"), "index is not a int"),
+        (lambda p: p.update(results={}), "not a results file"),
+        (lambda p: p.pop("sha256"), "no sha256"),
+    ],
+)
 def test_edited_results_files_are_refused(tmp_path, edit, words):
     path = str(tmp_path / "m.json")
     match("random", "random:seed=1", games=2, json_path=path, **FAST)
@@ -128,9 +133,21 @@ def test_records_carry_the_result_in_either_format_and_long_specs_are_hashed(tmp
 
 def test_an_agent_against_itself_is_counted_by_slot():
     # four games that White won: each slot was White twice, so 2-2 (by name it was "4-0")
-    games = [{"pair": "random vs random", "index": i, "winner": 0, "white": "random", "black": "random",
-              "plies": 10, "seconds": [1.0, 2.0], "max_seconds": [0.5, 0.7], "nodes": [0, 0], "moves": [5, 5]}
-             for i in range(4)]
+    games = [
+        {
+            "pair": "random vs random",
+            "index": i,
+            "winner": 0,
+            "white": "random",
+            "black": "random",
+            "plies": 10,
+            "seconds": [1.0, 2.0],
+            "max_seconds": [0.5, 0.7],
+            "nodes": [0, 0],
+            "moves": [5, 5],
+        }
+        for i in range(4)
+    ]
     summary = summarize(games, "random", "random")
     assert (summary["a_wins"], summary["b_wins"]) == (2, 2) and summary["score"] == 0.5
     assert summary["per_colour"]["a_white"] == {"games": 2, "a_wins": 2, "b_wins": 0}
@@ -154,8 +171,25 @@ def test_tournament_and_cli(tmp_path, capsys):
     assert sum(row["games"] for row in result["standings"]) == 12
     assert "wins/losses" in arena.format_tournament(result)
     path = str(tmp_path / "cli.json")
-    assert main(["match", "random", "classic:depth=1", "--games", "2", "--size", "6", "--workers", "1",
-                 "--quiet", "--json", path]) == 0
+    assert (
+        main(
+            [
+                "match",
+                "random",
+                "classic:depth=1",
+                "--games",
+                "2",
+                "--size",
+                "6",
+                "--workers",
+                "1",
+                "--quiet",
+                "--json",
+                path,
+            ]
+        )
+        == 0
+    )
     assert "score" in capsys.readouterr().out and json.load(open(path))["games"] == 2
     assert main(["tournament", "random", "--games", "2", "--size", "6", "--quiet"]) == 2  # needs two agents
 
@@ -169,7 +203,7 @@ def test_time_option_only_for_agents_that_take_it():
 
 def test_time_option_an_agent_refuses_is_an_error_not_dropped():
     with pytest.raises(OptionError, match="time"):
-        with_option("alphabeta", "time", 10 ** 6)  # beyond the option's range: refused, not ignored
+        with_option("alphabeta", "time", 10**6)  # beyond the option's range: refused, not ignored
     with pytest.raises(OptionError, match="nosuchagent"):
         with_option("nosuchagent", "time", 1)
 
@@ -192,11 +226,14 @@ def run_script(tmp_path, body: str) -> subprocess.CompletedProcess:
 
 
 def test_an_unguarded_script_plays_in_process_and_says_why(tmp_path):
-    done = run_script(tmp_path, """
+    done = run_script(
+        tmp_path,
+        """
         from agents.arena import match
         result = match("random", "random", games=2, size=6, workers=2, progress=False)
         print("games", result["games"])
-        """)
+        """,
+    )
     assert done.returncode == 0 and "games 2" in done.stdout, done.stderr
     assert "__main__" in done.stderr and "playing in this process" in done.stderr
 
@@ -209,10 +246,29 @@ def _terminal_sigint() -> None:
 
 def test_ctrl_c_stops_the_workers_keeps_the_games_and_prints_one_line(tmp_path):
     path = tmp_path / "m.json"
-    process = subprocess.Popen([sys.executable, "-m", "amazons_cli", "match", "random", "mcts:sims=200",
-                                "--size", "6", "--games", "200", "--workers", "2", "--json", str(path)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               preexec_fn=_terminal_sigint)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "amazons_cli",
+            "match",
+            "random",
+            "mcts:sims=200",
+            "--size",
+            "6",
+            "--games",
+            "200",
+            "--workers",
+            "2",
+            "--json",
+            str(path),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_terminal_sigint,
+    )
     for _ in range(1200):  # wait for the first finished game
         if path.exists() or process.poll() is not None:
             break
@@ -235,12 +291,14 @@ def test_ctrl_c_stops_the_workers_keeps_the_games_and_prints_one_line(tmp_path):
 def test_paths_that_cannot_be_written_are_refused_before_the_first_game(tmp_path):
     afile = tmp_path / "file"
     afile.write_text("")
-    for kwargs, words in ((dict(json_path=""), "give a file system path"),
-                          (dict(json_path=str(tmp_path / "no" / "m.json")), "folder does not exist"),
-                          (dict(json_path=str(tmp_path)), "a directory"),
-                          (dict(json_path="a\0b"), "give a file system path"),
-                          (dict(records_dir=str(afile)), "is a file"),
-                          (dict(records_dir=str(tmp_path), records_format="pdf"), "record format")):
+    for kwargs, words in (
+        (dict(json_path=""), "give a file system path"),
+        (dict(json_path=str(tmp_path / "no" / "m.json")), "folder does not exist"),
+        (dict(json_path=str(tmp_path)), "a directory"),
+        (dict(json_path="a\0b"), "give a file system path"),
+        (dict(records_dir=str(afile)), "is a file"),
+        (dict(records_dir=str(tmp_path), records_format="pdf"), "record format"),
+    ):
         with pytest.raises(ValueError, match=words):
             match("random", "mcts:time=10", games=2, **kwargs, **FAST)  # would take minutes if it started
 

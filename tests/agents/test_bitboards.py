@@ -11,12 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
+from amazons_env import Board, Move, core
+
 from agents.evaluation import bitboards as bb
 from agents.evaluation.evaluator import make_evaluator
-from agents.options import OptionError
 from agents.evaluation.territory import territory_kernel
 from agents.evaluation.territory_bitboard import BITBOARD_SIZES, territory_bb_kernel
-from amazons_env import Board, Move, core
+from agents.options import OptionError
+
 from tests.agents.test_agents import random_position
 
 SIZES = range(core.MIN_SIZE, core.MAX_SIZE + 1)  # 12x12 goes through the kernel's mailbox fallback
@@ -42,21 +44,48 @@ def _pack(value: int, size: int):
 
 @njit
 def _ops(a, b, n, i):
-    return (bb.band(a, b), bb.bor(a, b), bb.bxor(a, b), bb.bandnot(a, b), bb.count(a), bb.nonzero(a),
-            bb.shl(a, n), bb.shr(a, n), bb.bor(a, bb.bit(a, i)), bb.words(a, np.uint64(i), np.uint64(n)))
+    return (
+        bb.band(a, b),
+        bb.bor(a, b),
+        bb.bxor(a, b),
+        bb.bandnot(a, b),
+        bb.count(a),
+        bb.nonzero(a),
+        bb.shl(a, n),
+        bb.shr(a, n),
+        bb.bor(a, bb.bit(a, i)),
+        bb.words(a, np.uint64(i), np.uint64(n)),
+    )
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from([8, 10]), st.integers(0, (1 << 128) - 1), st.integers(0, (1 << 128) - 1),
-       st.integers(1, 63), st.integers(0, 127))
+@given(
+    st.sampled_from([8, 10]),
+    st.integers(0, (1 << 128) - 1),
+    st.integers(0, (1 << 128) - 1),
+    st.integers(1, 63),
+    st.integers(0, 127),
+)
 def test_primitives_match_python_integers(size, a, b, n, i):
     bits = 64 if size <= bb.ONE_WORD_MAX else 128
     a, b, i = a % (1 << bits), b % (1 << bits), i % bits
     mask = (1 << bits) - 1
-    got = [_as_int(x) if not isinstance(x, (bool, np.bool_)) else bool(x)
-           for x in _ops(_pack(a, size), _pack(b, size), n, i)]
-    assert got == [a & b, a | b, a ^ b, a & ~b & mask, bin(a).count("1"), a != 0, (a << n) & mask, a >> n,
-                   a | 1 << i, (i | n << 64) & mask]
+    got = [
+        _as_int(x) if not isinstance(x, (bool, np.bool_)) else bool(x)
+        for x in _ops(_pack(a, size), _pack(b, size), n, i)
+    ]
+    assert got == [
+        a & b,
+        a | b,
+        a ^ b,
+        a & ~b & mask,
+        bin(a).count("1"),
+        a != 0,
+        (a << n) & mask,
+        a >> n,
+        a | 1 << i,
+        (i | n << 64) & mask,
+    ]
 
 
 @njit
@@ -123,14 +152,15 @@ def boards(draw) -> Board:
     per_side = draw(st.integers(1, 4))
     squares = draw(st.permutations(range(size * size)))
     density = draw(st.sampled_from([0.0, 0.3, 0.6, 0.85, 0.95, 1.0]))
-    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
-    arrows = [s for s in squares[2 * per_side:] if rng.random() < density]
-    return Board.from_squares(size, squares[:per_side], squares[per_side:2 * per_side], arrows,
-                              turn=draw(st.integers(0, 1)))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    arrows = [s for s in squares[2 * per_side :] if rng.random() < density]
+    return Board.from_squares(
+        size, squares[:per_side], squares[per_side : 2 * per_side], arrows, turn=draw(st.integers(0, 1))
+    )
 
 
 @settings(max_examples=300, deadline=None)
-@given(boards(), st.integers(0, 2 ** 32 - 1))
+@given(boards(), st.integers(0, 2**32 - 1))
 def test_kernel_matches_mailbox_on_any_board(board, seed):
     _check(board, _random_params(np.random.default_rng(seed)))
 
@@ -152,8 +182,10 @@ def test_territory_evaluator_uses_the_bitboard_kernel_by_default():
     assert make_evaluator("territory").kernel is territory_bb_kernel
     assert make_evaluator("territory:kernel=mailbox").kernel is territory_kernel
     board = random_position(3, size=10, max_moves=300)
-    assert abs(make_evaluator("territory").evaluate(board)
-               - make_evaluator("territory:kernel=mailbox").evaluate(board)) <= 1e-12
+    assert (
+        abs(make_evaluator("territory").evaluate(board) - make_evaluator("territory:kernel=mailbox").evaluate(board))
+        <= 1e-12
+    )
     with pytest.raises(OptionError, match="kernel"):
         make_evaluator("territory:kernel=simd")
     assert list(BITBOARD_SIZES) == list(range(core.MIN_SIZE, 12))

@@ -55,15 +55,18 @@ def test_time_before_the_deadline_holds_is_not_lateness():
     assert clock.late >= 2.0
 
 
-@pytest.mark.parametrize(("spec", "options"), [("alphabeta:time=0.001", {}), ("two-iteration:time=0.001", {}),
-                                               ("alphabeta:time=0.001", {"eval": BatchOnly()})])
+@pytest.mark.parametrize(
+    ("spec", "options"),
+    [("alphabeta:time=0.001", {}), ("two-iteration:time=0.001", {}), ("alphabeta:time=0.001", {"eval": BatchOnly()})],
+)
 def test_searches_say_when_their_deadline_holds(spec, options, monkeypatch):
     """A first iteration runs to its end whatever the time (a move to play): the searches tell
     their clock when the deadline came into force, so that a slow first iteration (a cold start)
     does not cut the next moves short (seen: 0.79 s moves after a 3.25 s first move)."""
     seen = []
-    monkeypatch.setattr(Clock, "returned", lambda self, stop, bounded_from=float("-inf"):
-                        seen.append((stop, bounded_from)))
+    monkeypatch.setattr(
+        Clock, "returned", lambda self, stop, bounded_from=float("-inf"): seen.append((stop, bounded_from))
+    )
     before = time.perf_counter()
     make(spec, **options).search(Board(6))
     assert len(seen) == 1 and before < seen[0][1] <= time.perf_counter()
@@ -93,8 +96,9 @@ def test_fixed_depth_search_matches_the_pinned_results(size, depth, plies, clock
     assert result.depth == depth
 
 
-@pytest.mark.parametrize("spec", ["alphabeta:time=0.05", "alphabeta:time=0.05,clock=predict",
-                                  "alphabeta:time=0.05,depth=3"])
+@pytest.mark.parametrize(
+    "spec", ["alphabeta:time=0.05", "alphabeta:time=0.05,clock=predict", "alphabeta:time=0.05,depth=3"]
+)
 def test_tiny_budget_gives_a_legal_move(spec):
     board = opening_board(8, 2, [1, 8])
     agent = make(spec)
@@ -107,8 +111,9 @@ def test_tiny_budget_gives_a_legal_move(spec):
         assert agent.last_result.depth <= 3
 
 
-@pytest.mark.parametrize("spec", ["mcts:time=0.05", "two-iteration:time=0.05", "classic:time=0.05",
-                                  "move-then-arrow:time=0.05"])
+@pytest.mark.parametrize(
+    "spec", ["mcts:time=0.05", "two-iteration:time=0.05", "classic:time=0.05", "move-then-arrow:time=0.05"]
+)
 def test_tiny_budget_gives_a_legal_move_for_every_search(spec):
     board = opening_board(8, 2, [2, 8])
     assert board.is_legal(make(spec).select_move(board))
@@ -191,10 +196,11 @@ def test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far():
     evaluator = make_evaluator("basic")
     full = batched_alphabeta(board, 2, evaluator, k=4)
     first = batched_alphabeta(board, 1, evaluator).move  # what iterative deepening would search first
-    cut = [batched_alphabeta(board, 2, evaluator, k=4, node_limit=limit, first=first)
-           for limit in range(1, full.nodes + 2)]
+    cut = [
+        batched_alphabeta(board, 2, evaluator, k=4, node_limit=limit, first=first) for limit in range(1, full.nodes + 2)
+    ]
     partial = [r for r in cut if r.move is not None and not r.complete]
-    assert partial and all(r.move is None for r in cut[:cut.index(partial[0])])
+    assert partial and all(r.move is None for r in cut[: cut.index(partial[0])])
     assert all(board.is_legal(r.move) and r.value <= full.value + 1e-12 for r in partial)
     assert cut[-1].complete and (cut[-1].move, cut[-1].value) == (full.move, full.value)
     assert batched_alphabeta(board, 2, evaluator, k=4, node_limit=partial[0].nodes).move is None  # no first

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from amazons_env import Board
+
 import agents
 from agents.arena import tournament
 from agents.options import OptionError
-from amazons_env import Board
+
 from amazons_cli.main import main
 
 EXAMPLE = str(Path(__file__).resolve().parents[2] / "examples" / "my_agent.py")
@@ -23,8 +25,12 @@ def test_a_file_spec_builds_the_agent_with_checked_options():
     assert board.is_legal(agent.select_move(board)) and board.ply == 0
     assert agent.sample == 3 and agent.spec == f"{SPEC}:sample=3,seed=1"
     assert agents.make(agent.spec).sample == 3  # the spec rebuilds it (what worker processes do)
-    for bad, words in ((f"{SPEC}:sampel=3", "did you mean 'sample'"), (f"{SPEC}:sample=0", "sample=0: must be >= 1"),
-                       (f"{SPEC}:sample=1.5", "whole number"), (f"{SPEC}:sample=nan", "sample=nan")):
+    for bad, words in (
+        (f"{SPEC}:sampel=3", "did you mean 'sample'"),
+        (f"{SPEC}:sample=0", "sample=0: must be >= 1"),
+        (f"{SPEC}:sample=1.5", "whole number"),
+        (f"{SPEC}:sample=nan", "sample=nan"),
+    ):
         with pytest.raises(OptionError, match=words):
             agents.make(bad)
 
@@ -50,8 +56,10 @@ def test_module_specs_and_errors(tmp_path):
 def test_entered_into_a_tournament_from_python_and_the_command_line(capsys):
     result = tournament([SPEC, "random"], games=2, size=6, workers=1, progress=False)
     assert sum(row["games"] for row in result["standings"]) == 4
-    assert main(["tournament", f"{SPEC}:sample=5", "random", "--games", "2", "--size", "6", "--workers", "2",
-                 "--quiet"]) == 0  # two spawned workers rebuild the agent from its file
+    assert (
+        main(["tournament", f"{SPEC}:sample=5", "random", "--games", "2", "--size", "6", "--workers", "2", "--quiet"])
+        == 0
+    )  # two spawned workers rebuild the agent from its file
     out = capsys.readouterr().out
     assert "my_agent.py:Mobility:sample=5" in out and "random" in out
     assert main(["agents", SPEC]) == 0

@@ -40,6 +40,7 @@ def fsf_legal(fen_text, moves, answer):
 
 # -- UCI, engine side ---------------------------------------------------------------------------------
 
+
 def test_uci_handshake_lists_variant_agent_and_time_options():
     out = session(["uci", "isready", "quit", "uci"])
     assert out[0] == "id name amazons (random:seed=1)"
@@ -53,17 +54,32 @@ def test_uci_handshake_lists_variant_agent_and_time_options():
 def test_scripted_uci_session_plays_legal_moves_in_every_position(agent):
     moves = ["d1d6,d6g9", "a7a5,a5b5", "g1g5,g5h6"]
     fen8 = "2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1"
-    script = ["uci", "setoption name UCI_Variant value amazons", "isready", "ucinewgame",
-              "position startpos", "go movetime 50",
-              f"position startpos moves {' '.join(moves)}", "go wtime 3000 btime 2000 winc 10 binc 10",
-              f"position fen {FEN_10} moves {' '.join(moves[:2])}", "go depth 1",
-              f"position fen {fen8} moves c1c5,c5f5", "go movestogo 5 wtime 500 btime 500",
-              "position fen 1q2q1/q4q/6/6/Q4Q/1Q2Q1 w - - 0 1", "go",
-              "quit"]
+    script = [
+        "uci",
+        "setoption name UCI_Variant value amazons",
+        "isready",
+        "ucinewgame",
+        "position startpos",
+        "go movetime 50",
+        f"position startpos moves {' '.join(moves)}",
+        "go wtime 3000 btime 2000 winc 10 binc 10",
+        f"position fen {FEN_10} moves {' '.join(moves[:2])}",
+        "go depth 1",
+        f"position fen {fen8} moves c1c5,c5f5",
+        "go movestogo 5 wtime 500 btime 500",
+        "position fen 1q2q1/q4q/6/6/Q4Q/1Q2Q1 w - - 0 1",
+        "go",
+        "quit",
+    ]
     answers = bestmoves(session(script, agent))
     assert len(answers) == 5
-    positions = [(FEN_10, []), (FEN_10, moves), (FEN_10, moves[:2]), (fen8, ["c1c5,c5f5"]),
-                 ("1q2q1/q4q/6/6/Q4Q/1Q2Q1 w", [])]
+    positions = [
+        (FEN_10, []),
+        (FEN_10, moves),
+        (FEN_10, moves[:2]),
+        (fen8, ["c1c5,c5f5"]),
+        ("1q2q1/q4q/6/6/Q4Q/1Q2Q1 w", []),
+    ]
     for (start, played), answer in zip(positions, answers, strict=True):
         board = Board(position=start)
         for text in played:
@@ -80,11 +96,23 @@ def test_go_infinite_holds_the_move_until_stop():
 
 
 def test_bad_commands_get_an_error_line_and_the_engine_goes_on():
-    out = session(["bogus command", "setoption name Nope value 1", "setoption name UCI_Variant value chess",
-                   "setoption name Agent value alphabeta:dept=2", "setoption name MoveTime value -5",
-                   "position startpos moves d1d6,d6g9 e9e8,e8e7",  # e9 holds no Black queen
-                   "go movetime 10", "position fen 3q2q3/10 w", "go", "position startpos",
-                   "go movetime ten", "d", "quit"])
+    out = session(
+        [
+            "bogus command",
+            "setoption name Nope value 1",
+            "setoption name UCI_Variant value chess",
+            "setoption name Agent value alphabeta:dept=2",
+            "setoption name MoveTime value -5",
+            "position startpos moves d1d6,d6g9 e9e8,e8e7",  # e9 holds no Black queen
+            "go movetime 10",
+            "position fen 3q2q3/10 w",
+            "go",
+            "position startpos",
+            "go movetime ten",
+            "d",
+            "quit",
+        ]
+    )
     errors = [line for line in out if line.startswith("info string error")]
     assert len(errors) == 10, out
     assert "unknown command 'bogus command'" in errors[0] and "unknown option 'nope'" in errors[1]
@@ -174,8 +202,13 @@ def test_botzone_passes_its_time_per_move_as_a_limit():
 
 def test_engine_subprocess_answers_a_scripted_session():
     script = "uci\nisready\nposition startpos moves d1d6,d6g9\ngo movetime 100\nbogus\nquit\n"
-    done = subprocess.run([sys.executable, "-m", "amazons_cli", "engine", "--agent", "random:seed=3"],
-                          input=script, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "amazons_cli", "engine", "--agent", "random:seed=3"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert "uciok" in lines and "readyok" in lines
@@ -188,6 +221,7 @@ def test_engine_subprocess_answers_a_scripted_session():
 
 
 # -- Botzone ----------------------------------------------------------------------------------------
+
 
 def test_botzone_coordinates_match_its_start_position():
     """Botzone's Black (first mover) starts at (2,0) (5,0) (0,2) (7,2): our White's c1 f1 a3 h3."""
@@ -226,6 +260,7 @@ def test_botzone_first_mover_keep_running_exchange():
             played.append(move_to_botzone(opponent.select_move(replay(played))))
             yield str(turn)  # a lone turn number before the request is skipped
             yield played[-1]
+
     BotzoneBot(make("random", seed=4), out).run(botzone())
     lines = out.getvalue().splitlines()
     assert len(lines) == 6 and lines[1::2] == [KEEP_RUNNING] * 3
@@ -239,7 +274,8 @@ def test_botzone_second_mover_from_history_without_keep_running():
     their_second = "5 0 5 3 5 1"  # f1-f4/f2
     out = io.StringIO()
     BotzoneBot(make("random", seed=8), out, keep_running=False).run(
-        iter(["2", black_first, ours, their_second, "data line", "global data"]))
+        iter(["2", black_first, ours, their_second, "data line", "global data"])
+    )
     lines = out.getvalue().splitlines()
     assert len(lines) == 1
     board = replay([black_first, ours, their_second])
@@ -247,9 +283,13 @@ def test_botzone_second_mover_from_history_without_keep_running():
 
 
 def test_botzone_subprocess_answers_the_first_turn_and_keeps_running():
-    done = subprocess.run([sys.executable, "-m", "amazons_cli", "engine", "--protocol", "botzone",
-                           "--agent", "random:seed=2"], input=f"1\n{NO_MOVE}\n", capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "amazons_cli", "engine", "--protocol", "botzone", "--agent", "random:seed=2"],
+        input=f"1\n{NO_MOVE}\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     answer, keep = done.stdout.splitlines()
     assert keep == KEEP_RUNNING and Board(8).is_legal(botzone_to_move(answer))
@@ -270,6 +310,7 @@ def test_botzone_refuses_bad_input_and_answers_no_move_when_lost():
 
 
 # -- the uci agent: an external engine ----------------------------------------------------------------
+
 
 def test_uci_agent_plays_a_game_against_random_through_our_engine():
     with UCIAgent(engine=ENGINE, time=0.05) as agent:

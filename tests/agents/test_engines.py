@@ -21,6 +21,7 @@ from tests.agents.test_agents import minimax, random_position  # random play to 
 
 # -- territory ----------------------------------------------------------------------------------
 
+
 def slow_distances(board: Board, side: int, queen: bool) -> dict[int, int]:
     """Queen/king distances from ``side``'s amazons over empty public squares, by plain BFS."""
     n = board.size
@@ -75,6 +76,7 @@ def test_territory_features_and_sign():
 
 # -- alpha-beta ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_alphabeta_equals_minimax_on_small_positions(seed, depth):
@@ -106,8 +108,14 @@ def test_zobrist_key_is_incremental():
     piece = int(board.turn) + 1
     board.push(move)
     expected = alphabeta.position_key(board.cells, int(board.turn), zob)
-    assert key ^ zob[piece, p[move.from_square]] ^ zob[piece, p[move.to_square]] \
-        ^ zob[core.ARROW, p[move.arrow]] ^ zob[0, 0] == expected
+    assert (
+        key
+        ^ zob[piece, p[move.from_square]]
+        ^ zob[piece, p[move.to_square]]
+        ^ zob[core.ARROW, p[move.arrow]]
+        ^ zob[0, 0]
+        == expected
+    )
 
 
 def test_alphabeta_timed_search_leaves_board_and_plays_legal():
@@ -143,8 +151,9 @@ def test_prefilter_shortlists_the_batch_evaluator():
     board = random_position(2, size=5, max_moves=14)
     for depth in (1, 2):  # a shortlist of every move (kq=0) changes nothing
         kernel = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0").search(board)
-        full = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0,prefilter=basic,shortlist=100000",
-                    eval=BatchOnly()).search(board)
+        full = make(
+            f"alphabeta:depth={depth},k=0,kq=0,endgame=0,prefilter=basic,shortlist=100000", eval=BatchOnly()
+        ).search(board)
         assert full.value == pytest.approx(kernel.value, abs=1e-9)
 
     class Counting(BatchOnly):
@@ -159,8 +168,9 @@ def test_prefilter_shortlists_the_batch_evaluator():
     result = make("alphabeta:depth=2,k=3,prefilter=basic,shortlist=5", eval=evaluator).search(board)
     assert board.is_legal(result.move) and evaluator.sizes and max(evaluator.sizes) == 5
     assert len(evaluator.sizes) == 1 + 3  # the root and its 3 best children
-    shortlist = alphabeta.batch_search(board, 1, make_evaluator("basic"), prefilter=make_evaluator("basic"),
-                                       shortlist=5)
+    shortlist = alphabeta.batch_search(
+        board, 1, make_evaluator("basic"), prefilter=make_evaluator("basic"), shortlist=5
+    )
     assert shortlist[2] == 5
     with pytest.raises(ValueError, match="prefilter"):
         make("alphabeta:prefilter=basic")  # the territory kernel needs no shortlist
@@ -186,6 +196,7 @@ def test_batched_search_orders_without_changing_the_value(seed):
 
 
 # -- the filling phase --------------------------------------------------------------------------
+
 
 def slow_fill(board: Board, side: int) -> int:
     """Longest sequence of moves ``side`` can make alone (the opponent passes): exhaustive."""
@@ -235,8 +246,7 @@ def test_not_separated_is_reported():
     assert not endgame.analyse(Board(6)).separated
     # from an arena game: Black's d5 queen touches White's c4 and c6 queens; once c4 moves, d5
     # walks into White's area, so this is not a filling phase yet (it was once miscounted as one)
-    board = Board.from_text("2**1q*3/**1*1**1*1/1*1*1**3/**1**1***q/1*Q*2q***/***q4*Q/1*Q*******/"
-                            "4*2*Q*/4*1*3/7*2 b")
+    board = Board.from_text("2**1q*3/**1*1**1*1/1*1*1**3/**1**1***q/1*Q*2q***/***q4*Q/1*Q*******/4*2*Q*/4*1*3/7*2 b")
     assert not endgame.analyse(board).separated
 
 
@@ -263,6 +273,7 @@ def test_never_loses_a_counted_win(text, opponent):
 
 
 # -- MCTS -----------------------------------------------------------------------------------------
+
 
 def test_mcts_plays_legal_moves_and_reuses_its_tree():
     board = random_position(5, size=6, max_moves=300)

@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 import torch
 
+from amazons_env import Board
+
 import agents
 from agents.nets import onnx_runtime
-from agents.nets.policy_value import PolicyValueNet
 from agents.nets.inference import PVNet
-from amazons_env import Board
+from agents.nets.policy_value import PolicyValueNet
 
 pytestmark = pytest.mark.skipif(not onnx_runtime.available(), reason="the onnx extra is not installed")
 
@@ -49,7 +50,9 @@ def test_onnx_outputs_equal_torch(model, size):
     assert (fast.runtime, reference.runtime) == ("onnx", "torch")
     cells, sides = positions(size, 40, seed=size)
     for batch in (1, 7, 40):
-        for got, want in zip(fast.evaluate(cells[:batch], sides[:batch]), reference.evaluate(cells[:batch], sides[:batch])):
+        for got, want in zip(
+            fast.evaluate(cells[:batch], sides[:batch]), reference.evaluate(cells[:batch], sides[:batch])
+        ):
             assert got.shape == want.shape and got.dtype == want.dtype
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
@@ -72,6 +75,7 @@ def test_runtime_is_validated(model):
 
 def test_agents_play_the_same_move_on_either_runtime():
     board = Board(8)
-    moves = {agents.make(f"uct-net:sims=300,runtime={runtime}", seed=2).select_move(board)
-             for runtime in ("torch", "onnx")}
+    moves = {
+        agents.make(f"uct-net:sims=300,runtime={runtime}", seed=2).select_move(board) for runtime in ("torch", "onnx")
+    }
     assert len(moves) == 1

@@ -21,15 +21,28 @@ IDS = [f"{registry.kind}:{name}" for registry, name in ENTRIES]
 
 def bad_values(option) -> list:
     """Values the option must refuse: wrong type, NaN, infinities, outside its range."""
-    kinds = {"int": [1.5, "abc", True, math.nan, math.inf, -math.inf, 2 ** 63, -(10 ** 5000)],
-             "float": [math.nan, math.inf, -math.inf, "abc", True, 10 ** 400],
-             "bool": [3, "yes", 0.5], "str": [5, 1.5], "evaluator": ["no-such-thing", 5],
-             "agent": ["no-such-thing", 5], "any": []}
+    kinds = {
+        "int": [1.5, "abc", True, math.nan, math.inf, -math.inf, 2**63, -(10**5000)],
+        "float": [math.nan, math.inf, -math.inf, "abc", True, 10**400],
+        "bool": [3, "yes", 0.5],
+        "str": [5, 1.5],
+        "evaluator": ["no-such-thing", 5],
+        "agent": ["no-such-thing", 5],
+        "any": [],
+    }
     values = list(kinds[option.type])
     d = option.decl
     step = 1 if option.type == "int" else 0.5
-    values += [v for v in (None if d.gt is None else d.gt, None if d.ge is None else d.ge - step,
-                           None if d.lt is None else d.lt, None if d.le is None else d.le + step) if v is not None]
+    values += [
+        v
+        for v in (
+            None if d.gt is None else d.gt,
+            None if d.ge is None else d.ge - step,
+            None if d.lt is None else d.lt,
+            None if d.le is None else d.le + step,
+        )
+        if v is not None
+    ]
     if d.choices:
         values.append("not-a-choice")
     if not option.nullable and option.type != "any":
@@ -45,8 +58,9 @@ def typos(name: str) -> list[str]:
 def test_every_option_is_declared(registry, name):
     schema = registry.schema(name)
     assert schema.doc, f"{registry.kind} {name}: give the factory a docstring (its first line is its help)"
-    assert not schema.open or schema.passthrough, \
+    assert not schema.open or schema.passthrough, (
         f"{registry.kind} {name}: **kwargs must be forwarded (register(forward=...) or passthrough=...)"
+    )
     for option in schema.options.values():
         assert option.help, f"{registry.kind} {name}: option {option.name!r} has no help line"
     assert schema.validate({}) == {}  # the defaults are valid as they are
@@ -73,8 +87,11 @@ def test_bad_values_are_refused_naming_both(registry, name):
     target = schema._target({})  # the evaluator (or search) that forwarded options go to
     checked = [(o, "") for o in schema.options.values()]
     if target is not None:
-        checked += [(o, target.owner) for o in target.options.values() if o.name not in schema.provides
-                    and o.name not in schema.options]
+        checked += [
+            (o, target.owner)
+            for o in target.options.values()
+            if o.name not in schema.provides and o.name not in schema.options
+        ]
     for option, via in checked:
         for value in bad_values(option):
             with pytest.raises(OptionError) as info:
@@ -84,12 +101,22 @@ def test_bad_values_are_refused_naming_both(registry, name):
 
 
 def test_issue_examples():
-    cases = {"cnn:search=alphabeta,dept=1": "did you mean 'depth'", "cnn:wieghts=study": "did you mean 'weights'",
-             "cnn:xyz=1": "unknown option 'xyz'", "mcts:time=inf": "time=inf", "alphabeta:depth=inf": "depth",
-             "cnn:threads=-1": "threads=-1", "mcts:k=1.5": "k=1.5", "mcts:kq=nan": "kq=nan",
-             "two-iteration:time=inf": "time=inf", "alphabeta:depht=3": "did you mean 'depth'",
-             "alphabeta:eval=improved,cof1=2": "cof1=2", "cnn:eval=improved": "set by agent 'cnn'",
-             "cnn:search=random": "takes no option 'eval'", "improved": "is an evaluator"}
+    cases = {
+        "cnn:search=alphabeta,dept=1": "did you mean 'depth'",
+        "cnn:wieghts=study": "did you mean 'weights'",
+        "cnn:xyz=1": "unknown option 'xyz'",
+        "mcts:time=inf": "time=inf",
+        "alphabeta:depth=inf": "depth",
+        "cnn:threads=-1": "threads=-1",
+        "mcts:k=1.5": "k=1.5",
+        "mcts:kq=nan": "kq=nan",
+        "two-iteration:time=inf": "time=inf",
+        "alphabeta:depht=3": "did you mean 'depth'",
+        "alphabeta:eval=improved,cof1=2": "cof1=2",
+        "cnn:eval=improved": "set by agent 'cnn'",
+        "cnn:search=random": "takes no option 'eval'",
+        "improved": "is an evaluator",
+    }
     for spec, words in cases.items():
         with pytest.raises(OptionError, match=words.replace("(", r"\(")):
             agents.make(spec)
@@ -100,8 +127,10 @@ def test_issue_examples():
 
 
 def test_spec_values_and_round_trip():
-    assert parse_spec("alphabeta:time=none,depth=3,tt=false,eval=improved") == \
-        ("alphabeta", {"time": None, "depth": 3, "tt": False, "eval": "improved"})
+    assert parse_spec("alphabeta:time=none,depth=3,tt=false,eval=improved") == (
+        "alphabeta",
+        {"time": None, "depth": 3, "tt": False, "eval": "improved"},
+    )
     assert parse_spec("pkg.mod:Bot:x=1") == ("pkg.mod:Bot", {"x": 1})
     assert parse_spec("C:/bots/my bot.py:Bot") == ("C:/bots/my bot.py:Bot", {})
     for spec in ("alphabeta:time=none,depth=3,tt=false", "random", "pkg.mod:Bot:x=1.5"):
@@ -118,6 +147,7 @@ def test_spec_values_and_round_trip():
 def test_schema_from_a_plain_signature():
     def factory(depth: int = 2, rate=0.5, name="x", flag: bool = False, **rest):
         """Doc line."""
+
     schema = schema_of(factory, "agent 'f'", {"depth": opt("limit", ge=1, le=9)})
     assert schema.open and schema.doc == "Doc line."
     assert [o.type for o in schema.options.values()] == ["int", "float", "str", "bool"]
@@ -131,11 +161,23 @@ def test_schema_from_a_plain_signature():
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=st.sampled_from([n for _, n in ENTRIES if _ is AGENTS] + ["nosuch", "", "x.py:Y", "a.b:C"]),
-       items=st.lists(st.tuples(st.text(max_size=12), st.one_of(
-           st.text(max_size=12), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
-           st.booleans(), st.none())), max_size=4),
-       text=st.text(max_size=40))
+@given(
+    name=st.sampled_from([n for _, n in ENTRIES if _ is AGENTS] + ["nosuch", "", "x.py:Y", "a.b:C"]),
+    items=st.lists(
+        st.tuples(
+            st.text(max_size=12),
+            st.one_of(
+                st.text(max_size=12),
+                st.integers(),
+                st.floats(allow_nan=True, allow_infinity=True),
+                st.booleans(),
+                st.none(),
+            ),
+        ),
+        max_size=4,
+    ),
+    text=st.text(max_size=40),
+)
 def test_any_spec_is_checked_or_refused_by_name(name, items, text):
     """Whatever the spec and keywords, validation succeeds or raises OptionError; nothing else."""
     for spec, keywords in ((f"{name}:{text}", {}), (name, {str(k): v for k, v in items})):

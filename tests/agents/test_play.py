@@ -9,8 +9,10 @@ import sys
 import numpy as np
 import pytest
 
-from agents.ui.terminal import TerminalGame, make_player, take_back
 from amazons_env import Board, Color, GameRecord, Move, parse_square, square_name
+
+from agents.ui.terminal import TerminalGame, make_player, take_back
+
 from amazons_cli.main import main
 from amazons_cli.replay import Replay
 
@@ -32,6 +34,7 @@ def scripted(game: TerminalGame, lines: list[str]):
         line = queue.pop(0)
         game.out.write(f"{prompt}{line}\n")
         return line
+
     return read
 
 
@@ -43,31 +46,52 @@ def new_game(human: Color = Color.WHITE, lines: list[str] = (), seed: int = 1) -
 
 def test_a_whole_game_with_bad_input_queries_undo_and_save(tmp_path):
     path = tmp_path / "game.sgf"
-    game = new_game(lines=[
-        "", "help", "xyz", "k9", "b6", "b1-b6/b5", "a2-a4/a6", "c3",
-        "b1",                    # the targets of the queen on b1
-        "b1-b4", "b4", "b5",     # a slide, a bad arrow, the arrow: the move and the reply
-        "undo",                  # both taken back
-        "undo",                  # nothing left to take back
-        "b1-b4", "undo",         # a half-made move cancelled
-        "b1b4,b4b5",             # the same move in Fairy-Stockfish notation
-        f"save {tmp_path / 'middle.txt'}", "save", f"save {tmp_path / 'no' / 'dir.sgf'}",
-    ])
+    game = new_game(
+        lines=[
+            "",
+            "help",
+            "xyz",
+            "k9",
+            "b6",
+            "b1-b6/b5",
+            "a2-a4/a6",
+            "c3",
+            "b1",  # the targets of the queen on b1
+            "b1-b4",
+            "b4",
+            "b5",  # a slide, a bad arrow, the arrow: the move and the reply
+            "undo",  # both taken back
+            "undo",  # nothing left to take back
+            "b1-b4",
+            "undo",  # a half-made move cancelled
+            "b1b4,b4b5",  # the same move in Fairy-Stockfish notation
+            f"save {tmp_path / 'middle.txt'}",
+            "save",
+            f"save {tmp_path / 'no' / 'dir.sgf'}",
+        ]
+    )
     assert game.run() == 0
     text = game.out.getvalue()
     for expected in (
-            "Moves:   d1-d6/g9",                                              # help
-            "'xyz' is not a move", "square 'k9' is off a 6x6 board",
-            "b6 is a Black queen; your queens are Q",
-            "b1-b6/b5 is not legal: the queen on b1 cannot reach b6",
-            "a2-a4/a6 is not legal: from a4 the arrow cannot reach a6",
-            "c3 is empty",
-            "b1 can move to: a1 c1 d1 b2 c2 b3 d3 b4 e4 b5",
-            "b1-b4: the arrow can go to b1 b2 d2 a3 b3 c3 a4 c4 d4 e4 f4 b5 c5 d6",
-            "1. White, arrow from b4> b4", "random is thinking...",
-            "Took back b1-b4/b5 ", "Nothing to undo", "Move cancelled.",
-            "Saved 2 moves to", "save needs a file name", "cannot save to",
-            "Game over after"):
+        "Moves:   d1-d6/g9",  # help
+        "'xyz' is not a move",
+        "square 'k9' is off a 6x6 board",
+        "b6 is a Black queen; your queens are Q",
+        "b1-b6/b5 is not legal: the queen on b1 cannot reach b6",
+        "a2-a4/a6 is not legal: from a4 the arrow cannot reach a6",
+        "c3 is empty",
+        "b1 can move to: a1 c1 d1 b2 c2 b3 d3 b4 e4 b5",
+        "b1-b4: the arrow can go to b1 b2 d2 a3 b3 c3 a4 c4 d4 e4 f4 b5 c5 d6",
+        "1. White, arrow from b4> b4",
+        "random is thinking...",
+        "Took back b1-b4/b5 ",
+        "Nothing to undo",
+        "Move cancelled.",
+        "Saved 2 moves to",
+        "save needs a file name",
+        "cannot save to",
+        "Game over after",
+    ):
         assert expected in text, expected
     assert "Traceback" not in text
     board = game.board
@@ -120,6 +144,7 @@ def test_ctrl_c_and_end_of_input_exit_cleanly():
 
     def interrupt(prompt: str) -> str:
         raise KeyboardInterrupt
+
     game.read = interrupt
     assert game.run() == 130 and game.out.getvalue().endswith("interrupted\n")
     game = new_game()
@@ -139,22 +164,32 @@ def test_the_play_command_reads_standard_input(monkeypatch, capsys):
     assert "You play Black (q)" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["play", "random", "--size", "3"], "board size"),
-    (["play", "no-such-agent"], "no-such-agent"),
-    (["play", "random", "--opponent", "mcts"], "two opponents"),
-    (["watch", "random", "random", "--opening", "-1"], "--opening"),
-    (["replay", "no/such/file.sgf"], "no/such/file.sgf"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["play", "random", "--size", "3"], "board size"),
+        (["play", "no-such-agent"], "no-such-agent"),
+        (["play", "random", "--opponent", "mcts"], "two opponents"),
+        (["watch", "random", "random", "--opening", "-1"], "--opening"),
+        (["replay", "no/such/file.sgf"], "no/such/file.sgf"),
+    ],
+)
 def test_bad_arguments_get_one_line(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("argv", [["play", "--time", "-1"], ["play", "--time", "nan"],
-                                  ["play", "--time", "0"], ["watch", "a", "b", "--delay", "inf"],
-                                  ["play", "--color", "red"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--time", "-1"],
+        ["play", "--time", "nan"],
+        ["play", "--time", "0"],
+        ["watch", "a", "b", "--delay", "inf"],
+        ["play", "--color", "red"],
+    ],
+)
 def test_bad_numbers_are_refused_by_the_parser(argv, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(argv)
@@ -170,8 +205,10 @@ def test_help(command, capsys):
 
 def test_watch_then_replay(tmp_path, capsys):
     path = tmp_path / "watched.sgf"
-    assert main(["watch", "random", "random:seed=5", "--size", "6", "--delay", "0", "--opening", "2",
-                 "--save", str(path)]) == 0
+    assert (
+        main(["watch", "random", "random:seed=5", "--size", "6", "--delay", "0", "--opening", "2", "--save", str(path)])
+        == 0
+    )
     out = capsys.readouterr().out
     record = GameRecord.load(path)
     board = record.board()
@@ -204,11 +241,13 @@ def test_replay_picks_a_game_of_a_collection(tmp_path, capsys):
 
 # -- the pygame window ---------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def window(monkeypatch):
     pygame = pytest.importorskip("pygame")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # a window without a display
     from agents.ui.window import ClickGame
+
     game = ClickGame(make_player("random", seed=1), Color.WHITE, Board(6), cell=40)
     game.draw()
     yield pygame, game

@@ -7,20 +7,22 @@ import numpy as np
 import pytest
 import torch
 
+from amazons_env import Board, Move
+
 from agents import make
 from agents.nets.export import save_model
 from agents.nets.inference import PVNet
 from agents.nets.models import PolicyValueNet
-from agents.search.pvmcts import PolicyValueEvaluator
 from agents.search.puct import Node, Tree, best_move, run_trees, start_roots
-from amazons_env import Board, Move
+from agents.search.pvmcts import PolicyValueEvaluator
 
 
 @pytest.fixture(scope="module")
 def net_path(tmp_path_factory):
     torch.manual_seed(0)
-    return save_model(PolicyValueNet(channels=8, blocks=1, head=4, hidden=8),
-                      tmp_path_factory.mktemp("pv") / "pv", board_size=5)
+    return save_model(
+        PolicyValueNet(channels=8, blocks=1, head=4, hidden=8), tmp_path_factory.mktemp("pv") / "pv", board_size=5
+    )
 
 
 def nodes(node: Node):
@@ -88,8 +90,9 @@ def test_many_trees_in_lock_step(net_path):
     boards = [Board(5) for _ in range(3)]
     boards[1].push(boards[1].legal_moves()[0])
     trees = [Tree(5) for _ in boards]
-    start_roots(trees, [(b.cells.copy(), int(b.turn)) for b in boards], net,
-                noise=(np.random.default_rng(0), 0.3, 0.25))
+    start_roots(
+        trees, [(b.cells.copy(), int(b.turn)) for b in boards], net, noise=(np.random.default_rng(0), 0.3, 0.25)
+    )
     run_trees(trees, net, sims=20, batch=3)
     for tree, board in zip(trees, boards):
         assert tree.sims == 20 and tree.root.visits == 20

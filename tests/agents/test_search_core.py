@@ -29,12 +29,22 @@ def test_result_reads_its_stats_as_attributes_and_names_a_missing_one():
     assert pickle.loads(pickle.dumps(result)) == result
 
 
-@pytest.mark.parametrize(("field", "value", "why"), [
-    ("time", 0, "finite number > 0"), ("time", -1.0, "finite number > 0"), ("time", math.inf, "finite number > 0"),
-    ("time", math.nan, "finite number > 0"), ("time", "1", "finite number > 0"), ("time", True, "finite number > 0"),
-    ("depth", 0, "whole number >= 1"), ("depth", 2.5, "whole number >= 1"), ("simulations", -3, "whole number >= 1"),
-    ("nodes", True, "whole number >= 1"), ("nodes", "10", "whole number >= 1"),
-])
+@pytest.mark.parametrize(
+    ("field", "value", "why"),
+    [
+        ("time", 0, "finite number > 0"),
+        ("time", -1.0, "finite number > 0"),
+        ("time", math.inf, "finite number > 0"),
+        ("time", math.nan, "finite number > 0"),
+        ("time", "1", "finite number > 0"),
+        ("time", True, "finite number > 0"),
+        ("depth", 0, "whole number >= 1"),
+        ("depth", 2.5, "whole number >= 1"),
+        ("simulations", -3, "whole number >= 1"),
+        ("nodes", True, "whole number >= 1"),
+        ("nodes", "10", "whole number >= 1"),
+    ],
+)
 def test_limit_refuses_a_bad_field_naming_it_and_its_value(field, value, why):
     with pytest.raises(LimitError, match=f"Limit {field}=.*{why}") as info:
         Limit(**{field: value})
@@ -104,7 +114,10 @@ def test_the_filling_shortcut_plays_without_searching_and_reports_zero_stats():
 
 def test_the_search_results_are_one_class_with_each_search_s_stats():
     board = Board(6)
-    for spec, stats in (("alphabeta:depth=1", {"evals"}), ("uct:sims=20", {"simulations", "evals", "tree"}),
-                        ("classic:depth=1", set())):
+    for spec, stats in (
+        ("alphabeta:depth=1", {"evals"}),
+        ("uct:sims=20", {"simulations", "evals", "tree"}),
+        ("classic:depth=1", set()),
+    ):
         result = make(spec).search(board)
         assert type(result) is SearchResult and set(result.stats) == stats and result.seconds > 0

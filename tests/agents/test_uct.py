@@ -42,7 +42,7 @@ def _tree_of(agent: UCT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 @pytest.mark.parametrize("size", [5, 6, 8])
 def test_legal_move_and_board_unchanged(tree, size):
     for seed in range(3):
-        board = random_position(seed, size=size, max_moves=10 ** 9 if seed == 0 else 300)
+        board = random_position(seed, size=size, max_moves=10**9 if seed == 0 else 300)
         before = (board.text(), board.cells.copy(), board.queens.copy(), board.ply)
         result = make(f"uct:sims=150,tree={tree},seed={seed}").search(board)
         assert board.is_legal(result.move)
@@ -51,8 +51,9 @@ def test_legal_move_and_board_unchanged(tree, size):
         assert result.simulations == result.nodes <= 150 and -1.0 <= result.value <= 1.0
 
 
-@pytest.mark.parametrize("options", ["tree=split", "tree=move,kq=4", "tree=split,playout=3", "expand_at=3,pw=0",
-                                     "prior=fast", "prior=mixed"])
+@pytest.mark.parametrize(
+    "options", ["tree=split", "tree=move,kq=4", "tree=split,playout=3", "expand_at=3,pw=0", "prior=fast", "prior=mixed"]
+)
 def test_seeded_simulation_limited_search_is_deterministic(options):
     board = random_position(7, size=8, max_moves=600)
     runs = [make(f"uct:sims=300,seed=5,{options}").search(board) for _ in range(2)]
@@ -101,8 +102,9 @@ def test_tree_bookkeeping(tree, prior):
         assert np.all(np.abs(means) <= 1.0 + 1e-12)
         if prior == "fast" or prior == "mixed" and ni[x, T.KIND] == T.KIND_MOVE:
             assert np.all(np.isnan(nf[kids, T.STATIC]) == ((ni[kids, T.VISITS] == 0) & (ni[kids, T.SOLVED] == 0)))
-        assert np.all(ni[kids, T.KIND] == (T.KIND_ARROW if tree == "split" and ni[x, T.KIND] == T.KIND_MOVE
-                                           else T.KIND_MOVE))
+        assert np.all(
+            ni[kids, T.KIND] == (T.KIND_ARROW if tree == "split" and ni[x, T.KIND] == T.KIND_MOVE else T.KIND_MOVE)
+        )
 
 
 def _tiny_positions(count: int) -> list[Board]:
@@ -182,10 +184,26 @@ def _most_visited_reply(agent: UCT, board: Board) -> Move:
     return best[1]
 
 
-@pytest.mark.parametrize("spec", ["uct:time=0", "uct:time=-1", "uct:sims=0", "uct:tree=diagonal", "uct:c=0",
-                                  "uct:tau=nan", "uct:pw=-1", "uct:kq=-2", "uct:playout=1.5", "uct:endgame=-1",
-                                  "uct:time=inf", "uct:eval=cnn", "uct:tree=move,prior=fast",
-                                  "uct:tree=move,prior=mixed", "uct:prior=cheap"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "uct:time=0",
+        "uct:time=-1",
+        "uct:sims=0",
+        "uct:tree=diagonal",
+        "uct:c=0",
+        "uct:tau=nan",
+        "uct:pw=-1",
+        "uct:kq=-2",
+        "uct:playout=1.5",
+        "uct:endgame=-1",
+        "uct:time=inf",
+        "uct:eval=cnn",
+        "uct:tree=move,prior=fast",
+        "uct:tree=move,prior=mixed",
+        "uct:prior=cheap",
+    ],
+)
 def test_bad_options_are_refused(spec):
     with pytest.raises(ValueError):
         make(spec)

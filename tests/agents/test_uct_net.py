@@ -7,23 +7,29 @@ import numpy as np
 import pytest
 import torch
 
+from amazons_env import Board, Move, core
+
 import agents
-from agents.search import uct_tree as T
-from agents.search.alphabeta import AlphaBeta
 from agents.nets.export import save_model
+from agents.nets.inference import PVNet
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import PolicyValueNet, legal_moves_batch, move_log_probs
-from agents.nets.inference import PVNet
+from agents.search import uct_tree as T
+from agents.search.alphabeta import AlphaBeta
 from agents.search.uct import PRIORS, UCT
 from agents.search.uct_net import UCTNet, expand_nodes
-from amazons_env import Board, Move, core
 
 
 @pytest.fixture(scope="module")
 def net_path(tmp_path_factory):
     torch.manual_seed(0)
-    return str(save_model(PolicyValueNet(channels=8, blocks=1, head=4, hidden=8),
-                          tmp_path_factory.mktemp("pvnet") / "pv", board_size=6))
+    return str(
+        save_model(
+            PolicyValueNet(channels=8, blocks=1, head=4, hidden=8),
+            tmp_path_factory.mktemp("pvnet") / "pv",
+            board_size=6,
+        )
+    )
 
 
 def guided(agent: UCT, board: Board, stop: float = float("inf")) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -36,9 +42,22 @@ def guided(agent: UCT, board: Board, stop: float = float("inf")) -> tuple[np.nda
     nq = board.queen_counts.copy()
     buffers = agent._buffers(board.size)
     agent._guide(board, board.cells.copy(), board.queens.copy(), nq, icfg, ni, nf, st, buffers, stop)
-    expand_nodes(np.array([st[T.ROOT]]), board.cells[None].copy(), board.queens[None].copy(),
-                 np.array([int(board.turn)]), nq, board.dirs, agent.evaluator.kernel, agent.evaluator.params,
-                 agent.fcfg, icfg, ni, nf, st, *buffers)
+    expand_nodes(
+        np.array([st[T.ROOT]]),
+        board.cells[None].copy(),
+        board.queens[None].copy(),
+        np.array([int(board.turn)]),
+        nq,
+        board.dirs,
+        agent.evaluator.kernel,
+        agent.evaluator.params,
+        agent.fcfg,
+        icfg,
+        ni,
+        nf,
+        st,
+        *buffers,
+    )
     return ni, nf, st
 
 
@@ -120,10 +139,10 @@ def test_mix_zero_keeps_uct_priors(net_path):
     ni0, nf0, st0 = guided(agents.make("uct:sims=1", seed=0), board)
     ni, nf, st = guided(UCTNet(weights=net_path, mix=0.0, top=2, depth=1, sims=1, seed=0), board)
     plain, mine = list(kids(ni0, int(st0[T.ROOT]))), list(kids(ni, int(st[T.ROOT])))
-    assert np.array_equal(ni0[plain, :T.FIRST], ni[mine, :T.FIRST])
+    assert np.array_equal(ni0[plain, : T.FIRST], ni[mine, : T.FIRST])
     assert np.array_equal(nf0[plain, T.PRIOR], nf[mine, T.PRIOR])
     ni1, _, st1 = guided(UCTNet(weights=net_path, mix=1.0, top=2, depth=1, sims=1, seed=0), board)
-    assert not np.array_equal(ni0[plain, :T.FIRST], ni1[list(kids(ni1, int(st1[T.ROOT]))), :T.FIRST])  # reordered
+    assert not np.array_equal(ni0[plain, : T.FIRST], ni1[list(kids(ni1, int(st1[T.ROOT]))), : T.FIRST])  # reordered
 
 
 def test_the_net_value_flips_once_per_whole_move(net_path):
@@ -163,12 +182,23 @@ def test_uct_net_is_the_guided_uct_and_cnn_its_old_name(net_path):
     assert isinstance(old, AlphaBeta) and old.evaluator.name == "value-net"
 
 
-@pytest.mark.parametrize("spec, error", [
-    ("uct-net:mix=1.5", "mix=1.5"), ("uct-net:depth=2", "depth=2"), ("uct-net:top=-1", "top=-1"),
-    ("uct-net:value=nan", "value=nan"), ("uct-net:tree=move", "split tree"), ("uct-net:dpth=1", "did you mean 'depth'"),
-    ("uct-net:runtime=fast", "runtime='fast'"), ("uct-net:pw=-1", "pw=-1"),
-    ("cnn:search=alphabeta,net_mix=0.3", "net_mix: options of search=uct"), ("cnn:net_mix=1.5", "net_mix=1.5"),
-    ("cnn:weights=study", "value-net weights"), ("cnn:net_dpth=1", "did you mean 'net_depth'")])
+@pytest.mark.parametrize(
+    "spec, error",
+    [
+        ("uct-net:mix=1.5", "mix=1.5"),
+        ("uct-net:depth=2", "depth=2"),
+        ("uct-net:top=-1", "top=-1"),
+        ("uct-net:value=nan", "value=nan"),
+        ("uct-net:tree=move", "split tree"),
+        ("uct-net:dpth=1", "did you mean 'depth'"),
+        ("uct-net:runtime=fast", "runtime='fast'"),
+        ("uct-net:pw=-1", "pw=-1"),
+        ("cnn:search=alphabeta,net_mix=0.3", "net_mix: options of search=uct"),
+        ("cnn:net_mix=1.5", "net_mix=1.5"),
+        ("cnn:weights=study", "value-net weights"),
+        ("cnn:net_dpth=1", "did you mean 'net_depth'"),
+    ],
+)
 def test_bad_options_are_refused(spec, error):
     with pytest.raises(ValueError, match=error):
         agents.make(spec)
@@ -176,6 +206,7 @@ def test_bad_options_are_refused(spec, error):
 
 def test_visit_policy_is_the_root_visit_shares_of_whole_legal_moves():
     from agents.search.uct_net import visit_policy
+
     from training.selfplay.policy_value import engine_games
 
     board = Board(6)

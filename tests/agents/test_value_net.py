@@ -7,17 +7,18 @@ import numpy as np
 import pytest
 import torch
 
+from amazons_env import Board
+
 import agents
 from agents.evaluation.evaluator import make_evaluator
 from agents.evaluation.value_net import ValueNetEvaluator
+from agents.nets.export import load_model, save_model
 from agents.nets.inference import inference_module
+from agents.nets.models import ResValueNet, StudyCNN
 from agents.nets.store import VALUE_WEIGHTS, weights_path
 from agents.search.alphabeta import AlphaBeta
-from agents.search.uct_net import UCTNet
-from agents.nets.export import load_model, save_model
-from agents.nets.models import ResValueNet, StudyCNN
 from agents.search.study import batch_two_iteration
-from amazons_env import Board
+from agents.search.uct_net import UCTNet
 
 
 def play(board: Board, plies: int, seed: int) -> Board:
@@ -32,8 +33,10 @@ def play(board: Board, plies: int, seed: int) -> Board:
 def nets(tmp_path_factory):
     folder = tmp_path_factory.mktemp("nets")
     torch.manual_seed(1)
-    return {"res": str(save_model(ResValueNet(channels=8, blocks=1), folder / "res", board_size=6)),
-            "study": str(save_model(StudyCNN(6), folder / "study", board_size=6))}
+    return {
+        "res": str(save_model(ResValueNet(channels=8, blocks=1), folder / "res", board_size=6)),
+        "study": str(save_model(StudyCNN(6), folder / "study", board_size=6)),
+    }
 
 
 def frontier(board: Board, limit: "int | None" = 50) -> tuple[np.ndarray, np.ndarray]:
@@ -54,12 +57,13 @@ def test_batch_equals_single_and_in_range(nets, net):
     batch = evaluator.evaluate_batch(cells, sides)
     assert batch.shape == (len(cells),) and batch.dtype == np.float64
     assert (np.abs(batch) <= 1).all()
-    single = [evaluator.evaluate_batch(cells[i:i + 1], sides[i:i + 1])[0] for i in range(len(cells))]
+    single = [evaluator.evaluate_batch(cells[i : i + 1], sides[i : i + 1])[0] for i in range(len(cells))]
     np.testing.assert_allclose(batch, single, atol=1e-5)
 
 
-@pytest.mark.parametrize("model", [StudyCNN(6), StudyCNN(10), ResValueNet(channels=8, blocks=2)],
-                         ids=["study6", "study10", "res"])
+@pytest.mark.parametrize(
+    "model", [StudyCNN(6), StudyCNN(10), ResValueNet(channels=8, blocks=2)], ids=["study6", "study10", "res"]
+)
 def test_inference_module_equals_model(model):
     torch.manual_seed(2)
     for module in model.modules():  # batch norms with non-trivial statistics, so folding them shows
@@ -85,8 +89,9 @@ def test_inference_module_equals_model(model):
 def test_chunks_equal_one_pass(nets, net):
     cells, sides = frontier(play(Board(6), 2, 6))
     one = ValueNetEvaluator(nets[net], threads=0, chunk=1000).evaluate_batch(cells, sides)
-    np.testing.assert_allclose(ValueNetEvaluator(nets[net], threads=0, chunk=7).evaluate_batch(cells, sides), one,
-                               atol=1e-6)
+    np.testing.assert_allclose(
+        ValueNetEvaluator(nets[net], threads=0, chunk=7).evaluate_batch(cells, sides), one, atol=1e-6
+    )
     with pytest.raises(ValueError, match="chunk"):
         ValueNetEvaluator(nets[net], chunk=0)
 
@@ -103,6 +108,7 @@ def test_model_matches_evaluator(nets):
     model, _ = load_model(nets["res"])
     board = play(Board(6), 2, 2)
     from agents.nets.planes import make_planes
+
     with torch.inference_mode():
         expected = float(model(torch.from_numpy(make_planes(board.cells[None], [int(board.turn)], "relative")))[0])
     assert ValueNetEvaluator(nets["res"], threads=0).evaluate(board) == pytest.approx(expected, abs=1e-6)
@@ -144,8 +150,10 @@ def test_batch_two_iteration_is_exact_minimax(nets):
 
 def over(cells: np.ndarray, board: Board) -> bool:
     """Whether the side to move after a reply (``board``'s side) has no move in ``cells``."""
-    from agents.evaluation.evaluator import queens_from_cells
     from amazons_env import core
+
+    from agents.evaluation.evaluator import queens_from_cells
+
     queens = np.zeros((2, core.MAX_QUEENS), dtype=np.int64)
     nq = np.zeros(2, dtype=np.int64)
     c = cells.copy()
@@ -176,7 +184,11 @@ def test_the_old_name_cnn_warns_and_builds_the_new_spec(nets):
     assert isinstance(evaluator, ValueNetEvaluator)
     with pytest.warns(DeprecationWarning, match=r"'alphabeta:eval=value-net,weights=.*,threads=0,depth=1'"):
         agent = agents.make(f"cnn:search=alphabeta,weights={nets['res']},threads=0,depth=1")
-    assert isinstance(agent, AlphaBeta) and isinstance(agent.evaluator, ValueNetEvaluator) and agent.spec.startswith("cnn:")
+    assert (
+        isinstance(agent, AlphaBeta)
+        and isinstance(agent.evaluator, ValueNetEvaluator)
+        and agent.spec.startswith("cnn:")
+    )
     with pytest.warns(DeprecationWarning, match="'uct-net:mix=0.3,sims=20'"):
         agent = agents.make("cnn:net_mix=0.3,sims=20")
     assert isinstance(agent, UCTNet) and agent.mix == 0.3

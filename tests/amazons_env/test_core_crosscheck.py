@@ -58,7 +58,8 @@ def pyffish_variant(pyffish, size):
     if name not in pyffish.variants():
         fen = Board(size).text() + " - - 0 1"
         pyffish.load_variant_config(
-            f"[{name}:amazons]\nmaxRank = {size}\nmaxFile = {'abcdefghijkl'[size - 1]}\nstartFen = {fen}\n")
+            f"[{name}:amazons]\nmaxRank = {size}\nmaxFile = {'abcdefghijkl'[size - 1]}\nstartFen = {fen}\n"
+        )
     return name
 
 

@@ -3,14 +3,19 @@
 import numpy as np
 import pytest
 
-from amazons_env import (Board, IllegalMoveError, InvalidMoveError, InvalidPositionError, Move,
-                         parse_square, square_name)
+from amazons_env import Board, IllegalMoveError, InvalidMoveError, InvalidPositionError, Move, parse_square, square_name
 from amazons_env.position import parse_position
 
 
 def state(board):
-    return (board.text(), board.cells.copy(), board.queens.copy(), board.queen_counts.copy(),
-            board.turn, board.move_stack)
+    return (
+        board.text(),
+        board.cells.copy(),
+        board.queens.copy(),
+        board.queen_counts.copy(),
+        board.turn,
+        board.move_stack,
+    )
 
 
 def assert_unchanged(board, before):
@@ -25,11 +30,25 @@ def test_errors_are_value_errors():
         assert issubclass(error, ValueError)
 
 
-@pytest.mark.parametrize("text", [
-    "", "d1", "d1-d7", "d1-d7/", "d1-d7/g7/h8", "z1-d7/g7", "d0-d7/g7", "d1-d7-g7",
-    "d1d7,e7g7",  # Fairy-Stockfish form must shoot from the queen's new square
-    "d1d7", "d1-d1/g7", "d1-d7/d7", "1d-d7/g7", "d1-d7/g7 extra",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "d1",
+        "d1-d7",
+        "d1-d7/",
+        "d1-d7/g7/h8",
+        "z1-d7/g7",
+        "d0-d7/g7",
+        "d1-d7-g7",
+        "d1d7,e7g7",  # Fairy-Stockfish form must shoot from the queen's new square
+        "d1d7",
+        "d1-d1/g7",
+        "d1-d7/d7",
+        "1d-d7/g7",
+        "d1-d7/g7 extra",
+    ],
+)
 def test_malformed_move_text(text):
     board = Board(10)
     before = state(board)
@@ -41,8 +60,9 @@ def test_malformed_move_text(text):
         Move.parse(text)
 
 
-@pytest.mark.parametrize(("text", "size"), [("k1-k2/k3", 10), ("d1-d11/d9", 10), ("g1-g2/g3", 6),
-                                             ("a9-a8/a7", 8), ("m1-m2/m3", 12)])
+@pytest.mark.parametrize(
+    ("text", "size"), [("k1-k2/k3", 10), ("d1-d11/d9", 10), ("g1-g2/g3", 6), ("a9-a8/a7", 8), ("m1-m2/m3", 12)]
+)
 def test_squares_off_the_board(text, size):
     board = Board(size)
     before = state(board)
@@ -51,8 +71,9 @@ def test_squares_off_the_board(text, size):
     assert_unchanged(board, before)
 
 
-@pytest.mark.parametrize("args", [(-1, 5, 6), (0, 100, 3), (0, 1, 2.0), (True, 1, 2), ("a1", 1, 2),
-                                  (0, 0, 5), (0, 5, 5)])
+@pytest.mark.parametrize(
+    "args", [(-1, 5, 6), (0, 100, 3), (0, 1, 2.0), (True, 1, 2), ("a1", 1, 2), (0, 0, 5), (0, 5, 5)]
+)
 def test_bad_move_objects(args):
     with pytest.raises(InvalidMoveError):
         Move(*args)
@@ -78,15 +99,18 @@ def test_move_of_another_board_size():
     assert_unchanged(board, before)
 
 
-@pytest.mark.parametrize(("text", "why"), [
-    ("d1-d10/d9", "blocked"),  # d10 holds a Black queen
-    ("d1-d5/d10", "blocked"),  # the arrow's path ends on that queen
-    ("a7-a6/a5", "no white queen"),  # Black's queen, White to move
-    ("e1-e2/e3", "no white queen"),  # empty start square
-    ("d1-e3/e4", "not a queen line"),  # knight jump
-    ("a4-j4/j5", "blocked"),   # through the j4 queen
-    ("d1-d5/d1", None),        # legal: shooting back to the start square
-])
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("d1-d10/d9", "blocked"),  # d10 holds a Black queen
+        ("d1-d5/d10", "blocked"),  # the arrow's path ends on that queen
+        ("a7-a6/a5", "no white queen"),  # Black's queen, White to move
+        ("e1-e2/e3", "no white queen"),  # empty start square
+        ("d1-e3/e4", "not a queen line"),  # knight jump
+        ("a4-j4/j5", "blocked"),  # through the j4 queen
+        ("d1-d5/d1", None),  # legal: shooting back to the start square
+    ],
+)
 def test_illegal_moves_name_move_and_position(text, why):
     board = Board(10)
     before = state(board)
@@ -132,17 +156,20 @@ def test_bad_sizes(size):
         Move(0, 1, 2, size=size)
 
 
-@pytest.mark.parametrize(("white", "black", "arrows", "match"), [
-    ([], [1], [], "white has 0 queens"),
-    ([0], [], [], "black has 0 queens"),
-    ([0], [0], [], "holds both"),
-    ([0], [1], [1], "holds both"),
-    ([0, 0], [1], [], "holds both"),
-    ([0], [36], [], "not a square"),
-    ([0], [1], [-1], "not a square"),
-    ([0.0], [1], [], "not a square"),
-    (list(range(13)), [20], [], "13 queens"),
-])
+@pytest.mark.parametrize(
+    ("white", "black", "arrows", "match"),
+    [
+        ([], [1], [], "white has 0 queens"),
+        ([0], [], [], "black has 0 queens"),
+        ([0], [0], [], "holds both"),
+        ([0], [1], [1], "holds both"),
+        ([0, 0], [1], [], "holds both"),
+        ([0], [36], [], "not a square"),
+        ([0], [1], [-1], "not a square"),
+        ([0.0], [1], [], "not a square"),
+        (list(range(13)), [20], [], "13 queens"),
+    ],
+)
 def test_impossible_custom_positions(white, black, arrows, match):
     with pytest.raises(InvalidPositionError, match=match):
         Board.from_squares(6, white, black, arrows)
@@ -153,19 +180,22 @@ def test_bad_turn_for_custom_positions():
         Board.from_squares(6, [0], [1], [], turn=2)
 
 
-@pytest.mark.parametrize(("text", "match"), [
-    ("", "expected a position text"),
-    ("1q2q1/q4q/6/6/Q4Q/1Q2Q1", "side to move"),
-    ("1q2q1/q4q/6/6/Q4Q/1Q2Q1 x", "side to move"),
-    ("1q2q1/q4q/6/6/Q4Q w", "rank 5 describes 6 squares, the board has 5"),
-    ("1q2q1/q4q/6/6/Q4Q/1Q2Q w", "describes 5 squares"),
-    ("1q2q1/q4q/6/6/Q4Q/1Q2Q1Q w", "more than 6 squares"),
-    ("1q2q1/q4q/6/6/Q4Q/1Q2K1 w", "unknown piece 'K'"),
-    ("6/6/6/6/6/6 w", "white has 0 queens"),
-    ("q/Q/1/1 w", "describes 1 squares"),
-    ("1/1/1 w", "size"),
-    ("14/14/14/14/14/14/14/14/14/14/14/14/14/14 w", "size"),
-])
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("", "expected a position text"),
+        ("1q2q1/q4q/6/6/Q4Q/1Q2Q1", "side to move"),
+        ("1q2q1/q4q/6/6/Q4Q/1Q2Q1 x", "side to move"),
+        ("1q2q1/q4q/6/6/Q4Q w", "rank 5 describes 6 squares, the board has 5"),
+        ("1q2q1/q4q/6/6/Q4Q/1Q2Q w", "describes 5 squares"),
+        ("1q2q1/q4q/6/6/Q4Q/1Q2Q1Q w", "more than 6 squares"),
+        ("1q2q1/q4q/6/6/Q4Q/1Q2K1 w", "unknown piece 'K'"),
+        ("6/6/6/6/6/6 w", "white has 0 queens"),
+        ("q/Q/1/1 w", "describes 1 squares"),
+        ("1/1/1 w", "size"),
+        ("14/14/14/14/14/14/14/14/14/14/14/14/14/14 w", "size"),
+    ],
+)
 def test_bad_position_text(text, match):
     with pytest.raises(InvalidPositionError, match=match) as info:
         Board.from_text(text)

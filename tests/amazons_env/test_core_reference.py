@@ -14,17 +14,17 @@ from hypothesis import strategies as st
 from amazons_env import Board, Move, core, transform_move
 from amazons_env.core import MAX_QUEENS, MAX_SIZE, MIN_SIZE
 
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 RUNS: dict = {}  # scratch tables of count_moves_open, one per size
 STEPS = [(df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if (df, dr) != (0, 0)]
 
 
 # -- the reference: a dict of occupied squares, walked square by square -------------------------
 
+
 def occupied_squares(board):
     """Public square -> piece letter for every non-empty square."""
-    return {sq: board.piece_at(sq) for sq in range(board.size ** 2) if board.piece_at(sq)}
+    return {sq: board.piece_at(sq) for sq in range(board.size**2) if board.piece_at(sq)}
 
 
 def reach(size, occupied, square):
@@ -54,12 +54,13 @@ def reference_moves(board):
 
 # -- positions ------------------------------------------------------------------------------------
 
+
 @st.composite
 def played_positions(draw):
     """A position reached by random play from the start of a random size."""
     size = draw(st.integers(MIN_SIZE, MAX_SIZE))
     plies = draw(st.integers(0, size * size * 3 // 4))  # random games last about this long
-    rng = random.Random(draw(st.integers(0, 2 ** 32)))
+    rng = random.Random(draw(st.integers(0, 2**32)))
     board = Board(size)
     for _ in range(plies):
         moves = board.legal_moves()
@@ -79,8 +80,9 @@ def custom_positions(draw):
     black = draw(st.integers(1, most))
     arrows = draw(st.integers(0, size * size - white - black))
     turn = draw(st.integers(0, 1))
-    return Board.from_squares(size, squares[:white], squares[white:white + black],
-                              squares[white + black:white + black + arrows], turn)
+    return Board.from_squares(
+        size, squares[:white], squares[white : white + black], squares[white + black : white + black + arrows], turn
+    )
 
 
 positions = st.one_of(played_positions(), custom_positions())
@@ -91,6 +93,7 @@ def kernel_args(board):
 
 
 # -- the tests ------------------------------------------------------------------------------------
+
 
 @SETTINGS
 @given(positions)
@@ -132,7 +135,7 @@ def test_is_legal_agrees_with_membership(board, rng):
     legal = set(board.legal_moves())
     for move in legal:
         assert board.is_legal(move)
-    n, size = board.size ** 2, board.size
+    n, size = board.size**2, board.size
     own = [sq for sq in range(n) if board.piece_at(sq) == ("Q" if board.turn == 0 else "q")]
     candidates = []
     for _ in range(200):  # near misses: a real queen, random squares; and fully random triples
@@ -150,8 +153,14 @@ def test_is_legal_agrees_with_membership(board, rng):
 
 
 def snapshot(board):
-    return (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.turn,
-            board.move_stack, board.text())
+    return (
+        board.cells.copy(),
+        board.queens.copy(),
+        board.queen_counts.copy(),
+        board.turn,
+        board.move_stack,
+        board.text(),
+    )
 
 
 def assert_same(a, b):
@@ -214,5 +223,5 @@ def test_move_arrays_are_independent_of_the_shared_scratch():
     rows = first.legal_moves_array()
     kept = rows.copy()
     other = second.legal_moves_array()
-    assert np.array_equal(rows, kept) and not np.array_equal(rows[:len(other)], other)
+    assert np.array_equal(rows, kept) and not np.array_equal(rows[: len(other)], other)
     assert first.copy().legal_moves_array().tolist() == kept.tolist()

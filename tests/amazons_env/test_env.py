@@ -9,9 +9,23 @@ from gymnasium.utils.env_checker import check_env
 
 from amazons_env import Board, Color, IllegalMoveError, InvalidMoveError, InvalidPositionError, Move
 from amazons_env.envs.gym_env import (
-    NUM_PLANES, PLANE_ARROW_PHASE, PLANE_ARROWS, PLANE_BLACK, PLANE_OPPONENT_QUEENS, PLANE_OPPONENT_REACH,
-    PLANE_OWN_QUEENS, PLANE_OWN_REACH, PLANE_SHOOTER, PLANE_VACATED, AmazonsEnv, action_to_str,
-    actions_to_move, decode_action, encode_action, move_to_actions, parse_action,
+    NUM_PLANES,
+    PLANE_ARROW_PHASE,
+    PLANE_ARROWS,
+    PLANE_BLACK,
+    PLANE_OPPONENT_QUEENS,
+    PLANE_OPPONENT_REACH,
+    PLANE_OWN_QUEENS,
+    PLANE_OWN_REACH,
+    PLANE_SHOOTER,
+    PLANE_VACATED,
+    AmazonsEnv,
+    action_to_str,
+    actions_to_move,
+    decode_action,
+    encode_action,
+    move_to_actions,
+    parse_action,
 )
 
 DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
@@ -60,7 +74,7 @@ def expected_planes(board, pending):
 def expected_mask(board, pending):
     n = board.size
     moves = board.legal_moves_array()
-    mask = np.zeros(n ** 4, np.int8)
+    mask = np.zeros(n**4, np.int8)
     if pending:
         rows = moves[(moves[:, 0] == pending[0]) & (moves[:, 1] == pending[1])]
         mask[pending[1] * n * n + rows[:, 2]] = 1
@@ -115,7 +129,7 @@ def test_move_actions_round_trip_and_names():
     with pytest.raises(InvalidMoveError, match="not an action"):
         parse_action("d1")
     with pytest.raises(InvalidMoveError, match="out of range"):
-        decode_action(10 ** 4)
+        decode_action(10**4)
 
 
 def test_full_moves_through_the_env_match_board_push():
@@ -130,7 +144,7 @@ def test_full_moves_through_the_env_match_board_push():
         assert env.board == reference and env.board.move_stack == reference.move_stack
 
 
-@pytest.mark.parametrize("action", [-1, 6 ** 4, 2.0, "a1-a2", None, True])
+@pytest.mark.parametrize("action", [-1, 6**4, 2.0, "a1-a2", None, True])
 def test_malformed_actions_raise_invalid_move_error(action):
     env = AmazonsEnv(size=6)
     env.reset()
@@ -276,4 +290,5 @@ def test_seeded_opponent_is_reproducible():
         while not terminated:
             obs, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
         return env.learner_color, env.board.move_stack
+
     assert play(7) == play(7)

@@ -9,8 +9,15 @@ from gymnasium.utils.env_checker import check_env
 import amazons_env
 from amazons_env import InvalidMoveError, Move
 from amazons_env.envs.actions import (
-    ActionCodec, decode_line_action, encode_line_action, flat_to_line, line_actions_to_move, line_tables,
-    line_to_flat, move_to_line_actions, num_actions,
+    ActionCodec,
+    decode_line_action,
+    encode_line_action,
+    flat_to_line,
+    line_actions_to_move,
+    line_tables,
+    line_to_flat,
+    move_to_line_actions,
+    num_actions,
 )
 from amazons_env.envs.gym_env import AmazonsEnv, parse_action
 
@@ -18,7 +25,7 @@ from amazons_env.envs.gym_env import AmazonsEnv, parse_action
 def play_until(env, rng, stop):
     """Random legal play until ``stop(info, reward, actor, phase)`` holds on a finished game's last step."""
     for _ in range(200):
-        obs, info = env.reset(seed=int(rng.integers(10 ** 6)))
+        obs, info = env.reset(seed=int(rng.integers(10**6)))
         terminated = False
         while not terminated:
             actor, phase = info["player"], info["phase"]
@@ -44,7 +51,7 @@ def test_rewards_of_both_players_after_an_illegal_action(side, phase):
     env = AmazonsEnv(size=6)
     env.reset(seed=0)
     opening = ["b1-b4", "b4-b5", "e6-e3", "e3-e2"]  # a legal first turn of each side
-    for text in opening[:2 * side + phase]:
+    for text in opening[: 2 * side + phase]:
         env.step(parse_action(text, 6))
     assert (env.side_to_move, env.phase) == (side, phase)
     _, reward, terminated, _, info = env.step(parse_action("c3-c3", 6))
@@ -113,8 +120,9 @@ def test_line_encoding_round_trips_and_tables_agree():
             decode_line_action(bad, 10)
 
 
-@pytest.mark.parametrize("obs_mode,encoding,mask_dtype", [("dict", "flat", "int8"), ("dict", "lines", "bool"),
-                                                          ("planes", "lines", "int8")])
+@pytest.mark.parametrize(
+    "obs_mode,encoding,mask_dtype", [("dict", "flat", "int8"), ("dict", "lines", "bool"), ("planes", "lines", "int8")]
+)
 def test_options_pass_check_env_and_match_the_flat_env(obs_mode, encoding, mask_dtype):
     size = 6
     env = AmazonsEnv(size=size, obs_mode=obs_mode, action_encoding=encoding, mask_dtype=mask_dtype)
@@ -158,8 +166,16 @@ def test_off_board_line_action_is_illegal_not_out_of_range():
     assert env.step(first)[4]["phase"] == 1
 
 
-@pytest.mark.parametrize("option,value", [("obs_mode", "image"), ("action_encoding", "lines2"),
-                                          ("mask_dtype", "float32"), ("obs_mode", None), ("mask_dtype", 1)])
+@pytest.mark.parametrize(
+    "option,value",
+    [
+        ("obs_mode", "image"),
+        ("action_encoding", "lines2"),
+        ("mask_dtype", "float32"),
+        ("obs_mode", None),
+        ("mask_dtype", 1),
+    ],
+)
 def test_unknown_options_are_refused(option, value):
     with pytest.raises(ValueError, match=option):
         AmazonsEnv(size=6, **{option: value})
@@ -170,6 +186,7 @@ def test_unknown_options_are_refused(option, value):
 def test_package_exports_and_make_gives_action_masks():
     assert amazons_env.AmazonsEnv is AmazonsEnv
     from amazons_env.envs.vector_env import AmazonsVectorEnv
+
     assert amazons_env.AmazonsVectorEnv is AmazonsVectorEnv
     env = gymnasium.make("Amazons-v0", size=6, obs_mode="dict")
     env.reset(seed=0)

@@ -3,11 +3,12 @@
 import numpy as np
 import pytest
 
-from agents.arena import play_game
-from agents.policy_agent import PolicyAgent
 from amazons_env import Board, IllegalMoveError
 from amazons_env.envs.actions import line_tables
 from amazons_env.envs.policy_pool import SnapshotPool, play_policies
+
+from agents.arena import play_game
+from agents.policy_agent import PolicyAgent
 
 
 def first_legal(obs, mask):
@@ -67,4 +68,3 @@ def test_policy_agent_plays_the_policy_moves_and_legal_games(encoding):
         PolicyAgent(lambda obs, mask: np.zeros(1, np.int64), size=6).select_move(Board(6))
     with pytest.raises(ValueError, match="not callable"):
         PolicyAgent("nope", size=6)
-

@@ -5,11 +5,12 @@ import numba
 import numpy as np
 import pytest
 
-from agents import Agent
 from amazons_env import IllegalMoveError, InvalidMoveError, Move
 from amazons_env.envs.batch_kernels import step_batch
 from amazons_env.envs.gym_env import AmazonsEnv, parse_action
 from amazons_env.envs.vector_env import AmazonsVectorEnv
+
+from agents import Agent
 
 
 @pytest.mark.parametrize("size,num_envs,steps", [(6, 8, 400), (8, 3, 300)])
@@ -28,9 +29,14 @@ def test_vector_env_equals_single_envs(size, num_envs, steps):
             for key in ("player", "phase", "move_number"):
                 assert infos[key][i] == info[key], key
         # random masked actions; 1 in 50 is an arbitrary (usually illegal) action
-        actions = np.array([rng.integers(size ** 4) if rng.random() < 0.02 else
-                            rng.choice(np.flatnonzero(infos["action_mask"][i]) if infos["action_mask"][i].any()
-                                       else [0]) for i, rng in enumerate(rngs)])
+        actions = np.array(
+            [
+                rng.integers(size**4)
+                if rng.random() < 0.02
+                else rng.choice(np.flatnonzero(infos["action_mask"][i]) if infos["action_mask"][i].any() else [0])
+                for i, rng in enumerate(rngs)
+            ]
+        )
         obs, rewards, terminated, truncated, infos = vec.step(actions)
         for i, env in enumerate(singles):
             if ended[i]:  # next-step autoreset: the vector env resets this game now
@@ -89,7 +95,7 @@ def test_vector_errors():
     with pytest.raises(InvalidMoveError, match="shape"):
         envs.step(np.zeros(2, np.float64))
     with pytest.raises(InvalidMoveError, match="game 1: action 1296 is out of range"):
-        envs.step(np.array([0, 6 ** 4]))
+        envs.step(np.array([0, 6**4]))
     good = parse_action("b1-b4", 6)
     with pytest.raises(IllegalMoveError, match="game 0: illegal action a1-a2"):
         envs.step(np.array([parse_action("a1-a2", 6), good]))
@@ -154,8 +160,12 @@ def test_opponent_matches_single_envs(opponent, colour):
         for i, (o, info) in enumerate(single):
             assert np.array_equal(obs[i], o) and np.array_equal(infos["action_mask"][i], info["action_mask"])
             assert infos["player"][i] == info["player"] == ("white", "black").index(colour)
-        actions = np.array([rng.choice(np.flatnonzero(infos["action_mask"][i])) if infos["action_mask"][i].any()
-                            else 0 for i, rng in enumerate(rngs)])
+        actions = np.array(
+            [
+                rng.choice(np.flatnonzero(infos["action_mask"][i])) if infos["action_mask"][i].any() else 0
+                for i, rng in enumerate(rngs)
+            ]
+        )
         obs, rewards, terminated, _, infos = vec.step(actions)
         for i, env in enumerate(singles):
             if ended[i]:
@@ -187,8 +197,7 @@ def test_random_learner_colour_and_opponent_seeding():
 
 
 def test_policy_opponent_errors_name_the_policy():
-    envs = AmazonsVectorEnv(2, size=6, opponent=lambda obs, mask: np.zeros(len(obs), np.int64),
-                            learner_color="black")
+    envs = AmazonsVectorEnv(2, size=6, opponent=lambda obs, mask: np.zeros(len(obs), np.int64), learner_color="black")
     with pytest.raises(IllegalMoveError, match="opponent policy chose illegal action 0"):
         envs.reset()
     envs = AmazonsVectorEnv(2, size=6, opponent=lambda obs, mask: [0.5] * len(obs), learner_color="black")
@@ -213,9 +222,8 @@ def test_threads_give_the_same_games():
         assert all(np.array_equal(x, y) for x, y in zip(a, b))
 
 
-
 def test_num_threads_is_validated():
-    for bad in (0, -1, 1.5, True, "2", 10 ** 6, numba.config.NUMBA_NUM_THREADS + 1):
+    for bad in (0, -1, 1.5, True, "2", 10**6, numba.config.NUMBA_NUM_THREADS + 1):
         with pytest.raises(ValueError, match="num_threads"):
             AmazonsVectorEnv(2, size=6, num_threads=bad)
 
@@ -225,18 +233,24 @@ def test_any_integer_layout_reuses_the_compiled_kernel():
     envs.reset(seed=0)
     envs.step(envs.sample_legal_actions())
     compiled = len(step_batch.signatures)
-    for convert in (lambda a: a.astype(np.int32), lambda a: np.repeat(a, 2)[::2], lambda a: a.astype(np.uint16),
-                    lambda a: a.tolist(), lambda a: np.asfortranarray(a.astype(np.int8 if a.max() < 128 else np.int64))):
+    for convert in (
+        lambda a: a.astype(np.int32),
+        lambda a: np.repeat(a, 2)[::2],
+        lambda a: a.astype(np.uint16),
+        lambda a: a.tolist(),
+        lambda a: np.asfortranarray(a.astype(np.int8 if a.max() < 128 else np.int64)),
+    ):
         actions = envs.sample_legal_actions()
         converted = convert(actions)
         obs, *_ = envs.step(converted)
     assert len(step_batch.signatures) == compiled
     with pytest.raises(InvalidMoveError, match="out of range"):
-        envs.step(np.full(4, 2 ** 63, np.uint64))
+        envs.step(np.full(4, 2**63, np.uint64))
 
 
-@pytest.mark.parametrize("obs_mode,encoding,mask_dtype", [("dict", "lines", "bool"), ("dict", "flat", "int8"),
-                                                          ("planes", "lines", "int8")])
+@pytest.mark.parametrize(
+    "obs_mode,encoding,mask_dtype", [("dict", "lines", "bool"), ("dict", "flat", "int8"), ("planes", "lines", "int8")]
+)
 def test_options_match_single_envs(obs_mode, encoding, mask_dtype):
     options = dict(obs_mode=obs_mode, action_encoding=encoding, mask_dtype=mask_dtype)
     vec = AmazonsVectorEnv(3, size=6, **options)
@@ -269,8 +283,16 @@ def test_options_match_single_envs(obs_mode, encoding, mask_dtype):
 
 
 def test_make_vec_passes_options():
-    envs = gymnasium.make_vec("Amazons-v0", num_envs=2, vectorization_mode="vector_entry_point", size=6,
-                              opponent="random", num_threads=1, obs_mode="dict", action_encoding="lines")
+    envs = gymnasium.make_vec(
+        "Amazons-v0",
+        num_envs=2,
+        vectorization_mode="vector_entry_point",
+        size=6,
+        opponent="random",
+        num_threads=1,
+        obs_mode="dict",
+        action_encoding="lines",
+    )
     obs, infos = envs.reset(seed=0)
     assert obs["action_mask"].shape == (2, 1440) and envs.unwrapped.num_threads == 1
     assert envs.unwrapped.opponent == "random"

@@ -8,9 +8,18 @@ import random
 import pytest
 
 from amazons_env import Board, IllegalMoveError, InvalidMoveError, InvalidPositionError, Move
-from amazons_env.openspiel import (SIZES, actions_to_moves, board_from_actions, board_from_state,
-                                   cell_to_square, legal_moves_of_state, load_game, move_to_actions,
-                                   square_to_cell, state_from_board)
+from amazons_env.openspiel import (
+    SIZES,
+    actions_to_moves,
+    board_from_actions,
+    board_from_state,
+    cell_to_square,
+    legal_moves_of_state,
+    load_game,
+    move_to_actions,
+    square_to_cell,
+    state_from_board,
+)
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -51,11 +60,15 @@ def test_random_games_agree_with_pyspiel(size, games, plies):
             queen, destination, arrow = move_to_actions(move)
             assert queen in state.legal_actions()
             state.apply_action(queen)
-            assert {square_to_cell(m.to_square, size) for m in ours if m.from_square == move.from_square} \
-                == set(state.legal_actions())
+            assert {square_to_cell(m.to_square, size) for m in ours if m.from_square == move.from_square} == set(
+                state.legal_actions()
+            )
             state.apply_action(destination)
-            assert {square_to_cell(m.arrow, size) for m in ours if m.from_square == move.from_square
-                    and m.to_square == move.to_square} == set(state.legal_actions())
+            assert {
+                square_to_cell(m.arrow, size)
+                for m in ours
+                if m.from_square == move.from_square and m.to_square == move.to_square
+            } == set(state.legal_actions())
             with pytest.raises(InvalidPositionError, match="into a turn"):
                 board_from_state(state)
             state.apply_action(arrow)

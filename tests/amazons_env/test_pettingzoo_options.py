@@ -10,8 +10,8 @@ from pettingzoo.test import api_test, render_test, seed_test
 from amazons_env import Board, Move
 from amazons_env.envs.actions import move_to_line_actions
 from amazons_env.envs.gym_env import AmazonsEnv, move_to_actions
-from amazons_env.errors import InvalidArgumentError, InvalidMoveError
 from amazons_env.envs.pettingzoo_env import env, raw_env
+from amazons_env.errors import InvalidArgumentError, InvalidMoveError
 
 COMBOS = list(itertools.product(("dict", "planes"), ("flat", "lines"), ("int8", "bool")))
 
@@ -46,15 +46,19 @@ def test_spaces_masks_and_actions_follow_the_options(obs_mode, encoding, dtype):
     assert space.contains(game.observe("player_0")) and space.contains(game.observe("player_1"))
     # one full turn in this encoding: b1-b4/b5
     move = Move.parse("b1-b4/b5", size=6)
-    for action in (move_to_line_actions(move) if encoding == "lines" else move_to_actions(move)):
+    for action in move_to_line_actions(move) if encoding == "lines" else move_to_actions(move):
         assert mask_of(game, "player_0")[action]
         game.step(action)
     assert game.unwrapped.game.board.peek() == move and game.agent_selection == "player_1"
 
 
 def test_options_are_refused_by_name():
-    for bad, name in ((dict(obs_mode="planes_and_mask"), "obs_mode"), (dict(action_encoding=7), "action_encoding"),
-                      (dict(mask_dtype="float32"), "mask_dtype"), (dict(obs_mode=None), "obs_mode")):
+    for bad, name in (
+        (dict(obs_mode="planes_and_mask"), "obs_mode"),
+        (dict(action_encoding=7), "action_encoding"),
+        (dict(mask_dtype="float32"), "mask_dtype"),
+        (dict(obs_mode=None), "obs_mode"),
+    ):
         with pytest.raises(InvalidArgumentError, match=name):
             raw_env(size=6, **bad)
     game = env(size=6, action_encoding="lines")

@@ -15,8 +15,13 @@ def random_board(size, seed, plies=None, start=None):
     return board
 
 
-HEADERS = {"White": "alphabeta:depth=2", "Black": "mcts; v2 [test] {x} #1", "Event": 'a "quoted"\nline',
-           "Round": "3", "my-key": "k=v\\w"}
+HEADERS = {
+    "White": "alphabeta:depth=2",
+    "Black": "mcts; v2 [test] {x} #1",
+    "Event": 'a "quoted"\nline',
+    "Round": "3",
+    "my-key": "k=v\\w",
+}
 
 
 @pytest.mark.parametrize("size", [4, 6, 8, 10, 12])
@@ -118,31 +123,34 @@ def test_sgf_reading_details():
     assert escaped.headers == {"White": "a]b\\c"}
 
 
-@pytest.mark.parametrize(("text", "error", "match"), [
-    ("1. d1-d7/g7 d1-d8/d9", IllegalMoveError, r"rec\.txt: move 2 \(black\).*d1-d8/d9.*q2Q2\*2q"),
-    ("d1-d7/g7\nd10-d8/zz", InvalidMoveError, r"rec\.txt, line 2: 'd10-d8/zz'"),
-    ('[Size "3"]', InvalidMoveError, r"rec\.txt.*size '3'"),
-    ('[Size "8"]\nc1-c9/c2', InvalidMoveError, r"rec\.txt, line 2.*off a 8x8"),
-    ("[Size 10]", InvalidMoveError, r"rec\.txt, line 1: .*not a tag"),
-    ('[Start "q5/6 w"]', InvalidMoveError, r"rec\.txt.*position 'q5/6 w'"),
-    ("d1-d7/g7 {unclosed", InvalidMoveError, r"rec\.txt, line 1.*never closed"),
-    ("d1-d7/g7 }", InvalidMoveError, r"rec\.txt, line 1"),
-    ("d1-d7/g7 1-0 a7-a6/a5", InvalidMoveError, "after the result"),
-    ('[Result "1-0"]\nd1-d7/g7 0-1', InvalidMoveError, "disagrees"),
-    ("(;GM[1];B[djddgd])", InvalidMoveError, r"rec\.txt, line 1: GM\[1\]"),
-    ("(;GM[18]\n;B[djddgd]\n;B[adaeaf])", InvalidMoveError, "alternate"),
-    ("(;GM[18]\n;W[djddgz])", InvalidMoveError, r"rec\.txt, line 2: 'gz'"),
-    ("(;GM[18]\n;W[djddgd]\n;B[djddgd])", IllegalMoveError, r"move 2 \(black\)"),
-    ("(;GM[18]SZ[12:10])", InvalidMoveError, "square size"),
-    ("(;GM[18]AW[aa][aa]AB[bb])", InvalidMoveError, "holds both"),
-    ("(;GM[18]AW[aa]AB[bb]PL[X])", InvalidMoveError, r"PL\[X\]"),
-    ("(;GM[18];W[djddgd];AB[aa])", InvalidMoveError, "set-up"),
-    ("(;GM[18];W[djddgd]", InvalidMoveError, "expected"),
-    ("(;GM[18];W[djddgd", InvalidMoveError, "never closed"),
-    ("(;GM[18];W)", InvalidMoveError, "no value"),
-    ("()", InvalidMoveError, "no nodes"),
-    ("(;GM[18];W[])", InvalidMoveError, "not a move"),
-])
+@pytest.mark.parametrize(
+    ("text", "error", "match"),
+    [
+        ("1. d1-d7/g7 d1-d8/d9", IllegalMoveError, r"rec\.txt: move 2 \(black\).*d1-d8/d9.*q2Q2\*2q"),
+        ("d1-d7/g7\nd10-d8/zz", InvalidMoveError, r"rec\.txt, line 2: 'd10-d8/zz'"),
+        ('[Size "3"]', InvalidMoveError, r"rec\.txt.*size '3'"),
+        ('[Size "8"]\nc1-c9/c2', InvalidMoveError, r"rec\.txt, line 2.*off a 8x8"),
+        ("[Size 10]", InvalidMoveError, r"rec\.txt, line 1: .*not a tag"),
+        ('[Start "q5/6 w"]', InvalidMoveError, r"rec\.txt.*position 'q5/6 w'"),
+        ("d1-d7/g7 {unclosed", InvalidMoveError, r"rec\.txt, line 1.*never closed"),
+        ("d1-d7/g7 }", InvalidMoveError, r"rec\.txt, line 1"),
+        ("d1-d7/g7 1-0 a7-a6/a5", InvalidMoveError, "after the result"),
+        ('[Result "1-0"]\nd1-d7/g7 0-1', InvalidMoveError, "disagrees"),
+        ("(;GM[1];B[djddgd])", InvalidMoveError, r"rec\.txt, line 1: GM\[1\]"),
+        ("(;GM[18]\n;B[djddgd]\n;B[adaeaf])", InvalidMoveError, "alternate"),
+        ("(;GM[18]\n;W[djddgz])", InvalidMoveError, r"rec\.txt, line 2: 'gz'"),
+        ("(;GM[18]\n;W[djddgd]\n;B[djddgd])", IllegalMoveError, r"move 2 \(black\)"),
+        ("(;GM[18]SZ[12:10])", InvalidMoveError, "square size"),
+        ("(;GM[18]AW[aa][aa]AB[bb])", InvalidMoveError, "holds both"),
+        ("(;GM[18]AW[aa]AB[bb]PL[X])", InvalidMoveError, r"PL\[X\]"),
+        ("(;GM[18];W[djddgd];AB[aa])", InvalidMoveError, "set-up"),
+        ("(;GM[18];W[djddgd]", InvalidMoveError, "expected"),
+        ("(;GM[18];W[djddgd", InvalidMoveError, "never closed"),
+        ("(;GM[18];W)", InvalidMoveError, "no value"),
+        ("()", InvalidMoveError, "no nodes"),
+        ("(;GM[18];W[])", InvalidMoveError, "not a move"),
+    ],
+)
 def test_bad_records(text, error, match):
     with pytest.raises(error, match=match):
         GameRecord.parse(text, source="rec.txt")
@@ -158,8 +166,10 @@ def test_load_names_the_file(tmp_path):
 
 
 def test_sgf_collections(tmp_path):
-    records = [GameRecord.from_board(random_board(size, seed=seed), headers={"Round": str(seed)})
-               for seed, size in enumerate([6, 8, 6])]
+    records = [
+        GameRecord.from_board(random_board(size, seed=seed), headers={"Round": str(seed)})
+        for seed, size in enumerate([6, 8, 6])
+    ]
     path = tmp_path / "games.sgf"
     GameRecord.save_all(records, path)
     assert GameRecord.load_all(path) == records

@@ -6,13 +6,14 @@ random positions of every size, crowded ones included."""
 import numba
 import numpy as np
 import pytest
-from tests.amazons_env.test_env import expected_mask, expected_planes
 
 from amazons_env import Board, Move
-from amazons_env.envs import kernels as K
 from amazons_env.core import MAX_SIZE, MIN_SIZE
+from amazons_env.envs import kernels as K
 from amazons_env.envs.gym_env import AmazonsEnv
 from amazons_env.envs.vector_env import AmazonsVectorEnv
+
+from tests.amazons_env.test_env import expected_mask, expected_planes
 
 
 def random_board(size, rng):
@@ -20,13 +21,18 @@ def random_board(size, rng):
     squares = rng.permutation(size * size)
     white, black = rng.integers(1, 5, size=2)
     arrows = int(rng.integers(0, size * size - white - black))
-    return Board.from_squares(size, squares[:white], squares[white:white + black],
-                              squares[white + black:white + black + arrows], int(rng.integers(2)))
+    return Board.from_squares(
+        size,
+        squares[:white],
+        squares[white : white + black],
+        squares[white + black : white + black + arrows],
+        int(rng.integers(2)),
+    )
 
 
 def legal_list(env):
     """The env's list of legal flat actions (written beside the mask), sorted."""
-    return np.sort(env._legal[0, :env._meta[K.NLEGAL]])
+    return np.sort(env._legal[0, : env._meta[K.NLEGAL]])
 
 
 @pytest.mark.parametrize("size", range(MIN_SIZE, MAX_SIZE + 1))
@@ -74,11 +80,11 @@ def test_vector_env_matches_board_reference(size, num_envs, steps, num_threads):
                 continue
             assert np.array_equal(obs[i], expected_planes(board, pending[i]))
             assert np.array_equal(infos["action_mask"][i], expected_mask(board, pending[i]))
-            legal = np.sort(envs._legal[i, :envs._meta[i, K.NLEGAL]])
+            legal = np.sort(envs._legal[i, : envs._meta[i, K.NLEGAL]])
             assert np.array_equal(legal, np.flatnonzero(infos["action_mask"][i]))
         actions = envs.sample_legal_actions()
         wild = rng.random(num_envs) < 0.02
-        actions[wild] = rng.integers(size ** 4, size=int(wild.sum()))
+        actions[wild] = rng.integers(size**4, size=int(wild.sum()))
         obs, rewards, terminated, _, infos = envs.step(actions)
         for i, board in enumerate(boards):
             if ended[i]:  # the autoreset step

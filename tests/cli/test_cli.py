@@ -27,6 +27,7 @@ def test_errors_are_reported_without_traceback(capsys):
 
 def test_match_defaults_to_the_strongest_agent():
     from agents import DEFAULT_OPPONENT, available
+
     from amazons_cli.main import build_parser
 
     assert DEFAULT_OPPONENT in available()
@@ -70,6 +71,7 @@ def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys):
 
     def interrupted(args):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(amazons_cli.list_agents, "run", interrupted)
     assert main(["agents"]) == 130
     captured = capsys.readouterr()

@@ -39,8 +39,14 @@ def group_members(group: int) -> list[int]:
 def start(args: list[str]) -> subprocess.Popen:
     """``amazons ARGS`` in a new session (its own process group, which its workers share)."""
     env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    return subprocess.Popen([sys.executable, "-m", "amazons_cli", *args], env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "amazons_cli", *args],
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def wait_until(condition, timeout: float, what: str) -> None:
@@ -83,8 +89,20 @@ def reference(tmp_path_factory) -> str:
 
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
 def test_killed_selfplay_leaves_no_worker_and_resumes_exactly(tmp_path, reference, how):
-    args = ["selfplay", str(tmp_path), "--games", str(GAMES), "--size", "6", "--games-per-shard", "1",
-            "--workers", "2", "--agent", SPEC]
+    args = [
+        "selfplay",
+        str(tmp_path),
+        "--games",
+        str(GAMES),
+        "--size",
+        "6",
+        "--games-per-shard",
+        "1",
+        "--workers",
+        "2",
+        "--agent",
+        SPEC,
+    ]
     kill_mid_run(start(args), lambda: shards_listed(tmp_path), how)
     assert read_manifest(tmp_path)["games"] < GAMES
     rerun = start(args)

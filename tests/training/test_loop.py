@@ -35,9 +35,9 @@ def test_selfplay_targets_are_legal_visit_distributions_and_results(games):
         rows, legal = legal_moves_batch(board_cells, sides.astype(np.int64), 5)
         legal_sets = [set(map(tuple, legal[rows == k].tolist())) for k in range(len(sides))]
         for k in range(len(sides)):
-            moves = game["pi_moves"][starts[k]:starts[k + 1]].astype(int)
+            moves = game["pi_moves"][starts[k] : starts[k + 1]].astype(int)
             assert set(map(tuple, moves.tolist())) <= legal_sets[k]
-            assert game["pi_probs"][starts[k]:starts[k + 1]].sum() == pytest.approx(1.0)
+            assert game["pi_probs"][starts[k] : starts[k + 1]].sum() == pytest.approx(1.0)
         assert (np.diff(sides) != 0).all()  # sides alternate
         # +1 for the winner's positions, -1 for the loser's
         assert set(np.unique(game["results"] * np.where(sides == sides[0], 1, -1))) == {int(game["results"][0])}
@@ -73,8 +73,8 @@ def test_policy_batch_transforms_targets_with_the_board(games, k):
     perm = symmetry_permutation(5)[k]
     starts = target_starts(data["pi_counts"])
     for row, i in enumerate(index):
-        moves = data["pi_moves"][starts[i]:starts[i + 1]].astype(int)
-        probs = data["pi_probs"][starts[i]:starts[i + 1]]
+        moves = data["pi_moves"][starts[i] : starts[i + 1]].astype(int)
+        probs = data["pi_probs"][starts[i] : starts[i + 1]]
         mine = batch["rows"] == row
         target = dict(zip(map(tuple, batch["moves"][mine].tolist()), batch["target"][mine]))
         for move, p in zip(moves, probs):
@@ -83,9 +83,22 @@ def test_policy_batch_transforms_targets_with_the_board(games, k):
 
 
 def tiny(out, **changes) -> LoopConfig:
-    settings = dict(out=str(out), size=5, generations=1, bootstrap_games=2, bootstrap_agent="uct:sims=20", games=2,
-                    games_per_shard=1, sims=4, channels=4, blocks=1, epochs=1, gate_games=2, gate_sims=4,
-                    progress=False)
+    settings = dict(
+        out=str(out),
+        size=5,
+        generations=1,
+        bootstrap_games=2,
+        bootstrap_agent="uct:sims=20",
+        games=2,
+        games_per_shard=1,
+        sims=4,
+        channels=4,
+        blocks=1,
+        epochs=1,
+        gate_games=2,
+        gate_sims=4,
+        progress=False,
+    )
     return LoopConfig(**{**settings, **changes})
 
 

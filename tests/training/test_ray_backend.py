@@ -82,8 +82,9 @@ def ray_task_processes(name: str) -> list[int]:
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if (entry / "cmdline").read_bytes().startswith(f"ray::{name}".encode()) \
-                        and parent_of(parent_of(int(entry.name))) == os.getpid():
+                if (entry / "cmdline").read_bytes().startswith(f"ray::{name}".encode()) and parent_of(
+                    parent_of(int(entry.name))
+                ) == os.getpid():
                     found.append(int(entry.name))
             except (OSError, IndexError, ValueError):
                 continue
@@ -93,8 +94,9 @@ def ray_task_processes(name: str) -> list[int]:
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds Ray workers through Linux /proc")
 def test_killed_ray_worker_loses_nothing(ray_address, local_data, tmp_path):
     run = {}
-    thread = threading.Thread(target=lambda: run.update(manifest=selfplay(tmp_path, workers=2, backend="ray",
-                                                                           **SELFPLAY)))
+    thread = threading.Thread(
+        target=lambda: run.update(manifest=selfplay(tmp_path, workers=2, backend="ray", **SELFPLAY))
+    )
     thread.start()
     deadline = time.monotonic() + 120
     while not (busy := ray_task_processes("_play_shard")) and thread.is_alive() and time.monotonic() < deadline:
@@ -108,9 +110,27 @@ def test_killed_ray_worker_loses_nothing(ray_address, local_data, tmp_path):
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
 def test_killed_driver_then_rerun_completes(how, ray_address, local_data, tmp_path):
     env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    args = [sys.executable, "-m", "amazons_cli", "selfplay", str(tmp_path), "--games", "8", "--size", "6",
-            "--agent", AGENT, "--games-per-shard", "2", "--seed", "5", "--backend", "ray",
-            "--ray-address", ray_address]
+    args = [
+        sys.executable,
+        "-m",
+        "amazons_cli",
+        "selfplay",
+        str(tmp_path),
+        "--games",
+        "8",
+        "--size",
+        "6",
+        "--agent",
+        AGENT,
+        "--games-per-shard",
+        "2",
+        "--seed",
+        "5",
+        "--backend",
+        "ray",
+        "--ray-address",
+        ray_address,
+    ]
     driver = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 180
     while not (tmp_path / "manifest.json").exists() and driver.poll() is None and time.monotonic() < deadline:
@@ -146,13 +166,16 @@ def test_shared_value_reaches_every_task(ray_address):
         assert found == [((f"t{i}",), f"weights/t{i}") for i in range(5)]
 
 
-@pytest.mark.parametrize("backend, address, message", [
-    ("slurm", None, "backend='slurm': choose one of local, ray"),
-    (None, None, "backend='None'"),
-    ("local", "127.0.0.1:6379", "given with backend='local'"),
-    ("ray", "", "ray address ''"),
-    ("ray", 6379, "ray address '6379'"),
-])
+@pytest.mark.parametrize(
+    "backend, address, message",
+    [
+        ("slurm", None, "backend='slurm': choose one of local, ray"),
+        (None, None, "backend='None'"),
+        ("local", "127.0.0.1:6379", "given with backend='local'"),
+        ("ray", "", "ray address ''"),
+        ("ray", 6379, "ray address '6379'"),
+    ],
+)
 def test_bad_backend_options_refused_before_any_game(backend, address, message, tmp_path):
     with pytest.raises(BackendError, match=message):
         check_backend(backend, address)
@@ -177,8 +200,20 @@ def test_training_loop_same_data_on_ray(ray_address, tmp_path):
     from training.data.policy_value import load_pv_dataset
     from training.loop import LoopConfig, train_loop
 
-    toy = dict(size=5, bootstrap_games=4, bootstrap_agent="uct:sims=20", games=4, games_per_shard=2, sims=4,
-               channels=4, blocks=1, epochs=1, gate_games=2, gate_sims=4, progress=False)
+    toy = dict(
+        size=5,
+        bootstrap_games=4,
+        bootstrap_agent="uct:sims=20",
+        games=4,
+        games_per_shard=2,
+        sims=4,
+        channels=4,
+        blocks=1,
+        epochs=1,
+        gate_games=2,
+        gate_sims=4,
+        progress=False,
+    )
     train_loop(LoopConfig(out=str(tmp_path / "local"), generations=0, **toy))
     train_loop(LoopConfig(out=str(tmp_path / "ray"), generations=0, workers=2, backend="ray", **toy))
     assert load_pv_dataset(tmp_path / "ray" / "bootstrap")[1] == load_pv_dataset(tmp_path / "local" / "bootstrap")[1]
@@ -186,8 +221,9 @@ def test_training_loop_same_data_on_ray(ray_address, tmp_path):
     shutil.copytree(tmp_path / "local", tmp_path / "ray")
     hashes = {}
     for backend, workers in (("local", 1), ("ray", 2)):
-        state = train_loop(LoopConfig(out=str(tmp_path / backend), generations=1, workers=workers, backend=backend,
-                                      **toy))
+        state = train_loop(
+            LoopConfig(out=str(tmp_path / backend), generations=1, workers=workers, backend=backend, **toy)
+        )
         hashes[backend] = load_pv_dataset(tmp_path / backend / "gen-001" / "selfplay")[1]
         assert state["done"][-1] == "gate-1" and state["gates"][0]["games"] == 2
     assert hashes["ray"] == hashes["local"]

@@ -141,7 +141,7 @@ def test_export_round_trip(exported):
     assert config["recipe"] == {"epochs": 1} and config["kwargs"]["channels"] == 8
     raw = base.with_suffix(".safetensors").read_bytes()
     header = int.from_bytes(raw[:8], "little")
-    assert raw[8:9] == b"{" and json.loads(raw[8:8 + header])  # a safetensors header, not a pickle
+    assert raw[8:9] == b"{" and json.loads(raw[8 : 8 + header])  # a safetensors header, not a pickle
 
 
 def test_export_refuses_truncated(exported):
@@ -162,13 +162,16 @@ def test_export_refuses_tampered_weights(exported):
         load_model(base)
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda c: c.update(format_version=FORMAT_VERSION + 1), "format_version"),
-    (lambda c: c["kwargs"].update(channels=16), "tensors do not fit"),
-    (lambda c: c.update(data_hash="edited"), "differs"),
-    (lambda c: c.update(arch="Nope"), "unknown architecture"),
-    (lambda c: c.pop("tensors"), "lacks"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda c: c.update(format_version=FORMAT_VERSION + 1), "format_version"),
+        (lambda c: c["kwargs"].update(channels=16), "tensors do not fit"),
+        (lambda c: c.update(data_hash="edited"), "differs"),
+        (lambda c: c.update(arch="Nope"), "unknown architecture"),
+        (lambda c: c.pop("tensors"), "lacks"),
+    ],
+)
 def test_export_refuses_edited_config(exported, edit, message):
     _, base = exported
     path = base.with_suffix(".json")
@@ -198,10 +201,12 @@ def test_export_refuses_mismatched_shapes(tmp_path):
     os.replace(other.with_suffix(".safetensors"), base.with_suffix(".safetensors"))
     base.with_suffix(".json").write_text(json.dumps(config))
     from safetensors.torch import load_file, save_file
+
     state = load_file(str(base.with_suffix(".safetensors")))
     good = {k: v for k, v in config.items() if k != "weights_sha256"}
     good["kwargs"] = {**good["kwargs"], "channels": 8}
     from amazons_env.files import canonical_json, file_sha256
+
     save_file(state, str(base.with_suffix(".safetensors")), metadata={"config": canonical_json(good)})
     good["weights_sha256"] = file_sha256(base.with_suffix(".safetensors"))
     base.with_suffix(".json").write_text(json.dumps(good))
@@ -220,7 +225,7 @@ def test_selfplay_shards_labels_and_resume(tmp_path):
     for game in np.unique(data["games"]):
         rows = data["games"] == game
         sides, results = data["sides"][rows], data["results"][rows]
-        assert (np.diff(sides) != 0).all()                       # sides alternate
+        assert (np.diff(sides) != 0).all()  # sides alternate
         assert len(set(results[sides == 0])) == 1 and (results[sides == 0][0] == -results[sides == 1][0])
         assert (np.abs(data["values"][rows]) <= 1).all()
     with pytest.raises(ValueError, match="made with"):
@@ -246,8 +251,16 @@ def tiny_data(tmp_path_factory):
 
 @pytest.mark.parametrize("arch, kwargs", [("ResValueNet", {"channels": 8, "blocks": 1}), ("StudyCNN", {})])
 def test_train_tiny(tiny_data, tmp_path, arch, kwargs):
-    config = TrainConfig(data=[str(tiny_data)], out=str(tmp_path), arch=arch, kwargs=kwargs, epochs=2,
-                         batch_size=32, progress=False, seed=3)
+    config = TrainConfig(
+        data=[str(tiny_data)],
+        out=str(tmp_path),
+        arch=arch,
+        kwargs=kwargs,
+        epochs=2,
+        batch_size=32,
+        progress=False,
+        seed=3,
+    )
     report = train(config)
     assert report["device"] == ("cuda" if torch.cuda.is_available() else "cpu")
     rows = (tmp_path / "metrics.csv").read_text().splitlines()
@@ -263,24 +276,78 @@ def test_train_tiny(tiny_data, tmp_path, arch, kwargs):
 
 def test_cli_selfplay_and_train(tmp_path, capsys):
     data = tmp_path / "data"
-    assert cli_main(["selfplay", str(data), "--games", "2", "--size", "6", "--agent", SPEC,
-                     "--workers", "1", "--random-plies", "1", "2"]) == 0
-    assert cli_main(["train", str(data), "--out", str(tmp_path / "run"), "--kwargs", '{"channels": 4, "blocks": 1}',
-                     "--epochs", "1"]) == 0
+    assert (
+        cli_main(
+            [
+                "selfplay",
+                str(data),
+                "--games",
+                "2",
+                "--size",
+                "6",
+                "--agent",
+                SPEC,
+                "--workers",
+                "1",
+                "--random-plies",
+                "1",
+                "2",
+            ]
+        )
+        == 0
+    )
+    assert (
+        cli_main(
+            [
+                "train",
+                str(data),
+                "--out",
+                str(tmp_path / "run"),
+                "--kwargs",
+                '{"channels": 4, "blocks": 1}',
+                "--epochs",
+                "1",
+            ]
+        )
+        == 0
+    )
     assert "parameters on" in capsys.readouterr().out
-    assert cli_main(["train", str(data), "--out", str(tmp_path / "run"), "--kwargs", '{"channels": 4, "blocks": 1}',
-                     "--epochs", "1", "--resume"]) == 0
+    assert (
+        cli_main(
+            [
+                "train",
+                str(data),
+                "--out",
+                str(tmp_path / "run"),
+                "--kwargs",
+                '{"channels": 4, "blocks": 1}',
+                "--epochs",
+                "1",
+                "--resume",
+            ]
+        )
+        == 0
+    )
     assert "resumed after epoch 1" in capsys.readouterr().out
     assert cli_main(["train", str(data), "--out", str(tmp_path / "run"), "--kwargs", "{bad"]) == 2
     assert cli_main(["selfplay", str(data), "--games", "0"]) == 2
     capsys.readouterr()
-    for bad, message in [(["--kwargs", "[" * 100_000], "is not JSON"), (["--kwargs", '{"blocks": 100000}'], "blocks"),
-                         (["--epochs", "-1"], "epochs=-1"), (["--lr", "nan"], "lr=nan"),
-                         (["--val-fraction", "1"], "val_fraction=1.0"), (["--arch", "Nope"], "unknown architecture")]:
+    for bad, message in [
+        (["--kwargs", "[" * 100_000], "is not JSON"),
+        (["--kwargs", '{"blocks": 100000}'], "blocks"),
+        (["--epochs", "-1"], "epochs=-1"),
+        (["--lr", "nan"], "lr=nan"),
+        (["--val-fraction", "1"], "val_fraction=1.0"),
+        (["--arch", "Nope"], "unknown architecture"),
+    ]:
         assert cli_main(["train", str(data), "--out", str(tmp_path / "bad"), *bad]) == 2
         assert message in capsys.readouterr().err
-    for bad, message in [(["--size", "99"], "size=99"), (["--workers", "0"], "workers=0"),
-                         (["--random-plies", "5", "1"], "LOW <= HIGH"), (["--agent", "nope"], "nope")]:
+    for bad, message in [
+        (["--size", "99"], "size=99"),
+        (["--workers", "0"], "workers=0"),
+        (["--random-plies", "5", "1"], "LOW <= HIGH"),
+        (["--agent", "nope"], "nope"),
+    ]:
         assert cli_main(["selfplay", str(tmp_path / "bad"), "--games", "1", *bad]) == 2
         assert message in capsys.readouterr().err
 
@@ -289,8 +356,21 @@ def test_train_says_when_curves_are_skipped(tmp_path, capsys, monkeypatch):
     data = tmp_path / "data"
     selfplay(data, games=2, size=6, agent=SPEC, games_per_shard=1, workers=1, progress=False)
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
-    assert cli_main(["train", str(data), "--out", str(tmp_path / "run"), "--kwargs", '{"channels": 4, "blocks": 1}',
-                     "--epochs", "1"]) == 0
+    assert (
+        cli_main(
+            [
+                "train",
+                str(data),
+                "--out",
+                str(tmp_path / "run"),
+                "--kwargs",
+                '{"channels": 4, "blocks": 1}',
+                "--epochs",
+                "1",
+            ]
+        )
+        == 0
+    )
     assert "curves.png skipped: matplotlib is not installed" in capsys.readouterr().out
     assert not (tmp_path / "run" / "curves.png").exists() and (tmp_path / "run" / "metrics.csv").exists()
 
@@ -311,13 +391,23 @@ def interrupted(monkeypatch, config: TrainConfig, after: int) -> None:
             train(config)
 
 
-@pytest.mark.parametrize("arch, kwargs, optimizer", [("ResValueNet", {"channels": 8, "blocks": 1}, "adam"),
-                                                     ("StudyCNN", {}, "sgd")])
+@pytest.mark.parametrize(
+    "arch, kwargs, optimizer", [("ResValueNet", {"channels": 8, "blocks": 1}, "adam"), ("StudyCNN", {}, "sgd")]
+)
 def test_resume_equals_uninterrupted(tiny_data, tmp_path, monkeypatch, arch, kwargs, optimizer):
     """2 epochs in one go == 1 epoch, killed, then resumed: same weights bit for bit, same metrics.
     (StudyCNN: dropout draws from the global RNG, so its state must be restored too.)"""
-    config = TrainConfig(data=[str(tiny_data)], out=str(tmp_path / "whole"), arch=arch, kwargs=kwargs, epochs=2,
-                         batch_size=16, optimizer=optimizer, progress=False, seed=5)
+    config = TrainConfig(
+        data=[str(tiny_data)],
+        out=str(tmp_path / "whole"),
+        arch=arch,
+        kwargs=kwargs,
+        epochs=2,
+        batch_size=16,
+        optimizer=optimizer,
+        progress=False,
+        seed=5,
+    )
     whole = train(config)
     split = dataclasses.replace(config, out=str(tmp_path / "split"))
     interrupted(monkeypatch, split, after=1)
@@ -341,8 +431,14 @@ def test_resume_equals_uninterrupted(tiny_data, tmp_path, monkeypatch, arch, kwa
 def one_epoch(tiny_data, tmp_path_factory):
     """A 2-epoch run stopped after epoch 1 (its config and folder)."""
     folder = tmp_path_factory.mktemp("one_epoch")
-    config = TrainConfig(data=[str(tiny_data)], out=str(folder), kwargs={"channels": 4, "blocks": 1}, epochs=2,
-                         batch_size=32, progress=False)
+    config = TrainConfig(
+        data=[str(tiny_data)],
+        out=str(folder),
+        kwargs={"channels": 4, "blocks": 1},
+        epochs=2,
+        batch_size=32,
+        progress=False,
+    )
     with pytest.MonkeyPatch.context() as patch:
         interrupted(patch, config, after=1)
     return config
@@ -353,6 +449,7 @@ def rewrite_tensors(state_json, change) -> None:
     from safetensors.torch import load_file, save_file
 
     from agents.nets.safefiles import file_sha256
+
     path = state_json.with_name(state_json.name.replace(".json", ".safetensors"))
     tensors = load_file(str(path))
     change(tensors)
@@ -374,38 +471,43 @@ def edit_json(state_json, edit, forge: bool = True) -> None:
     state_json.write_text(json.dumps(config))
 
 
-@pytest.mark.parametrize("spoil, message", [
-    (lambda j, t: None, "other settings .*lr"),
-    (lambda j, t: t.write_bytes(t.read_bytes()[:-50]), "its header describes"),
-    (lambda j, t: t.write_bytes(t.read_bytes()[:-1] + b"?"), "SHA-256"),
-    (lambda j, t: j.write_text(j.read_text()[:100]), "not valid JSON"),
-    (lambda j, t: j.write_text("[" * 100_000 + "]" * 100_000), "not valid JSON"),
-    (lambda j, t: j.write_bytes(b"\xff\xfe"), "not valid JSON"),
-    (lambda j, t: (j.unlink(), j.mkdir()), "is a folder"),
-    (lambda j, t: (t.unlink(), t.symlink_to("/dev/zero")), "not a regular file"),
-    (lambda j, t: edit_json(j, lambda c: c.update(format_version=99)), "format_version"),
-    (lambda j, t: edit_json(j, lambda c: c["optimizer"].update({"class": "SGD"})), "optimizer 'SGD'"),
-    (lambda j, t: edit_json(j, lambda c: c.update(model_sha256="0" * 64)), "other weights"),
-    (lambda j, t: edit_json(j, lambda c: c["scheduler"].pop("total_steps")), "scheduler"),
-    (lambda j, t: rewrite_tensors(j, lambda d: d.pop("optimizer.0.exp_avg")), "exp_avg' is missing"),
-    (lambda j, t: rewrite_tensors(j, lambda d: d.update({"optimizer.0.exp_avg": torch.zeros(3)})), "has shape"),
-    (lambda j, t: rewrite_tensors(j, lambda d: d.update({"optimizer.99.x": torch.zeros(3)})), "unexpected"),
-    (lambda j, t: rewrite_tensors(j, lambda d: d.pop("rng.shuffle")), "rng.shuffle"),
-    # plain edits: refused by the JSON's own hash
-    (lambda j, t: edit_json(j, lambda c: c.update(epoch=2), forge=False), "was edited"),
-    (lambda j, t: edit_json(j, lambda c: c["optimizer"]["param_groups"][0].update(lr=0.2), forge=False),
-     "was edited"),
-    (lambda j, t: edit_json(j, lambda c: c.update(best_loss=0.0), forge=False), "was edited"),
-    (lambda j, t: edit_json(j, lambda c: c.pop("sha256"), forge=False), "lacks 'sha256'"),
-    # forged edits (the hash recomputed) that the checks behind it refuse
-    (lambda j, t: edit_json(j, lambda c: c.update(epoch=0)), "epoch 0 does not fit"),
-    (lambda j, t: edit_json(j, lambda c: c.update(epoch=2)), "epoch 2 does not fit"),
-    (lambda j, t: edit_json(j, lambda c: c.update(history="x")), "history"),
-    (lambda j, t: edit_json(j, lambda c: c.update(best_loss="low")), "best_loss"),
-    (lambda j, t: edit_json(j, lambda c: c.update(tensors={"rng.torch": [10 ** 12]})), "tensor"),
-    (lambda j, t: edit_json(j, lambda c: c.update(tensors=5)), "malformed tensors"),
-    (lambda j, t: edit_json(j, lambda c: c["scheduler"].update(total_steps="many")), "wrong kind"),
-])
+@pytest.mark.parametrize(
+    "spoil, message",
+    [
+        (lambda j, t: None, "other settings .*lr"),
+        (lambda j, t: t.write_bytes(t.read_bytes()[:-50]), "its header describes"),
+        (lambda j, t: t.write_bytes(t.read_bytes()[:-1] + b"?"), "SHA-256"),
+        (lambda j, t: j.write_text(j.read_text()[:100]), "not valid JSON"),
+        (lambda j, t: j.write_text("[" * 100_000 + "]" * 100_000), "not valid JSON"),
+        (lambda j, t: j.write_bytes(b"\xff\xfe"), "not valid JSON"),
+        (lambda j, t: (j.unlink(), j.mkdir()), "is a folder"),
+        (lambda j, t: (t.unlink(), t.symlink_to("/dev/zero")), "not a regular file"),
+        (lambda j, t: edit_json(j, lambda c: c.update(format_version=99)), "format_version"),
+        (lambda j, t: edit_json(j, lambda c: c["optimizer"].update({"class": "SGD"})), "optimizer 'SGD'"),
+        (lambda j, t: edit_json(j, lambda c: c.update(model_sha256="0" * 64)), "other weights"),
+        (lambda j, t: edit_json(j, lambda c: c["scheduler"].pop("total_steps")), "scheduler"),
+        (lambda j, t: rewrite_tensors(j, lambda d: d.pop("optimizer.0.exp_avg")), "exp_avg' is missing"),
+        (lambda j, t: rewrite_tensors(j, lambda d: d.update({"optimizer.0.exp_avg": torch.zeros(3)})), "has shape"),
+        (lambda j, t: rewrite_tensors(j, lambda d: d.update({"optimizer.99.x": torch.zeros(3)})), "unexpected"),
+        (lambda j, t: rewrite_tensors(j, lambda d: d.pop("rng.shuffle")), "rng.shuffle"),
+        # plain edits: refused by the JSON's own hash
+        (lambda j, t: edit_json(j, lambda c: c.update(epoch=2), forge=False), "was edited"),
+        (
+            lambda j, t: edit_json(j, lambda c: c["optimizer"]["param_groups"][0].update(lr=0.2), forge=False),
+            "was edited",
+        ),
+        (lambda j, t: edit_json(j, lambda c: c.update(best_loss=0.0), forge=False), "was edited"),
+        (lambda j, t: edit_json(j, lambda c: c.pop("sha256"), forge=False), "lacks 'sha256'"),
+        # forged edits (the hash recomputed) that the checks behind it refuse
+        (lambda j, t: edit_json(j, lambda c: c.update(epoch=0)), "epoch 0 does not fit"),
+        (lambda j, t: edit_json(j, lambda c: c.update(epoch=2)), "epoch 2 does not fit"),
+        (lambda j, t: edit_json(j, lambda c: c.update(history="x")), "history"),
+        (lambda j, t: edit_json(j, lambda c: c.update(best_loss="low")), "best_loss"),
+        (lambda j, t: edit_json(j, lambda c: c.update(tensors={"rng.torch": [10**12]})), "tensor"),
+        (lambda j, t: edit_json(j, lambda c: c.update(tensors=5)), "malformed tensors"),
+        (lambda j, t: edit_json(j, lambda c: c["scheduler"].update(total_steps="many")), "wrong kind"),
+    ],
+)
 def test_resume_refuses_bad_state(one_epoch, tmp_path, spoil, message):
     out = tmp_path / "run"
     shutil.copytree(one_epoch.out, out)
@@ -417,8 +519,16 @@ def test_resume_refuses_bad_state(one_epoch, tmp_path, spoil, message):
 
 
 def test_resume_without_state_starts_fresh(tiny_data, tmp_path):
-    report = train(TrainConfig(data=[str(tiny_data)], out=str(tmp_path), kwargs={"channels": 4, "blocks": 1},
-                               epochs=1, progress=False, resume=True))
+    report = train(
+        TrainConfig(
+            data=[str(tiny_data)],
+            out=str(tmp_path),
+            kwargs={"channels": 4, "blocks": 1},
+            epochs=1,
+            progress=False,
+            resume=True,
+        )
+    )
     assert report["resumed_from"] == 0 and len(report["history"]) == 1
 
 
@@ -428,6 +538,7 @@ def test_state_corruption_is_refused(one_epoch, cut, value, which):
     """A changed byte anywhere in either state file is refused with ModelFileError naming the file,
     unless it left the JSON's content as it was (whitespace)."""
     from training.optimize.checkpoint import _read
+
     path = Path(one_epoch.out) / "checkpoints" / f"epoch-001.state.{which}"
     original = path.read_bytes()
     spoiled = bytearray(original)

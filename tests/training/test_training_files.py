@@ -29,22 +29,34 @@ SPEC = "two-iteration:depth=1,eval=improved"
 
 def write_pair(base, arch: str, kwargs: dict, state: dict, board_size: int = 8, **extra) -> None:
     """A self-consistent model file pair: the JSON and the header's copy agree, the hash fits."""
-    config = {"format_version": 1, "arch": arch, "kwargs": kwargs, "planes": "relative", "output": "tanh",
-              "board_size": board_size, "recipe": {}, "data_hash": "",
-              "tensors": {name: list(t.shape) for name, t in state.items()}, **extra}
+    config = {
+        "format_version": 1,
+        "arch": arch,
+        "kwargs": kwargs,
+        "planes": "relative",
+        "output": "tanh",
+        "board_size": board_size,
+        "recipe": {},
+        "data_hash": "",
+        "tensors": {name: list(t.shape) for name, t in state.items()},
+        **extra,
+    }
     weights = base.with_suffix(".safetensors")
     weights.write_bytes(save_bytes(state, metadata={"config": canonical_json(config)}))
     config["weights_sha256"] = hashlib.sha256(weights.read_bytes()).hexdigest()
     base.with_suffix(".json").write_text(json.dumps(config))
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"channels": 10 ** 9}, "channels=1000000000: give an integer from 1 to 512"),
-    ({"blocks": 100_000}, "blocks=100000: give an integer from 0 to 64"),
-    ({"channels": 8.5}, "channels=8.5"),
-    ({"channels": True}, "channels=True"),
-    ({"evil": 1}, "no argument 'evil'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"channels": 10**9}, "channels=1000000000: give an integer from 1 to 512"),
+        ({"blocks": 100_000}, "blocks=100000: give an integer from 0 to 64"),
+        ({"channels": 8.5}, "channels=8.5"),
+        ({"channels": True}, "channels=True"),
+        ({"evil": 1}, "no argument 'evil'"),
+    ],
+)
 def test_crafted_huge_config_is_refused_before_building(tmp_path, kwargs, message):
     state = ResValueNet(channels=4, blocks=1).state_dict()
     write_pair(tmp_path / "net", "ResValueNet", kwargs, state)
@@ -81,9 +93,9 @@ def test_header_lengths_and_types_checked(tmp_path):
         load_model(tmp_path / "f64")
 
 
-@pytest.mark.parametrize("path, message", [
-    ("", "give a path"), ("net\0x", "give a path"), (5, "not int"), (None, "not NoneType"),
-])
+@pytest.mark.parametrize(
+    "path, message", [("", "give a path"), ("net\0x", "give a path"), (5, "not int"), (None, "not NoneType")]
+)
 def test_model_paths_refused(path, message):
     with pytest.raises(ModelFileError, match=message):
         load_model(path)
@@ -100,13 +112,16 @@ def test_model_path_folder_and_device(tmp_path):
         load_model("/")
 
 
-@pytest.mark.parametrize("text, message", [
-    ("[" * 100_000 + "]" * 100_000, "not valid JSON"),
-    ('{"a": ' * 50_000 + "1" + "}" * 50_000, "not valid JSON"),
-    (b"\xff\xfe{}", "not valid JSON"),
-    ("[1, 2]", "not a JSON object"),
-    ('{"format_version": ' + "9" * 5000 + "}", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[" * 100_000 + "]" * 100_000, "not valid JSON"),
+        ('{"a": ' * 50_000 + "1" + "}" * 50_000, "not valid JSON"),
+        (b"\xff\xfe{}", "not valid JSON"),
+        ("[1, 2]", "not a JSON object"),
+        ('{"format_version": ' + "9" * 5000 + "}", "not valid JSON"),
+    ],
+)
 def test_model_json_garbage(tmp_path, text, message):
     path = tmp_path / "net.json"
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
@@ -120,7 +135,7 @@ def test_model_malformed_tensors_field(tmp_path, tensors):
         load_model(_model_with(tmp_path, "tensors", tensors))
 
 
-@pytest.mark.parametrize("size", [0, 3, 13, 10 ** 40, "8", 8.0, None])
+@pytest.mark.parametrize("size", [0, 3, 13, 10**40, "8", 8.0, None])
 def test_model_board_size_checked(tmp_path, size):
     with pytest.raises(ModelFileError, match="board_size"):
         load_model(_model_with(tmp_path, "board_size", size))
@@ -174,18 +189,21 @@ def test_shard_link_to_device_refused(data):
         load_dataset(data)
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda m: m.update(shards=5), "malformed"),
-    (lambda m: m.update(shards=[5]), "malformed shard entry"),
-    (lambda m: m["shards"][0].pop("sha256"), "malformed shard entry"),
-    (lambda m: m["shards"][0].update(index="0"), "malformed shard entry"),
-    (lambda m: m["shards"][0].update(positions=-1), "out of range"),
-    (lambda m: m["shards"].append(dict(m["shards"][0])), "twice"),
-    (lambda m: m.update(games=99), "totals disagree"),
-    (lambda m: m.pop("settings"), "expected the keys"),
-    (lambda m: m["settings"].update(size=10 ** 9), "malformed: settings"),
-    (lambda m: m.update(format_version=2), "format_version 2"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda m: m.update(shards=5), "malformed"),
+        (lambda m: m.update(shards=[5]), "malformed shard entry"),
+        (lambda m: m["shards"][0].pop("sha256"), "malformed shard entry"),
+        (lambda m: m["shards"][0].update(index="0"), "malformed shard entry"),
+        (lambda m: m["shards"][0].update(positions=-1), "out of range"),
+        (lambda m: m["shards"].append(dict(m["shards"][0])), "twice"),
+        (lambda m: m.update(games=99), "totals disagree"),
+        (lambda m: m.pop("settings"), "expected the keys"),
+        (lambda m: m["settings"].update(size=10**9), "malformed: settings"),
+        (lambda m: m.update(format_version=2), "format_version 2"),
+    ],
+)
 def test_manifest_malformed(data, change, message):
     edit_manifest(data, change)
     with pytest.raises(ShardError, match=message):
@@ -212,6 +230,7 @@ def test_manifest_folder_refused(folder):
 @pytest.mark.parametrize("base", ["", 5, None, "x\0y"])
 def test_state_path_refused(base):
     from training.optimize.checkpoint import load_state
+
     with pytest.raises(ModelFileError, match="training state .*: give a path"):
         load_state(base, None, None, {}, "")
 
@@ -230,6 +249,7 @@ def forge_shard(folder, raw: bytes) -> None:
         manifest["shards"][0].update(bytes=len(raw), sha256=hashlib.sha256(raw).hexdigest())
         joined = "".join(s["sha256"] for s in manifest["shards"])
         manifest["data_hash"] = hashlib.sha256(joined.encode()).hexdigest()[:16]
+
     edit_manifest(folder, fit)
 
 
@@ -242,8 +262,14 @@ def npz(arrays: dict) -> bytes:
 def test_forged_shards_refused(data):
     entry = read_manifest(data)["shards"][0]
     n = entry["positions"]
-    good = {"cells": np.zeros((n, 64), np.uint8), "sides": np.zeros(n, np.int8), "results": np.ones(n, np.int8),
-            "values": np.zeros(n, np.float32), "plies": np.zeros(n, np.int16), "games": np.zeros(n, np.int64)}
+    good = {
+        "cells": np.zeros((n, 64), np.uint8),
+        "sides": np.zeros(n, np.int8),
+        "results": np.ones(n, np.int8),
+        "values": np.zeros(n, np.float32),
+        "plies": np.zeros(n, np.int16),
+        "games": np.zeros(n, np.int64),
+    }
     cases = [
         ({**good, "cells": np.zeros((n * 1000, 64), np.uint8)}, "bytes at most"),  # sized before decompressing
         ({k: v for k, v in good.items() if k != "plies"}, "expected the arrays"),
@@ -269,8 +295,11 @@ def test_unforged_data_still_loads(data):
 # what is read) or refused with our error naming the file; never another exception, never slow
 
 
-MUTATIONS = st.lists(st.tuples(st.integers(0, 1 << 20), st.integers(0, 255), st.sampled_from(["set", "cut", "add"])),
-                     min_size=1, max_size=4)
+MUTATIONS = st.lists(
+    st.tuples(st.integers(0, 1 << 20), st.integers(0, 255), st.sampled_from(["set", "cut", "add"])),
+    min_size=1,
+    max_size=4,
+)
 
 
 def mutate(raw: bytes, edits) -> bytes:
@@ -280,7 +309,7 @@ def mutate(raw: bytes, edits) -> bytes:
         if how == "set" and at < len(data):
             data[at] = value
         elif how == "cut":
-            del data[at:at + 1 + value % 64]
+            del data[at : at + 1 + value % 64]
         else:
             data[at:at] = bytes([value]) * (1 + value % 8)
     return bytes(data)

@@ -50,16 +50,27 @@ from training.data.shards import (
 
 __all__ = ["PV_ARRAYS", "write_pv_shard", "load_pv_shard", "load_pv_dataset", "write_manifest", "target_starts"]
 
-PV_ARRAYS = {"cells": np.uint8, "sides": np.int8, "results": np.int8, "values": np.float32, "plies": np.int16,
-             "games": np.int64, "pi_counts": np.int16, "pi_moves": np.uint8, "pi_probs": np.float32}
+PV_ARRAYS = {
+    "cells": np.uint8,
+    "sides": np.int8,
+    "results": np.int8,
+    "values": np.float32,
+    "plies": np.int16,
+    "games": np.int64,
+    "pi_counts": np.int16,
+    "pi_moves": np.uint8,
+    "pi_probs": np.float32,
+}
 
 
-def write_pv_shard(folder: PathLike, index: int, games: Sequence[dict[str, np.ndarray]],
-                   first_game: int) -> dict[str, Any]:
+def write_pv_shard(
+    folder: PathLike, index: int, games: Sequence[dict[str, np.ndarray]], first_game: int
+) -> dict[str, Any]:
     """Write the positions of ``games`` (dicts of the arrays above, without ``games``) as shard
     ``index``; game ``j`` is numbered ``first_game + j``. Returns the manifest entry."""
-    data = {key: np.concatenate([g[key] for g in games]).astype(kind) for key, kind in PV_ARRAYS.items()
-            if key != "games"}
+    data = {
+        key: np.concatenate([g[key] for g in games]).astype(kind) for key, kind in PV_ARRAYS.items() if key != "games"
+    }
     data["games"] = np.concatenate([np.full(len(g["sides"]), first_game + j, np.int64) for j, g in enumerate(games)])
     white_wins = sum(int(g["results"][0] == 1) == int(g["sides"][0] == 0) for g in games)
     return write_shard(folder, index, data, len(games), white_wins)
@@ -72,21 +83,40 @@ def load_pv_shard(path: Path, entry: dict[str, Any], size: int) -> dict[str, np.
     limit = n * (width * width + 32) + most * 7 + 16 * 1024
     data = read_arrays(path, PV_ARRAYS, limit, "policy-value shard")
     k = int(data["pi_counts"].astype(np.int64).sum()) if data["pi_counts"].shape == (n,) else -1
-    shapes = {key: (n, width * width) if key == "cells" else (k, 3) if key == "pi_moves" else
-              (k,) if key == "pi_probs" else (n,) for key in PV_ARRAYS}
+    shapes = {
+        key: (n, width * width)
+        if key == "cells"
+        else (k, 3)
+        if key == "pi_moves"
+        else (k,)
+        if key == "pi_probs"
+        else (n,)
+        for key in PV_ARRAYS
+    }
     for key, kind in PV_ARRAYS.items():
         if data[key].dtype != kind or data[key].shape != shapes[key]:
-            raise ShardError(f"policy-value shard {path}: array {key} is {data[key].dtype}{list(data[key].shape)}, "
-                             f"expected {np.dtype(kind)}{list(shapes[key])}")
+            raise ShardError(
+                f"policy-value shard {path}: array {key} is {data[key].dtype}{list(data[key].shape)}, "
+                f"expected {np.dtype(kind)}{list(shapes[key])}"
+            )
     probs = data["pi_probs"]
     sums = np.add.reduceat(probs, target_starts(data["pi_counts"])[:-1]) if n else np.zeros(0)
-    if not (np.isin(data["sides"], (0, 1)).all() and np.isin(data["results"], (-1, 1)).all()
-            and np.isfinite(data["values"]).all() and (np.abs(data["values"]) <= 1).all()
-            and (data["plies"] >= 0).all() and (data["cells"] <= core.WALL).all() and (data["pi_counts"] >= 1).all()
-            and (data["pi_moves"] < size * size).all() and np.isfinite(probs).all() and (probs >= 0).all()
-            and np.allclose(sums, 1.0, atol=1e-3)):
-        raise ShardError(f"policy-value shard {path}: values out of range (sides, results, values, plies, cells "
-                         "or policy targets)")
+    if not (
+        np.isin(data["sides"], (0, 1)).all()
+        and np.isin(data["results"], (-1, 1)).all()
+        and np.isfinite(data["values"]).all()
+        and (np.abs(data["values"]) <= 1).all()
+        and (data["plies"] >= 0).all()
+        and (data["cells"] <= core.WALL).all()
+        and (data["pi_counts"] >= 1).all()
+        and (data["pi_moves"] < size * size).all()
+        and np.isfinite(probs).all()
+        and (probs >= 0).all()
+        and np.allclose(sums, 1.0, atol=1e-3)
+    ):
+        raise ShardError(
+            f"policy-value shard {path}: values out of range (sides, results, values, plies, cells or policy targets)"
+        )
     return data
 
 

@@ -56,28 +56,37 @@ def record_games(paths: Sequence[PathLike], agent: str, size: int) -> list[dict[
             for text in result["record"]:
                 move = Move.parse(text, size)
                 if int(board.turn) in sides:
-                    rows.append((board.cells.copy(), int(board.turn), board.ply,
-                                 (move.from_square, move.to_square, move.arrow)))
+                    rows.append(
+                        (board.cells.copy(), int(board.turn), board.ply, (move.from_square, move.to_square, move.arrow))
+                    )
                 board.push(move)
             if rows:
                 turn = np.array([r[1] for r in rows], np.int8)
-                games.append({"cells": np.stack([r[0] for r in rows]), "sides": turn,
-                              "results": np.where(turn == result["winner"], 1, -1).astype(np.int8),
-                              "values": np.zeros(len(rows), np.float32),
-                              "plies": np.array([r[2] for r in rows], np.int16),
-                              "pi_counts": np.ones(len(rows), np.int16),
-                              "pi_moves": np.array([r[3] for r in rows], np.uint8),
-                              "pi_probs": np.ones(len(rows), np.float32)})
+                games.append(
+                    {
+                        "cells": np.stack([r[0] for r in rows]),
+                        "sides": turn,
+                        "results": np.where(turn == result["winner"], 1, -1).astype(np.int8),
+                        "values": np.zeros(len(rows), np.float32),
+                        "plies": np.array([r[2] for r in rows], np.int16),
+                        "pi_counts": np.ones(len(rows), np.int16),
+                        "pi_moves": np.array([r[3] for r in rows], np.uint8),
+                        "pi_probs": np.ones(len(rows), np.float32),
+                    }
+                )
     return games
 
 
-def write_record_shards(folder: PathLike, paths: Sequence[PathLike], agent: str, size: int,
-                        games_per_shard: int = 100) -> dict[str, Any]:
+def write_record_shards(
+    folder: PathLike, paths: Sequence[PathLike], agent: str, size: int, games_per_shard: int = 100
+) -> dict[str, Any]:
     """``record_games`` of ``paths`` as shards of ``folder`` (a new folder); returns the manifest."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=False)
     games = record_games(paths, agent, size)
-    entries = [write_pv_shard(folder, i, games[start:start + games_per_shard], first_game=start)
-               for i, start in enumerate(range(0, len(games), games_per_shard))]
+    entries = [
+        write_pv_shard(folder, i, games[start : start + games_per_shard], first_game=start)
+        for i, start in enumerate(range(0, len(games), games_per_shard))
+    ]
     settings = {"size": size, "kind": "policy-value", "agent": agent, "records": sorted(Path(p).name for p in paths)}
     return write_manifest(folder, settings, entries)

@@ -55,16 +55,33 @@ from amazons_env.files import (
     write_json,
 )
 
-__all__ = ["ShardError", "MANIFEST", "MANIFEST_VERSION", "shard_name", "write_shard", "write_manifest",
-           "read_manifest", "shard_path", "read_arrays", "load_shard", "load_dataset"]
+__all__ = [
+    "ShardError",
+    "MANIFEST",
+    "MANIFEST_VERSION",
+    "shard_name",
+    "write_shard",
+    "write_manifest",
+    "read_manifest",
+    "shard_path",
+    "read_arrays",
+    "load_shard",
+    "load_dataset",
+]
 
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
 _MAX_MANIFEST_BYTES = 64 << 20  # ~100 bytes per shard: far more shards than any run makes
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 # every array of a shard and its type (one row per position; ``cells``: the padded board)
-_ARRAYS = {"cells": np.uint8, "sides": np.int8, "results": np.int8, "values": np.float32, "plies": np.int16,
-           "games": np.int64}
+_ARRAYS = {
+    "cells": np.uint8,
+    "sides": np.int8,
+    "results": np.int8,
+    "values": np.float32,
+    "plies": np.int16,
+    "games": np.int64,
+}
 _ENTRY = {"file": str, "index": int, "games": int, "positions": int, "white_wins": int, "bytes": int, "sha256": str}
 
 
@@ -81,8 +98,9 @@ def _folder(folder: Any) -> Path:
     return checked_path(folder, "self-play folder", ShardError)
 
 
-def write_shard(folder: PathLike, index: int, data: dict[str, np.ndarray], games: int,
-                white_wins: int) -> dict[str, Any]:
+def write_shard(
+    folder: PathLike, index: int, data: dict[str, np.ndarray], games: int, white_wins: int
+) -> dict[str, Any]:
     """Write shard ``index`` of ``folder`` atomically; its manifest entry."""
     path = _folder(folder) / shard_name(index)
     # np.savez_compressed stamps each member with the current time: fixed stamps make the same
@@ -93,14 +111,24 @@ def write_shard(folder: PathLike, index: int, data: dict[str, np.ndarray], games
             member.compress_type = zipfile.ZIP_DEFLATED
             with archive.open(member, "w", force_zip64=True) as entry:
                 np.lib.format.write_array(entry, np.asanyarray(array), allow_pickle=False)
-    return {"file": path.name, "index": int(index), "games": int(games), "positions": int(len(data["sides"])),
-            "white_wins": int(white_wins), "bytes": path.stat().st_size, "sha256": file_sha256(path)}
+    return {
+        "file": path.name,
+        "index": int(index),
+        "games": int(games),
+        "positions": int(len(data["sides"])),
+        "white_wins": int(white_wins),
+        "bytes": path.stat().st_size,
+        "sha256": file_sha256(path),
+    }
 
 
 def _totals(shards: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The totals a manifest holds for ``shards`` (sorted by index)."""
-    return {"games": sum(s["games"] for s in shards), "positions": sum(s["positions"] for s in shards),
-            "data_hash": hashlib.sha256("".join(s["sha256"] for s in shards).encode()).hexdigest()[:16]}
+    return {
+        "games": sum(s["games"] for s in shards),
+        "positions": sum(s["positions"] for s in shards),
+        "data_hash": hashlib.sha256("".join(s["sha256"] for s in shards).encode()).hexdigest()[:16],
+    }
 
 
 def write_manifest(folder: PathLike, settings: dict[str, Any], shards: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -112,16 +140,26 @@ def write_manifest(folder: PathLike, settings: dict[str, Any], shards: Sequence[
 
 
 def _check_entry(entry: Any, path: Path) -> dict[str, Any]:
-    if not isinstance(entry, dict) or set(entry) != set(_ENTRY) or not all(
-            isinstance(entry[k], kind) and not isinstance(entry[k], bool) for k, kind in _ENTRY.items()):
+    if (
+        not isinstance(entry, dict)
+        or set(entry) != set(_ENTRY)
+        or not all(isinstance(entry[k], kind) and not isinstance(entry[k], bool) for k, kind in _ENTRY.items())
+    ):
         raise ShardError(f"self-play manifest {path}: malformed shard entry {str(entry)[:200]}")
-    if not (0 <= entry["index"] <= 99_999 and entry["games"] >= 1 and entry["positions"] >= 1
-            and 0 <= entry["white_wins"] <= entry["games"] and entry["bytes"] >= 0
-            and _HEX64.fullmatch(entry["sha256"])):
+    if not (
+        0 <= entry["index"] <= 99_999
+        and entry["games"] >= 1
+        and entry["positions"] >= 1
+        and 0 <= entry["white_wins"] <= entry["games"]
+        and entry["bytes"] >= 0
+        and _HEX64.fullmatch(entry["sha256"])
+    ):
         raise ShardError(f"self-play manifest {path}: shard entry out of range {str(entry)[:200]}")
     if entry["file"] != shard_name(entry["index"]):
-        raise ShardError(f"self-play manifest {path}: shard {entry['index']} must be the file "
-                         f"{shard_name(entry['index'])} in its folder, not {entry['file'][:200]!r}")
+        raise ShardError(
+            f"self-play manifest {path}: shard {entry['index']} must be the file "
+            f"{shard_name(entry['index'])} in its folder, not {entry['file'][:200]!r}"
+        )
     return entry
 
 
@@ -133,11 +171,14 @@ def read_manifest(folder: PathLike) -> dict[str, Any]:
     manifest = read_json(path, "self-play manifest", limit=_MAX_MANIFEST_BYTES, follow_links=False, error=ShardError)
     keys = {"format_version", "settings", "shards", "games", "positions", "data_hash", "sha256"}
     if manifest.get("format_version") != MANIFEST_VERSION:
-        raise ShardError(f"self-play manifest {path} has format_version {str(manifest.get('format_version'))[:50]}; "
-                         f"this code reads version {MANIFEST_VERSION} (rerun amazons selfplay into a new folder)")
+        raise ShardError(
+            f"self-play manifest {path} has format_version {str(manifest.get('format_version'))[:50]}; "
+            f"this code reads version {MANIFEST_VERSION} (rerun amazons selfplay into a new folder)"
+        )
     if set(manifest) != keys:
-        raise ShardError(f"self-play manifest {path} is malformed: expected the keys {sorted(keys)}, "
-                         f"found {sorted(manifest)[:20]}")
+        raise ShardError(
+            f"self-play manifest {path} is malformed: expected the keys {sorted(keys)}, found {sorted(manifest)[:20]}"
+        )
     if not is_sealed(manifest):
         raise ShardError(f"self-play manifest {path} was edited: its sha256 does not match its content")
     settings, shards = manifest["settings"], manifest["shards"]
@@ -175,8 +216,10 @@ def read_arrays(path: Path, keys: Sequence[str], limit: int, what: str = "self-p
             names = {info.filename for info in archive.infolist()}
             unpacked = sum(info.file_size for info in archive.infolist())
         if names != {key + ".npy" for key in keys} or unpacked > limit:
-            raise ShardError(f"{what} {path}: expected the arrays {sorted(keys)} ({limit:,} bytes at most), "
-                             f"found {sorted(names)[:12]} ({unpacked:,} bytes)")
+            raise ShardError(
+                f"{what} {path}: expected the arrays {sorted(keys)} ({limit:,} bytes at most), "
+                f"found {sorted(names)[:12]} ({unpacked:,} bytes)"
+            )
         with np.load(path, allow_pickle=False) as archive:
             return {key: archive[key] for key in keys}
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, KeyError) as error:
@@ -193,11 +236,18 @@ def load_shard(path: Path, entry: dict[str, Any], size: int) -> dict[str, np.nda
     data = read_arrays(path, list(_ARRAYS), limit)
     for key, kind in _ARRAYS.items():
         if data[key].dtype != kind or data[key].shape != shapes[key]:
-            raise ShardError(f"self-play shard {path}: array {key} is {data[key].dtype}{list(data[key].shape)}, "
-                             f"expected {np.dtype(kind)}{list(shapes[key])}")
-    if not (np.isin(data["sides"], (0, 1)).all() and np.isin(data["results"], (-1, 1)).all()
-            and np.isfinite(data["values"]).all() and (np.abs(data["values"]) <= 1).all()
-            and (data["plies"] >= 0).all() and (data["cells"] <= core.WALL).all()):
+            raise ShardError(
+                f"self-play shard {path}: array {key} is {data[key].dtype}{list(data[key].shape)}, "
+                f"expected {np.dtype(kind)}{list(shapes[key])}"
+            )
+    if not (
+        np.isin(data["sides"], (0, 1)).all()
+        and np.isin(data["results"], (-1, 1)).all()
+        and np.isfinite(data["values"]).all()
+        and (np.abs(data["values"]) <= 1).all()
+        and (data["plies"] >= 0).all()
+        and (data["cells"] <= core.WALL).all()
+    ):
         raise ShardError(f"self-play shard {path}: values out of range (sides, results, values, plies or cells)")
     return data
 

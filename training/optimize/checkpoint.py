@@ -46,8 +46,17 @@ from amazons_env.files import file_sha256, is_sealed, seal, write_atomic, write_
 from agents.nets.export import load_model, read_config
 from agents.nets.safefiles import ModelFileError, checked_path, read_header, read_json
 
-__all__ = ["STATE_VERSION", "Progress", "TrainingParts", "state_base", "latest_state", "save_state", "load_state",
-           "write_atomic", "restored_optimizer_state"]
+__all__ = [
+    "STATE_VERSION",
+    "Progress",
+    "TrainingParts",
+    "state_base",
+    "latest_state",
+    "save_state",
+    "load_state",
+    "write_atomic",
+    "restored_optimizer_state",
+]
 
 STATE_VERSION = 2  # 2: the JSON carries its own sha256
 _MAX_TENSOR_BYTES = 3 << 30  # optimizer moments of the largest net ``agents.nets.models`` allows
@@ -89,13 +98,13 @@ def _state_files(base: Path) -> tuple[Path, Path]:
 
 def latest_state(checkpoints: Path) -> Optional[Path]:
     """The model base path of the last epoch with a complete state in ``checkpoints``, or ``None``."""
-    epochs = [int(m.group(1)) for p in Path(checkpoints).glob("epoch-*.state.json")
-              if (m := _STATE_NAME.fullmatch(p.name))]
+    epochs = [
+        int(m.group(1)) for p in Path(checkpoints).glob("epoch-*.state.json") if (m := _STATE_NAME.fullmatch(p.name))
+    ]
     return state_base(checkpoints, max(epochs)) if epochs else None
 
 
-def save_state(base: Path, progress: Progress, parts: TrainingParts, recipe: dict[str, Any],
-               data_hash: str) -> Path:
+def save_state(base: Path, progress: Progress, parts: TrainingParts, recipe: dict[str, Any], data_hash: str) -> Path:
     """Write the state after epoch ``progress.epoch`` beside the model checkpoint ``base`` (already
     written); remove older epochs' states. Returns the JSON path."""
     tensors: dict[str, torch.Tensor] = {}
@@ -114,14 +123,23 @@ def save_state(base: Path, progress: Progress, parts: TrainingParts, recipe: dic
     tensors["rng.shuffle"] = parts.shuffle.get_state()
     if parts.device.type == "cuda":
         tensors["rng.cuda"] = torch.cuda.get_rng_state(parts.device)
-    config = {"format_version": STATE_VERSION, "epoch": progress.epoch, "recipe": recipe, "data_hash": data_hash,
-              "model_sha256": read_config(base)["weights_sha256"],
-              "optimizer": {"class": type(parts.optimizer).__name__, "param_groups": optimizer["param_groups"],
-                            "state": layout},
-              "scheduler": parts.scheduler.state_dict(), "scaler": parts.scaler.state_dict(),
-              "history": progress.history,
-              "best_loss": progress.best_loss if math.isfinite(progress.best_loss) else None,
-              "tensors": {name: list(t.shape) for name, t in tensors.items()}}
+    config = {
+        "format_version": STATE_VERSION,
+        "epoch": progress.epoch,
+        "recipe": recipe,
+        "data_hash": data_hash,
+        "model_sha256": read_config(base)["weights_sha256"],
+        "optimizer": {
+            "class": type(parts.optimizer).__name__,
+            "param_groups": optimizer["param_groups"],
+            "state": layout,
+        },
+        "scheduler": parts.scheduler.state_dict(),
+        "scaler": parts.scaler.state_dict(),
+        "history": progress.history,
+        "best_loss": progress.best_loss if math.isfinite(progress.best_loss) else None,
+        "tensors": {name: list(t.shape) for name, t in tensors.items()},
+    }
     json_path, tensor_path = _state_files(base)
     write_atomic(tensor_path, save_bytes(tensors))
     config["tensors_sha256"] = file_sha256(tensor_path)
@@ -144,8 +162,9 @@ def _check_fields(config: dict[str, Any], base: Path, where: Path) -> None:
         raise ModelFileError(f"training state {where}: best_loss {str(best)[:50]} is not a finite number")
     tensors = config["tensors"]
     if not isinstance(tensors, dict) or not all(
-            isinstance(shape, list) and all(type(x) is int and 0 <= x <= _MAX_EXTENT for x in shape)
-            for shape in tensors.values()):
+        isinstance(shape, list) and all(type(x) is int and 0 <= x <= _MAX_EXTENT for x in shape)
+        for shape in tensors.values()
+    ):
         raise ModelFileError(f"training state {where}: malformed tensors list")
     if not isinstance(config["tensors_sha256"], str):
         raise ModelFileError(f"training state {where}: tensors_sha256 is not a string")
@@ -155,8 +174,11 @@ def _same_form(saved: Any, fresh: Any) -> bool:
     """Whether JSON value ``saved`` has the form of ``fresh``: the same keys, lengths and kinds
     (numbers, strings, booleans, null), numbers of any value."""
     if isinstance(fresh, dict):
-        return isinstance(saved, dict) and saved.keys() == fresh.keys() and all(
-            _same_form(saved[k], fresh[k]) for k in fresh)
+        return (
+            isinstance(saved, dict)
+            and saved.keys() == fresh.keys()
+            and all(_same_form(saved[k], fresh[k]) for k in fresh)
+        )
     if isinstance(fresh, list):
         return isinstance(saved, list) and len(saved) == len(fresh) and all(map(_same_form, saved, fresh))
     if isinstance(fresh, bool) or fresh is None or isinstance(fresh, str):
@@ -169,20 +191,43 @@ def _read(base: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
     its fields, the tensors file's header against its list, then the file's hash) before the
     tensors are loaded."""
     json_path, tensor_path = _state_files(base)
-    config = read_json(json_path, "training state", STATE_VERSION,
-                       ("epoch", "recipe", "data_hash", "model_sha256", "optimizer", "scheduler", "scaler", "history",
-                        "best_loss", "tensors", "tensors_sha256", "sha256"))
+    config = read_json(
+        json_path,
+        "training state",
+        STATE_VERSION,
+        (
+            "epoch",
+            "recipe",
+            "data_hash",
+            "model_sha256",
+            "optimizer",
+            "scheduler",
+            "scaler",
+            "history",
+            "best_loss",
+            "tensors",
+            "tensors_sha256",
+            "sha256",
+        ),
+    )
     if not is_sealed(config):
-        raise ModelFileError(f"training state {json_path} was edited: its sha256 does not match its content "
-                             "(resume from an unedited state, or train into another folder)")
+        raise ModelFileError(
+            f"training state {json_path} was edited: its sha256 does not match its content "
+            "(resume from an unedited state, or train into another folder)"
+        )
     _check_fields(config, base, json_path)
-    read_header(tensor_path, "training state tensors",
-                {name: (None, shape) for name, shape in config["tensors"].items()},
-                _MAX_TENSOR_BYTES)
+    read_header(
+        tensor_path,
+        "training state tensors",
+        {name: (None, shape) for name, shape in config["tensors"].items()},
+        _MAX_TENSOR_BYTES,
+    )
     data = tensor_path.read_bytes()
     if hashlib.sha256(data).hexdigest() != config["tensors_sha256"]:
-        raise ModelFileError(f"training state tensors {tensor_path} do not match the SHA-256 in {json_path} "
-                             "(truncated, tampered or from another run)")
+        raise ModelFileError(
+            f"training state tensors {tensor_path} do not match the SHA-256 in {json_path} "
+            "(truncated, tampered or from another run)"
+        )
     try:
         tensors = load_bytes(data)
     except (SafetensorError, ValueError) as error:
@@ -190,21 +235,25 @@ def _read(base: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
     return config, tensors
 
 
-def restored_optimizer_state(config: dict[str, Any], tensors: dict[str, torch.Tensor],
-                             optimizer: torch.optim.Optimizer, where: Path) -> dict[str, Any]:
+def restored_optimizer_state(
+    config: dict[str, Any], tensors: dict[str, torch.Tensor], optimizer: torch.optim.Optimizer, where: Path
+) -> dict[str, Any]:
     """The optimizer ``state_dict`` the JSON layout and the tensors describe, checked against ``optimizer``."""
     saved = config["optimizer"]
     if not isinstance(saved, dict) or saved.get("class") != type(optimizer).__name__:
         found = saved.get("class") if isinstance(saved, dict) else saved
-        raise ModelFileError(f"training state {where}: optimizer {found!r}, this run uses "
-                             f"{type(optimizer).__name__}")
+        raise ModelFileError(f"training state {where}: optimizer {found!r}, this run uses {type(optimizer).__name__}")
     params = [p for group in optimizer.param_groups for p in group["params"]]
     groups = saved.get("param_groups")
-    if (not isinstance(groups, list) or len(groups) != len(optimizer.param_groups)
-            or [g.get("params") if isinstance(g, dict) else None for g in groups]
-            != [list(range(len(params)))] * len(groups)):
-        raise ModelFileError(f"training state {where}: the optimizer's parameter groups do not fit this model "
-                             f"({len(params)} parameters)")
+    if (
+        not isinstance(groups, list)
+        or len(groups) != len(optimizer.param_groups)
+        or [g.get("params") if isinstance(g, dict) else None for g in groups]
+        != [list(range(len(params)))] * len(groups)
+    ):
+        raise ModelFileError(
+            f"training state {where}: the optimizer's parameter groups do not fit this model ({len(params)} parameters)"
+        )
     if not isinstance(saved.get("state"), dict):
         raise ModelFileError(f"training state {where}: the optimizer state is not a JSON object")
     state: dict[int, dict[str, Any]] = {}
@@ -220,8 +269,10 @@ def restored_optimizer_state(config: dict[str, Any], tensors: dict[str, torch.Te
                     raise ModelFileError(f"training state {where}: optimizer tensor {name!r} is missing")
                 tensor = tensors[name]
                 if tensor.dim() and tensor.shape != params[int(index)].shape:
-                    raise ModelFileError(f"training state {where}: optimizer tensor {name} has shape "
-                                         f"{list(tensor.shape)}, parameter {index} {list(params[int(index)].shape)}")
+                    raise ModelFileError(
+                        f"training state {where}: optimizer tensor {name} has shape "
+                        f"{list(tensor.shape)}, parameter {index} {list(params[int(index)].shape)}"
+                    )
                 used.add(name)
                 value = tensor
             state[int(index)][key] = value
@@ -233,8 +284,7 @@ def restored_optimizer_state(config: dict[str, Any], tensors: dict[str, torch.Te
     return {"state": state, "param_groups": groups}
 
 
-def load_state(base: Path, model: nn.Module, parts: TrainingParts, recipe: dict[str, Any],
-               data_hash: str) -> Progress:
+def load_state(base: Path, model: nn.Module, parts: TrainingParts, recipe: dict[str, Any], data_hash: str) -> Progress:
     """Restore the model weights, ``parts`` and the RNGs to the end of the epoch whose checkpoint
     is ``base``; return the progress to continue from. Raises ``ModelFileError`` when the state is
     missing, incomplete, tampered, from another run (other recipe or data) or does not fit."""
@@ -247,8 +297,10 @@ def load_state(base: Path, model: nn.Module, parts: TrainingParts, recipe: dict[
         changed = sorted(k for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k))
         if config["data_hash"] != data_hash:
             changed.append("data (hash)")
-        raise ModelFileError(f"training state {where} is from a run with other settings ({', '.join(changed)}); "
-                             "resume with the same ones, or train into another folder")
+        raise ModelFileError(
+            f"training state {where} is from a run with other settings ({', '.join(changed)}); "
+            "resume with the same ones, or train into another folder"
+        )
     saved, _ = load_model(base, device=next(model.parameters()).device)
     if read_config(base)["weights_sha256"] != config["model_sha256"]:
         raise ModelFileError(f"training state {where} belongs to other weights than {base}.safetensors")
@@ -256,8 +308,9 @@ def load_state(base: Path, model: nn.Module, parts: TrainingParts, recipe: dict[
     optimizer_state = restored_optimizer_state(config, tensors, parts.optimizer, where)
     scheduler = parts.scheduler.state_dict()
     if not isinstance(config["scheduler"], dict) or set(config["scheduler"]) != set(scheduler):
-        raise ModelFileError(f"training state {where}: the LR scheduler state does not fit "
-                             f"{type(parts.scheduler).__name__}")
+        raise ModelFileError(
+            f"training state {where}: the LR scheduler state does not fit {type(parts.scheduler).__name__}"
+        )
     for name, generator_state in (("rng.torch", torch.get_rng_state()), ("rng.shuffle", parts.shuffle.get_state())):
         found = tensors.get(name)
         if found is None or found.dtype != generator_state.dtype or found.shape != generator_state.shape:
@@ -274,8 +327,10 @@ def load_state(base: Path, model: nn.Module, parts: TrainingParts, recipe: dict[
         if parts.device.type == "cuda" and "rng.cuda" in tensors:
             torch.cuda.set_rng_state(tensors["rng.cuda"], parts.device)
     except (ValueError, KeyError, RuntimeError, TypeError, AttributeError) as error:
-        raise ModelFileError(f"training state {where}: the optimizer, schedule or generator state does not "
-                             f"load: {str(error)[:200]}") from None
+        raise ModelFileError(
+            f"training state {where}: the optimizer, schedule or generator state does not load: {str(error)[:200]}"
+        ) from None
     best = config["best_loss"]
-    return Progress(epoch=int(config["epoch"]), history=list(config["history"]),
-                    best_loss=math.inf if best is None else float(best))
+    return Progress(
+        epoch=int(config["epoch"]), history=list(config["history"]), best_loss=math.inf if best is None else float(best)
+    )

@@ -23,9 +23,12 @@ __all__ = ["TrainConfig"]
 # option: smallest allowed value (integers)
 _INTS = {"epochs": 1, "batch_size": 1, "max_positions": 0, "seed": 0, "threads": 0}
 # option: (the test, the values it allows) (floats, all finite)
-_FLOATS = {"lr": (lambda v: v > 0, "a finite number > 0"), "weight_decay": (lambda v: v >= 0, "a finite number >= 0"),
-           "value_weight": (lambda v: 0 <= v <= 1, "a number in [0, 1]"),
-           "val_fraction": (lambda v: 0 <= v < 1, "a number in [0, 1)")}
+_FLOATS = {
+    "lr": (lambda v: v > 0, "a finite number > 0"),
+    "weight_decay": (lambda v: v >= 0, "a finite number >= 0"),
+    "value_weight": (lambda v: 0 <= v <= 1, "a number in [0, 1]"),
+    "val_fraction": (lambda v: 0 <= v < 1, "a number in [0, 1)"),
+}
 
 
 def _is_path(value: Any) -> bool:
@@ -69,8 +72,12 @@ class TrainConfig:
                 raise InvalidArgumentError(f"train option {name}={value!r}: give an integer >= {low}")
         for name, (allowed, text) in _FLOATS.items():
             value = getattr(self, name)
-            if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
-                    or not allowed(value)):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not math.isfinite(value)
+                or not allowed(value)
+            ):
                 raise InvalidArgumentError(f"train option {name}={value!r}: give {text}")
         if self.optimizer not in ("adam", "sgd"):
             raise InvalidArgumentError(f"train option optimizer={self.optimizer!r}: use 'adam' or 'sgd'")

@@ -60,12 +60,18 @@ def policy_batch(data: dict[str, np.ndarray], index: np.ndarray, k: int, size: i
         raise InvalidArgumentError("policy target names an illegal move (data from another position?)")
     target = np.zeros(len(moves), np.float32)
     np.add.at(target, order[where], data["pi_probs"][picks])
-    return {"x": make_planes(cells, sides, "relative"), "rows": rows, "moves": moves, "target": target,
-            "z": data["results"][index].astype(np.float32)}
+    return {
+        "x": make_planes(cells, sides, "relative"),
+        "rows": rows,
+        "moves": moves,
+        "target": target,
+        "z": data["results"][index].astype(np.float32),
+    }
 
 
-def batch_loss(model: nn.Module, batch: dict[str, Any], size: int, device: torch.device,
-               value_weight: float = 1.0) -> tuple[torch.Tensor, float, float]:
+def batch_loss(
+    model: nn.Module, batch: dict[str, Any], size: int, device: torch.device, value_weight: float = 1.0
+) -> tuple[torch.Tensor, float, float]:
     """``(loss, value loss, policy loss)`` of one ``policy_batch``."""
     x = torch.from_numpy(batch["x"]).to(device)
     with torch.autocast(device.type, enabled=device.type == "cuda"):
@@ -77,9 +83,18 @@ def batch_loss(model: nn.Module, batch: dict[str, Any], size: int, device: torch
     return value_weight * v + policy, float(v.detach()), float(policy.detach())
 
 
-def train_pv(model: nn.Module, data: dict[str, np.ndarray], epochs: int = 4, batch_size: int = 256,
-             lr: float = 2e-3, weight_decay: float = 1e-4, seed: int = 0, device: str = "",
-             value_weight: float = 1.0, progress: bool = True) -> list[dict[str, float]]:
+def train_pv(
+    model: nn.Module,
+    data: dict[str, np.ndarray],
+    epochs: int = 4,
+    batch_size: int = 256,
+    lr: float = 2e-3,
+    weight_decay: float = 1e-4,
+    seed: int = 0,
+    device: str = "",
+    value_weight: float = 1.0,
+    progress: bool = True,
+) -> list[dict[str, float]]:
     """Train ``model`` in place on ``data`` (a ``load_pv_dataset`` dict) for ``epochs`` passes
     with AdamW and a cosine learning rate; one row of mean losses per epoch."""
     from tqdm import tqdm
@@ -100,7 +115,7 @@ def train_pv(model: nn.Module, data: dict[str, np.ndarray], epochs: int = 4, bat
             order = rng.permutation(n)
             sums = np.zeros(3)
             for step in range(steps_per_epoch):
-                index = np.sort(order[step * batch_size:(step + 1) * batch_size])
+                index = np.sort(order[step * batch_size : (step + 1) * batch_size])
                 batch = policy_batch(data, index, int(rng.integers(8)), size)
                 loss, v, p = batch_loss(model, batch, size, dev, value_weight)
                 optimizer.zero_grad(set_to_none=True)
@@ -110,8 +125,14 @@ def train_pv(model: nn.Module, data: dict[str, np.ndarray], epochs: int = 4, bat
                 schedule.step()
                 sums += (float(loss.detach()), v, p)
                 bar.update(1)
-            history.append({"epoch": epoch + 1, "loss": sums[0] / steps_per_epoch,
-                            "value_loss": sums[1] / steps_per_epoch, "policy_loss": sums[2] / steps_per_epoch})
+            history.append(
+                {
+                    "epoch": epoch + 1,
+                    "loss": sums[0] / steps_per_epoch,
+                    "value_loss": sums[1] / steps_per_epoch,
+                    "policy_loss": sums[2] / steps_per_epoch,
+                }
+            )
     finally:
         bar.close()
     model.cpu().eval()

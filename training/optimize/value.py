@@ -87,14 +87,13 @@ def _sources(size: int) -> torch.Tensor:
 
 
 def _targets(data: dict[str, np.ndarray], value_weight: float) -> np.ndarray:
-    return ((1.0 - value_weight) * data["results"].astype(np.float32)
-            + value_weight * data["values"].astype(np.float32))
+    return (1.0 - value_weight) * data["results"].astype(np.float32) + value_weight * data["values"].astype(np.float32)
 
 
 def _split(games: np.ndarray, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     unique = np.unique(games)
     rng = np.random.default_rng(seed)
-    val_games = rng.permutation(unique)[:max(1, int(round(fraction * len(unique))))] if fraction > 0 else []
+    val_games = rng.permutation(unique)[: max(1, int(round(fraction * len(unique))))] if fraction > 0 else []
     is_val = np.isin(games, val_games)
     return np.flatnonzero(~is_val), np.flatnonzero(is_val)
 
@@ -112,7 +111,7 @@ def _evaluate(model, x, t, sides, batch, device) -> tuple[float, float, float]:
     loss = mse = correct = 0.0
     with torch.inference_mode():
         for i in range(0, len(x), batch):
-            xb, tb, sb = (a[i:i + batch].to(device) for a in (x, t, sides))
+            xb, tb, sb = (a[i : i + batch].to(device) for a in (x, t, sides))
             out = model(xb).float()
             loss += float(((out - _model_targets(model, tb, sb)) ** 2).sum())
             value = value_for_side_to_move(model, out, sb)
@@ -126,6 +125,7 @@ def _plot(rows: list[dict[str, Any]], path: Path, title: str) -> bool:
     """Draw the loss and accuracy curves into ``path``; False when matplotlib is not installed."""
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
@@ -161,7 +161,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
     amp = device.type == "cuda"
     data, data_hash = load_dataset(config.data)
     if config.max_positions and len(data["sides"]) > config.max_positions:
-        keep = np.random.default_rng(config.seed).permutation(len(data["sides"]))[:config.max_positions]
+        keep = np.random.default_rng(config.seed).permutation(len(data["sides"]))[: config.max_positions]
         data = {k: v[np.sort(keep)] for k, v in data.items()}
     size = int(round(np.sqrt(data["cells"].shape[1]))) - 2
     kwargs = dict(config.kwargs)
@@ -197,6 +197,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
     epochs = range(progress.epoch + 1, config.epochs + 1)
     if config.progress:
         from tqdm import tqdm
+
         epochs = tqdm(epochs, desc=f"train {config.arch}", unit="epoch", initial=progress.epoch, total=config.epochs)
     for epoch in epochs:
         start = time.perf_counter()
@@ -204,7 +205,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
         order = torch.randperm(len(xt), generator=training.shuffle)
         total = 0.0
         for i in range(0, len(order), config.batch_size):
-            idx = order[i:i + config.batch_size]
+            idx = order[i : i + config.batch_size]
             xb, tb, sb = xt[idx], tt[idx], st[idx]
             if config.augment:
                 parts = torch.tensor_split(torch.arange(len(idx)), 8)
@@ -222,9 +223,15 @@ def train(config: TrainConfig) -> dict[str, Any]:
             schedule.step()
             total += float(loss.detach()) * len(idx)
         val_loss, val_mse, val_acc = _evaluate(model, xv, tv, sv, 1024, device)
-        row = {"epoch": epoch, "train_loss": total / max(1, len(xt)), "val_loss": val_loss,
-               "val_value_mse": val_mse, "val_accuracy": val_acc, "lr": schedule.get_last_lr()[0],
-               "seconds": round(time.perf_counter() - start, 2)}
+        row = {
+            "epoch": epoch,
+            "train_loss": total / max(1, len(xt)),
+            "val_loss": val_loss,
+            "val_value_mse": val_mse,
+            "val_accuracy": val_acc,
+            "lr": schedule.get_last_lr()[0],
+            "seconds": round(time.perf_counter() - start, 2),
+        }
         rows.append(row)
         meta = dict(recipe, epoch=epoch, val_loss=val_loss)
         checkpoint = save_model(model, state_base(out / "checkpoints", epoch), size, meta, data_hash)
@@ -239,5 +246,12 @@ def train(config: TrainConfig) -> dict[str, Any]:
         save_state(checkpoint, progress, training, recipe, data_hash)
     curves = out / "curves.png"
     plotted = _plot(rows, curves, f"{config.arch} ({parameter_count(model):,} parameters), {size}x{size}")
-    return {"history": rows, "best": best, "device": device.type, "parameters": parameter_count(model),
-            "data_hash": data_hash, "resumed_from": resumed_from, "curves": curves if plotted else None}
+    return {
+        "history": rows,
+        "best": best,
+        "device": device.type,
+        "parameters": parameter_count(model),
+        "data_hash": data_hash,
+        "resumed_from": resumed_from,
+        "curves": curves if plotted else None,
+    }

@@ -47,6 +47,7 @@ from training.selfplay.value import _kept_shards
 
 __all__ = ["mcts_games", "engine_games", "play_shards", "mcts_shard", "engine_shard"]
 
+
 class _Game:
     """One game's board and the records of its positions so far."""
 
@@ -74,18 +75,32 @@ class _Game:
         if not self.rows:  # decided by the opening alone: nothing was searched, nothing to learn
             return {}
         sides = np.array([r[1] for r in self.rows], np.int8)
-        return {"cells": np.stack([r[0] for r in self.rows]), "sides": sides,
-                "results": np.where(sides == self.winner, 1, -1).astype(np.int8),
-                "values": np.clip([r[2] for r in self.rows], -1, 1).astype(np.float32),
-                "plies": np.arange(len(sides), dtype=np.int16),
-                "pi_counts": np.array([len(r[3]) for r in self.rows], np.int16),
-                "pi_moves": np.concatenate([r[3] for r in self.rows]).astype(np.uint8),
-                "pi_probs": np.concatenate([r[4] for r in self.rows]).astype(np.float32)}
+        return {
+            "cells": np.stack([r[0] for r in self.rows]),
+            "sides": sides,
+            "results": np.where(sides == self.winner, 1, -1).astype(np.int8),
+            "values": np.clip([r[2] for r in self.rows], -1, 1).astype(np.float32),
+            "plies": np.arange(len(sides), dtype=np.int16),
+            "pi_counts": np.array([len(r[3]) for r in self.rows], np.int16),
+            "pi_moves": np.concatenate([r[3] for r in self.rows]).astype(np.uint8),
+            "pi_probs": np.concatenate([r[4] for r in self.rows]).astype(np.float32),
+        }
 
 
-def mcts_games(net: PVNet, games: int, size: int, sims: int, batch: int = 8, seed: int = 0,
-               temperature_plies: int = 10, alpha: float = 0.3, fraction: float = 0.25, opening: int = 2,
-               c: float = 1.5, on_move: Optional[Callable[[], None]] = None) -> list[dict[str, np.ndarray]]:
+def mcts_games(
+    net: PVNet,
+    games: int,
+    size: int,
+    sims: int,
+    batch: int = 8,
+    seed: int = 0,
+    temperature_plies: int = 10,
+    alpha: float = 0.3,
+    fraction: float = 0.25,
+    opening: int = 2,
+    c: float = 1.5,
+    on_move: Optional[Callable[[], None]] = None,
+) -> list[dict[str, np.ndarray]]:
     """``games`` self-play games in lock-step (module docstring); their arrays."""
     rng = np.random.default_rng(seed)
     played = [_Game(size, rng, opening) for _ in range(games)]
@@ -95,8 +110,12 @@ def mcts_games(net: PVNet, games: int, size: int, sims: int, batch: int = 8, see
         live = [i for i, g in enumerate(played) if not g.decided()]
         if not live:
             break
-        start_roots([trees[i] for i in live], [(played[i].board.cells.copy(), int(played[i].board.turn))
-                                               for i in live], evaluator, noise=(rng, alpha, fraction))
+        start_roots(
+            [trees[i] for i in live],
+            [(played[i].board.cells.copy(), int(played[i].board.turn)) for i in live],
+            evaluator,
+            noise=(rng, alpha, fraction),
+        )
         run_trees([trees[i] for i in live], evaluator, sims, batch)
         for i in live:
             game, root = played[i], trees[i].root
@@ -134,8 +153,9 @@ def engine_games(agent: Any, games: int, size: int, seed: int = 0, opening: int 
     return out
 
 
-def _engine_game(agent: Any, game: _Game, policy: Optional[Callable[[Any, Board], tuple[np.ndarray, np.ndarray]]]
-                 ) -> dict[str, np.ndarray]:
+def _engine_game(
+    agent: Any, game: _Game, policy: Optional[Callable[[Any, Board], tuple[np.ndarray, np.ndarray]]]
+) -> dict[str, np.ndarray]:
     """``game`` played to its end by ``agent`` against itself (``agents.game.play_out``); its
     arrays. Each position's target: ``policy(agent, board)`` (moves and their shares) after a
     search that ran simulations, else the move the agent chose."""
@@ -153,8 +173,9 @@ def _engine_game(agent: Any, game: _Game, policy: Optional[Callable[[Any, Board]
     return game.arrays()
 
 
-def mcts_shard(weights: str, games: int, size: int, sims: int, batch: int, temperature_plies: int,
-               index: int, seed: int) -> list[dict[str, np.ndarray]]:
+def mcts_shard(
+    weights: str, games: int, size: int, sims: int, batch: int, temperature_plies: int, index: int, seed: int
+) -> list[dict[str, np.ndarray]]:
     """A shard's ``mcts_games`` by the net in the file ``weights`` (a task that any process can run)."""
     return mcts_games(PVNet.load(weights, threads=0), games, size, sims, batch, seed, temperature_plies)
 
@@ -166,10 +187,18 @@ def engine_shard(spec: str, games: int, size: int, index: int, seed: int) -> lis
     return engine_games(agents.make(spec), games, size, seed)
 
 
-def play_shards(folder: "str | Path", settings: dict[str, Any], shards: int, games_per_shard: int,
-                play: Callable[[int, int], Sequence[dict[str, np.ndarray]]], progress: bool = True,
-                label: str = "self-play", workers: int = 1, backend: str = "local",
-                address: Optional[str] = None) -> dict[str, Any]:
+def play_shards(
+    folder: "str | Path",
+    settings: dict[str, Any],
+    shards: int,
+    games_per_shard: int,
+    play: Callable[[int, int], Sequence[dict[str, np.ndarray]]],
+    progress: bool = True,
+    label: str = "self-play",
+    workers: int = 1,
+    backend: str = "local",
+    address: Optional[str] = None,
+) -> dict[str, Any]:
     """Shards ``0 .. shards-1`` of ``folder``: ``play(index, seed)`` gives a shard's games (seed
     ``settings["seed"] + index``); shards a previous run finished with the same ``settings`` are
     kept. ``workers``, ``backend``, ``address``: where shards are played
@@ -183,8 +212,14 @@ def play_shards(folder: "str | Path", settings: dict[str, Any], shards: int, gam
     kept = _kept_shards(folder, settings)
     done = {s["index"] for s in kept}
     todo = [i for i in range(shards) if i not in done]
-    with tqdm(total=shards * games_per_shard, initial=len(done) * games_per_shard, unit="game", desc=label,
-              disable=not progress, leave=False) as bar:
+    with tqdm(
+        total=shards * games_per_shard,
+        initial=len(done) * games_per_shard,
+        unit="game",
+        desc=label,
+        disable=not progress,
+        leave=False,
+    ) as bar:
         tasks = [(index, int(settings.get("seed", 0)) + index) for index in todo]
         for (index, _), games in run_tasks(play, tasks, workers, backend, address):
             kept.append(write_pv_shard(folder, index, games, first_game=index * games_per_shard))

@@ -55,11 +55,13 @@ DEFAULT_AGENT = "two-iteration:depth=1,eval=territory"
 def _make_agent(spec: str):
     import agents
     import agents.evaluation.territory  # noqa: F401  (registers the territory evaluator)
+
     return agents.make(spec)
 
 
-def play_game(size: int, agent: Any, seed: int, random_plies: Sequence[int] = (2, 6),
-              endgame_budget: int = ENDGAME_BUDGET) -> dict[str, np.ndarray]:
+def play_game(
+    size: int, agent: Any, seed: int, random_plies: Sequence[int] = (2, 6), endgame_budget: int = ENDGAME_BUDGET
+) -> dict[str, np.ndarray]:
     """One self-play game (``agents.game.play_out``): the arrays of the module docstring, plus
     ``plies`` (the ply of each position). ``agent`` must have ``search(board)`` returning a result
     with ``.move``/``.value``."""
@@ -89,21 +91,26 @@ def play_game(size: int, agent: Any, seed: int, random_plies: Sequence[int] = (2
 
     winner = play_out(Board(size), (choose, choose), decided, check=False)
     sides_array = np.array(sides, dtype=np.int8)
-    return {"cells": np.array(cells, dtype=np.uint8), "sides": sides_array,
-            "results": np.where(sides_array == winner, 1, -1).astype(np.int8),
-            "values": np.clip(np.array(values, dtype=np.float32), -1, 1),
-            "plies": np.arange(len(sides), dtype=np.int16)}
+    return {
+        "cells": np.array(cells, dtype=np.uint8),
+        "sides": sides_array,
+        "results": np.where(sides_array == winner, 1, -1).astype(np.int8),
+        "values": np.clip(np.array(values, dtype=np.float32), -1, 1),
+        "plies": np.arange(len(sides), dtype=np.int16),
+    }
 
 
-def _play_shard(index: int, first_seed: int, games: int, size: int, agent_spec: str,
-                random_plies: tuple[int, int]) -> tuple[dict[str, np.ndarray], int]:
+def _play_shard(
+    index: int, first_seed: int, games: int, size: int, agent_spec: str, random_plies: tuple[int, int]
+) -> tuple[dict[str, np.ndarray], int]:
     """The arrays of shard ``index`` and its White wins (written by the caller: a Ray worker may
     run on another machine)."""
     agent = _make_agent(agent_spec)
     parts = [play_game(size, agent, first_seed + j, random_plies) for j in range(games)]
     data = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-    data["games"] = np.concatenate([np.full(len(p["sides"]), first_seed + j, dtype=np.int64)
-                                    for j, p in enumerate(parts)])
+    data["games"] = np.concatenate(
+        [np.full(len(p["sides"]), first_seed + j, dtype=np.int64) for j, p in enumerate(parts)]
+    )
     white_wins = int(sum(p["results"][0] == 1 for p in parts))  # position 0 has White to move
     return data, white_wins
 
@@ -132,10 +139,19 @@ def _kept_shards(folder: Path, settings: dict[str, Any]) -> list[dict[str, Any]]
     return kept
 
 
-def selfplay(folder: "str | os.PathLike", games: int, size: int = 8, agent: str = DEFAULT_AGENT,
-             games_per_shard: int = 50, workers: Optional[int] = None, seed: int = 0,
-             random_plies: Sequence[int] = (2, 6), progress: bool = True, backend: str = "local",
-             address: Optional[str] = None) -> dict[str, Any]:
+def selfplay(
+    folder: "str | os.PathLike",
+    games: int,
+    size: int = 8,
+    agent: str = DEFAULT_AGENT,
+    games_per_shard: int = 50,
+    workers: Optional[int] = None,
+    seed: int = 0,
+    random_plies: Sequence[int] = (2, 6),
+    progress: bool = True,
+    backend: str = "local",
+    address: Optional[str] = None,
+) -> dict[str, Any]:
     """Play ``games`` self-play games into ``folder`` (resuming a previous run); the manifest.
     Every option is checked (and ``agent`` built once) before any game starts; ``backend`` and
     ``address``: where the shards are played (``agents.arena.backends.run_tasks``)."""
@@ -149,16 +165,22 @@ def selfplay(folder: "str | os.PathLike", games: int, size: int = 8, agent: str 
     if lo > hi:
         raise InvalidArgumentError(f"selfplay option random_plies={random_plies!r}: need LOW <= HIGH")
     if -(-games // games_per_shard) > 100_000:
-        raise InvalidArgumentError(f"selfplay: {games} games of {games_per_shard} per shard make more than "
-                                   "100,000 shards")
+        raise InvalidArgumentError(
+            f"selfplay: {games} games of {games_per_shard} per shard make more than 100,000 shards"
+        )
     check_backend(backend, address)
     if not isinstance(agent, str):
         raise InvalidArgumentError(f"selfplay option agent={agent!r}: give an agent spec")
     _make_agent(agent)  # a bad spec fails here, once, not in every worker
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    settings = {"size": size, "agent": agent, "games_per_shard": games_per_shard, "seed": seed,
-                "random_plies": [lo, hi]}
+    settings = {
+        "size": size,
+        "agent": agent,
+        "games_per_shard": games_per_shard,
+        "seed": seed,
+        "random_plies": [lo, hi],
+    }
     shards = _kept_shards(folder, settings)
     done = {s["index"] for s in shards}
     jobs = []
@@ -169,6 +191,7 @@ def selfplay(folder: "str | os.PathLike", games: int, size: int = 8, agent: str 
     bar = None
     if progress:
         from tqdm import tqdm
+
         bar = tqdm(total=sum(j[2] for j in jobs), unit="game", desc=f"self-play {size}x{size}")
 
     try:
