@@ -46,7 +46,7 @@ import os
 from dataclasses import asdict, dataclass, fields
 from functools import partial
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, TypedDict
 
 from amazons_env import core
 from amazons_env.errors import InvalidArgumentError, InvalidFileError
@@ -68,6 +68,14 @@ STATE_VERSION = 1
 
 class LoopStateError(InvalidFileError):
     """A loop state file that cannot be used (edited, malformed, or from other settings)."""
+
+
+class _Where(TypedDict):
+    """Where the loop's games run: the keywords that ``play_shards`` and ``match`` share."""
+
+    workers: int
+    backend: str
+    address: Optional[str]
 
 
 @dataclass
@@ -129,17 +137,17 @@ class LoopConfig:
                 raise InvalidArgumentError(
                     f"train-loop --{name.replace('_', '-')}={value!r}: give an integer from {low} to {high}"
                 )
-        for name, low, high in (("lr", 0.0, 1.0), ("gate", 0.0, 1.0)):
+        for name, least, most in (("lr", 0.0, 1.0), ("gate", 0.0, 1.0)):
             value = getattr(self, name)
             if (
                 isinstance(value, bool)
                 or not isinstance(value, (int, float))
-                or not low <= value <= high
+                or not least <= value <= most
                 or not math.isfinite(value)
                 or name == "lr"
                 and value == 0
             ):
-                raise InvalidArgumentError(f"train-loop --{name}={value!r}: give a number in ({low}, {high}]")
+                raise InvalidArgumentError(f"train-loop --{name}={value!r}: give a number in ({least}, {most}]")
         if not isinstance(self.out, (str, os.PathLike)) or not str(self.out):
             raise InvalidArgumentError(f"train-loop OUT={self.out!r}: give a folder")
         check_backend(self.backend, self.ray_address or None)
@@ -226,7 +234,7 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
         torch.set_num_threads(config.threads)
     state = _load_state(out, config)
     size, gps = config.size, config.games_per_shard
-    where = {"workers": config.workers, "backend": config.backend, "address": config.ray_address or None}
+    where: _Where = {"workers": config.workers, "backend": config.backend, "address": config.ray_address or None}
 
     def finish(stage: str) -> None:
         state["done"].append(stage)

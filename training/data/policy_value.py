@@ -31,6 +31,7 @@ policy arrays too (``ShardError`` naming the file).
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -128,7 +129,7 @@ def target_starts(counts: np.ndarray) -> np.ndarray:
 def load_pv_dataset(folders: "Sequence[PathLike] | PathLike") -> tuple[dict[str, np.ndarray], str]:
     """All policy-value shards of one or more folders, concatenated (game numbers made distinct
     per folder), and their combined data hash."""
-    if isinstance(folders, (str, Path)):
+    if isinstance(folders, (str, os.PathLike)):
         folders = [folders]
     parts, hashes, sizes = [], [], set()
     for number, folder in enumerate(folders):

@@ -37,7 +37,7 @@ import os
 import re
 import zipfile
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 import numpy as np
 
@@ -207,7 +207,7 @@ def shard_path(folder: PathLike, entry: dict[str, Any]) -> Path:
     return path
 
 
-def read_arrays(path: Path, keys: Sequence[str], limit: int, what: str = "self-play shard") -> dict[str, np.ndarray]:
+def read_arrays(path: Path, keys: Collection[str], limit: int, what: str = "self-play shard") -> dict[str, np.ndarray]:
     """The arrays ``keys`` of the ``.npz`` file ``path``, exactly those, refused (``ShardError``
     naming the file) if they would unpack to more than ``limit`` bytes: the sizes come from the zip
     directory, before anything is decompressed (and zip does not unpack past them)."""

@@ -93,7 +93,9 @@ def _targets(data: dict[str, np.ndarray], value_weight: float) -> np.ndarray:
 def _split(games: np.ndarray, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     unique = np.unique(games)
     rng = np.random.default_rng(seed)
-    val_games = rng.permutation(unique)[: max(1, int(round(fraction * len(unique))))] if fraction > 0 else []
+    val_games: np.ndarray | list[int] = (
+        rng.permutation(unique)[: max(1, int(round(fraction * len(unique))))] if fraction > 0 else []
+    )
     is_val = np.isin(games, val_games)
     return np.flatnonzero(~is_val), np.flatnonzero(is_val)
 
@@ -168,12 +170,15 @@ def train(config: TrainConfig) -> dict[str, Any]:
     if config.arch == "StudyCNN":
         kwargs.setdefault("size", size)
     model = build_model(config.arch, **kwargs).to(device)
-    x = torch.from_numpy(make_planes(data["cells"], data["sides"], model.planes))
+    planes = model.planes
+    assert isinstance(planes, str)  # every architecture of MODELS names its input planes (a class attribute)
+    x = torch.from_numpy(make_planes(data["cells"], data["sides"], planes))
     t = torch.from_numpy(_targets(data, config.value_weight))
     sides = torch.from_numpy(data["sides"].astype(np.int64))
     train_idx, val_idx = _split(data["games"], config.val_fraction, config.seed)
     xt, tt, st = x[train_idx], t[train_idx], sides[train_idx]
     xv, tv, sv = x[val_idx], t[val_idx], sides[val_idx]
+    optimizer: torch.optim.Optimizer
     if config.optimizer == "sgd":
         optimizer = torch.optim.SGD(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     else:  # "adam" (``config.check`` allows no other)

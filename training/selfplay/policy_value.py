@@ -59,13 +59,14 @@ class _Game:
             moves = self.board.legal_moves_array()
             if len(moves) == 0:
                 break
-            self.board.push_unchecked(Move(*(int(x) for x in moves[rng.integers(len(moves))]), size))
+            from_square, to_square, arrow = (int(x) for x in moves[rng.integers(len(moves))])
+            self.board.push_unchecked(Move(from_square, to_square, arrow, size))
 
     def decided(self) -> bool:
         """True (and ``winner`` set) once the game is over or its filling phase is counted."""
         if self.winner is None:
-            board = self.board
-            self.winner = int(board.winner) if board.is_game_over() else endgame_winner(board)
+            winner = self.board.winner  # set once the game is over
+            self.winner = int(winner) if winner is not None else endgame_winner(self.board)
         return self.winner is not None
 
     def record(self, value: float, moves: np.ndarray, probs: np.ndarray) -> None:
@@ -119,6 +120,7 @@ def mcts_games(
         run_trees([trees[i] for i in live], evaluator, sims, batch)
         for i in live:
             game, root = played[i], trees[i].root
+            assert root is not None  # start_roots gave every live tree its root
             visited = np.flatnonzero(root.n_move)
             probs = root.n_move[visited] / root.n_move[visited].sum()
             value = float(root.w_move[visited].sum() / root.n_move[visited].sum())
@@ -127,7 +129,8 @@ def mcts_games(
                 m = int(visited[rng.choice(len(visited), p=probs)])
             else:
                 m = best_move(root)
-            game.board.push_unchecked(Move(*(int(x) for x in root.moves[m]), size))
+            from_square, to_square, arrow = (int(x) for x in root.moves[m])
+            game.board.push_unchecked(Move(from_square, to_square, arrow, size))
             trees[i].root = root.children.get(m)  # the subtree is reused (start_roots checks it)
         if on_move is not None:
             on_move()

@@ -86,7 +86,8 @@ def play_game(
         values.append(float(result.value))
         if board.ply < opening:
             moves = board.legal_moves_array()
-            return Move(*(int(x) for x in moves[rng.integers(len(moves))]), size)
+            from_square, to_square, arrow = (int(x) for x in moves[rng.integers(len(moves))])
+            return Move(from_square, to_square, arrow, size)
         return result.move
 
     winner = play_out(Board(size), (choose, choose), decided, check=False)
