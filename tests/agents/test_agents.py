@@ -21,7 +21,8 @@ def random_position(seed: int, size: int = 6, max_moves: int = 40) -> Board:
     board = Board(size)
     while board.count_legal_moves() > max_moves:
         moves = board.legal_moves_array()
-        board.push(Move(*moves[rng.integers(len(moves))].tolist(), size))
+        from_square, to_square, arrow = moves[rng.integers(len(moves))].tolist()
+        board.push(Move(from_square, to_square, arrow, size))
     return board
 
 
@@ -42,7 +43,7 @@ def minimax(board: Board, depth: int, evaluator: Evaluator, loss: float = -1.0) 
 
 def queen_moves(board: Board) -> list[tuple[int, int]]:
     """(from, to) queen moves in the search order (unique, in generate_moves order)."""
-    seen = {}
+    seen: dict[tuple[int, int], None] = {}
     for f, t, _ in board.legal_moves_array().tolist():
         seen.setdefault((f, t), None)
     return list(seen)

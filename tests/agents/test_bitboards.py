@@ -1,7 +1,7 @@
-"""Bitboards (``agents.evaluation.bitboards``) and the bitboard territory kernel (``agents.evaluation.territory_bitboard``):
-the primitives against Python integers, the kernel against the mailbox kernel (the reference) on
-random games and on hypothesis' random boards of every size, crowded ones included, both sides to
-move, with random weights."""
+"""Bitboards (``agents.evaluation.bitboards``) and the bitboard territory kernel
+(``agents.evaluation.territory_bitboard``): the primitives against Python integers, the kernel
+against the mailbox kernel (the reference) on random games and on hypothesis' random boards of every
+size, crowded ones included, both sides to move, with random weights."""
 
 from __future__ import annotations
 

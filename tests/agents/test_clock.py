@@ -206,7 +206,7 @@ def test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far():
     assert batched_alphabeta(board, 2, evaluator, k=4, node_limit=partial[0].nodes).move is None  # no first
 
 
-def test_batched_search_reuses_the_root_scores_of_its_last_iteration():
+def test_batched_search_reuses_the_root_scores_of_its_last_iteration() -> None:
     from agents.evaluation.evaluator import make_evaluator
     from agents.search.batched_alphabeta import batched_alphabeta
 

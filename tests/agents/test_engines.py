@@ -139,6 +139,18 @@ class BatchOnly(Evaluator):
         return self.inner.evaluate_batch(cells, sides)
 
 
+class CountingBatches(BatchOnly):
+    """``BatchOnly`` that records the size of each batch it is given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sizes: list[int] = []
+
+    def evaluate_batch(self, cells, sides):
+        self.sizes.append(len(cells))
+        return super().evaluate_batch(cells, sides)
+
+
 def test_batch_path_matches_kernel_path():
     board = random_position(2, size=5, max_moves=14)
     for depth in (1, 2):
@@ -156,15 +168,8 @@ def test_prefilter_shortlists_the_batch_evaluator():
         ).search(board)
         assert full.value == pytest.approx(kernel.value, abs=1e-9)
 
-    class Counting(BatchOnly):
-        sizes: list[int] = []
-
-        def evaluate_batch(self, cells, sides):
-            self.sizes.append(len(cells))
-            return super().evaluate_batch(cells, sides)
-
     board = Board(8)
-    evaluator = Counting()
+    evaluator = CountingBatches()
     result = make("alphabeta:depth=2,k=3,prefilter=basic,shortlist=5", eval=evaluator).search(board)
     assert board.is_legal(result.move) and evaluator.sizes and max(evaluator.sizes) == 5
     assert len(evaluator.sizes) == 1 + 3  # the root and its 3 best children
@@ -220,7 +225,8 @@ def separated_position(seed: int, size: int = 6) -> Board:
         if board.is_game_over():  # ended with amazons of both sides touching: start again
             return separated_position(seed + 1000, size)
         moves = board.legal_moves_array()
-        board.push(Move(*moves[rng.integers(len(moves))].tolist(), size))
+        from_square, to_square, arrow = moves[rng.integers(len(moves))].tolist()
+        board.push(Move(from_square, to_square, arrow, size))
     return board
 
 

@@ -20,7 +20,8 @@ pytestmark = pytest.mark.skipif(not onnx_runtime.available(), reason="the onnx e
 def positions(size: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """``count`` positions of random games on ``size`` x ``size`` boards (padded cells, side to move)."""
     rng = np.random.default_rng(seed)
-    cells, sides = [], []
+    cells: list[np.ndarray] = []
+    sides: list[int] = []
     board = Board(size)
     while len(cells) < count:
         if board.is_game_over():

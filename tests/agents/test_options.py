@@ -21,7 +21,7 @@ IDS = [f"{registry.kind}:{name}" for registry, name in ENTRIES]
 
 def bad_values(option) -> list:
     """Values the option must refuse: wrong type, NaN, infinities, outside its range."""
-    kinds = {
+    kinds: dict[str, list[object]] = {
         "int": [1.5, "abc", True, math.nan, math.inf, -math.inf, 2**63, -(10**5000)],
         "float": [math.nan, math.inf, -math.inf, "abc", True, 10**400],
         "bool": [3, "yes", 0.5],

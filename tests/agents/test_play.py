@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import sys
+from typing import Sequence
 
 import numpy as np
 import pytest
@@ -38,7 +39,7 @@ def scripted(game: TerminalGame, lines: list[str]):
     return read
 
 
-def new_game(human: Color = Color.WHITE, lines: list[str] = (), seed: int = 1) -> TerminalGame:
+def new_game(human: Color = Color.WHITE, lines: Sequence[str] = (), seed: int = 1) -> TerminalGame:
     game = TerminalGame(make_player("random", seed=seed), human, Board(6), out=io.StringIO())
     game.read = scripted(game, list(lines))
     return game

@@ -54,7 +54,7 @@ def test_two_level_statistics_and_signs(net_path):
             continue
         assert node.visits == node.n_move.sum() == node.n_slide.sum()
         assert (node.n_move >= 0).all()  # every virtual loss was taken back
-        for g, lo in enumerate(node.starts):
+        for g in range(len(node.starts)):
             in_group = node.group == g
             assert node.n_slide[g] == node.n_move[in_group].sum()
             assert node.w_slide[g] == pytest.approx(node.w_move[in_group].sum())

@@ -109,7 +109,7 @@ def test_tree_bookkeeping(tree, prior):
 
 def _tiny_positions(count: int) -> list[Board]:
     """Late 5x5 positions: a few moves each side, not separated (the tree has to prove them)."""
-    boards = []
+    boards: list[Board] = []
     seed = 0
     while len(boards) < count:
         board = random_position(seed, size=5, max_moves=14)
@@ -177,6 +177,7 @@ def _most_visited_reply(agent: UCT, board: Board) -> Move:
         node = agent._reused_node(board)
         board.pop()
         if node is not None:
+            assert agent._tree is not None  # a reused node lives in the kept tree
             visits = int(agent._tree[0][node, T.VISITS])
             if best is None or visits > best[0]:
                 best = (visits, move)

@@ -68,7 +68,7 @@ def net_move_probs(net: PVNet, board: Board) -> dict[tuple[int, int, int], float
     with torch.no_grad():
         _, slide, arrow = model(torch.from_numpy(make_planes(board.cells[None], [int(board.turn)], "relative")))
         logp = move_log_probs(slide, arrow, rows, moves, board.size).numpy()
-    return {tuple(int(v) for v in m): float(np.exp(lp)) for m, lp in zip(moves, logp)}
+    return {(int(f), int(t), int(a)): float(np.exp(lp)) for (f, t, a), lp in zip(moves, logp)}
 
 
 def kids(ni: np.ndarray, x: int) -> range:
@@ -104,7 +104,7 @@ def test_net_priors_at_the_root_and_on_the_arrows_of_the_top_queen_moves(net_pat
     public = core.public_index(6)
     root = int(st[T.ROOT])
     slide = {}
-    for (f, t, a), p in probs.items():
+    for (f, t, _arrow), p in probs.items():
         slide[f, t] = slide.get((f, t), 0.0) + p
     queen_moves = list(kids(ni, root))
     assert len(queen_moves) == len(slide)

@@ -203,4 +203,4 @@ def test_the_old_module_names_warn():
     with pytest.warns(DeprecationWarning):
         assert cnn.weights_path("default", 8) == weights_path("default", 8, VALUE_WEIGHTS)
     with pytest.raises(AttributeError):
-        cnn.nothing_here
+        _ = cnn.nothing_here

@@ -207,7 +207,11 @@ def test_policy_opponent_errors_name_the_policy():
         AmazonsVectorEnv(2, size=6, opponent=42)
 
 
-@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="NUMBA_NUM_THREADS=1: one thread only")
+# numba.config sets its settings at import (from the environment): mypy cannot see them
+@pytest.mark.skipif(
+    numba.config.NUMBA_NUM_THREADS < 2,  # type: ignore[attr-defined]
+    reason="NUMBA_NUM_THREADS=1: one thread only",
+)
 def test_threads_give_the_same_games():
     runs = []
     for threads in (1, 2):

@@ -28,7 +28,7 @@ def board_of_string(text: str, turn: int) -> Board:
     """OpenSpiel's ``str(state)`` (rows from the top; X White, O Black, # arrow) read on its own."""
     rows = text.strip().splitlines()
     n = len(rows)
-    squares = {"X": [], "O": [], "#": []}
+    squares: dict[str, list[int]] = {"X": [], "O": [], "#": []}
     for row, line in enumerate(rows):
         for col, char in enumerate(line):
             if char != ".":

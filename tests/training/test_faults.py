@@ -61,6 +61,7 @@ def kill_mid_run(process: subprocess.Popen, started, how: signal.Signals) -> Non
     """Send ``how`` to the parent alone once ``started()`` holds, then check its whole group ends."""
     group = process.pid  # the session leader's pid is its group id
     wait_until(lambda: started() or process.poll() is not None, 240, "the run to start")
+    assert process.stderr is not None  # ``start`` pipes it
     assert process.poll() is None, f"finished before it could be killed: {process.stderr.read()[-2000:]}"
     workers = [pid for pid in group_members(group) if pid != process.pid]
     assert workers, "no worker processes seen"

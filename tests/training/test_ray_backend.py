@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,7 @@ from training.data.shards import read_manifest
 from training.selfplay.value import selfplay
 
 AGENT = "two-iteration:depth=1,eval=improved"
-SELFPLAY = dict(games=8, size=6, agent=AGENT, games_per_shard=2, seed=5, progress=False)
+SELFPLAY: dict[str, Any] = dict(games=8, size=6, agent=AGENT, games_per_shard=2, seed=5, progress=False)
 MATCH = dict(games=4, size=6, seed=3, opening=2, progress=False)
 SAME = ("pair", "index", "white", "black", "winner", "plies", "opening", "record", "size")  # not the timings
 
