@@ -96,5 +96,7 @@ alias_moved_modules(
         "amazons_env.env_kernels": "amazons_env.envs.kernels",
         "amazons_env.array_intrinsics": "amazons_env.envs.intrinsics",
         "amazons_env.selfplay": "amazons_env.envs.policy_pool",
+        "amazons_env.render": "amazons_env.drawing.render",
+        "amazons_env.svg": "amazons_env.drawing.svg",
     }
 )

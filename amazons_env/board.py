@@ -18,10 +18,10 @@ from typing import Iterable, Optional, Union
 import numpy as np
 
 from amazons_env import core
+from amazons_env.drawing.render import ansi
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError, describe
 from amazons_env.move import Move
 from amazons_env.position import Layout, format_position, parse_position, start_layout, validate_layout
-from amazons_env.render import ansi
 from amazons_env.squares import Color, as_int, as_square, check_size
 from amazons_env.symmetry import transform_square
 
@@ -355,6 +355,6 @@ class Board:
         return ansi(grid, caption)
 
     def _repr_svg_(self) -> str:
-        from amazons_env.svg import board_svg
+        from amazons_env.drawing.svg import board_svg
 
         return board_svg(self)

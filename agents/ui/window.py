@@ -4,7 +4,7 @@ Click one of your queens (its legal targets get blue dots), click where it goes 
 turns green and the arrow's targets get dots), click where it shoots; the agent replies (the
 title bar says it is thinking). Right click or Escape cancels a half-made move, ``u`` takes back
 your last move and the reply, ``q`` or closing the window quits. The picture is
-``amazons_env.render.rgb_array`` (the env's ``rgb_array`` and ``human`` modes draw the same).
+``amazons_env.drawing.render.rgb_array`` (the env's ``rgb_array`` and ``human`` modes draw the same).
 
 ``ClickGame.step()`` handles the pending events once, so tests drive the window with synthetic
 events under SDL's dummy video driver (``SDL_VIDEODRIVER=dummy``).
@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Optional
 
 from amazons_env import Board, Color, Move, core
+from amazons_env.drawing.render import HumanWindow, rgb_array
 from amazons_env.errors import InvalidArgumentError
-from amazons_env.render import HumanWindow, rgb_array
 
 from agents.base import Agent
 from agents.ui.terminal import arrow_targets, engine_move, queen_targets, short_name, take_back, thinking_text

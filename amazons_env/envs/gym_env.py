@@ -187,7 +187,7 @@ class AmazonsEnv(gymnasium.Env):
         self.opponent = None if opponent is None else resolve_opponent(opponent)
         self._window = None
         if render_mode == "human":
-            from amazons_env.render import HumanWindow
+            from amazons_env.drawing.render import HumanWindow
 
             self._window = HumanWindow(f"Amazons {self.size}x{self.size}")
         n = self.size
@@ -304,7 +304,7 @@ class AmazonsEnv(gymnasium.Env):
             return None
         if self._meta is None:
             raise gymnasium.error.ResetNeeded("call reset() before render()")
-        from amazons_env import render
+        from amazons_env.drawing import render
 
         meta = self._meta
         grid = self._cells[self._pad].reshape(self.size, self.size)

@@ -136,7 +136,7 @@ def test_an_illegal_action_in_either_phase_and_colour_costs_only_its_taker(make,
 
 
 def test_human_mode_draws_one_frame_per_step(monkeypatch):
-    from amazons_env import render
+    from amazons_env.drawing import render
 
     frames = []
     monkeypatch.setattr(render.HumanWindow, "show", lambda self, *args, **kwargs: frames.append(1))
