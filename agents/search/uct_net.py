@@ -131,9 +131,7 @@ def expand_nodes(
                 if outcome != 0:
                     ni[x, SOLVED] = -outcome
                     continue
-        T._expand(
-            x, c, q, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores, stats
-        )
+        T.expand(x, c, q, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores, stats)
         out[k] = ni[x, FIRST]
     return out
 

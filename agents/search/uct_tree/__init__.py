@@ -1,0 +1,150 @@
+"""The numba half of ``uct``: a search tree in flat arrays and the simulations that grow it.
+
+No Python runs per simulation: ``run`` plays a batch of simulations and returns, and the agent
+(``agents.search.uct``) calls it again until its time or simulation budget is spent.
+
+**Nodes.** Row ``x`` of ``ni`` (``int32[M, NI]``) and ``nf`` (``float64[M, NF]``) is one node: the
+action that leads to it (``FROM``, ``TO``, ``ARROW``: padded squares, -1 where unused), its
+children (a contiguous block ``FIRST .. FIRST + NKIDS``, ``FIRST = -1`` until expanded), its
+``VISITS``, its summed values ``WSUM`` and first-play value ``STATIC``, its ``PRIOR`` and
+``SOLVED`` (+1 proven won, -1 proven lost, 0 not proven). Every value stored at a node is for the
+side that *chose* the action leading to it (the side to act at its parent), so selection at a
+node compares its children directly.
+
+**Two tree shapes.** ``SPLIT = 0``: every edge is a whole move (from, to, arrow), the children of
+a position being ``alphabeta.candidates`` (queen moves scored by the territory kernel, the best
+``kq`` kept, each of their arrows scored). ``SPLIT = 1``: a move takes two levels, a queen move
+(a ``KIND_ARROW`` node: the same side still has to shoot) and then an arrow (a ``KIND_MOVE``
+node: the other side to move); queen moves are scored by the position after them, arrows by the
+position after the whole move. The value's sign flips only after a whole move.
+
+**Cheap levels** (``FAST``, split tree): a level whose bit is set is ordered by a cheap score
+instead (a queen move by the squares its amazon then reaches, an arrow by the enemy amazons it
+faces) and each child is evaluated by the kernel when it is first visited (``STATIC`` is NaN
+until then), so an expansion costs no evaluation. ``FAST_QUEENS`` alone is the agent's
+``prior=mixed``: the queen-move scoring, which is most of the evaluations of a fully scored split
+tree (54 of 73 per expanded move at the 8x8 start), is replaced by one evaluation per queen move
+actually visited.
+
+**A simulation** descends by PUCT (``Q + c P sqrt(N) / (1 + n)``; an unvisited child's ``Q`` is
+its score from the expansion; an unevaluated child is entered at once, best prior first) over
+the children that progressive widening has opened (``max(1, pw_c N^pw_a)`` best by prior),
+expands the first move node it reaches with at least ``expand_at`` visits (arrow nodes are
+expanded when first entered, or with a cheap queen level when entered again), and backs up the
+leaf's value: its score from the parent's expansion (or its evaluation now, if it has none), or
+with ``playout = p`` the evaluation after ``p`` random moves. Proven results (no move left; the
+filling-phase counts of ``agents.search.endgame``) are backed up as solved values (MCTS-solver):
+a node with a won child is won, a node whose children are all lost is lost, and selection never enters a lost child.
+
+The package, by concept: ``nodes`` (the columns of a node row, the indices of the configuration and
+state arrays, a fresh root, the compaction of a kept subtree), ``expansion`` (a node's children,
+scored and given priors) and ``simulation`` (``run``: selection, leaf values, backup and proofs).
+Every name is importable from the package itself (``from agents.search import uct_tree as T``).
+
+Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s cheap queen level:
+
+>>> import numpy as np
+>>> from amazons_env import Board, core
+>>> from agents.evaluation.evaluator import make_evaluator
+>>> from agents.search.alphabeta_kernel import search_stats
+>>> board, evaluator, rows = Board(6), make_evaluator("territory"), core.max_moves(6, core.MAX_QUEENS)
+>>> ni, nf, st = np.empty((1 << 16, NI), np.int32), np.empty((1 << 16, NF)), np.zeros(NST, np.int64)
+>>> new_root(ni, nf, st)
+>>> st[RNG] = 1
+>>> fcfg = np.array([1.0, 0.1, 2.0, 0.5])  # C_PUCT, TAU, PW_C, PW_A
+>>> icfg = np.array([1, 0, 1, 0, 0, 4 * 20, FAST_QUEENS], np.int64)  # SPLIT .. FAST; MAX_KIDS: 4 queens x 20
+>>> buffers = (np.empty((rows, 3), np.int64), np.empty(rows), np.empty((rows, 2), np.int64), np.empty(rows))
+>>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
+>>> run(*position, evaluator.kernel, evaluator.params, fcfg, icfg, ni, nf, st, 800, 1 << 62, len(ni), *buffers,
+...     search_stats())
+800
+>>> first, n = ni[0, FIRST], ni[0, NKIDS]  # the root's children: every queen move, best prior first
+>>> bool(n == core.count_queen_moves(*position)), round(float(nf[first : first + n, PRIOR].sum()), 6)
+(True, 1.0)
+>>> int(ni[0, VISITS]), int(ni[first : first + n, VISITS].sum()), int(st[SIMS])  # each went through one
+(800, 800, 800)
+"""
+
+from agents.search.uct_tree.expansion import expand
+from agents.search.uct_tree.nodes import (
+    ARROW,
+    C_PUCT,
+    COMPLETE,
+    ENDGAME,
+    EVALS,
+    EXPAND_AT,
+    FAST,
+    FAST_ARROWS,
+    FAST_QUEENS,
+    FIRST,
+    FREE,
+    FROM,
+    KIND,
+    KIND_ARROW,
+    KIND_MOVE,
+    KQ,
+    MAX_KIDS,
+    NF,
+    NI,
+    NKIDS,
+    NST,
+    PLAYOUT,
+    PRIOR,
+    PW_A,
+    PW_C,
+    RNG,
+    ROOT,
+    SIMS,
+    SOLVED,
+    SPLIT,
+    STATIC,
+    TAU,
+    TO,
+    VISITS,
+    WSUM,
+    compact,
+    new_root,
+)
+from agents.search.uct_tree.simulation import run
+
+__all__ = [
+    "NI",
+    "NF",
+    "FROM",
+    "TO",
+    "ARROW",
+    "FIRST",
+    "NKIDS",
+    "VISITS",
+    "SOLVED",
+    "KIND",
+    "COMPLETE",
+    "WSUM",
+    "STATIC",
+    "PRIOR",
+    "KIND_MOVE",
+    "KIND_ARROW",
+    "C_PUCT",
+    "TAU",
+    "PW_C",
+    "PW_A",
+    "SPLIT",
+    "KQ",
+    "EXPAND_AT",
+    "PLAYOUT",
+    "ENDGAME",
+    "MAX_KIDS",
+    "FAST",
+    "FAST_QUEENS",
+    "FAST_ARROWS",
+    "ROOT",
+    "FREE",
+    "SIMS",
+    "EVALS",
+    "RNG",
+    "NST",
+    "new_root",
+    "run",
+    "expand",
+    "compact",
+]

@@ -1,0 +1,109 @@
+"""The rows of a ``uct_tree`` tree: what each column of a node holds, the indices of the
+configuration and state arrays, a fresh root, and the copy of a subtree that tree reuse keeps.
+
+A tree is two arrays of ``M`` rows, ``ni`` (``int32[M, NI]``) and ``nf`` (``float64[M, NF]``), one
+node per row (the package docstring describes the fields), and a state ``st`` (``int64[NST]``):
+the root's row, the first free row, and the counters and random state of the simulations.
+
+>>> import numpy as np
+>>> ni, nf, st = np.empty((8, NI), np.int32), np.empty((8, NF)), np.zeros(NST, np.int64)
+>>> new_root(ni, nf, st)
+>>> int(st[ROOT]), int(st[FREE]), int(ni[0, FIRST]), int(ni[0, VISITS])
+(0, 1, -1, 0)
+>>> compact(ni, nf, 0, np.empty((4, NI), np.int32), np.empty((4, NF)))  # the root alone: one row
+1
+"""
+
+from __future__ import annotations
+
+from numba import njit, types
+
+__all__ = [
+    "NI",
+    "NF",
+    "FROM",
+    "TO",
+    "ARROW",
+    "FIRST",
+    "NKIDS",
+    "VISITS",
+    "SOLVED",
+    "KIND",
+    "COMPLETE",
+    "WSUM",
+    "STATIC",
+    "PRIOR",
+    "KIND_MOVE",
+    "KIND_ARROW",
+    "C_PUCT",
+    "TAU",
+    "PW_C",
+    "PW_A",
+    "SPLIT",
+    "KQ",
+    "EXPAND_AT",
+    "PLAYOUT",
+    "ENDGAME",
+    "MAX_KIDS",
+    "FAST",
+    "FAST_QUEENS",
+    "FAST_ARROWS",
+    "ROOT",
+    "FREE",
+    "SIMS",
+    "EVALS",
+    "RNG",
+    "NST",
+    "new_root",
+    "compact",
+]
+
+FROM, TO, ARROW, FIRST, NKIDS, VISITS, SOLVED, KIND, COMPLETE = range(9)  # columns of ``ni``
+NI = 9
+WSUM, STATIC, PRIOR = range(3)  # columns of ``nf``
+NF = 3
+KIND_MOVE, KIND_ARROW = 0, 1  # a position with a side to move / a queen moved, its arrow to come
+C_PUCT, TAU, PW_C, PW_A = range(4)  # float config ``fcfg``
+SPLIT, KQ, EXPAND_AT, PLAYOUT, ENDGAME, MAX_KIDS, FAST = range(7)  # int config ``icfg``
+FAST_QUEENS, FAST_ARROWS = 1, 2  # bits of ``FAST``: the levels ordered by cheap scores
+ROOT, FREE, SIMS, EVALS, RNG = range(5)  # state ``st``
+NST = 5
+
+
+@njit(cache=True)
+def new_root(ni, nf, st):
+    """Reset the tree to one unexpanded move node (row 0)."""
+    ni[0, :] = -1
+    ni[0, VISITS] = 0
+    ni[0, SOLVED] = 0
+    ni[0, NKIDS] = 0
+    ni[0, KIND] = KIND_MOVE
+    ni[0, COMPLETE] = 0
+    nf[0, :] = 0.0
+    st[ROOT] = 0
+    st[FREE] = 1
+
+
+@njit(
+    types.int64(types.int32[:, ::1], types.float64[:, ::1], types.int64, types.int32[:, ::1], types.float64[:, ::1]),
+    cache=True,
+)
+def compact(ni, nf, root, out_i, out_f):
+    """Copy the subtree of ``root`` into ``out_i``/``out_f`` (root at row 0, children blocks kept
+    contiguous); returns its node count, or -1 if it does not fit."""
+    capacity = out_i.shape[0]
+    out_i[0, :] = ni[root, :]
+    out_f[0, :] = nf[root, :]
+    free = 1
+    head = 0
+    while head < free:
+        first, n = out_i[head, FIRST], out_i[head, NKIDS]
+        if first >= 0:
+            if free + n > capacity:
+                return -1
+            out_i[free : free + n, :] = ni[first : first + n, :]
+            out_f[free : free + n, :] = nf[first : first + n, :]
+            out_i[head, FIRST] = free
+            free += n
+        head += 1
+    return free
