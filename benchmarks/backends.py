@@ -72,7 +72,7 @@ def bench(
         ray = ray_module()
         if not ray.is_initialized():
             ray.init(num_cpus=max(workers), include_dashboard=False, log_to_driver=False)
-    job = dict(games=games, size=size, agent=agent, games_per_shard=1, progress=False)
+    job: dict[str, Any] = dict(games=games, size=size, agent=agent, games_per_shard=1, progress=False)
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
         for backend in backends:

@@ -39,6 +39,7 @@ from amazons_env import Board
 from agents import make
 from agents.arena import opening_board
 from agents.base import Agent
+from agents.search.agent import SearchAgent
 from agents.search.clock import frozen_heap
 from agents.search.endgame import analyse
 
@@ -91,7 +92,9 @@ def play(spec: str, size: int, games: int, seed: int, against: Optional[str] = N
     players = [make(spec, seed=seed), make(against or spec, seed=seed + 1)]
     cold, _ = timed_move(players[0], opening_board(size, 2, [seed, size, 99]))
     timed_move(players[1], opening_board(size, 2, [seed, size, 98]))
-    seconds, queued, open_seconds = [], [], []
+    seconds: list[float] = []
+    queued: list[Optional[float]] = []
+    open_seconds: list[float] = []
     with frozen_heap():  # as the arena plays its games
         _games(players, size, games, seed, against, seconds, queued, open_seconds)
     return {
@@ -111,9 +114,9 @@ def _games(
     games: int,
     seed: int,
     against: Optional[str],
-    seconds: list,
-    queued: list,
-    open_seconds: list,
+    seconds: list[float],
+    queued: list[Optional[float]],
+    open_seconds: list[float],
 ) -> None:
     for game in range(games):
         board = opening_board(size, 2, [seed, size, game])
@@ -126,6 +129,7 @@ def _games(
             if against and player is players[1]:
                 board.push(player.select_move(board))  # the opponent: not timed
                 continue
+            assert isinstance(player, SearchAgent)  # the timed players are searches: their clocks are measured
             spent, waited = timed_move(player, board)
             seconds.append(spent)
             queued.append(waited)

@@ -30,6 +30,7 @@ from engines import evaluator_rate, position_at  # noqa: E402  (this folder's en
 from amazons_env import Board, core  # noqa: E402
 
 from agents import make  # noqa: E402
+from agents.search.agent import SearchAgent  # noqa: E402
 
 REFERENCE = "territory:kernel=mailbox"  # the yardstick of every row
 ENGINES = ("uct:prior=eval", "uct:prior=mixed", "uct:prior=fast", "mcts", "alphabeta", "two-iteration:eval=improved")
@@ -38,10 +39,12 @@ ENGINES = ("uct:prior=eval", "uct:prior=mixed", "uct:prior=fast", "mcts", "alpha
 def measure(spec: str, board: Board, seconds: float) -> dict[str, Any]:
     """One timed search of ``board`` by a fresh ``spec`` agent: its rate and the time it took."""
     agent = make(spec, time=seconds)
+    assert isinstance(agent, SearchAgent)
     start = time.perf_counter()
     agent.select_move(board)
     spent = time.perf_counter() - start
     result = agent.last_result
+    assert result is not None  # select_move keeps its search's result
     count = getattr(result, "simulations", None)
     unit = "sims"
     if count is None:

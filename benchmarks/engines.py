@@ -23,6 +23,7 @@ from amazons_env import Board
 from agents import make
 from agents.arena import summarize
 from agents.evaluation.evaluator import KERNEL_TYPE, make_evaluator
+from agents.search.agent import SearchAgent
 
 
 @njit(
@@ -131,6 +132,7 @@ def main() -> None:
     for spec in specs:
         for name, board in positions.items():
             agent = make(spec)
+            assert isinstance(agent, SearchAgent)
             agent.search(board)  # warm-up (compiles)
             agent.reset()
             result = agent.search(board)

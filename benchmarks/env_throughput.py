@@ -176,7 +176,7 @@ def main() -> None:
     parser.add_argument("--envs", type=int, nargs="+", default=[256, 1024])
     args = parser.parse_args()
     size, seconds = args.size, args.seconds
-    threads = numba.config.NUMBA_NUM_THREADS
+    threads = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # set at import, from the environment
     AmazonsVectorEnv(2, size=size).reset()  # compile (cached after the first run)
     bench_single(size, 0.2)
     bench_vector(size, 8, 0.2)

@@ -62,8 +62,10 @@ def _where(error: BaseException) -> str:
     """``file:line`` of the innermost frame in this project (else the innermost), for grouping."""
     frames = traceback.extract_tb(error.__traceback__)
     ours = [f for f in frames if f.filename.startswith(ROOT) and "/benchmarks/fuzz" not in f.filename]
-    frame = (ours or frames or [None])[-1]
-    return f"{os.path.relpath(frame.filename, ROOT)}:{frame.lineno}" if frame else "?"
+    innermost = ours or frames
+    if not innermost:
+        return "?"
+    return f"{os.path.relpath(innermost[-1].filename, ROOT)}:{innermost[-1].lineno}"
 
 
 def run_case(case: Case, timeout: float) -> tuple[str, str, str]:

@@ -278,9 +278,12 @@ def _move_parse(rng: random.Random, pool: list[Board]) -> Case:
 @target("move_init", 1)
 def _move_init(rng: random.Random, _ctx: Any) -> Case:
     args = [rng.randrange(100) if rng.random() < 0.6 else hostile(rng) for _ in range(3)]
+    from_square, to_square, arrow = args
     size = size_or_hostile(rng, 10, 0.3)
     return Case(
-        lambda: Move(*args, size=size), f"Move({', '.join(map(short, args))}, size={short(size)})", (*args, size)
+        lambda: Move(from_square, to_square, arrow, size=size),
+        f"Move({', '.join(map(short, args))}, size={short(size)})",
+        (*args, size),
     )
 
 
@@ -297,7 +300,8 @@ def _parse_square(rng: random.Random, _ctx: Any) -> Case:
 def _squares(rng: random.Random, _ctx: Any) -> Case:
     from amazons_env import square, square_file, square_name, square_rank
 
-    fn = rng.choice([square, square_name, square_file, square_rank])
+    functions: list[Callable[..., Any]] = [square, square_name, square_file, square_rank]
+    fn = rng.choice(functions)
     args = [rng.randrange(-3, 150) if rng.random() < 0.6 else hostile(rng) for _ in range(2 if fn is square else 1)]
     size = size_or_hostile(rng, rng.choice([6, 10, 12]), 0.3)
     return Case(lambda: fn(*args, size), f"{fn.__name__}({', '.join(map(short, args))}, {short(size)})", (*args, size))
@@ -447,7 +451,8 @@ def _record_load(rng: random.Random, ctx: tuple[list[Board], Path]) -> Case:
             data = data[:i] + bytes(rng.randrange(256) for _ in range(rng.randint(1, 4))) + data[i:]
         path = folder / f"record{rng.randrange(10**9)}.sgf"
         path.write_bytes(data)
-    loader = rng.choice([GameRecord.load, GameRecord.load_all])
+    loaders: list[Callable[..., Any]] = [GameRecord.load, GameRecord.load_all]
+    loader = rng.choice(loaders)
 
     def call() -> Any:
         try:
@@ -473,7 +478,8 @@ def _perft(rng: random.Random, pool: list[Board]) -> Case:
 
     board = rng.choice(pool).copy() if rng.random() < 0.9 else hostile(rng)
     depth = rng.choice([0, 1]) if rng.random() < 0.3 else hostile(rng)
-    if (as_int(depth) or 0) > 1:
-        depth = -as_int(depth)  # a valid large depth is a legitimately long run, not a hang
+    whole = as_int(depth)
+    if whole is not None and whole > 1:
+        depth = -whole  # a valid large depth is a legitimately long run, not a hang
     check = unchanged(board) if isinstance(board, Board) else None
     return Case(lambda: perft(board, depth), f"perft({short(board)}, {short(depth)})", (board, depth), check)

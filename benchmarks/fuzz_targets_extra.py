@@ -128,7 +128,7 @@ def _reset_needed() -> tuple[type, ...]:
     return (gymnasium.error.ResetNeeded,)
 
 
-ENV_KWARGS = {
+ENV_KWARGS: dict[str, list[Any]] = {
     "learner_color": ["white", "black", "random", 0, 1],
     "illegal_action": ["lose", "raise"],
     "obs_mode": ["planes"],
@@ -305,7 +305,7 @@ def _pettingzoo(rng: random.Random, _ctx: Any) -> Case:
 
 # -- files: JSON edits --------------------------------------------------------------------------------
 
-JSON_VALUES = [
+JSON_VALUES: list[Any] = [
     None,
     True,
     -1,
@@ -389,13 +389,13 @@ def _copy_with_edit(rng: random.Random, source: Path, name: str, folder: Path) -
                 data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
                 victim.write_bytes(bytes(data))
                 return copy, True, f"a bit flipped in {victim.name}"
-    data, edited = edit_json(rng, json.loads(path.read_text()))
-    path.write_bytes(data)
-    return copy, edited, f"{name} = {short(data.decode('utf-8', 'replace'))}"
+    content, edited = edit_json(rng, json.loads(path.read_text()))
+    path.write_bytes(content)
+    return copy, edited, f"{name} = {short(content.decode('utf-8', 'replace'))}"
 
 
 def _file_case(
-    rng: random.Random, folder: Path, source: Path, name: str, load: Callable[[Path], Any], label: str
+    rng: random.Random, folder: Path, source: Path, name: str, load: Callable[[Any], Any], label: str
 ) -> Case:
     if rng.random() < 0.1:
         path = rng.choice(["", "a\x00b", str(source / "missing"), 5, None, folder / "nowhere", "x" * 5000])
@@ -479,10 +479,8 @@ def _selfplay_setup(folder: Path) -> tuple[Path, Path]:
 
 @target("manifest", 0.5, _selfplay_setup)
 def _manifest(rng: random.Random, ctx: tuple[Path, Path]) -> Case:
-    try:  # H6b moved the shard files' code to training.data.shards
-        from training.data.shards import MANIFEST, load_dataset
-    except ImportError:
-        from training.selfplay.value import MANIFEST, load_dataset
+    from training.data.shards import MANIFEST, load_dataset
+
     folder, source = ctx
     return _file_case(rng, folder, source, MANIFEST, load_dataset, "load_dataset")
 
@@ -517,10 +515,7 @@ def _arena_setup(folder: Path) -> tuple[Path, Path, Callable[[Path], Any]]:
         timeout=300,
     )
     config = json.loads((source / "r.json").read_text())["config"]
-    try:  # H3 moved the results file's code to agents.arena.files
-        from agents.arena.files import load_results as loader
-    except ImportError:
-        from agents.arena.matches import _load as loader
+    from agents.arena.files import load_results as loader
 
     def load(path: Any) -> Any:
         return loader(str(path / "r.json") if isinstance(path, Path) else path, config)

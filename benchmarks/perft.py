@@ -144,7 +144,7 @@ def bench_move_lists(games: int, repeats: int, seed: int) -> None:
         assert n == total, (n, total)
 
     spiel = {name: total / best_time(fn, repeats) for name, fn in (("child", spiel_child), ("apply/undo", spiel_undo))}
-    best = max(spiel, key=spiel.get)
+    best = max(spiel, key=lambda name: spiel[name])
     for name, rate in spiel.items():
         print(
             f"{'OpenSpiel: legal_actions, ' + name:<36} {rate / 1e6:8.1f} M moves/s  "

@@ -246,8 +246,10 @@ def _replay_differs(actions: list[int], size: int, envs: AmazonsVectorEnv, i: in
             board.push(actions_to_move(actions[k], actions[k + 1], size))
     except (ValueError, IndexError):
         return 1
-    same = np.array_equal(board.cells, envs._cells[i]) and board.is_game_over()
-    return 0 if same and int(board.winner) == int(envs._meta[i, K.WINNER]) else 1
+    winner = board.winner  # set once the game is over
+    if winner is None or not np.array_equal(board.cells, envs._cells[i]):
+        return 1
+    return 0 if int(winner) == int(envs._meta[i, K.WINNER]) else 1
 
 
 if __name__ == "__main__":

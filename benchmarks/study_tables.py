@@ -23,7 +23,7 @@ from amazons_env import Board
 
 from agents import make
 from agents.arena import match, tournament
-from agents.search.study import VARIANTS, search_kernel
+from agents.search.study import VARIANTS, StudySearch, search_kernel
 
 STUDY_TABLE3 = {
     0.0: -29,
@@ -124,11 +124,11 @@ def table5(args: argparse.Namespace) -> None:
             if a == b:
                 row.append("-")
                 continue
-            w, l = cell[a, b]
-            total[0] += w
-            total[1] += l
+            wins, losses = cell[a, b]
+            total[0] += wins
+            total[1] += losses
             study = STUDY_TABLE5.get((a, b)) or tuple(reversed(STUDY_TABLE5.get((b, a), (0, 0))))
-            row.append(f"{w}/{l} ({study[0]}/{study[1]})")
+            row.append(f"{wins}/{losses} ({study[0]}/{study[1]})")
         print(f"{a:<18}" + "".join(f"{c:>22}" for c in row) + f"{total[0]:>7}/{total[1]}")
 
 
@@ -180,7 +180,9 @@ def speed(args: argparse.Namespace) -> None:
     for depth in range(1, args.depth + 1):
         for variant in VARIANTS:
             for eval_spec in ("basic", "improved"):
-                evaluator = make(f"two-iteration:eval={eval_spec}").evaluator
+                searcher = make(f"two-iteration:eval={eval_spec}")
+                assert isinstance(searcher, StudySearch)
+                evaluator = searcher.evaluator
                 start, cpu = time.perf_counter(), time.process_time()
                 move, value, nodes = search_kernel(variant, board, depth, evaluator)
                 seconds, cpu = time.perf_counter() - start, time.process_time() - cpu

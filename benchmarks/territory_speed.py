@@ -34,6 +34,7 @@ from amazons_env import Board  # noqa: E402
 
 from agents import make  # noqa: E402
 from agents.evaluation.evaluator import KERNEL_TYPE, make_evaluator  # noqa: E402
+from agents.search.agent import SearchAgent  # noqa: E402
 
 KERNELS = ("mailbox", "bitboard")
 
@@ -72,7 +73,7 @@ def children(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.stack(cells), np.stack(queens), np.stack(nq)
 
 
-def kernel_rate(kernel: str, board: Board, positions: tuple[np.ndarray, ...]) -> float:
+def kernel_rate(kernel: str, board: Board, positions: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
     """Evaluations per CPU second of ``territory:kernel=KERNEL`` over ``positions``."""
     evaluator = make_evaluator("territory", kernel=kernel)
     args = (evaluator.kernel, *positions, 1 - int(board.turn), board.dirs, evaluator.params)
@@ -89,8 +90,10 @@ def kernel_rate(kernel: str, board: Board, positions: tuple[np.ndarray, ...]) ->
 def uct_rate(kernel: str, board: Board, sims: int) -> tuple[float, str]:
     """``uct``'s simulations per CPU second with ``kernel``, and the move it chose."""
     agent = make("uct", sims=sims, seed=1, kernel=kernel)
+    assert isinstance(agent, SearchAgent)
     start = time.process_time()
     move = agent.select_move(board)
+    assert agent.last_result is not None  # select_move keeps its search's result
     return agent.last_result.simulations / (time.process_time() - start), str(move)
 
 

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import numpy as np
+from gymnasium import spaces
 
 try:
     import torch
@@ -216,7 +217,9 @@ def train(args: argparse.Namespace, state: Optional[State] = None) -> tuple[Prog
     obs, infos = envs.reset(seed=int(rng.integers(2**63)))
     if state is not None:
         envs.np_random = env_rng
-    n_actions = envs.single_action_space.n
+    action_space = envs.single_action_space
+    assert isinstance(action_space, spaces.Discrete)  # the "lines" encoding: one integer per action
+    n_actions = action_space.n
     obs_buf = torch.zeros((t_len, b, 9, size, size), dtype=torch.int8)
     mask_buf = torch.zeros((t_len, b, n_actions), dtype=torch.bool)
     act_buf = torch.zeros((t_len, b), dtype=torch.long)
