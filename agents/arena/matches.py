@@ -1,4 +1,4 @@
-"""The arena: agents play each other in matches and round robins, with honest statistics.
+"""The arena's games: agents play each other in matches and round robins, and the results are kept.
 
 * ``play_game(white, black, board)``: one game between two agents; returns a ``GameResult``.
 * ``match(a, b, games=N, ...)`` and ``tournament([a, b, c, ...], games=N, ...)``: games alternate
@@ -7,12 +7,8 @@
   (``workers``), a progress bar runs, and with ``json_path`` every finished game is written out
   immediately: an interrupted run loses nothing, and rerunning the same command plays only the
   games still missing.
-* ``summarize``: the first agent's score (wins / games; Amazons has no draws) with a 95% Wilson
-  interval, the Elo difference ``400 log10(s / (1 - s))`` with the interval mapped the same way (a
-  score of 0 or 1 is clamped to 0.5 / games or 1 - 0.5 / games so the Elo stays finite), the
-  results per colour, and the mean and longest think per move of each agent. Games are counted by
-  the agent's *slot* in the pairing (first or second), so an agent can play itself
-  (``match("random", "random")`` scores about 0.5, not 1).
+* The statistics of the games (score with its interval, Elo, per colour, time per move) are
+  ``agents.arena.statistics``' ``summarize``, which ``match`` and ``tournament`` return.
 
 Agents are given as spec strings (``"two-iteration:depth=2,eval=improved"``, or your own
 ``"my_agent.py:MyAgent"``) so that worker processes can rebuild them; every spec is checked before
@@ -39,18 +35,21 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 import zlib
 from dataclasses import asdict, dataclass
 from itertools import combinations
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
 from amazons_env import Board, Move
 from amazons_env.errors import InvalidArgumentError, describe
 
+from agents.arena import statistics
 from agents.arena.backends import check_backend, run_tasks
 from agents.arena.files import check_paths, load_results, save_record, save_results
+from agents.arena.statistics import pair_key, summarize
 from agents.base import Agent
 from agents.game import play_out
 from agents.options import OptionError
@@ -63,18 +62,27 @@ __all__ = [
     "play_game",
     "match",
     "tournament",
-    "summarize",
-    "score_interval",
-    "elo",
     "with_option",
-    "format_match",
-    "format_tournament",
     "run_games",
     "load_results",
     "opening_board",
 ]
 
-Z95 = 1.959963984540054
+#: the statistics that lived here before they had their own module: still importable from here,
+#: with a ``DeprecationWarning``, for one version (``summarize`` is imported above, for ``match``)
+_MOVED_TO_STATISTICS = ("score_interval", "elo", "format_match", "format_tournament")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED_TO_STATISTICS:
+        warnings.warn(
+            f"agents.arena.matches.{name} moved to agents.arena.statistics: import it from there or from "
+            "agents.arena (the old name goes away in the next version)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(statistics, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -125,10 +133,12 @@ def _play(white: Agent, black: Agent, board: Board, opening: int, index: int, pa
         moves[side] += 1
 
     play_out(board, (white.select_move, black.select_move), on_move=count)
+    winner = board.winner
+    assert winner is not None, "play_out plays the game to its end"
     return GameResult(
         white.spec,
         black.spec,
-        int(board.winner),
+        int(winner),
         board.ply,
         opening,
         [str(m) for m in board.move_stack],
@@ -150,90 +160,9 @@ def opening_board(size: int, plies: int, seed: Sequence[int]) -> Board:
         moves = board.legal_moves_array()
         if len(moves) == 0:
             break
-        board.push_unchecked(Move(*moves[rng.integers(len(moves))].tolist(), size))
+        frm, to, arrow = moves[rng.integers(len(moves))].tolist()
+        board.push_unchecked(Move(frm, to, arrow, size))
     return board
-
-
-# -- statistics ------------------------------------------------------------------------------------
-
-
-def score_interval(wins: float, games: int) -> tuple[float, float]:
-    """The 95% Wilson interval of a score ``wins / games``."""
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    denom = 1 + Z95**2 / games
-    centre = (p + Z95**2 / (2 * games)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / games + Z95**2 / (4 * games**2)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def elo(score: float, games: int) -> float:
-    """Elo difference for ``score``, clamped to ``[0.5/games, 1 - 0.5/games]`` to stay finite."""
-    low = 0.5 / max(games, 1)
-    s = min(max(score, low), 1 - low)
-    return 400.0 * math.log10(s / (1 - s))
-
-
-def pair_key(a: str, b: str) -> str:
-    """The pairing's key in results: ``a`` is the first slot (White in even-numbered games)."""
-    return f"{a} vs {b}"
-
-
-def summarize(results: Iterable[dict[str, Any]], a: str, b: str) -> dict[str, Any]:
-    """Statistics of the games of the pairing ``a`` vs ``b`` (or ``b`` vs ``a``) from ``a``'s side,
-    counted by slot: ``a`` may equal ``b`` (see module doc)."""
-    games = []  # (result, a's colour)
-    for r in results:
-        if r["pair"] == pair_key(a, b):
-            games.append((r, r["index"] % 2))
-        elif r["pair"] == pair_key(b, a):
-            games.append((r, 1 - r["index"] % 2))
-    n = len(games)
-    wins = sum(1 for r, colour in games if r["winner"] == colour)
-    per = {}
-    for key, side in (("a_white", 0), ("a_black", 1)):
-        mine = [r for r, colour in games if colour == side]
-        a_wins = sum(1 for r in mine if r["winner"] == side)
-        per[key] = {"games": len(mine), "a_wins": a_wins, "b_wins": len(mine) - a_wins}
-    score = wins / n if n else 0.0
-    low, high = score_interval(wins, n)
-
-    def of(slot: int, field: str) -> list[float]:  # ``field`` of the agent in ``slot``, game by game
-        return [r[field][colour if slot == 0 else 1 - colour] for r, colour in games]
-
-    per_agent = {}
-    for slot, who in ((0, "a"), (1, "b")):
-        seconds, moves = sum(of(slot, "seconds")), sum(of(slot, "moves"))
-        per_agent[who] = {
-            "nodes_per_second": _rate(sum(of(slot, "nodes")), seconds),
-            "mean_move_seconds": seconds / moves if moves else 0.0,
-            "max_move_seconds": max(of(slot, "max_seconds"), default=0.0),
-        }
-    return {
-        "a": a,
-        "b": b,
-        "games": n,
-        "a_wins": wins,
-        "b_wins": n - wins,
-        "score": score,
-        "score_ci95": [low, high],
-        "elo": elo(score, n),
-        "elo_ci95": [elo(low, n), elo(high, n)],
-        "per_colour": per,
-        "white_wins": sum(1 for r, _ in games if r["winner"] == 0),
-        "mean_plies": sum(r["plies"] for r, _ in games) / n if n else 0.0,
-        "mean_game_seconds": sum(sum(r["seconds"]) for r, _ in games) / n if n else 0.0,
-        "nodes_per_second": {who: per_agent[who]["nodes_per_second"] for who in ("a", "b")},
-        "move_seconds": {
-            who: {"mean": per_agent[who]["mean_move_seconds"], "max": per_agent[who]["max_move_seconds"]}
-            for who in ("a", "b")
-        },
-    }
-
-
-def _rate(nodes: int, seconds: float) -> float:
-    return nodes / seconds if seconds > 0 else 0.0
 
 
 # -- running many games --------------------------------------------------------------------------
@@ -447,10 +376,10 @@ def tournament(
             points[m["b"]][0] += m["b_wins"]
             points[m["a"]][1] += m["games"]
             points[m["b"]][1] += m["games"]
-        standings = sorted(
-            ({"agent": s, "wins": w, "games": g, "score": w / g if g else 0.0} for s, (w, g) in points.items()),
-            key=lambda row: -row["score"],
-        )
+        rows: list[dict[str, Any]] = [
+            {"agent": s, "wins": w, "games": g, "score": w / g if g else 0.0} for s, (w, g) in points.items()
+        ]
+        standings = sorted(rows, key=lambda row: -row["score"])
         return {"standings": standings, "matches": matches}
 
     results = run_games(
@@ -470,48 +399,3 @@ def tournament(
         address,
     )
     return {**build(results), "results": results}
-
-
-# -- printing ------------------------------------------------------------------------------------
-
-
-def format_match(m: dict[str, Any]) -> str:
-    """A few lines: score with interval, Elo, wins per colour, time per game and per move, speed."""
-    per, secs = m["per_colour"], m["move_seconds"]
-    low, high = m["score_ci95"]
-    elo_low, elo_high = m["elo_ci95"]
-    return "\n".join(
-        [
-            f"{m['a']}  vs  {m['b']}: {m['games']} games, {m['a_wins']}-{m['b_wins']}",
-            f"  score {m['score']:.3f} (95% CI {low:.3f}-{high:.3f}), Elo {m['elo']:+.0f} "
-            f"(95% CI {elo_low:+.0f} to {elo_high:+.0f})",
-            f"  first agent as White {per['a_white']['a_wins']}/{per['a_white']['games']}, "
-            f"as Black {per['a_black']['a_wins']}/{per['a_black']['games']}; White won {m['white_wins']}",
-            f"  {m['mean_plies']:.1f} plies and {m['mean_game_seconds']:.2f} s per game; nodes/s "
-            f"{m['nodes_per_second']['a']:,.0f} vs {m['nodes_per_second']['b']:,.0f}",
-            f"  seconds per move, mean/max: first agent {secs['a']['mean']:.3f}/{secs['a']['max']:.3f}, "
-            f"second {secs['b']['mean']:.3f}/{secs['b']['max']:.3f}",
-        ]
-    )
-
-
-def format_tournament(t: dict[str, Any]) -> str:
-    """The standings, then a cross table of wins (row's wins against column, both colours)."""
-    names = [row["agent"] for row in t["standings"]]
-    width = max(len(n) for n in names)
-    lines = [f"{'agent':<{width}}  wins/games  score  95% CI"]
-    for row in t["standings"]:
-        low, high = score_interval(row["wins"], row["games"])
-        lines.append(
-            f"{row['agent']:<{width}}  {row['wins']:>4}/{row['games']:<5}  {row['score']:.3f}  {low:.2f}-{high:.2f}"
-        )
-    cell = {}
-    for m in t["matches"]:
-        cell[m["a"], m["b"]] = f"{m['a_wins']}/{m['b_wins']}"
-        cell[m["b"], m["a"]] = f"{m['b_wins']}/{m['a_wins']}"
-    lines += ["", "wins/losses of the row against the column:"]
-    short = [f"#{i + 1}" for i in range(len(names))]
-    lines.append(" " * (width + 5) + "".join(f"{s:>8}" for s in short))
-    for i, name in enumerate(names):
-        lines.append(f"#{i + 1:<3} {name:<{width}}" + "".join(f"{cell.get((name, other), '-'):>8}" for other in names))
-    return "\n".join(lines)

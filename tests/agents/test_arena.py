@@ -15,7 +15,17 @@ import pytest
 
 from amazons_env import Board, GameRecord
 
-from agents.arena import elo, load_results, match, score_interval, summarize, tournament, with_option
+from agents.arena import (
+    elo,
+    format_match,
+    format_tournament,
+    load_results,
+    match,
+    score_interval,
+    summarize,
+    tournament,
+    with_option,
+)
 from agents.arena import matches as arena
 from agents.arena.files import record_name, save_results
 from agents.options import OptionError
@@ -155,7 +165,7 @@ def test_an_agent_against_itself_is_counted_by_slot():
     result = match("random", "random", games=4, seed=3, **FAST)
     first_slot_wins = sum(1 for g in result["results"] if g["winner"] == g["index"] % 2)
     assert result["a_wins"] == first_slot_wins and result["a_wins"] + result["b_wins"] == 4
-    assert "seconds per move, mean/max" in arena.format_match(result)
+    assert "seconds per move, mean/max" in format_match(result)
 
 
 def test_two_workers(tmp_path):
@@ -169,7 +179,7 @@ def test_tournament_and_cli(tmp_path, capsys):
     result = tournament(specs, games=2, seed=0, **FAST)
     assert len(result["matches"]) == 3 and len(result["results"]) == 6
     assert sum(row["games"] for row in result["standings"]) == 12
-    assert "wins/losses" in arena.format_tournament(result)
+    assert "wins/losses" in format_tournament(result)
     path = str(tmp_path / "cli.json")
     assert (
         main(
@@ -309,3 +319,11 @@ def test_arena_time_must_be_positive_seconds(time):
         match("random", "alphabeta", games=2, size=6, time=time, workers=1, progress=False)
     with pytest.raises(ValueError, match="time="):
         tournament(["random", "alphabeta"], games=2, size=6, time=time, workers=1, progress=False)
+
+
+def test_statistics_moved_out_of_matches_still_import_with_a_warning():
+    from agents.arena import statistics
+
+    with pytest.warns(DeprecationWarning, match="moved to agents.arena.statistics"):
+        assert arena.elo is statistics.elo
+    assert not hasattr(arena, "no_such_name")  # any other name is still an AttributeError
