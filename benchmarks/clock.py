@@ -7,8 +7,8 @@ opponent (colours alternating; only the agent's moves are timed); every move is 
 ``select_move``, as the arena times it, with tree reuse between moves as in a match.
 
     python3 benchmarks/clock.py                               # every searching agent, 8x8 and 10x10
-    python3 benchmarks/clock.py --agents "alphabeta:time=1" "alphabeta:time=1,clock=legacy" --sizes 8
-    python3 benchmarks/clock.py --agents uct mcts --against "alphabeta:time=1,clock=legacy" --games 2
+    python3 benchmarks/clock.py --agents "alphabeta:time=1" "alphabeta:time=1,clock=predict" --sizes 8
+    python3 benchmarks/clock.py --agents uct mcts --against "alphabeta:time=1,clock=predict" --games 2
 
 Columns: ``moves`` timed, ``mean``/``p95``/``max`` seconds over all of them, ``queued``: how long
 the longest move was ready to run but waiting for a core (Linux ``/proc/thread-self/schedstat``;
@@ -45,16 +45,16 @@ from agents.search.endgame import analyse
 
 AGENTS = (
     "alphabeta",
-    "alphabeta:clock=legacy",
+    "alphabeta:clock=predict",
     "mcts",
     "uct",
     "two-iteration",
     "classic",
     "move-then-arrow",
-    "cnn",
-    "cnn:search=alphabeta",
-    "cnn:search=two-iteration",
-    "cnn:search=mcts",
+    "uct-net",
+    "alphabeta:eval=value-net",
+    "two-iteration:eval=value-net",
+    "mcts:eval=value-net",
     "pvmcts",
 )
 

@@ -18,14 +18,18 @@ import os
 from agents.arena import match
 
 PAIRINGS = [  # (name, CNN side, opponent); {t} is the time per move, {t3} three times that
-    ("res_vs_improved", "cnn:search=two-iteration,time={t}", "two-iteration:time={t},eval=improved"),
+    ("res_vs_improved", "two-iteration:eval=value-net,time={t}", "two-iteration:time={t},eval=improved"),
     # the heuristic search stops an iteration early when the next cannot finish, so it used less
     # than its time above; here it gets 3x the time, which makes the time actually used equal
-    ("res_vs_improved_t3", "cnn:search=two-iteration,time={t}", "two-iteration:time={t3},eval=improved"),
-    ("cnnab_vs_ab", "cnn:search=alphabeta,time={t}", "alphabeta:time={t}"),
-    ("res_vs_basic", "cnn:search=two-iteration,time={t}", "two-iteration:time={t},eval=basic"),
-    ("study_vs_improved", "cnn:search=two-iteration,weights=study,time={t}", "two-iteration:time={t},eval=improved"),
-    ("study_vs_basic", "cnn:search=two-iteration,weights=study,time={t}", "two-iteration:time={t},eval=basic"),
+    ("res_vs_improved_t3", "two-iteration:eval=value-net,time={t}", "two-iteration:time={t3},eval=improved"),
+    ("cnnab_vs_ab", "alphabeta:eval=value-net,time={t}", "alphabeta:time={t}"),
+    ("res_vs_basic", "two-iteration:eval=value-net,time={t}", "two-iteration:time={t},eval=basic"),
+    (
+        "study_vs_improved",
+        "two-iteration:eval=value-net,weights=study,time={t}",
+        "two-iteration:time={t},eval=improved",
+    ),
+    ("study_vs_basic", "two-iteration:eval=value-net,weights=study,time={t}", "two-iteration:time={t},eval=basic"),
 ]
 
 

@@ -36,8 +36,8 @@ SPECS = [
     "classic:depth=1",
     "move-then-arrow:depth=1",
     "uct:sims=10",
-    "cnn:search=alphabeta,depth=1",
-    "cnn:sims=10",
+    "alphabeta:eval=value-net,depth=1",
+    "uct-net:sims=10",
     "alphabeta:depth=1,eval=territory,tt_bits=10",
 ]
 OPTION_VALUES = [

@@ -1,8 +1,8 @@
 """Value-net inference speed on one CPU thread: positions/s one at a time vs batched.
 
 For each model, positions are real ones (the children of a mid-game position: what a search
-frontier holds), evaluated through ``CNNEvaluator.evaluate_batch`` (planes in numba + the forward
-pass of ``agents.evaluation.cnn.inference_module`` in chunks) either one position per call or the whole
+frontier holds), evaluated through ``ValueNetEvaluator.evaluate_batch`` (planes in numba + the forward
+pass of ``agents.nets.inference.inference_module`` in chunks) either one position per call or the whole
 frontier in one call; and, as the reference, the whole frontier through the plain model
 (``model(x)`` on channels-last planes in one pass, what the evaluator did before). All run in the
 same process, one after the other, so the ratios are meaningful on a noisy machine.
@@ -22,7 +22,7 @@ import torch
 
 from amazons_env import Board, core
 
-from agents.evaluation.cnn import CNNEvaluator
+from agents.evaluation.value_net import ValueNetEvaluator
 from agents.nets.export import save_model
 from agents.nets.models import StudyCNN, parameter_count, value_for_side_to_move
 from agents.nets.planes import make_planes
@@ -58,10 +58,11 @@ def rate(evaluate, cells, sides, batch: int, seconds: float) -> tuple[float, flo
     return done / (time.perf_counter() - start), done / (time.process_time() - cpu)
 
 
-def plain(evaluator: CNNEvaluator, size: int):
+def plain(evaluator: ValueNetEvaluator, size: int):
     """The reference: ``evaluate_batch`` with the plain model in one channels-last forward pass."""
     net = evaluator.net(size)
-    model = net.model.to(memory_format=torch.channels_last)
+    # Module.to takes memory_format at run time; torch's stubs do not declare it
+    model = net.model.to(memory_format=torch.channels_last)  # type: ignore[call-overload]
 
     def evaluate(cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
         x = torch.from_numpy(make_planes(cells, sides, net.config["planes"])).contiguous(
@@ -83,7 +84,7 @@ def main() -> None:
     cases = [("StudyCNN 10x10 (untrained)", str(study10), 10)]
     for name in ("study", "default"):
         for size in (10, 8):
-            cases.append((f"cnn:weights={name} {size}x{size}", name, size))
+            cases.append((f"value-net:weights={name} {size}x{size}", name, size))
     print(
         f"torch {torch.__version__}, {torch.get_num_threads()} thread; positions = children of a "
         f"position 6 plies into a game"
@@ -94,7 +95,7 @@ def main() -> None:
         f"{'plain model/s':>19} {'batched/plain (CPU s)':>21}"
     )
     for label, weights, size in cases:
-        evaluator = CNNEvaluator(weights, threads=1)
+        evaluator = ValueNetEvaluator(weights, threads=1)
         cells, sides = frontier(size, 6)
         np.testing.assert_allclose(
             evaluator.evaluate_batch(cells, sides), plain(evaluator, size)(cells, sides), atol=1e-5

@@ -4,8 +4,8 @@ frontier, for each way of running the net, all in one process so the ratios are 
 Variants (all on one torch thread unless ``--threads``):
 
 * ``eager``: the ``PolicyValueNet`` in eval mode on contiguous NCHW planes (the reference);
-* ``folded+cl``: ``agents.evaluation.cnn.inference_module`` (batch norms folded into the convolutions,
-  channels-last weights and input): what ``agents.search.pvmcts.PVNet`` runs;
+* ``folded+cl``: ``agents.nets.inference.inference_module`` (batch norms folded into the convolutions,
+  channels-last weights and input): what ``agents.nets.inference.PVNet`` runs;
 * ``compiled``: ``torch.compile`` of the folded module (skipped with its error if it fails);
 * ``int8``: ``torch.ao.quantization.quantize_dynamic`` of the folded module (only its Linear
   layers quantise: the convolutions, nearly all the work, stay float);
@@ -24,18 +24,21 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any, Callable
 
 import torch
 from nn_inference import frontier  # the same frontier positions as the value nets' benchmark
 
-from agents.evaluation.cnn import inference_module
+from agents.nets.inference import inference_module
 from agents.nets.onnx_runtime import OnnxRunner
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import PolicyValueNet
-from agents.search.pvmcts import pv_weights_path
+from agents.nets.store import POLICY_VALUE_WEIGHTS, weights_path
 
 
-def rate(module: torch.nn.Module, x: torch.Tensor, batch: int, seconds: float, channels_last: bool) -> float:
+def rate(
+    module: Callable[[torch.Tensor], Any], x: torch.Tensor, batch: int, seconds: float, channels_last: bool
+) -> float:
     """Positions per CPU second through ``module`` in chunks of ``batch``."""
     parts = [x[i : i + batch] for i in range(0, len(x) - batch + 1, batch)] or [x]
     if channels_last:
@@ -64,7 +67,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    path = pv_weights_path("default", args.size)
+    path = weights_path("default", args.size, POLICY_VALUE_WEIGHTS)
     if path.with_suffix(".json").exists():
         from agents.nets.export import load_model
 
@@ -76,7 +79,10 @@ def main() -> None:
     cells, sides = frontier(args.size, plies=10)
     x = torch.from_numpy(make_planes(cells, sides, "relative"))
     folded = inference_module(model)
-    variants = {"eager": (model, False), "folded+cl": (folded, True)}
+    variants: dict[str, tuple[Callable[[torch.Tensor], Any], bool]] = {
+        "eager": (model, False),
+        "folded+cl": (folded, True),
+    }
     try:
         compiled = torch.compile(folded)
         with torch.inference_mode():
