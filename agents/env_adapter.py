@@ -81,11 +81,10 @@ class EnvPlayer:
             flat = move_to_actions(move)[0]
         else:
             frm, to = pending_queen_move(game)
-            move = self._pending
-            self._pending = None
-            if move is None or (move.from_square, move.to_square) != (frm, to):
-                move = self._arrow_for(board, frm, to)
-            flat = encode_action(to, move.arrow, board.size)
+            pending, self._pending = self._pending, None
+            if pending is None or (pending.from_square, pending.to_square) != (frm, to):
+                pending = self._arrow_for(board, frm, to)
+            flat = encode_action(to, pending.arrow, board.size)
         return flat_to_line(flat, board.size) if game.action_encoding == "lines" else flat
 
     def _arrow_for(self, board: Board, frm: int, to: int) -> Move:

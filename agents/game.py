@@ -64,7 +64,9 @@ def play_out(
             board.push(move)  # also takes a move as text
         else:
             board.push_unchecked(move)
-    return int(board.winner)
+    winner = board.winner
+    assert winner is not None  # played to the end
+    return int(winner)
 
 
 def endgame_winner(board: Board, budget: int = ENDGAME_BUDGET) -> Optional[int]:

@@ -32,7 +32,7 @@ import numbers
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional, SupportsInt, cast
 
 from amazons_env.errors import InvalidArgumentError, describe
 
@@ -153,7 +153,8 @@ class Option:
             if not isinstance(value, numbers.Integral):
                 if not (math.isfinite(value) and float(value).is_integer()):
                     raise fail("expected a whole number")
-            value = int(value)
+            # a whole Real converts with int(), which typeshed's numbers.Real does not declare
+            value = int(cast(SupportsInt, value))
             if not -_INT_LIMIT < value < _INT_LIMIT:  # what numpy and numba take (int64)
                 raise fail("must be between -2**63 and 2**63")
         elif self.type == "float":
@@ -225,11 +226,13 @@ class Schema:
                 extra[key] = value
         target = None if self.forward in provided else self._target(out)
         if target is not None:
+            forward = self.forward
+            assert forward is not None  # ``_target`` finds a target only through the forwarding option
             for key in self.provides:
                 if key not in target.options and not target.open:
-                    value = out.get(self.forward, self.options[self.forward].default)
+                    value = out.get(forward, self.options[forward].default)
                     raise OptionError(
-                        f"{self.owner}: {self.forward}={describe(value)}: {target.owner} takes no option {key!r}"
+                        f"{self.owner}: {forward}={describe(value)}: {target.owner} takes no option {key!r}"
                     )
         if not extra or self.open:
             return {**out, **extra}

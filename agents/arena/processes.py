@@ -38,7 +38,8 @@ import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Iterator
+from types import FrameType
+from typing import Iterator, Optional
 
 from amazons_env.errors import AmazonsRuntimeError
 
@@ -131,7 +132,7 @@ def _unguarded_main_call() -> bool:
     ``if __name__ == "__main__":`` block. Found from the call's line in the script's source."""
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
-    frame = sys._getframe(1)
+    frame: Optional[FrameType] = sys._getframe(1)
     while frame is not None and not (frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"):
         frame = frame.f_back
     if path is None or frame is None:

@@ -138,8 +138,9 @@ def _generic(name: str, one, two):
         return None
 
     stub.__name__ = stub.__qualname__ = name
-    # numba matches the parameters of the stub, the chooser and the implementation by name
-    chooser.__signature__ = stub.__signature__ = inspect.signature(one)
+    # numba matches the parameters of the stub, the chooser and the implementation by name;
+    # inspect.signature reads ``__signature__``, an attribute typeshed's functions do not declare
+    chooser.__signature__ = stub.__signature__ = inspect.signature(one)  # type: ignore[attr-defined]
     overload(stub)(chooser)
     return stub
 
@@ -171,8 +172,11 @@ bor = _generic("bor", lambda a, b: a | b, lambda a, b: (a[0] | b[0], a[1] | b[1]
 bxor = _generic("bxor", lambda a, b: a ^ b, lambda a, b: (a[0] ^ b[0], a[1] ^ b[1]))
 bandnot = _generic("bandnot", lambda a, b: a & ~b, lambda a, b: (a[0] & ~b[0], a[1] & ~b[1]))
 nonzero = _generic("nonzero", lambda a: a != 0, lambda a: (a[0] | a[1]) != 0)
+# numba passes an intrinsic's typing context itself: a kernel calls ``popcount(x)`` with one argument
 count = _generic(
-    "count", lambda a: np.int64(popcount(a)), lambda a: np.int64(popcount(a[0])) + np.int64(popcount(a[1]))
+    "count",
+    lambda a: np.int64(popcount(a)),  # type: ignore[call-arg]
+    lambda a: np.int64(popcount(a[0])) + np.int64(popcount(a[1])),  # type: ignore[call-arg]
 )
 shl = _generic("shl", lambda b, n: b << n, _shl2)  # towards higher squares, 0 < n < 64
 shr = _generic("shr", lambda b, n: b >> n, _shr2)  # towards lower squares, 0 < n < 64

@@ -34,7 +34,7 @@ from amazons_env import core
 from amazons_env.errors import InvalidArgumentError
 from amazons_env.files import canonical_json, write_atomic, write_json
 
-from agents.nets.models import MODELS, build_model, check_kwargs
+from agents.nets.models import MODELS, Architecture, build_model, check_kwargs
 from agents.nets.safefiles import ModelFileError, PathLike, checked_path, file_sha256, read_header, read_json
 
 __all__ = ["FORMAT_VERSION", "ModelFileError", "save_model", "load_model", "read_config", "expected_tensors"]
@@ -61,7 +61,7 @@ def save_model(
     """Write ``path.safetensors`` and ``path.json`` (``path`` with or without a suffix); return
     the base path. ``board_size``: the size trained on (required by size-bound models)."""
     arch = type(model).__name__
-    if arch not in MODELS:
+    if not isinstance(model, Architecture) or arch not in MODELS:
         raise InvalidArgumentError(f"{arch} is not an exportable architecture ({sorted(MODELS)})")
     kwargs = model.config()
     size = int(board_size if board_size is not None else kwargs.get("size", 0))

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     import torch
     from torch import nn
 
+    from agents.nets.models import StudyCNN
+
 __all__ = ["inference_module", "ValueNet", "PVNet", "UnknownRuntimeError", "use_threads"]
 
 
@@ -81,13 +83,14 @@ def _fold_batch_norms(model: "nn.Module") -> "nn.Module":
     for sequence in model.modules():
         if isinstance(sequence, nn.Sequential):
             for i in range(len(sequence) - 1):
-                if isinstance(sequence[i], nn.Conv2d) and isinstance(sequence[i + 1], nn.BatchNorm2d):
-                    sequence[i] = fuse_conv_bn_eval(sequence[i], sequence[i + 1])
+                conv, norm = sequence[i], sequence[i + 1]
+                if isinstance(conv, nn.Conv2d) and isinstance(norm, nn.BatchNorm2d):
+                    sequence[i] = fuse_conv_bn_eval(conv, norm)
                     sequence[i + 1] = nn.Identity()
     return model
 
 
-def _study_inference(model: "nn.Module") -> "nn.Module":
+def _study_inference(model: StudyCNN) -> "nn.Module":
     """``StudyCNN`` for inference (see ``inference_module``)."""
     import torch
     from torch import nn
@@ -101,9 +104,10 @@ def _study_inference(model: "nn.Module") -> "nn.Module":
 
         def __init__(self) -> None:
             super().__init__()
-            self.convs = nn.ModuleList(m for m in model.features if isinstance(m, nn.Conv2d))
+            convs = [m for m in model.features if isinstance(m, nn.Conv2d)]
+            self.convs = nn.ModuleList(convs)
             first, self.hidden, self.out = [m for m in model.head if isinstance(m, nn.Linear)]
-            channels, size = self.convs[-1].out_channels, model.size
+            channels, size = convs[-1].out_channels, model.size
             weight = first.weight.detach().reshape(-1, channels, size, size).permute(0, 2, 3, 1)
             self.weight = nn.Parameter(weight.reshape(first.out_features, -1).contiguous(), requires_grad=False)
             self.bias = nn.Parameter(first.bias.detach().clone(), requires_grad=False)
@@ -131,7 +135,8 @@ def inference_module(model: "nn.Module") -> "nn.Module":
     from agents.nets.models import StudyCNN
 
     fast = _study_inference(model) if isinstance(model, StudyCNN) else _fold_batch_norms(model)
-    return fast.to(memory_format=torch.channels_last)
+    # Module.to takes memory_format at run time (documented); torch's overloads leave it out
+    return fast.to(memory_format=torch.channels_last)  # type: ignore[call-overload]
 
 
 class PVNet:

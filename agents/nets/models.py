@@ -10,7 +10,7 @@ its output means (``output``):
 
 ``build_model(arch, **kwargs)`` rebuilds a model from the ``(arch, kwargs)`` that
 ``model.config()`` returns; ``agents.nets.export`` stores exactly that. Each class's ``limits``
-bound its arguments (``check_kwargs``).
+bound its arguments (``check_kwargs``). ``Architecture`` is what the classes have in common.
 
 >>> parameter_count(StudyCNN(size=10))
 905185
@@ -20,7 +20,8 @@ bound its arguments (``check_kwargs``).
 
 from __future__ import annotations
 
-from typing import Any
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
 
 import torch
 from torch import nn
@@ -31,6 +32,7 @@ from amazons_env.errors import InvalidArgumentError
 from agents.nets.planes import plane_count
 
 __all__ = [
+    "Architecture",
     "StudyCNN",
     "ResValueNet",
     "PolicyValueNet",
@@ -48,7 +50,25 @@ REACH = core.MAX_SIZE - 1
 LINES = 8 * REACH
 
 
-class StudyCNN(nn.Module):
+class Architecture(nn.Module, ABC):
+    """What every architecture of ``MODELS`` declares: the input ``planes`` it reads, what its
+    ``output`` means (module docstring), the ``limits`` (low, high) of each of its arguments, and
+    ``config()``, the arguments that rebuild it (``build_model``).
+
+    >>> ResValueNet.limits["blocks"], ResValueNet(channels=8).config()["channels"]
+    ((0, 64), 8)
+    """
+
+    planes: ClassVar[str]
+    output: ClassVar[str]
+    limits: ClassVar[dict[str, tuple[int, int]]]
+
+    @abstractmethod
+    def config(self) -> dict[str, Any]:
+        """The keyword arguments that build this model again."""
+
+
+class StudyCNN(Architecture):
     """The study's network, layer for layer (Keras there, PyTorch here): Conv 32 3x3 same + ReLU,
     Dropout 0.2, Conv 32 3x3 + ReLU, Conv 32 3x3 + ReLU (same padding: the study's table keeps
     10x10x32), Dropout 0.2, Flatten, Dense 256 + ReLU, Dense 256 + ReLU, Dense 1 + sigmoid.
@@ -106,7 +126,7 @@ class _Block(nn.Module):
         return torch.relu(x + self.body(x))
 
 
-class ResValueNet(nn.Module):
+class ResValueNet(Architecture):
     """Our value net: a small residual tower on the ``"relative"`` planes (own/opponent queens,
     arrows, empty, one-move reach of each side), then a 1x1 convolution, global mean and max
     pooling and two dense layers to a ``tanh`` value for the side to move.
@@ -156,7 +176,7 @@ class PolicyValueNet(ResValueNet):
         return self.value(pooled).squeeze(-1), self.slide(trunk), self.arrow(trunk)
 
 
-MODELS: dict[str, type[nn.Module]] = {
+MODELS: dict[str, type[Architecture]] = {
     "StudyCNN": StudyCNN,
     "ResValueNet": ResValueNet,
     "PolicyValueNet": PolicyValueNet,
@@ -188,7 +208,7 @@ def check_kwargs(arch: str, kwargs: Any) -> None:
             )
 
 
-def build_model(arch: str, **kwargs: Any) -> nn.Module:
+def build_model(arch: str, **kwargs: Any) -> Architecture:
     """A fresh model of architecture ``arch`` (a key of ``MODELS``); ``kwargs`` checked first."""
     check_kwargs(arch, kwargs)
     return MODELS[arch](**kwargs)

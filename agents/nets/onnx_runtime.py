@@ -63,7 +63,7 @@ class OnnxRunner:
             torch.onnx.export(
                 self.module,
                 (example,),
-                model,
+                model,  # type: ignore[arg-type]  # a file object (documented); the annotation says a path only
                 input_names=["planes"],
                 dynamo=False,
                 dynamic_axes={"planes": {0: "batch"}},

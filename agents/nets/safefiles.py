@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import struct
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from amazons_env import files
 from amazons_env.errors import InvalidFileError
@@ -76,7 +76,7 @@ def read_json(name: Path, what: str, version: int, keys: Sequence[str]) -> dict[
 
 
 def read_header(
-    path: Path, what: str, expected: dict[str, tuple[Optional[str], list[int]]], limit: int
+    path: Path, what: str, expected: Mapping[str, tuple[Optional[str], list[int]]], limit: int
 ) -> dict[str, str]:
     """Check the safetensors file ``path`` against ``expected`` (``{name: (torch dtype name or
     None for any of ``DTYPES``, shape)}``) from its header alone, before its data is read; return
@@ -107,7 +107,10 @@ def read_header(
         dtype, shape = expected[name]
         entry = header[name]
         found = entry.get("dtype") if isinstance(entry, dict) else None
-        code, width = DTYPES[dtype] if dtype is not None else _BY_CODE.get(found, ("F32", 4))
+        if dtype is not None:
+            code, width = DTYPES[dtype]
+        else:  # any of DTYPES: the one the header names (another name, or no name, fails below)
+            code, width = _BY_CODE.get(found, ("F32", 4)) if isinstance(found, str) else ("F32", 4)
         count = 1
         for extent in shape:
             count *= extent

@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -37,7 +36,7 @@ __all__ = [
 ]
 
 #: the committed weights (package data)
-WEIGHTS_DIR = Path(importlib.util.find_spec("agents.nets.weights").origin).parent
+WEIGHTS_DIR = Path(__file__).parent / "weights"
 #: committed value nets by name and the board size they were trained on: ``default`` our
 #: ``ResValueNet``, ``study`` the study's ``StudyCNN``
 VALUE_WEIGHTS: dict[str, dict[int, str]] = {

@@ -63,7 +63,8 @@ def botzone_to_move(line: str, size: int = 8) -> Move:
     coords = ((x0, y0), (x1, y1), (x2, y2))
     if not all(0 <= c < size for pair in coords for c in pair):
         raise InvalidMoveError(f"Botzone move {line.strip()!r}: coordinates must be 0..{size - 1}")
-    return Move(*(y * size + x for x, y in coords), size=size)
+    frm, to, arrow = (y * size + x for x, y in coords)
+    return Move(frm, to, arrow, size=size)
 
 
 def move_to_botzone(move: Move) -> str:

@@ -86,15 +86,17 @@ def _setoption_value(value: Any) -> str:
 
 def _terminate(proc: subprocess.Popen) -> None:
     """End ``proc``: ``quit``, then kill it if it has not gone within a second."""
+    stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
+    assert stdin is not None and stdout is not None and stderr is not None  # ``_start`` made all three pipes
     if proc.poll() is None:
         try:
-            proc.stdin.write("quit\n")
-            proc.stdin.flush()
+            stdin.write("quit\n")
+            stdin.flush()
             proc.wait(timeout=1.0)
         except (OSError, ValueError, subprocess.TimeoutExpired):
             proc.kill()
             proc.wait()
-    for stream in (proc.stdin, proc.stdout, proc.stderr):
+    for stream in (stdin, stdout, stderr):
         try:
             stream.close()
         except (OSError, ValueError):
@@ -187,25 +189,32 @@ class UCIAgent(SearchAgent):
             if line == "uciok":
                 break
         for key, value in self.options.items():
-            name = listed.get(_option_key(key))
-            if name is None:
+            engine_name = listed.get(_option_key(key))
+            if engine_name is None:
                 close = difflib.get_close_matches(_option_key(key), list(listed), n=1)
                 hint = f" (did you mean {listed[close[0]]!r}?)" if close else ""
                 raise self._fail(
                     f"has no option {key!r}{hint} (agent 'uci'); its options: {', '.join(listed.values())}",
                     EngineOptionError,
                 )
-            self._send(f"setoption name {name} value {_setoption_value(value)}")
+            self._send(f"setoption name {engine_name} value {_setoption_value(value)}")
         if "uci variant" in listed:  # after the options: a VariantPath may define the variant
             self._send(f"setoption name UCI_Variant value {self.variant}")
         self._ready()
 
+    def _running(self) -> subprocess.Popen:
+        """The engine's process: only called while one runs (``_start`` made it, ``close`` ends it)."""
+        assert self._proc is not None
+        return self._proc
+
     def _send(self, line: str) -> None:
+        proc = self._running()
+        assert proc.stdin is not None  # a pipe (``_start``)
         try:
-            self._proc.stdin.write(line + "\n")
-            self._proc.stdin.flush()
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
         except (OSError, ValueError):
-            raise self._fail(f"exited (code {self._proc.poll()}) before reading {line!r}") from None
+            raise self._fail(f"exited (code {proc.poll()}) before reading {line!r}") from None
 
     def _expect(self, seconds: float, what: str) -> str:
         """The engine's next line, waiting at most ``seconds``; ``EngineError`` on exit or timeout."""
@@ -214,7 +223,7 @@ class UCIAgent(SearchAgent):
         except queue.Empty:
             raise self._fail(f"gave no {what!r} within {seconds:g} s") from None
         if line is None:
-            code = self._proc.wait()
+            code = self._running().wait()
             raise self._fail(f"exited (code {code}) while we waited for {what!r}")
         return line.strip()
 
@@ -283,7 +292,7 @@ class UCIAgent(SearchAgent):
                     ) from None
                 continue
             if line is None:
-                raise self._fail(f"exited (code {self._proc.wait()}) while thinking on {board.text()!r}")
+                raise self._fail(f"exited (code {self._running().wait()}) while thinking on {board.text()!r}")
             words = line.split()
             if words[:1] == ["info"]:
                 info.update(_info_fields(words))

@@ -292,7 +292,8 @@ class AlphaBeta(SearchAgent):
         best = np.full(3, -1, dtype=np.int64)
         done = self._deepen(board, deepest, limit, deadline, stats, best)
         public = core.public_index(board.size)
-        move = Move(*(int(public[p]) for p in done[0]), board.size)
+        frm, to, arrow = (int(public[p]) for p in done[0])
+        move = Move(frm, to, arrow, board.size)
         return SearchResult(move, float(done[1]), done[2], int(stats[NODES]), stats={"evals": int(stats[EVALS])})
 
     def _window(self, depth: int, done: Optional[Iteration]) -> tuple[float, float]:
@@ -391,10 +392,12 @@ class AlphaBeta(SearchAgent):
             if move is None:
                 break
             if not complete:
+                assert done is not None  # a cut search has a move only when it searched the last one's first
                 done = (move, done[1], done[2])
                 break
             done = (move, value, depth)
         if done is None:  # predict: not even depth 1 in time, finish it anyway
             move, value, spent, _ = search(1, float("inf"))
+            assert move is not None  # a search without a stop finishes: it has a move
             done, evals = (move, value, 1), evals + spent
         return SearchResult(done[0], done[1], done[2], 0, stats={"evals": evals})

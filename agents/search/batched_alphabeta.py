@@ -188,7 +188,9 @@ def batched_alphabeta(
     except _OutOfBudget:
         if first is None or root[0] == 0:
             return _result(None, 0.0, 0, count, complete=False)
+        assert best[0] is not None  # a root move was searched: the best so far is set
         return _result(_public(best[0], board.size), float(root[1]), 0, count, complete=False)
+    assert best[0] is not None, "batched_alphabeta: the root has no move"  # SearchAgent never searches those
     return _result(_public(best[0], board.size), float(value), depth, count, complete=True)
 
 
@@ -198,4 +200,5 @@ def _result(move: Optional[Move], value: float, depth: int, count: list[int], co
 
 def _public(padded: np.ndarray, size: int) -> Move:
     public = core.public_index(size)
-    return Move(*(int(public[p]) for p in padded), size)
+    frm, to, arrow = (int(public[p]) for p in padded)
+    return Move(frm, to, arrow, size)

@@ -225,24 +225,27 @@ def analyse(board: Board, budget: int = DEFAULT_BUDGET) -> Analysis:
     first = np.full((2, 3), -1, dtype=np.int64)
     separated = bool(count_fill(cells, queens, board.queen_counts, board.dirs, int(budget), bounds, first))
     public = core.public_index(board.size)
-    moves = tuple(
-        Move(*(int(public[p]) for p in first[s]), board.size) if separated and first[s, 0] >= 0 else None
-        for s in range(2)
-    )
+
+    def filling(side: int) -> Optional[Move]:
+        if not separated or first[side, 0] < 0:
+            return None
+        frm, to, arrow = (int(public[p]) for p in first[side])
+        return Move(frm, to, arrow, board.size)
+
     return Analysis(
         separated,
         int(board.turn),
         (int(bounds[0, 0]), int(bounds[1, 0])),
         (int(bounds[0, 1]), int(bounds[1, 1])),
         bool(bounds[0, 2] and bounds[1, 2]),
-        moves,
+        (filling(0), filling(1)),
     )
 
 
-def filling_move(board: Board, budget: int = DEFAULT_BUDGET) -> Optional[tuple[Move, int]]:
-    """If ``board`` is in the filling phase: the side to move's best filling move and its outcome
-    (``Analysis.outcome``: 1 won, -1 lost, 0 not decided by the counts); else None. The searches
-    play this move instead of searching a separated position."""
+def filling_move(board: Board, budget: int = DEFAULT_BUDGET) -> Optional[tuple[Optional[Move], int]]:
+    """If ``board`` is in the filling phase: the side to move's best filling move (None in a
+    finished game) and its outcome (``Analysis.outcome``: 1 won, -1 lost, 0 not decided by the
+    counts); else None. The searches play this move instead of searching a separated position."""
     result = analyse(board, budget)
     if not result.separated:
         return None

@@ -91,10 +91,29 @@ class Node:
         "children",
         "visits",
     )
+    cells: np.ndarray
+    side: int
+    value: float
+    terminal: bool
+    moves: np.ndarray
+    starts: np.ndarray
+    group: np.ndarray
+    p_slide: np.ndarray
+    p_net: np.ndarray
+    p_move: np.ndarray
+    # the first-play values: both None, or both set (``expand``'s ``first``)
+    first_slide: Optional[np.ndarray]
+    first_move: Optional[np.ndarray]
+    n_slide: np.ndarray
+    w_slide: np.ndarray
+    n_move: np.ndarray
+    w_move: np.ndarray
+    children: dict[int, Node]
+    visits: int
 
     def __init__(self, cells: np.ndarray, side: int) -> None:
         self.cells, self.side = cells, side
-        self.children: dict[int, Node] = {}
+        self.children = {}
         self.visits = 0
         self.prove(-1.0)  # until the evaluator gives it moves
 
@@ -138,19 +157,18 @@ class Node:
 
     def select(self, c: float, fpu: float) -> int:
         """The move index PUCT picks: a group, then one of its moves."""
-        if self.first_move is None:
-            q_slide = q_move = self.value - fpu  # unvisited: the position's value, a little pessimistic
-        else:
-            q_slide, q_move = self.first_slide, self.first_move
+        first_slide, first_move = self.first_slide, self.first_move
+        unvisited = self.value - fpu  # without first-play values: the position's value, a little pessimistic
+        q_slide = unvisited if first_slide is None else first_slide
         g = _puct(self.n_slide, self.w_slide, self.p_slide, self.visits, c, q_slide)
         lo = self.starts[g]
         hi = self.starts[g + 1] if g + 1 < len(self.starts) else len(self.moves)
         if hi - lo == 1:
             return int(lo)
-        q0 = q_move if self.first_move is None else q_move[lo:hi]
+        q0 = unvisited if first_move is None else first_move[lo:hi]
         return int(lo + _puct(self.n_move[lo:hi], self.w_move[lo:hi], self.p_move[lo:hi], self.n_slide[g], c, q0))
 
-    def update(self, m: int, visits: float, value: float) -> None:
+    def update(self, m: int, visits: int, value: float) -> None:
         """Add ``visits`` and ``value`` (for this node's side to move) to move ``m`` and its group."""
         g = self.group[m]
         self.visits += visits
@@ -213,8 +231,8 @@ class PUCTEvaluator(ABC):
         position's value) on each of ``nodes``, new positions of ``size`` x ``size`` boards."""
 
 
-#: a leaf of ``Tree.gather``: the path to it, and either a terminal node already in the tree or
-#: ``None`` with the new position's cells and side to move
+#: a leaf of ``Tree.gather``: the path to it, and either a terminal node already in the tree and
+#: ``None``, or ``None`` and the new position's cells; then the leaf's side to move
 Leaf = tuple[list[tuple[Node, int]], Optional[Node], Optional[np.ndarray], int]
 
 
@@ -231,11 +249,14 @@ class Tree:
 
     def gather(self, limit: int) -> list[Leaf]:
         """Up to ``limit`` descents, with a virtual loss on each path when there is more than one."""
+        root = self.root
+        if root is None:
+            raise InvalidArgumentError("Tree.gather: the tree needs a root (start_roots)")
         self._virtual = limit > 1
         leaves: list[Leaf] = []
         pending: set[tuple[int, int]] = set()
         for _ in range(limit):
-            node, path = self.root, []
+            node, path = root, []
             while not node.terminal:
                 m = node.select(self.c, self.fpu)
                 path.append((node, m))
@@ -280,17 +301,18 @@ def run_trees(
     per round, the new leaves of all trees expanded by one call of ``evaluator``. ``deadline`` (a
     ``perf_counter`` time): no round starts that would end after it at the pace of the last round
     (``pace``: the seconds a round is expected to take before one is measured)."""
-    if any(t.root is None for t in trees):
+    rooted = [(t, t.root) for t in trees if t.root is not None]
+    if len(rooted) < len(trees):
         raise InvalidArgumentError("run_trees: every tree needs a root (start_roots)")
     size = trees[0].size
     last = pace
     while True:
-        todo = [t for t in trees if t.sims < sims and not t.root.terminal]
+        todo = [t for t, root in rooted if t.sims < sims and not root.terminal]
         begun = _time.perf_counter()
         if not todo or begun + last >= deadline:  # a round cannot stop half-way
             return
         gathered = [(t, leaf) for t in todo for leaf in t.gather(min(batch, sims - t.sims))]
-        new = [Node(cells, side) for _, (_, known, cells, side) in gathered if known is None]
+        new = [Node(cells, side) for _, (_, _, cells, side) in gathered if cells is not None]  # the new leaves
         if new:
             evaluator.expand(new, size)
         fresh = iter(new)
@@ -321,18 +343,20 @@ def start_roots(
     if need:
         roots = [Node(np.array(boards[i][0], np.uint8), int(boards[i][1])) for i in need]
         evaluator.expand(roots, trees[0].size)
-        for i, root in zip(need, roots):
-            trees[i].root = root
+        for i, new_root in zip(need, roots):
+            trees[i].root = new_root
     for tree in trees:
         tree.sims = 0
-        if noise is not None and not tree.root.terminal:
-            tree.root.add_noise(*noise)
+        root = tree.root
+        assert root is not None  # every tree has its root now
+        if noise is not None and not root.terminal:
+            root.add_noise(*noise)
 
 
 def best_move(root: Node) -> int:
     """The most visited group of ``root``, then its most visited move; ties go to the higher mean
     value (unvisited: the first-play value), then to the higher prior."""
-    q = root.value if root.first_move is None else root.first_slide
+    q: float | np.ndarray = root.value if root.first_slide is None else root.first_slide
     g = int(
         np.lexsort(
             (root.p_slide, np.where(root.n_slide > 0, root.w_slide / np.maximum(root.n_slide, 1), q), root.n_slide)
@@ -384,9 +408,10 @@ class PUCTAgent(SearchAgent):
     def _reused_root(self, board: Board) -> Optional[Node]:
         """The node of the kept tree for ``board``'s position two plies below its root (our last
         move and the reply), if the search expanded it."""
-        root = self.root
-        if not self.reuse or root is None or self._tree.size != board.size:
+        tree = self._tree
+        if not self.reuse or tree is None or tree.root is None or tree.size != board.size:
             return None
+        root = tree.root
         side = int(board.turn)
         for child in root.children.values():
             for grandchild in child.children.values():
@@ -405,6 +430,8 @@ class PUCTAgent(SearchAgent):
         run_trees([tree], evaluator, limit.simulations or UNBOUNDED, self.batch, deadline.stop, pace)
         self._tree = tree
         root = tree.root
+        assert root is not None  # start_roots gave the tree its root
         m = best_move(root)
-        move = Move(*(int(x) for x in root.moves[m]), board.size)
+        frm, to, arrow = (int(x) for x in root.moves[m])
+        move = Move(frm, to, arrow, board.size)
         return SearchResult(move, root.mean(m), nodes=tree.sims, stats={"simulations": tree.sims, "tree": root.size()})

@@ -354,7 +354,8 @@ def search_kernel(
     if stats[ABORTED]:
         return None, 0.0, int(stats[NODES])
     public = core.public_index(board.size)
-    return Move(*(int(public[p]) for p in best), board.size), float(value), int(stats[NODES])
+    frm, to, arrow = (int(public[p]) for p in best)
+    return Move(frm, to, arrow, board.size), float(value), int(stats[NODES])
 
 
 class StudySearch(SearchAgent):
@@ -406,7 +407,8 @@ class StudySearch(SearchAgent):
         if limit.time is None:
             move, value, nodes = self._iteration(board, deepest)
             return SearchResult(move, value, deepest, nodes)
-        done, total = None, 0
+        done: Optional[tuple[Move, float, int]] = None
+        total = 0
         for depth in range(1, deepest + 1):
             if done is not None and deadline.passed():
                 break
@@ -418,6 +420,7 @@ class StudySearch(SearchAgent):
             if done is None:
                 deadline.hold()  # the deadline holds from here on
             done = (move, value, depth)
+        assert done is not None  # the first iteration runs without a stop: it has a move
         move, value, depth = done
         return SearchResult(move, value, depth, total)
 

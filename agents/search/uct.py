@@ -183,6 +183,7 @@ class UCT(SearchAgent):
         ni, nf = np.empty((MAX_NODES, T.NI), dtype=np.int32), np.empty((MAX_NODES, T.NF))
         st = np.zeros(T.NST, dtype=np.int64)
         if node is not None:
+            assert self._tree is not None  # the node is one of the kept tree's
             st[T.FREE] = T.compact(self._tree[0], self._tree[1], node, ni, nf)
         else:
             T.new_root(ni, nf, st)

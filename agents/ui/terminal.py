@@ -334,6 +334,7 @@ class TerminalGame:
 
     def announce(self) -> None:
         winner = self.board.winner if not self.resigned else self.human.other
+        assert winner is not None  # announced once the game is over (``over``)
         verdict = "You win!" if winner == self.human else f"{short_name(self.agent)} wins."
         how = "you resigned" if self.resigned else f"{winner.other.name.capitalize()} has no move"
         self.say(f"Game over after {self.board.ply} moves: {how}. {verdict} (undo, save FILE or quit)")

@@ -55,6 +55,7 @@ class ClickGame:
         board, name = self.board, short_name(self.agent)
         if board.is_game_over():
             winner = board.winner
+            assert winner is not None  # the game is over
             verdict = "you win" if winner == self.human else f"{name} wins"
             return f"Amazons: {winner.other.name.capitalize()} has no move, {verdict} (u: undo, q: quit)"
         if board.turn != self.human:
@@ -128,6 +129,7 @@ class ClickGame:
         if board.turn != self.human or board.is_game_over():
             return
         if self.moved_to is not None:
+            assert self.picked is not None  # a queen is picked before it moves
             if square in self.targets:
                 self.finish(Move(self.picked, self.moved_to, square, board.size))
             return
