@@ -235,8 +235,7 @@ def _load_file(path: str, kind: str) -> Any:
     module_name = "_amazons_custom_" + hashlib.sha1(full.encode()).hexdigest()[:12]
     if module_name not in sys.modules:
         spec = importlib.util.spec_from_file_location(module_name, full)
-        if spec is None or spec.loader is None:  # a suffix no importer takes (``agent.txt``)
-            raise OptionError(f"{kind} file {describe(path)}: not a Python file")
+        assert spec is not None and spec.loader is not None  # a .py file (``_custom``): a source loader
         module = importlib.util.module_from_spec(spec)
         sys.modules[module_name] = module
         try:
