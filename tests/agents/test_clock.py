@@ -180,10 +180,10 @@ def tiny_net(tmp_path_factory):
 
 
 @pytest.mark.parametrize("search", ["alphabeta", "two-iteration"])
-def test_cnn_search_with_a_spent_budget_plays_the_first_iteration(tiny_net, search):
+def test_value_net_search_with_a_spent_budget_plays_the_first_iteration(tiny_net, search):
     board = opening_board(6, 2, [6, 6])
-    timed = make(f"cnn:search={search},weights={tiny_net},time=1e-9").search(board)
-    fixed = make(f"cnn:search={search},weights={tiny_net},depth=1").search(board)
+    timed = make(f"{search}:eval=value-net,weights={tiny_net},time=1e-9").search(board)
+    fixed = make(f"{search}:eval=value-net,weights={tiny_net},depth=1").search(board)
     assert (timed.move, timed.depth) == (fixed.move, 1)
     assert timed.value == pytest.approx(fixed.value)
 

@@ -180,7 +180,7 @@ def test_prefilter_shortlists_the_batch_evaluator():
     with pytest.raises(ValueError, match="prefilter"):
         make("alphabeta:prefilter=basic")  # the territory kernel needs no shortlist
     with pytest.raises(ValueError, match="prefilter"):
-        make("alphabeta:prefilter=cnn", eval=BatchOnly())
+        make("alphabeta:prefilter=value-net", eval=BatchOnly())
     with pytest.raises(ValueError, match="shortlist"):
         make("alphabeta:prefilter=basic,shortlist=0", eval=BatchOnly())
 
