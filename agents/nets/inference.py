@@ -128,8 +128,8 @@ def inference_module(model: "nn.Module") -> "nn.Module":
     up to float rounding, faster on the CPU, with channels-last weights (feed it channels-last
     input). ``StudyCNN``: the ``StudyInference`` module of ``_study_inference``; other nets: a copy
     with the batch norms folded into the convolutions. ``model`` is not changed; building the copy
-    takes milliseconds. ``python3 benchmarks/nn_inference.py`` measures the gain (with the
-    evaluator's chunking: ~1.15-1.2x for ``StudyCNN`` 10x10 on one core)."""
+    takes milliseconds. ``python3 benchmarks/nn_inference.py`` measures the gain (figures in
+    ``benchmarks/README.md``)."""
     import torch
 
     from agents.nets.models import StudyCNN
@@ -143,8 +143,8 @@ class PVNet:
     """A loaded policy-value net for search: ``evaluate`` on padded boards (numpy in and out).
     ``model``: a ``PolicyValueNet`` (an inference copy with folded batch norms is made).
     ``runtime`` (``agents.nets.onnx_runtime.RUNTIMES``): on the CPU, ``auto`` runs the inference
-    copy through ONNX Runtime when it is installed (4.3x torch's speed for single positions, 1.1-2x
-    for batches), else through torch."""
+    copy through ONNX Runtime when it is installed (faster than torch on the CPU; figures in
+    ``benchmarks/README.md``), else through torch."""
 
     def __init__(self, model: Any, threads: int = 1, runtime: str = "auto") -> None:
         require_torch("the policy-value net")

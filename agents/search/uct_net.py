@@ -21,19 +21,13 @@ Python, on the flat arrays of ``agents.search.uct_tree``):
 Everything below keeps uct's cheap ordering and territory leaves. Tree reuse jumps two whole moves,
 to a node that this guidance never touched, so nothing is mixed twice.
 
-**Cost and worth, measured** (8x8). The guidance costs 1.7 ms of CPU a move with ``top=0`` (the
-root's queen moves only), 3.4 ms with ``top=8, depth=0`` and 10 ms at the default ``top=8, depth=1``
-through torch, about 1% of a 1 s move on a free core (ONNX Runtime, used when installed, runs the
-net 4.3x faster for single positions); the replies' level is skipped when the deadline leaves less than
-``REPLY_COST`` times what the root's level took, so short moves are not overrun. The first net,
-``pv-8x8`` (self-play, ``amazons train-loop``), did not help: against plain ``uct`` at 0.3 s a move
-on a starved machine it scored 65-101 over three settings; with ``mix=0`` the guided search builds
-the very tree and move of ``uct`` (tested). It predicted uct's 1 s moves better than uct's cheap
-queen order (top slide right in 29% of held-out positions, against 16%) but its arrows worse (45%
-against 51%), and sharp wrong priors take visits from the moves uct's evaluation would find. The
-default weights, ``pv-uct-8x8``, are that net fine-tuned on 27,082 of uct's own moves (expert
-iteration's bootstrap from the strongest engine; top slide right in 32%): 68-58 against plain
-``uct`` at 0.3 s (``experiments/uct-net-8x8/``; the README has the 1 s pairings).
+**Cost.** The net runs once on the root's queen moves and, with ``depth=1``, on the replies to
+its ``top`` best moves; the replies' level is skipped when the deadline leaves less than
+``REPLY_COST`` times what the root's level took, so short moves are not overrun. With ``mix=0`` the
+guided search builds the very tree and move of ``uct`` (tested). What the guidance costs per move,
+how often the net agrees with uct's moves, and what it is worth in games are measured in
+``benchmarks/README.md`` (its learned-agent section) and ``experiments/uct-net-8x8/``; the default
+weights are ``pv-uct-8x8``, the self-play net ``pv-8x8`` fine-tuned on uct's own moves.
 
 ``make("uct-net")`` (until this version also ``make("cnn")``, whose guidance options were
 ``net_mix``, ``net_top``, ``net_depth`` and ``net_value``, see ``agents.evaluation.cnn``). Options:

@@ -158,7 +158,7 @@ def test_move_budget_from_movetime_clock_and_defaults():
             parse_go(bad.split())
 
 
-class Recorder(SearchAgent):  # type: ignore[misc,valid-type]  # ``agents`` exports it lazily (module __getattr__ typed object)
+class Recorder(SearchAgent):
     """A search that plays the first legal move and records the limit of each of its moves."""
 
     name = "recorder"

@@ -58,7 +58,7 @@ def test_limit_normalises_its_numbers_and_keeps_the_fields_asked_for():
     assert not Limit() and not limit.only(()) and limit
 
 
-class Counter(SearchAgent):  # type: ignore[misc,valid-type]  # ``agents`` exports it lazily (module __getattr__ typed object)
+class Counter(SearchAgent):
     """A search that plays the first legal move and counts its calls."""
 
     name = "counter"
