@@ -1,4 +1,5 @@
 """Train a policy-value net on bootstrap shards (from scratch or from committed weights)."""
+
 import sys
 import time
 
@@ -7,6 +8,7 @@ import torch
 from agents.nets.export import load_model, save_model
 from agents.nets.policy_value import PolicyValueNet
 from agents.search.pvmcts import pv_weights_path
+
 from training.data.policy_value import load_pv_dataset
 from training.optimize.policy_value import train_pv
 
@@ -21,8 +23,14 @@ def main() -> None:
     history = train_pv(model, data, epochs, 256, lr, seed=0, progress=False)
     for row in history:
         print(row, flush=True)
-    recipe = {"positions": int(len(data["sides"])), "history": history, "start": start, "epochs": epochs, "lr": lr,
-              "data": folder}
+    recipe = {
+        "positions": int(len(data["sides"])),
+        "history": history,
+        "start": start,
+        "epochs": epochs,
+        "lr": lr,
+        "data": folder,
+    }
     print(save_model(model, out, board_size=8, recipe=recipe, data_hash=data_hash), time.time() - t, len(data["sides"]))
 
 
