@@ -7,7 +7,7 @@ each board gets the net trained on its size or the nearest). ``evaluate_batch`` 
 (all children of a node) into one stack of input planes (``agents.nets.planes``, numba) and one
 forward pass on the CPU under ``torch.inference_mode``. It has no numba kernel, so the searches use
 their batch paths (``two-iteration``: ``batch_two_iteration``; ``alphabeta``: ``batch_search``):
-``alphabeta:eval=value-net`` is the value-net search of the first release.
+``alphabeta:eval=value-net`` is the value-net alpha-beta search.
 
 ``threads`` (default 1) sets torch's threads when the evaluator is built (0 leaves them alone).
 The forward pass runs the net's inference-only copy (``agents.nets.inference.inference_module``:
