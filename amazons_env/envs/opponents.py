@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from importlib.metadata import entry_points
 from typing import Any, Callable, Optional
 
@@ -40,21 +41,24 @@ def plays_moves(opponent: Any) -> bool:
     return callable(getattr(opponent, "select_move", None))
 
 
-def _declared_resolver(spec: str) -> Callable[[str], Any]:
+@functools.cache
+def _declared_resolver() -> Optional[Callable[[str], Any]]:
+    """The resolver the installed packages declare (None: none does), looked up once per process:
+    scanning the entry points takes milliseconds, and a vector env resolves one spec per game."""
     found = sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda point: point.name)
-    if not found:
-        raise InvalidArgumentError(
-            f"opponent={describe(spec)}: no package declares an opponent resolver in the "
-            f"{ENTRY_POINT_GROUP!r} entry points (install amazons, or pass an object "
-            "with select_move)"
-        )
-    return found[0].load()
+    return found[0].load() if found else None
 
 
 def resolve_opponent(opponent: Any) -> Any:
     """The player that ``opponent`` stands for: a spec string resolved, a player passed through."""
     if isinstance(opponent, str):
-        resolver = _resolver if _resolver is not None else _declared_resolver(opponent)
+        resolver = _resolver if _resolver is not None else _declared_resolver()
+        if resolver is None:
+            raise InvalidArgumentError(
+                f"opponent={describe(opponent)}: no package declares an opponent resolver in the "
+                f"{ENTRY_POINT_GROUP!r} entry points (install amazons, or pass an object "
+                "with select_move)"
+            )
         return resolver(opponent)
     if plays_moves(opponent):
         return opponent
