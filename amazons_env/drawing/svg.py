@@ -15,7 +15,7 @@ from typing import Optional, Protocol
 from amazons_env.move import Move
 from amazons_env.squares import FILE_NAMES
 
-__all__ = ["Drawable", "board_svg"]
+__all__ = ["Drawable", "board_svg", "COLOURS"]
 
 
 class Drawable(Protocol):
@@ -34,6 +34,18 @@ class Drawable(Protocol):
 
 _CELL = 40
 _MARGIN = 20
+#: the picture's colours, also those of the web page viewer (``amazons_env.drawing.html``)
+COLOURS = {
+    "background": "#f4f1ea",
+    "dark": "#b58863",
+    "light": "#f0d9b5",
+    "mark": "#2a7ab0",
+    "white": "#ffffff",
+    "white_edge": "#222222",
+    "black": "#222222",
+    "black_edge": "#000000",
+    "arrow": "#7a1f1f",
+}
 
 
 def board_svg(board: Drawable, cell: int = _CELL) -> str:
@@ -44,7 +56,7 @@ def board_svg(board: Drawable, cell: int = _CELL) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{side}" '
         f'viewBox="0 0 {side} {side}" font-family="sans-serif" font-size="12">',
-        f'<rect width="{side}" height="{side}" fill="#f4f1ea"/>',
+        f'<rect width="{side}" height="{side}" fill="{COLOURS["background"]}"/>',
     ]
     last = board.peek() if board.ply else None
     marked = {last.from_square, last.to_square, last.arrow} if last else set()
@@ -52,19 +64,20 @@ def board_svg(board: Drawable, cell: int = _CELL) -> str:
         for file in range(n):
             sq = rank * n + file
             x, y = _MARGIN + file * cell, _MARGIN + (n - 1 - rank) * cell
-            fill = "#b58863" if (file + rank) % 2 == 0 else "#f0d9b5"
-            stroke = ' stroke="#2a7ab0" stroke-width="3"' if sq in marked else ""
+            fill = COLOURS["dark"] if (file + rank) % 2 == 0 else COLOURS["light"]
+            stroke = f' stroke="{COLOURS["mark"]}" stroke-width="3"' if sq in marked else ""
             parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}"{stroke}/>')
             cx, cy, r = x + cell / 2, y + cell / 2, cell * 0.36
             piece = board.piece_at(sq)
             if piece in ("Q", "q"):
-                colour, edge = ("#ffffff", "#222222") if piece == "Q" else ("#222222", "#000000")
+                owner = "white" if piece == "Q" else "black"
+                colour, edge = COLOURS[owner], COLOURS[f"{owner}_edge"]
                 parts.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{colour}" stroke="{edge}" stroke-width="2"/>')
             elif piece == "*":
                 d = cell * 0.3
                 parts.append(
                     f'<path d="M{cx - d},{cy - d}L{cx + d},{cy + d}M{cx - d},{cy + d}L{cx + d},{cy - d}" '
-                    'stroke="#7a1f1f" stroke-width="5" stroke-linecap="round"/>'
+                    f'stroke="{COLOURS["arrow"]}" stroke-width="5" stroke-linecap="round"/>'
                 )
     for i in range(n):
         pos = _MARGIN + i * cell + cell / 2
