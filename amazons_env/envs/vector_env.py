@@ -34,14 +34,11 @@ from amazons_env.envs import kernels as K
 from amazons_env.envs.actions import ActionCodec, action_to_str, move_to_actions
 from amazons_env.envs.arguments import check_choice, check_seed, parse_color
 from amazons_env.envs.opponents import plays_moves, reseed_opponent, resolve_opponent
+from amazons_env.envs.vector_arguments import MAX_ENVS, check_autoreset_mode, check_num_envs, check_num_threads
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, describe
 from amazons_env.squares import check_size
 
-__all__ = ["AmazonsVectorEnv", "BatchPolicy"]
-
-MAX_ENVS = 2**20
-"""The most games one ``AmazonsVectorEnv`` holds (a bound, so a huge ``num_envs`` is refused by
-name instead of failing inside numpy)."""
+__all__ = ["AmazonsVectorEnv", "BatchPolicy", "MAX_ENVS"]
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """``policy(obs, mask) -> actions``: planes ``int8[k, 9, N, N]`` and masks ``[k, A]`` of ``k``
@@ -70,17 +67,21 @@ class AmazonsVectorEnv(VectorEnv):
 
     **Autoreset** is gymnasium's default ``NEXT_STEP`` mode: the step after a game ends resets it
     (its action is ignored, reward 0). ``reset(options={"reset_mask": bool[num_envs]})`` resets
-    only some games.
+    only some games. ``autoreset_mode="Disabled"`` (or ``AutoresetMode.DISABLED``; TorchRL
+    requires it) leaves that to the caller: stepping a game that has ended raises ``ResetNeeded``.
+    The mode is in ``autoreset_mode`` and ``metadata["autoreset_mode"]``, as in gymnasium's own
+    vector envs.
 
     **Speed.** Each ``step`` is one numba kernel over all games on ``num_threads`` threads
     (default 1, which involves no threading layer: a busy machine cannot slow it down; pass
     more to use more cores). ``copy=False`` (default) returns read-only views of the env's own
     buffers (observations, rewards, flags and every ``infos`` array), overwritten by the next
     ``step``, and the same ``infos`` dict every time: copy what you keep across steps (a rollout
-    buffer's ``buf[t] = obs`` does). ``copy=True`` returns fresh arrays (slower on big boards: a
-    10x10 mask is 10 kB per game). ``sample_legal_actions()`` draws a uniformly random legal
-    action per game. ``illegal_action="raise"`` checks every action first and raises
-    ``IllegalMoveError`` naming the game, leaving all games unchanged.
+    buffer's ``buf[t] = obs`` does; TorchRL's ``GymWrapper`` does not: give it ``copy=True``).
+    ``copy=True`` returns fresh arrays (slower on big boards: a 10x10 mask is 10 kB per game).
+    ``sample_legal_actions()`` draws a uniformly random legal action per game.
+    ``illegal_action="raise"`` checks every action first and raises ``IllegalMoveError`` naming
+    the game, leaving all games unchanged.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -99,28 +100,21 @@ class AmazonsVectorEnv(VectorEnv):
         obs_mode: str = "planes",
         action_encoding: str = "flat",
         mask_dtype: str = "int8",
+        autoreset_mode: Union[str, AutoresetMode] = AutoresetMode.NEXT_STEP,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or not 1 <= num_envs <= MAX_ENVS:
-            raise InvalidArgumentError(f"num_envs={describe(num_envs)} must be an integer from 1 to {MAX_ENVS}")
+        self.num_envs = check_num_envs(num_envs)
         check_choice("illegal_action", illegal_action, ("lose", "raise"))
         if render_mode is not None:
             raise InvalidArgumentError(f"AmazonsVectorEnv does not render (render_mode={describe(render_mode)})")
         if not isinstance(copy, bool):
             raise InvalidArgumentError(f"copy={describe(copy)} must be True or False")
-        limit = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # numba.config sets it at import
-        if (
-            isinstance(num_threads, bool)
-            or not isinstance(num_threads, (int, np.integer))
-            or not 1 <= num_threads <= limit
-        ):
-            raise InvalidArgumentError(
-                f"num_threads={describe(num_threads)} must be an integer from 1 to {limit} (NUMBA_NUM_THREADS)"
-            )
-        self.num_envs = int(num_envs)
+        self.num_threads = check_num_threads(num_threads)
+        self.autoreset_mode = check_autoreset_mode(autoreset_mode)
+        # per instance, as gymnasium's SyncVectorEnv keeps it: the class's dict holds the default
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.size = n = check_size(size)
         self.illegal_action = illegal_action
         self.copy = copy
-        self.num_threads = int(num_threads)
         self.render_mode = None
         self._codec = codec = ActionCodec(n, action_encoding, mask_dtype, obs_mode)
         self._learner_choice = parse_color(learner_color, allow_random=True)
@@ -252,6 +246,13 @@ class AmazonsVectorEnv(VectorEnv):
         if not self._started:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
         actions = self._check_actions(actions)
+        if self.autoreset_mode is AutoresetMode.DISABLED:
+            ended = np.flatnonzero(self._meta[:, K.DONE])
+            if len(ended):
+                raise gymnasium.error.ResetNeeded(
+                    f"game {int(ended[0])} has ended and autoreset_mode is Disabled: reset it first "
+                    "(reset(options={'reset_mask': mask})); no game was changed"
+                )
         flat = self._codec.to_flat_batch(actions)
         if self.illegal_action == "raise":
             bad = B.check_batch(self._meta, self._masks, flat)
