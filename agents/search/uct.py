@@ -47,6 +47,7 @@ from typing import Any, Optional
 import numpy as np
 
 from amazons_env import Board, Move, core
+from amazons_env.errors import InvalidArgumentError
 
 from agents.evaluation.evaluator import make_evaluator
 from agents.options import EVAL, TIME, OptionError, opt
@@ -57,7 +58,7 @@ from agents.search.alphabeta_kernel import search_stats
 from agents.search.clock import NEVER, as_ns, now_ns
 from agents.search.result import Limit, SearchResult
 
-__all__ = ["UCT"]
+__all__ = ["UCT", "visit_policy", "kids"]
 
 TREES = ("split", "move")
 #: the tree levels each ``prior`` orders by cheap scores (``uct_tree.FAST``'s bits); the others
@@ -306,3 +307,29 @@ class UCT(SearchAgent):
                 arrow = int(ni[node, T.ARROW])
         public = core.public_index(board.size)
         return Move(int(public[frm]), int(public[to]), int(public[arrow]), board.size), value
+
+
+def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """The root visit shares of ``agent``'s last search (on ``board``, split tree) over whole moves:
+    ``(moves uint8[M, 3] of public squares, probs float32[M])``, a queen move's share split over its
+    arrows by their visits: the policy target of expert iteration (``training.selfplay.policy_value``)."""
+    if agent._tree is None or agent._tree_position != (board.cells.tobytes(), board.ply) or agent.tree != "split":
+        raise InvalidArgumentError("visit_policy: the agent's last search was not a split-tree search of this board")
+    ni, _, st = agent._tree
+    public = core.public_index(board.size)
+    moves, counts = [], []
+    for q in kids(ni, int(st[T.ROOT])):
+        for a in kids(ni, q) if ni[q, T.VISITS] > 0 else ():
+            if ni[a, T.VISITS] > 0:
+                moves.append((public[ni[q, T.FROM]], public[ni[q, T.TO]], public[ni[a, T.ARROW]]))
+                counts.append(float(ni[a, T.VISITS]))
+    if not moves:
+        raise InvalidArgumentError("visit_policy: the last search visited no whole move (a filling-phase move?)")
+    weights = np.array(counts)
+    return np.array(moves, np.uint8), (weights / weights.sum()).astype(np.float32)
+
+
+def kids(ni: np.ndarray, x: int) -> range:
+    """The rows of node ``x``'s children (empty if it is not expanded)."""
+    first = int(ni[x, T.FIRST])
+    return range(first, first + int(ni[x, T.NKIDS])) if first >= 0 else range(0)

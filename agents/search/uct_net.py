@@ -58,7 +58,6 @@ import numpy as np
 from numba import njit, types
 
 from amazons_env import Board, core
-from amazons_env.errors import InvalidArgumentError
 
 from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.nets import require_torch
@@ -69,7 +68,7 @@ from agents.options import OptionError, opt
 from agents.registry import register
 from agents.search import endgame
 from agents.search import uct_tree as T
-from agents.search.uct import UCT
+from agents.search.uct import UCT, kids, visit_policy
 
 __all__ = ["UCTNet", "expand_nodes", "visit_policy", "kids"]
 
@@ -165,32 +164,6 @@ def _reprior(ni: np.ndarray, nf: np.ndarray, x: int, net_prior: np.ndarray, mix:
     ni[block], nf[block] = ni[block][order], nf[block][order]
     nf[block, T.PRIOR] = prior[order]
     return np.arange(first, first + n)
-
-
-def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
-    """The root visit shares of ``agent``'s last search (on ``board``, split tree) over whole moves:
-    ``(moves uint8[M, 3] of public squares, probs float32[M])``, a queen move's share split over its
-    arrows by their visits: the policy target of expert iteration (``training.selfplay.policy_value``)."""
-    if agent._tree is None or agent._tree_position != (board.cells.tobytes(), board.ply) or agent.tree != "split":
-        raise InvalidArgumentError("visit_policy: the agent's last search was not a split-tree search of this board")
-    ni, _, st = agent._tree
-    public = core.public_index(board.size)
-    moves, counts = [], []
-    for q in kids(ni, int(st[T.ROOT])):
-        for a in kids(ni, q) if ni[q, T.VISITS] > 0 else ():
-            if ni[a, T.VISITS] > 0:
-                moves.append((public[ni[q, T.FROM]], public[ni[q, T.TO]], public[ni[a, T.ARROW]]))
-                counts.append(float(ni[a, T.VISITS]))
-    if not moves:
-        raise InvalidArgumentError("visit_policy: the last search visited no whole move (a filling-phase move?)")
-    weights = np.array(counts)
-    return np.array(moves, np.uint8), (weights / weights.sum()).astype(np.float32)
-
-
-def kids(ni: np.ndarray, x: int) -> range:
-    """The rows of node ``x``'s children (empty if it is not expanded)."""
-    first = int(ni[x, T.FIRST])
-    return range(first, first + int(ni[x, T.NKIDS])) if first >= 0 else range(0)
 
 
 @register(
