@@ -23,6 +23,7 @@ OPTIONAL_EXTRAS = {
     "matplotlib": "bench",
     "stable_baselines3": "rl",
     "sb3_contrib": "rl",
+    "torchrl": "rl",
 }
 
 

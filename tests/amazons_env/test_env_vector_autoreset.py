@@ -1,0 +1,78 @@
+"""AmazonsVectorEnv as gymnasium's vector-env clients see it: the attributes of gymnasium's own
+vector envs (``autoreset_mode`` beside ``metadata["autoreset_mode"]``, which TorchRL reads), and
+the ``Disabled`` autoreset mode, where the caller resets ended games through ``reset_mask``."""
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+from amazons_env import InvalidArgumentError
+from amazons_env.envs.vector_env import AmazonsVectorEnv
+
+# SyncVectorEnv's plumbing to its Python sub-envs (one object per game): a batched env has no
+# sub-envs to list, call or configure
+SUB_ENV_PLUMBING = {"envs", "env_fns", "call", "get_attr", "set_attr", "observation_mode"}
+
+
+def test_it_has_every_attribute_of_gymnasiums_sync_vector_env():
+    sync = gymnasium.make_vec("Amazons-v0", num_envs=2, vectorization_mode="sync", size=6)
+    ours = gymnasium.make_vec("Amazons-v0", num_envs=2, vectorization_mode="vector_entry_point", size=6)
+    missing = {name for name in dir(sync) if not name.startswith("_") and not hasattr(ours, name)}
+    assert missing == SUB_ENV_PLUMBING
+    for name in ("num_envs", "single_observation_space", "single_action_space", "autoreset_mode", "closed"):
+        assert getattr(ours, name) == getattr(sync, name), name
+    assert ours.metadata["autoreset_mode"] is ours.autoreset_mode is AutoresetMode.NEXT_STEP
+    assert ours.render_mode is None and ours.spec is not None and ours.spec.id == "Amazons-v0"
+    ours.reset(seed=3)
+    assert isinstance(ours.np_random, np.random.Generator) and ours.np_random_seed == 3
+    ours.close()
+    assert ours.closed
+
+
+@pytest.mark.parametrize("mode", ["Disabled", AutoresetMode.DISABLED])
+def test_the_mode_is_per_instance_in_the_attribute_and_the_metadata(mode):
+    envs = gymnasium.make_vec("Amazons-v0", num_envs=2, vectorization_mode="vector_entry_point", autoreset_mode=mode)
+    assert envs.autoreset_mode is envs.metadata["autoreset_mode"] is AutoresetMode.DISABLED
+    assert AmazonsVectorEnv.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP  # the class keeps the default
+    assert AmazonsVectorEnv(2, 6).autoreset_mode is AutoresetMode.NEXT_STEP
+
+
+@pytest.mark.parametrize("mode", ["SameStep", AutoresetMode.SAME_STEP, "next_step", "", 0, None, ["Disabled"]])
+def test_a_mode_it_does_not_implement_is_refused_by_name(mode):
+    with pytest.raises(InvalidArgumentError, match="autoreset_mode=.*'NextStep', 'Disabled'"):
+        AmazonsVectorEnv(2, 6, autoreset_mode=mode)
+
+
+def _play_until_a_game_ends(envs: AmazonsVectorEnv) -> tuple[np.ndarray, np.ndarray]:
+    """Random legal steps from a fresh reset until some game ends: the last observations and
+    which games ended."""
+    envs.reset(seed=0)
+    for _ in range(500):
+        obs, _, terminated, _, _ = envs.step(envs.sample_legal_actions())
+        if terminated.any():
+            return obs, terminated
+    raise AssertionError("no game of 6x6 ended in 500 steps")
+
+
+@pytest.mark.parametrize("opponent", [None, "random"])
+def test_disabled_refuses_to_step_an_ended_game_until_the_caller_resets_it(opponent):
+    envs = AmazonsVectorEnv(4, 6, copy=True, opponent=opponent, autoreset_mode="Disabled")
+    last, ended = _play_until_a_game_ends(envs)
+    masks = envs.action_masks()
+    with pytest.raises(gymnasium.error.ResetNeeded, match=f"game {np.flatnonzero(ended)[0]} has ended .*reset_mask"):
+        envs.step(envs.sample_legal_actions())
+    assert np.array_equal(envs.action_masks(), masks), "a refused step changed a game"
+    obs, infos = envs.reset(options={"reset_mask": ended})
+    assert np.array_equal(obs[~ended], last[~ended]), "the games still running were reset or stepped"
+    assert (infos["move_number"][ended] == 0).all() and not np.array_equal(obs[ended], last[ended])
+    _, _, terminated, _, _ = envs.step(envs.sample_legal_actions())  # every game runs again
+    assert not terminated[ended].any()
+
+
+def test_next_step_still_resets_an_ended_game_on_the_following_step():
+    envs = AmazonsVectorEnv(4, 6, copy=True)
+    _, ended = _play_until_a_game_ends(envs)
+    _, rewards, terminated, _, infos = envs.step(envs.sample_legal_actions())
+    assert (rewards[ended] == 0).all() and not terminated[ended].any()
+    assert (infos["move_number"][ended] == 0).all()
