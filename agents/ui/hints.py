@@ -22,7 +22,7 @@ True
 ...                                                        (Move.parse("e1-e4/e5", 6), 0.2)), 0.5), Color.BLACK))
 eval: value -0.50 for Black, best b1-b4/b5 (0.5 s)
   move      visits
-  b1-b4/b5   41.5%
+  b1-b4/b5   41.5%  best
   e1-e4/e5   20.0%
 
 Other searches (alpha-beta, the study's searches, ``mcts``, an external engine) give no visit
@@ -130,11 +130,16 @@ def hint_line(advice: Hint, side: Color) -> str:
 
 def eval_table(advice: Hint, side: Color) -> str:
     """``advice`` (for ``side``, the side to move) as its value and best move, then a table of
-    the top moves with their visit shares in percent (module docstring); just the first line
-    when the search gives no shares."""
+    the top moves with their visit shares in percent, the best move's row marked (module
+    docstring); just the first line when the search gives no shares."""
     lines = [f"eval: {_value_text(advice, Color(side))}, best {advice.move} ({advice.seconds:.1f} s)"]
     if advice.top:
         width = max(len(str(move)) for move, _ in advice.top)
         lines.append(f"  {'move':<{width}} {'visits':>7}")
-        lines.extend(f"  {str(move):<{width}} {100 * share:6.1f}%" for move, share in advice.top)
+        # the search's choice need not be the most visited whole move (uct picks the most visited
+        # queen move, then its arrow): the row of the move played is marked
+        lines.extend(
+            f"  {str(move):<{width}} {100 * share:6.1f}%" + ("  best" if move == advice.move else "")
+            for move, share in advice.top
+        )
     return "\n".join(lines)

@@ -4,7 +4,9 @@
 is, the last move) and reads the human's input one line at a time: a move in either notation
 (``d1-d6/g9`` or Fairy-Stockfish's ``d1d6,d6g9``), a move in two halves (the slide ``d1-d6``,
 then the arrow square ``g9``), a square (its queen's legal targets), or a command (``undo``,
-``resign``, ``save FILE``, ``help``, ``quit``). Bad input gets a one-line message and the prompt
+``resign``, ``save FILE``, ``hint``, ``eval``, ``help``, ``quit``). ``hint`` and ``eval`` ask a
+fresh instance of the game's engine (``agents.ui.hints``), so the opponent's kept tree and clock
+are untouched. Bad input gets a one-line message and the prompt
 again. Lines come from a ``read(prompt)`` function (``input`` by default) and text goes to any
 stream, so tests script whole games.
 
@@ -34,6 +36,8 @@ from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMo
 from agents.arena import with_option
 from agents.base import Agent
 from agents.registry import make
+from agents.search.agent import SearchAgent
+from agents.ui.hints import eval_table, hint, hint_line
 
 __all__ = [
     "TerminalGame",
@@ -58,6 +62,9 @@ Moves:   d1-d6/g9 or d1d6,d6g9  the queen on d1 moves to d6 and shoots an arrow 
          d1                     the squares the queen on d1 can move to
 Commands: undo (take back your last move and the reply; while a move is half made: cancel it),
          resign, save FILE (FILE.sgf is saved as SGF, any other name as a move list),
+         hint (the engine's best move for you and its value, in the engine's time),
+         eval (the value and, for uct, the most visited moves with their shares),
+         hint ENGINE, eval ENGINE (ask another engine, e.g. hint uct:time=2),
          board (show the position again), help, quit"""
 
 
@@ -254,6 +261,8 @@ class TerminalGame:
                 self.resign()
             elif command == "save":
                 self.save(argument.strip())
+            elif command in ("hint", "eval"):
+                self.advise(argument.strip(), table=command == "eval")
             elif self.over:
                 self.say("The game is over: undo, save FILE or quit.")
             else:
@@ -376,3 +385,16 @@ class TerminalGame:
             raise InvalidArgumentError(f"cannot save to {path!r}: {error.strerror or error}") from None
         kind = "SGF" if path.lower().endswith(".sgf") else "a move list"
         self.say(f"Saved {len(record.moves)} moves to {path} ({kind}).")
+
+    def advise(self, spec: str, table: bool) -> None:
+        """``hint`` (``table`` False: the best move and its value for the side to move) or ``eval``
+        (with ``uct``'s most visited moves): searched by a fresh instance of ``spec``, by default
+        the game's engine with its time."""
+        if self.over:
+            self.say("The game is over: no hint (undo, save FILE or quit).")
+            return
+        adviser = make(spec or self.agent.spec)
+        if isinstance(adviser, SearchAgent):  # any other agent is refused by ``hint``, at once
+            self.say(thinking_text(adviser), end=" ")
+        advice = hint(adviser, self.board)
+        self.say(eval_table(advice, self.board.turn) if table else hint_line(advice, self.board.turn))

@@ -97,4 +97,4 @@ def test_the_text_is_in_the_notation_users_type():
     )
     assert eval_table(Hint(move, 0.0, (), 2.0), Color.WHITE) == "eval: value +0.00 for White, best c5-c4/c5 (2.0 s)"
     lines = eval_table(Hint(move, 0.5, ((move, 0.875), (other, 0.125)), 1.0), Color.WHITE).splitlines()
-    assert lines[1:] == ["  move      visits", "  c5-c4/c5   87.5%", "  c5-d4/c4   12.5%"]
+    assert lines[1:] == ["  move      visits", "  c5-c4/c5   87.5%  best", "  c5-d4/c4   12.5%"]

@@ -4,6 +4,7 @@ the pygame window driven by synthetic events under SDL's dummy video driver."""
 from __future__ import annotations
 
 import io
+import re
 import sys
 from typing import Sequence
 
@@ -151,6 +152,48 @@ def test_ctrl_c_and_end_of_input_exit_cleanly():
     game = new_game()
     game.read = lambda prompt: (_ for _ in ()).throw(EOFError)
     assert game.run() == 0
+
+
+HINT_LINE = re.compile(r"hint: (\S+) \(value [+-][01]\.\d\d for White, \d+\.\d s\)")
+
+
+def test_hint_and_eval_answer_in_notation_at_any_point_and_not_after_the_end():
+    game = TerminalGame(make_player("uct:sims=200,seed=1"), Color.WHITE, Board(6), out=io.StringIO())
+    lines = ["help", "hint", "eval", "b1-b4/b5", "hint", "undo", "hint", "b1-b4", "eval alphabeta:depth=1"]
+    game.read = scripted(game, lines + ["hint random", "hint nosuch", "resign", "hint", "eval", "quit"])
+    assert game.run() == 0
+    text = game.out.getvalue()
+    assert "hint (the engine's best move for you" in text and "eval (the value and, for uct" in text  # help
+    first, later, after_undo = HINT_LINE.findall(text)
+    assert first == after_undo  # a fresh engine each time, seeded by its spec: the same hint
+    reply = re.search(r"uct is thinking\.\.\. (\S+/\S+) \(", text)
+    assert reply is not None
+    board = Board(6)
+    assert board.is_legal(Move.parse(first, 6))
+    board.push("b1-b4/b5")
+    board.push(reply.group(1))
+    assert board.is_legal(Move.parse(later, 6))
+    table = re.search(rf"eval: value [+-][01]\.\d\d for White, best {first} \(\d+\.\d s\)\n  move +visits\n", text)
+    assert table is not None
+    rows = re.findall(r"^  (\S+) +(\d+\.\d)%(?:  best)?$", text[table.end() :], re.M)[:5]
+    assert len(rows) == 5 and all(Board(6).is_legal(Move.parse(move, 6)) for move, _ in rows)
+    shares = [float(share) for _, share in rows]
+    assert shares == sorted(shares, reverse=True) and sum(shares) <= 100.05
+    assert re.search(r"1\. White, arrow from b4> eval alphabeta:depth=1\nalphabeta is thinking\.\.\. eval: ", text)
+    assert "'random' does not search" in text and "nosuch" in text and "Traceback" not in text
+    assert text.count("The game is over: no hint (undo, save FILE or quit).") == 2
+
+
+def test_the_hint_finds_the_only_winning_move_and_the_finished_game_gets_one_line():
+    position = "******/**Q***/*q2**/*****1/******/*****1 w"  # c5-c4/c5 wins; any other move loses
+    game = TerminalGame(make_player("alphabeta:depth=2"), Color.WHITE, Board.from_text(position), out=io.StringIO())
+    game.read = scripted(game, ["hint", "c5-c4/c5", "hint", "quit"])
+    assert game.run() == 0
+    text = game.out.getvalue()
+    assert "hint: c5-c4/c5 (value +1.00 for White, a proven win, " in text and "You win!" in text
+    assert text.rstrip().endswith(
+        "game over> hint\nThe game is over: no hint (undo, save FILE or quit).\ngame over> quit"
+    )
 
 
 def test_the_play_command_reads_standard_input(monkeypatch, capsys):
