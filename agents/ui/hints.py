@@ -114,7 +114,9 @@ def _visit_shares(agent: UCT, board: Board, top: int) -> tuple[tuple[Move, float
     of the root's visits, best first (equal shares in the tree's order)."""
     moves, shares = visit_policy(agent, board)
     best = np.argsort(-shares, kind="stable")[:top]
-    return tuple((Move(*(int(square) for square in moves[i]), size=board.size), float(shares[i])) for i in best)
+    return tuple(
+        (Move(int(moves[i, 0]), int(moves[i, 1]), int(moves[i, 2]), board.size), float(shares[i])) for i in best
+    )
 
 
 def _value_text(advice: Hint, side: Color) -> str:

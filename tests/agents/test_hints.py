@@ -76,7 +76,7 @@ def test_searches_without_visit_shares_and_top_zero_give_no_top():
     [
         (lambda b: hint("uct:sims=50", b, top=-1), "top=-1"),
         (lambda b: hint("uct:sims=50", b, top=True), "top=True"),
-        (lambda b: hint("uct:sims=50", b, top=2.5), "top=2.5"),
+        (lambda b: hint("uct:sims=50", b, top=2.5), "top=2.5"),  # type: ignore[arg-type]
         (lambda b: hint("uct:sims=50", b, limit=1.0), "limit"),  # type: ignore[arg-type]
         (lambda b: hint(3, b), "got 3"),  # type: ignore[arg-type]
         (lambda b: hint("uct:sims=50", "6x6"), "got '6x6'"),  # type: ignore[arg-type]
