@@ -30,6 +30,20 @@ Traceback (most recent call last):
 ...
 agents.search.agent.GameOverError: first-move: no move to search in a finished game: 'Q*q1/****/****/**** w'
 
+Why a search ended is its result's ``stopped`` stat, where the search says (``uct`` always):
+``"time"`` (its deadline), ``"time_max"`` (it went on past ``Limit.time`` while unsure),
+``"simulations"`` (its budget), ``"proven"`` (a solved root), ``"settled"`` (the move could no
+longer change before the deadline, under a game clock: ``Limit.time_max``), and for every search
+``"decided"``: the filling-phase shortcut, played without searching.
+
+>>> walled = Board.from_text("Q1*3/**4/6/******/3*1q/6 w")  # a wall of arrows: the filling phase
+>>> FirstMove(Limit(time=1.0), endgame=100).search(walled).stopped
+'decided'
+
+A ponder search (``PONDERS``: ``uct``) runs on the caller's ``Deadline`` (``search(board,
+deadline=...)``), which the caller moves from another thread when its time starts: the expected
+reply is ``stats["ponder"]`` of the result before.
+
 Callers that set one move's limit (``amazons engine``'s ``go``, Botzone's time per move, the
 arena) call ``think(agent, board, limit)``: ``agent.search(board, limit.only(agent.LIMITS))`` for
 a ``SearchAgent``, ``select_move`` for any other agent.
@@ -40,18 +54,24 @@ from __future__ import annotations
 import math
 import time
 from abc import abstractmethod
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from numbers import Real
 from typing import ClassVar, Optional
 
+import numpy as np
+
 from amazons_env import Board, Move
-from amazons_env.errors import InvalidArgumentError
+from amazons_env.errors import InvalidArgumentError, describe
 
 from agents.base import Agent
 from agents.search import endgame
-from agents.search.clock import Clock
+from agents.search.clock import NEVER, Clock, as_ns
 from agents.search.result import Limit, LimitError, SearchResult
 
-__all__ = ["SearchAgent", "Deadline", "GameOverError", "think"]
+__all__ = ["SearchAgent", "Deadline", "GameOverError", "think", "DEADLINE_STOP", "DEADLINE_LAST"]
+
+#: the slots of ``Deadline.ns``: where a sure search stops, and the latest it may go on to
+DEADLINE_STOP, DEADLINE_LAST = 0, 1
 
 
 class GameOverError(InvalidArgumentError):
@@ -59,25 +79,65 @@ class GameOverError(InvalidArgumentError):
     names the agent and the position."""
 
 
-@dataclass
 class Deadline:
-    """One search's time, in ``time.perf_counter()`` seconds: it started at ``start`` and must
-    stop at ``stop`` (``inf``: no time limit). A search whose first iteration runs unbounded, so
-    that there is a move to play, calls ``hold()`` when the deadline comes into force: time
-    spent before it (a slow first iteration, a net loading) is not lateness for the clock to
-    learn (``Clock.returned``)."""
+    """One search's time, in ``time.perf_counter()`` seconds: it started at ``start``, stops at
+    ``stop`` where it is sure of its move, and at ``last`` at the latest (a search that honours
+    ``Limit.time_max`` goes on past ``stop`` while it is unsure; ``last`` defaults to ``stop``;
+    ``inf``: no time limit).
 
-    start: float
-    stop: float = math.inf
-    held_from: float = -math.inf
+    Another thread may ``move`` the deadline while the search runs (a ponder search started with
+    ``stop=inf`` gets its time when the opponent plays the expected move): ``ns`` holds
+    ``(stop, last)`` in ``perf_counter_ns`` units (``clock.as_ns``), the array that a numba
+    search reads at each clock check, so a moved deadline takes effect within one check.
+
+    A search whose first iteration runs unbounded, so that there is a move to play, calls
+    ``hold()`` when the deadline comes into force: time spent before it (a slow first iteration,
+    a net loading) is not lateness for the clock to learn (``Clock.returned``).
+
+    >>> deadline = Deadline(10.0)
+    >>> deadline.stop, deadline.passed(), int(deadline.ns[DEADLINE_STOP]) == NEVER
+    (inf, False, True)
+    >>> deadline.move(11.5, 12.0)
+    >>> deadline.stop, deadline.last, int(deadline.ns[DEADLINE_LAST])
+    (11.5, 12.0, 12000000000)
+    >>> deadline.move(11.0, 10.5)
+    Traceback (most recent call last):
+    ...
+    amazons_env.errors.InvalidArgumentError: Deadline last=10.5: must be a number >= stop (11.0)
+    """
+
+    def __init__(self, start: float, stop: float = math.inf, last: Optional[float] = None) -> None:
+        self.start = start
+        self.held_from = -math.inf
+        self.ns = np.full(2, NEVER, dtype=np.int64)
+        self.stop = self.last = math.inf
+        self.move(stop, last)
+
+    def move(self, stop: float, last: Optional[float] = None) -> None:
+        """Stop at ``stop`` (``perf_counter`` seconds, ``inf``: no time limit) and at ``last`` at
+        the latest (default: ``stop``); safe to call from another thread while a search runs.
+        ``InvalidArgumentError`` naming the value for a NaN or non-number, or ``last < stop``
+        (the deadline is then left as it was)."""
+        for name, value in (("stop", stop), ("last", last)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, Real) or math.isnan(value)):
+                raise InvalidArgumentError(f"Deadline {name}={describe(value)}: must be a number (inf: no limit)")
+        last = stop if last is None else last
+        if last < stop:
+            raise InvalidArgumentError(f"Deadline last={describe(last)}: must be a number >= stop ({stop})")
+        self.stop, self.last = float(stop), float(last)
+        self.ns[DEADLINE_LAST] = as_ns(self.last)
+        self.ns[DEADLINE_STOP] = as_ns(self.stop)
 
     def hold(self) -> None:
         """The deadline holds from now on."""
         self.held_from = time.perf_counter()
 
     def passed(self) -> bool:
-        """Whether the time is up."""
+        """Whether the time is up (``stop`` has come)."""
         return time.perf_counter() >= self.stop
+
+    def __repr__(self) -> str:
+        return f"Deadline(start={self.start!r}, stop={self.stop!r}, last={self.last!r})"
 
 
 class SearchAgent(Agent):
@@ -91,6 +151,9 @@ class SearchAgent(Agent):
     STATS: ClassVar[tuple[str, ...]] = ()
     #: a proven win's ``value`` in this search's results (the filling shortcut reports +-it)
     WIN_VALUE: ClassVar[float] = 1.0
+    #: whether the search notices a ``Deadline`` moved while it runs (``Deadline.move``: pondering)
+    #: and reports the reply it expects in ``stats["ponder"]`` (a ``Move``, or None)
+    PONDERS: ClassVar[bool] = False
 
     def __init__(self, limit: Limit, seed: Optional[int] = None, endgame: int = 0) -> None:
         super().__init__(seed)
@@ -101,11 +164,12 @@ class SearchAgent(Agent):
 
     def accepted(self, limit: Limit) -> Limit:
         """``limit`` if this search can honour it: a ``Limit`` that sets at least one field, and
-        only fields in ``LIMITS``; else ``LimitError`` naming what it cannot honour."""
+        only fields in ``LIMITS`` (``time_max`` goes with ``time``); else ``LimitError`` naming
+        what it cannot honour."""
         if not isinstance(limit, Limit):
             raise LimitError(f"{self.spec}: limit must be a Limit, got {type(limit).__name__}")
         for name in limit.bounds():
-            if name not in self.LIMITS:
+            if name not in self.LIMITS and not (name == "time_max" and "time" in self.LIMITS):
                 raise LimitError(
                     f"{self.spec}: cannot honour Limit {name}={getattr(limit, name)!r} "
                     f"(it honours {', '.join(self.LIMITS)})"
@@ -120,22 +184,40 @@ class SearchAgent(Agent):
         assert move is not None  # only a cut iteration inside a search has none
         return move
 
-    def search(self, board: Board, limit: Optional[Limit] = None) -> SearchResult:
+    def search(
+        self, board: Board, limit: Optional[Limit] = None, *, deadline: Optional[Deadline] = None
+    ) -> SearchResult:
         """Search ``board`` for its side to move within ``limit`` (default: the agent's own) and
-        keep the result in ``last_result``. The board is left unchanged."""
+        keep the result in ``last_result``. The board is left unchanged.
+
+        ``deadline``: a caller's own deadline (a ponder search's, which the caller ``move``s
+        when the opponent plays), used as given: nothing kept back for returning the move and
+        nothing learnt from how late the search came back; ``limit``'s ``time`` and
+        ``time_max`` are then the caller's business (its other fields still bound the search).
+        Only a search with ``PONDERS`` notices a deadline moved while it runs."""
         if board.is_game_over():
             raise GameOverError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
         limit = self.limit if limit is None else self.accepted(limit)
-        deadline = Deadline(time.perf_counter())
+        if deadline is not None and not isinstance(deadline, Deadline):
+            raise InvalidArgumentError(f"{self.spec}: deadline must be a Deadline, got {type(deadline).__name__}")
+        own = deadline is None and limit.time is not None
+        if deadline is None:
+            start = time.perf_counter()
+            deadline = Deadline(start)
+            if limit.time is not None:
+                most = limit.time if limit.time_max is None else limit.time_max
+                deadline.move(self._stop(start, limit.time), self._stop(start, most))
         filling = endgame.filling_move(board) if self.endgame else None
         if filling is not None:
-            result = SearchResult(filling[0], filling[1] * self.WIN_VALUE, stats=dict.fromkeys(self.STATS, 0))
-        elif limit.time is None:
-            result = self._search(board, limit, deadline)
+            stats = {**dict.fromkeys(self.STATS, 0), "stopped": "decided"}
+            if self.PONDERS:
+                stats["ponder"] = None
+            result = SearchResult(filling[0], filling[1] * self.WIN_VALUE, stats=stats)
         else:
-            deadline.stop = self._stop(deadline.start, limit.time)
             result = self._search(board, limit, deadline)
-            self.clock.returned(deadline.stop, deadline.held_from)  # after the work: lateness covers it
+            if own:  # after the work: lateness covers it
+                went_on = result.stats.get("stopped") == "time_max"
+                self.clock.returned(deadline.last if went_on else deadline.stop, deadline.held_from)
         self.last_result = replace(result, seconds=time.perf_counter() - deadline.start)
         return self.last_result
 

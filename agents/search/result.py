@@ -81,6 +81,11 @@ class SearchResult:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
+def _seconds(value: Any) -> bool:
+    """Whether ``value`` is a number of seconds a search can think: finite and > 0."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Real) and 0 < value < math.inf
+
+
 def _whole(name: str, value: Any) -> Optional[int]:
     if value is None:
         return None
@@ -96,19 +101,50 @@ class Limit:
     """Bounds on one move's search, all optional (module docstring): ``time`` seconds (a finite
     number > 0), ``simulations`` (tree searches), ``depth`` (whole moves) and ``nodes`` (whole
     numbers >= 1). A search stops at the first bound it reaches; ``SearchAgent.LIMITS`` says
-    which fields a search honours."""
+    which fields a search honours.
+
+    ``time_max`` (seconds, >= ``time``; only with ``time``) is for a game clock's time manager,
+    which banks what a move does not use: a search that honours it (``uct``) thinks ``time``,
+    stops sooner where its move can no longer change (``stopped="settled"``), and goes on up to
+    ``time_max`` while it is unsure (``stopped="time_max"``). It goes with ``time``: a search
+    that honours ``time`` accepts it, and one that cannot go on simply stops at ``time``.
+
+    >>> Limit(time=1, time_max=3)
+    Limit(time=1.0, time_max=3.0)
+    >>> Limit(time=1, time_max=3, depth=4).only(("time",))
+    Limit(time=1.0, time_max=3.0)
+    >>> Limit(time=1, time_max=3).only(("depth",))
+    Limit()
+    >>> Limit(time=2, time_max=1)
+    Traceback (most recent call last):
+    ...
+    agents.search.result.LimitError: Limit time_max=1: seconds must be a finite number >= time (2.0)
+    >>> Limit(time_max=1)
+    Traceback (most recent call last):
+    ...
+    agents.search.result.LimitError: Limit time_max=1: needs time (the seconds a sure search thinks)
+    """
 
     time: Optional[float] = None
     simulations: Optional[int] = None
     depth: Optional[int] = None
     nodes: Optional[int] = None
+    time_max: Optional[float] = None
 
     def __post_init__(self) -> None:
-        time = self.time
+        time, most = self.time, self.time_max
         if time is not None:
-            if isinstance(time, bool) or not isinstance(time, numbers.Real) or not 0 < time < math.inf:
+            if not _seconds(time):
                 raise LimitError(f"Limit time={describe(time)}: seconds must be a finite number > 0")
             object.__setattr__(self, "time", float(time))
+        if most is not None:
+            if time is None:
+                raise LimitError(f"Limit time_max={describe(most)}: needs time (the seconds a sure search thinks)")
+            if not _seconds(most) or most < time:
+                raise LimitError(
+                    f"Limit time_max={describe(most)}: seconds must be a finite number >= time ({self.time!r})"
+                )
+            object.__setattr__(self, "time_max", float(most))
         for name in ("simulations", "depth", "nodes"):
             object.__setattr__(self, name, _whole(name, getattr(self, name)))
 
@@ -124,6 +160,9 @@ class Limit:
         return tuple(f.name for f in fields(self) if getattr(self, f.name) is not None)
 
     def only(self, names: Iterable[str]) -> "Limit":
-        """This limit with only the fields in ``names`` kept (what one search honours)."""
+        """This limit with only the fields in ``names`` kept (what one search honours);
+        ``time_max`` goes with ``time``."""
         keep = set(names)
+        if "time" in keep:
+            keep.add("time_max")
         return Limit(**{f.name: getattr(self, f.name) for f in fields(self) if f.name in keep})

@@ -5,11 +5,26 @@ the tree, the two shapes and a simulation); this module is the agent around it:
 
 * **Budget**: ``time`` seconds per move (default 1.0) or ``sims`` simulations (a move's own
   ``Limit(time=..., simulations=...)`` passed to ``search`` replaces them). The simulations
-  read the clock inside numba (``agents.search.clock.now_ns``, every few evaluations) and stop at the
+  read the deadline inside numba (``agents.search.clock.now_ns``, every few evaluations) and stop at the
   agent's ``Clock`` deadline, which keeps back what returning the move takes: the clock is used,
-  and not overrun.
+  and not overrun. Under a game clock (``Limit.time_max``, from a time manager) the search stops
+  as soon as its move is settled (it leads by more simulations than are left before ``time`` at
+  the rate so far) and goes on past ``time``, up to ``time_max``, while it is unsure (the most
+  visited move leads the runner-up by less than ``uct_tree.simulation.SURE_LEAD`` times, or has
+  the worse mean). The ``stopped`` stat says which: ``SearchAgent``'s module docstring.
+* **Pondering** (``PONDERS``): a search on a caller's ``Deadline`` (``search(board,
+  deadline=...)``) reads it at every clock check, so a deadline moved by another thread (a
+  ponder hit) takes effect at once; the ``ponder`` stat is the reply the search expects (the
+  most visited one under its move, None if it looked at none).
 * **Tree reuse**: after our move and the reply, the subtree of the position reached is copied to
-  the front of a fresh tree (``uct_tree.compact``) and searched on.
+  the front of a fresh tree (``uct_tree.compact``) and searched on; the whole tree is kept for a
+  search of the same position (after a ponder search of it).
+* **Threads** (``threads=N``, default 1): root parallelism. N trees of the same position are
+  searched at once, each by its own Python thread (``uct_tree.run`` releases the GIL) with its
+  own random seed and reuse; the move is chosen on their merged root visits
+  (``uct_tree.choice``). ``threads`` is the agent's own and independent of
+  ``NUMBA_NUM_THREADS`` (uct's kernels run no numba-parallel code). Simulations per second
+  against threads: ``benchmarks/threads.py``. A ``sims`` budget is shared out over the trees.
 * **Filling phase**: a separated root is played by ``endgame.filling_move`` directly
   (``SearchAgent``, as the other engines); inside the tree the counts give solved values.
 * **The move** is a proven win if there is one, else the most visited child (at each level of a
@@ -20,8 +35,8 @@ levels, the default) or ``"move"`` (whole moves), ``c`` the PUCT exploration con
 the prior temperature, ``pw``/``pw_exp`` progressive widening (``pw * N^pw_exp`` children open;
 ``pw=0``: all), ``kq`` queen moves kept per position (0 = all), ``expand_at`` visits before a leaf
 is expanded, ``playout`` random plies before a leaf's evaluation (0 = the evaluation itself),
-``prior`` (below), ``endgame`` the fill-search budget per region (0 = off), ``reuse``, ``eval``
-the evaluator (a spec with a numba kernel; further keyword options go to it).
+``prior`` (below), ``endgame`` the fill-search budget per region (0 = off), ``reuse``,
+``threads``, ``eval`` the evaluator (a spec with a numba kernel; further keyword options go to it).
 
 **Priors.** ``"eval"``: every child is scored by the evaluation when its parent is expanded
 (``uct_tree``: about 36 evaluations per simulation at the 8x8 start). ``"mixed"`` (split tree):
@@ -36,12 +51,17 @@ the stronger choice on each size (the matches are in benchmarks/README.md, ``uct
 >>> board = Board(6)
 >>> agent = make("uct:sims=200,seed=1")
 >>> result = agent.search(board)
->>> board.is_legal(result.move), result.simulations, board.ply
-(True, 200, 0)
+>>> board.is_legal(result.move), result.simulations, board.ply, result.stopped
+(True, 200, 0, 'simulations')
+>>> board.push(result.move)
+>>> board.is_legal(result.ponder)
+True
 """
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Optional
 
 import numpy as np
@@ -55,8 +75,9 @@ from agents.registry import register
 from agents.search import uct_tree as T
 from agents.search.agent import Deadline, SearchAgent
 from agents.search.alphabeta_kernel import search_stats
-from agents.search.clock import NEVER, as_ns, now_ns
+from agents.search.clock import NEVER, now_ns
 from agents.search.result import Limit, SearchResult
+from agents.search.uct_tree.choice import Pick, Tree, pick
 
 __all__ = ["UCT", "visit_policy", "kids"]
 
@@ -69,6 +90,7 @@ AUTO_MIXED_UP_TO = 8  # the largest board on which ``prior=auto`` is ``mixed`` (
 #: pages a search writes, so a search never pauses to copy its tree into a bigger one (a copy of
 #: 2M rows took 0.1-0.25 s, and one started at the deadline overran the move's time)
 MAX_NODES = 1 << 22
+MAX_THREADS = 1024
 
 
 @register(
@@ -93,6 +115,11 @@ MAX_NODES = 1 << 22
         ),
         "endgame": opt("fill-search budget per region (0 = off)", ge=0),
         "reuse": opt("keep the subtree between moves"),
+        "threads": opt(
+            "trees searched at once, one thread each, their root visits merged (independent of NUMBA_NUM_THREADS)",
+            ge=1,
+            le=1024,
+        ),
     },
 )
 class UCT(SearchAgent):
@@ -101,6 +128,7 @@ class UCT(SearchAgent):
     name = "uct"
     LIMITS = ("time", "simulations")
     STATS = ("simulations", "evals", "tree")
+    PONDERS = True
 
     def __init__(
         self,
@@ -118,6 +146,7 @@ class UCT(SearchAgent):
         prior: str = "auto",
         endgame: int = 300,
         reuse: bool = True,
+        threads: int = 1,
         seed: Optional[int] = None,
         **eval_options: Any,
     ) -> None:
@@ -139,37 +168,45 @@ class UCT(SearchAgent):
         for key, value in (("kq", kq), ("expand_at", expand_at), ("playout", playout), ("endgame", endgame)):
             if not (isinstance(value, int) and value >= 0):
                 raise OptionError(f"{key}={value!r}: must be a whole number >= 0")
+        if isinstance(threads, bool) or not (isinstance(threads, int) and 1 <= threads <= MAX_THREADS):
+            raise OptionError(f"threads={threads!r}: must be a whole number in 1..{MAX_THREADS}")
         super().__init__(
             Limit(time=1.0) if time is None and sims is None else Limit(time=time, simulations=sims), seed, endgame
         )
         self.evaluator = make_evaluator(eval, **eval_options)
         if self.evaluator.kernel is None:
             raise OptionError(f"eval={eval!r}: uct needs an evaluator with a numba kernel")
-        self.tree, self.reuse = tree, bool(reuse)
+        self.tree, self.reuse, self.threads = tree, bool(reuse), threads
         self.fcfg = np.array([c, tau, pw, pw_exp], dtype=np.float64)
         self.prior = prior
         self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, 0], dtype=np.int64)
         now_ns()  # the first call loads numba's object mode (a fraction of a second): not in a timed move
-        self._tree: Optional[tuple[np.ndarray, np.ndarray, np.ndarray]] = None
-        self._tree_position: Optional[tuple[bytes, int]] = None  # root cells and ply of the kept tree
-        self._scratch: dict[int, tuple[np.ndarray, ...]] = {}
+        self._trees: list[Tree] = []  # the kept trees, one per thread
+        self._tree_position: Optional[tuple[bytes, int]] = None  # root cells and ply of the kept trees
+        self._scratch: dict[tuple[int, int], tuple[np.ndarray, ...]] = {}
 
     def reset(self) -> None:
-        self._tree, self._tree_position = None, None
+        self._trees, self._tree_position = [], None
+
+    @property
+    def _tree(self) -> Optional[Tree]:
+        """The first kept tree (the only one with ``threads=1``), None before a search."""
+        return self._trees[0] if self._trees else None
 
     # -- the tree -------------------------------------------------------------------------------
 
-    def _buffers(self, size: int) -> tuple[np.ndarray, ...]:
-        if size not in self._scratch:
+    def _buffers(self, size: int, k: int) -> tuple[np.ndarray, ...]:
+        """Tree ``k``'s scratch arrays for a ``size`` board (each thread has its own)."""
+        if (size, k) not in self._scratch:
             rows = core.max_moves(size, core.MAX_QUEENS)
-            self._scratch[size] = (
+            self._scratch[size, k] = (
                 np.empty((rows, 3), dtype=np.int64),
                 np.empty(rows),
                 np.empty((rows, 2), dtype=np.int64),
                 np.empty(rows),
                 search_stats(),
             )
-        return self._scratch[size]
+        return self._scratch[size, k]
 
     def _prior(self, size: int) -> str:
         """``auto`` resolved: ``mixed`` on a split tree up to 8x8, else ``eval`` (module docstring)."""
@@ -177,32 +214,40 @@ class UCT(SearchAgent):
             return self.prior
         return "mixed" if self.tree == "split" and size <= AUTO_MIXED_UP_TO else "eval"
 
-    def _root(self, board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The tree for ``board``: the kept subtree two plies down if reuse finds it (copied in one
-        pass: it fits, being part of a tree of the same size), else new."""
-        node = self._reused_node(board) if self.reuse else None
-        ni, nf = np.empty((MAX_NODES, T.NI), dtype=np.int32), np.empty((MAX_NODES, T.NF))
-        st = np.zeros(T.NST, dtype=np.int64)
-        if node is not None:
-            assert self._tree is not None  # the node is one of the kept tree's
-            st[T.FREE] = T.compact(self._tree[0], self._tree[1], node, ni, nf)
-        else:
-            T.new_root(ni, nf, st)
-        self._tree = None  # the old tree's memory goes back now, not after this search
-        return ni, nf, st
+    def _roots(self, board: Board) -> list[Tree]:
+        """The trees for ``board``, one per thread: each kept tree's node for ``board`` if reuse
+        finds it (copied in one pass: it fits, being part of a tree of the same size), else new."""
+        kept = self._trees if self.reuse else []
+        nodes = [self._reused_node(board, tree) for tree in kept]
+        trees = []
+        for k in range(self.threads):
+            ni, nf = np.empty((MAX_NODES, T.NI), dtype=np.int32), np.empty((MAX_NODES, T.NF))
+            st = np.zeros(T.NST, dtype=np.int64)
+            node = nodes[k] if k < len(nodes) else None
+            if node is not None:
+                st[T.FREE] = T.compact(kept[k][0], kept[k][1], node, ni, nf)
+            else:
+                T.new_root(ni, nf, st)
+            trees.append((ni, nf, st))
+        self._trees = []  # the old trees' memory goes back now, not after this search
+        return trees
 
-    def _reused_node(self, board: Board) -> Optional[int]:
-        """The node of the kept tree for ``board``, reached by its last two moves, or None."""
-        if self._tree is None or self._tree_position is None or len(board.move_stack) < 2:
+    def _reused_node(self, board: Board, kept: Optional[Tree] = None) -> Optional[int]:
+        """The node of a kept tree (default: the first) for ``board``: its root if ``board`` is
+        the kept tree's position (a ponder search's, after the reply it expected), the node
+        reached by ``board``'s last two moves if it is two plies on; else None."""
+        kept = self._tree if kept is None else kept
+        if kept is None or self._tree_position is None:
             return None
         cells_bytes, ply = self._tree_position
-        if board.ply != ply + 2 or len(cells_bytes) != len(board.cells):
-            return None
-        padded = core.padded_index(board.size)
-        cells = np.frombuffer(cells_bytes, dtype=np.uint8).copy()
-        ni, _, st = self._tree
+        ni, _, st = kept
         node = int(st[T.ROOT])
-        for move in board.move_stack[-2:]:
+        plies = board.ply - ply
+        if len(cells_bytes) != len(board.cells) or plies not in (0, 2) or len(board.move_stack) < plies:
+            return None
+        cells = np.frombuffer(cells_bytes, dtype=np.uint8).copy()
+        padded = core.padded_index(board.size)
+        for move in board.move_stack[len(board.move_stack) - plies :]:
             frm, to, arrow = (int(padded[s]) for s in (move.from_square, move.to_square, move.arrow))
             cells[to], cells[frm], cells[arrow] = cells[frm], core.EMPTY, core.ARROW
             for key, value in (
@@ -240,93 +285,91 @@ class UCT(SearchAgent):
     # -- the search -----------------------------------------------------------------------------
 
     def _search(self, board: Board, limit: Limit, deadline: Deadline) -> SearchResult:
-        """Run the simulations for ``board``'s side to move and choose the move: ``nodes`` and
-        the ``simulations`` stat count this move's simulations (the arena prints them per
-        second), ``evals`` the evaluator calls and ``tree`` the tree's size after the search."""
-        cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
-        side, dirs = int(board.turn), board.dirs
+        """Run the simulations for ``board``'s side to move, on each tree in its own thread, and
+        choose the move: ``nodes`` and the ``simulations`` stat count this move's simulations
+        (the arena prints them per second), ``evals`` the evaluator calls and ``tree`` the trees'
+        rows after the search; ``stopped`` says why it ended (``SearchAgent``), ``ponder`` is
+        the reply it expects (None if it never looked at one)."""
         icfg = self.icfg.copy()
         icfg[T.FAST] = PRIORS[self._prior(board.size)]
-        most = int(nq.max())
+        most = int(board.queen_counts.max())
         reach = 4 * (board.size - 1)  # squares one queen line move reaches, at most
         if self.tree == "split":
             icfg[T.MAX_KIDS] = most * reach
         else:
             icfg[T.MAX_KIDS] = int(icfg[T.KQ]) * reach if icfg[T.KQ] > 0 else core.max_moves(board.size, most)
-        ni, nf, st = self._root(board)
-        st[T.RNG] = int(self.rng.integers(1, 1 << 62))
-        buffers = self._buffers(board.size)
-        stop = deadline.stop
+        trees = self._roots(board)
         budget = NEVER if limit.simulations is None else limit.simulations
-        self._guide(board, cells, queens, nq, icfg, ni, nf, st, buffers, stop)
-        # one call: the tree has all its rows (``MAX_NODES``), so ``run`` never returns to grow it
-        sims = T.run(
-            cells,
-            queens,
-            nq,
-            side,
-            dirs,
-            self.evaluator.kernel,
-            self.evaluator.params,
-            self.fcfg,
-            icfg,
-            ni,
-            nf,
-            st,
-            budget,
-            as_ns(stop),
-            len(ni),
-            *buffers,
-        )
-        move, value = self._choose(ni, nf, int(st[T.ROOT]), board)
-        self._tree = (ni, nf, st)
-        self._tree_position = (board.cells.tobytes(), board.ply)
-        return SearchResult(
-            move, value, nodes=sims, stats={"simulations": sims, "evals": int(st[T.EVALS]), "tree": int(st[T.FREE])}
-        )
+        jobs, weights = [], self.evaluator.params_for(board.size)  # the evaluator's set for this board size
+        for k, (ni, nf, st) in enumerate(trees):
+            st[T.RNG] = int(self.rng.integers(1, 1 << 62))
+            position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())
+            buffers = self._buffers(board.size, k)
+            self._guide(board, *position, icfg, ni, nf, st, buffers, deadline.stop)
+            share = budget // self.threads + (k < budget % self.threads)
+            jobs.append((*position, int(board.turn), board.dirs, self.evaluator.kernel, weights))
+            jobs[-1] += (self.fcfg, icfg, ni, nf, st, share, deadline.ns, int(limit.time_max is not None), *buffers)
+        sims, stopped = self._run(jobs, [st for _, _, st in trees], deadline)
+        levels = 2 if self.tree == "split" else 1
+        chosen = pick(trees, [int(st[T.ROOT]) for _, _, st in trees], levels)
+        assert chosen is not None, "a searched root has a visited child"
+        reply = pick(trees, chosen.nodes, levels)
+        self._trees, self._tree_position = trees, (board.cells.tobytes(), board.ply)
+        evals, rows = (sum(int(st[index]) for _, _, st in trees) for index in (T.EVALS, T.FREE))
+        stats = {"simulations": sims, "evals": evals, "tree": rows, "stopped": stopped}
+        stats["ponder"] = None if reply is None else self._move(reply, board.size)
+        return SearchResult(self._move(chosen, board.size), chosen.value, nodes=sims, stats=stats)
 
-    def _choose(self, ni: np.ndarray, nf: np.ndarray, root: int, board: Board) -> tuple[Move, float]:
-        """A proven win, else the most visited child (then the best mean), level by level."""
-        node, value, frm, to, arrow = root, 0.0, -1, -1, -1
-        for _ in range(2 if self.tree == "split" else 1):
-            first, n = int(ni[node, T.FIRST]), int(ni[node, T.NKIDS])
-            if first < 0 or n == 0:  # a queen move whose arrows were never expanded: shoot back
-                arrow = frm
-                break
-            kids = slice(first, first + n)
-            visits = ni[kids, T.VISITS].astype(np.float64)
-            mean = np.where(visits > 0, nf[kids, T.WSUM] / np.maximum(visits, 1), nf[kids, T.STATIC])
-            solved = ni[kids, T.SOLVED]
-            key = np.where(solved == 1, np.inf, np.where(solved == -1, -1.0, visits))
-            best = int(np.lexsort((mean, key))[-1])
-            node = first + best
-            value = float(mean[best]) if solved[best] == 0 else float(solved[best])
-            if ni[node, T.FROM] >= 0:
-                frm, to = int(ni[node, T.FROM]), int(ni[node, T.TO])
-            if ni[node, T.ARROW] >= 0:
-                arrow = int(ni[node, T.ARROW])
-        public = core.public_index(board.size)
-        return Move(int(public[frm]), int(public[to]), int(public[arrow]), board.size), value
+    def _run(self, jobs: list[tuple[Any, ...]], states: list[np.ndarray], deadline: Deadline) -> tuple[int, str]:
+        """``uct_tree.run`` on each job's tree (``states``: their ``st``), one thread each (this
+        one runs the first); returns the simulations played and why the search stopped. A tree
+        that ends the search for all (its root proven, its move settled) moves the deadline to
+        now, so that the others stop at their next clock check: the search stopped for its
+        reason; else for the reason of the last tree to return."""
+        if len(jobs) == 1:
+            sims = T.run(*jobs[0])
+            return sims, T.STOPS[int(states[0][T.STOPPED])]
+        finished: list[str] = []
+
+        def search(job: tuple[Any, ...], st: np.ndarray) -> int:
+            played = T.run(*job)
+            why = T.STOPS[int(st[T.STOPPED])]
+            if why in ("proven", "settled") and not finished:
+                deadline.move(time.perf_counter())
+            finished.append(why)  # list.append is atomic: the order the trees returned in
+            return played
+
+        with ThreadPoolExecutor(len(jobs) - 1, thread_name_prefix="uct") as pool:
+            others = [pool.submit(search, job, st) for job, st in zip(jobs[1:], states[1:])]
+            sims = search(jobs[0], states[0]) + sum(future.result() for future in others)
+        return sims, finished[0] if finished[0] in ("proven", "settled") else finished[-1]
+
+    @staticmethod
+    def _move(chosen: Pick, size: int) -> Move:
+        """The ``Move`` of a pick's padded squares."""
+        public = core.public_index(size)
+        return Move(*(int(public[square]) for square in chosen.squares), size)
 
 
 def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
     """The root visit shares of ``agent``'s last search (on ``board``, split tree) over whole moves:
     ``(moves uint8[M, 3] of public squares, probs float32[M])``, a queen move's share split over its
-    arrows by their visits: the policy target of expert iteration (``training.selfplay.policy_value``)."""
+    arrows by their visits (summed over the trees of an agent with ``threads``): the policy target
+    of expert iteration (``training.selfplay.policy_value``)."""
     if agent._tree is None or agent._tree_position != (board.cells.tobytes(), board.ply) or agent.tree != "split":
         raise InvalidArgumentError("visit_policy: the agent's last search was not a split-tree search of this board")
-    ni, _, st = agent._tree
     public = core.public_index(board.size)
-    moves, counts = [], []
-    for q in kids(ni, int(st[T.ROOT])):
-        for a in kids(ni, q) if ni[q, T.VISITS] > 0 else ():
-            if ni[a, T.VISITS] > 0:
-                moves.append((public[ni[q, T.FROM]], public[ni[q, T.TO]], public[ni[a, T.ARROW]]))
-                counts.append(float(ni[a, T.VISITS]))
-    if not moves:
+    counts: dict[tuple[int, int, int], float] = {}
+    for ni, _, st in agent._trees:
+        for q in kids(ni, int(st[T.ROOT])):
+            for a in kids(ni, q) if ni[q, T.VISITS] > 0 else ():
+                if ni[a, T.VISITS] > 0:
+                    move = (int(public[ni[q, T.FROM]]), int(public[ni[q, T.TO]]), int(public[ni[a, T.ARROW]]))
+                    counts[move] = counts.get(move, 0.0) + float(ni[a, T.VISITS])
+    if not counts:
         raise InvalidArgumentError("visit_policy: the last search visited no whole move (a filling-phase move?)")
-    weights = np.array(counts)
-    return np.array(moves, np.uint8), (weights / weights.sum()).astype(np.float32)
+    weights = np.array(list(counts.values()))
+    return np.array(list(counts), np.uint8), (weights / weights.sum()).astype(np.float32)
 
 
 def kids(ni: np.ndarray, x: int) -> range:

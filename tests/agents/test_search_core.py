@@ -116,7 +116,7 @@ def test_the_search_results_are_one_class_with_each_search_s_stats():
     board = Board(6)
     for spec, stats in (
         ("alphabeta:depth=1", {"evals"}),
-        ("uct:sims=20", {"simulations", "evals", "tree"}),
+        ("uct:sims=20", {"simulations", "evals", "tree", "stopped", "ponder"}),
         ("classic:depth=1", set()),
     ):
         result = make(spec).search(board)

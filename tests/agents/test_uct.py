@@ -1,9 +1,12 @@
 """``uct``: the numba MCTS engine. Legal moves, the board left alone, seeded determinism, proven
 results against an exhaustive solver on tiny boards, the tree's bookkeeping, tree reuse and the
-options' errors. Simulation-limited only (no timed tests)."""
+options' errors, and the pondering contract (a deadline moved by another thread). Simulation-limited,
+except the ponder tests, which measure how soon a moved deadline stops a search."""
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
 import numpy as np
@@ -11,8 +14,9 @@ import pytest
 
 from amazons_env import Board, Move
 
-from agents import make
+from agents import Limit, make
 from agents.search import uct_tree as T
+from agents.search.agent import Deadline
 from agents.search.uct import UCT
 
 from tests.agents.test_agents import random_position
@@ -214,3 +218,45 @@ def test_finished_game_is_refused():
     board = Board.from_text("Q*2/**2/4/3q w")
     with pytest.raises(ValueError):
         make("uct:sims=5").search(board)
+
+
+def test_a_ponder_search_stops_soon_after_its_deadline_is_moved():
+    """A search on the caller's deadline without a time limit runs until another thread moves
+    the deadline, then stops within one clock check; it names the reply it expects."""
+    agent, board = make("uct", seed=2), Board(8)
+    agent.search(board, Limit(simulations=50))  # compiled, off the clock
+    deadline = Deadline(time.perf_counter())
+    with ThreadPoolExecutor(1) as pool:
+        pondering = pool.submit(agent.search, board, deadline=deadline)
+        time.sleep(0.3)
+        assert not pondering.done()
+        moved = time.perf_counter()
+        deadline.move(moved)
+        result = pondering.result(timeout=5)
+        returned = time.perf_counter()
+    assert returned - moved < 0.05 and result.seconds >= 0.3 and result.stopped == "time"
+    board.push(result.move)
+    assert board.is_legal(result.ponder)
+
+
+def test_a_caller_deadline_is_used_as_given():
+    agent, board = make("uct:sims=10", seed=1), Board(6)
+    start = time.perf_counter()
+    result = agent.search(board, Limit(time=5.0), deadline=Deadline(start, start + 0.1))
+    assert 0.1 <= result.seconds < 0.2 and result.stopped == "time" and agent.clock.late == 0.0
+    with pytest.raises(ValueError, match="deadline must be a Deadline"):
+        agent.search(board, deadline=start + 1)  # type: ignore[arg-type]
+    assert UCT.PONDERS and not make("alphabeta:depth=1").PONDERS
+
+
+def test_the_tree_of_a_ponder_search_is_kept_for_the_same_position():
+    agent, board, other = make("uct:sims=300,seed=3"), Board(6), Board(6)
+    for moves, position in ((board.legal_moves()[:2], board), (board.legal_moves()[-2:], other)):
+        for move in moves:
+            position.push(move if position.is_legal(move) else position.legal_moves()[0])
+    agent.search(board)
+    assert agent._reused_node(board) == int(_tree_of(agent)[2][T.ROOT])
+    assert other.ply == board.ply and agent._reused_node(other) is None  # same ply, other cells
+    agent.search(board)
+    ni, _, st = _tree_of(agent)
+    assert ni[int(st[T.ROOT]), T.VISITS] == 600

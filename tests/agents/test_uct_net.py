@@ -38,9 +38,9 @@ def guided(agent: UCT, board: Board, stop: float = float("inf")) -> tuple[np.nda
     icfg = agent.icfg.copy()
     icfg[T.FAST] = PRIORS[agent._prior(board.size)]
     icfg[T.MAX_KIDS] = int(board.queen_counts.max()) * 4 * (board.size - 1)
-    ni, nf, st = agent._root(board)
+    ni, nf, st = agent._roots(board)[0]  # one tree: threads=1
     nq = board.queen_counts.copy()
-    buffers = agent._buffers(board.size)
+    buffers = agent._buffers(board.size, 0)
     agent._guide(board, board.cells.copy(), board.queens.copy(), nq, icfg, ni, nf, st, buffers, stop)
     expand_nodes(
         np.array([st[T.ROOT]]),

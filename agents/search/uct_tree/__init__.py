@@ -1,7 +1,9 @@
 """The numba half of ``uct``: a search tree in flat arrays and the simulations that grow it.
 
-No Python runs per simulation: ``run`` plays a batch of simulations and returns, and the agent
-(``agents.search.uct``) calls it again until its time or simulation budget is spent.
+No Python runs per simulation: ``run`` plays the simulations of one move and returns, saying why
+it stopped (``STOPS``: its budget, the deadline, a settled move, a proven root). It releases the
+GIL, so that an agent can search several trees at once, one per thread (``agents.search.uct``'s
+``threads``).
 
 **Nodes.** Row ``x`` of ``ni`` (``int32[M, NI]``) and ``nf`` (``float64[M, NF]``) is one node: the
 action that leads to it (``FROM``, ``TO``, ``ARROW``: padded squares, -1 where unused), its
@@ -55,9 +57,12 @@ Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s ch
 >>> icfg = np.array([1, 0, 1, 0, 0, 4 * 20, FAST_QUEENS], np.int64)  # SPLIT .. FAST; MAX_KIDS: 4 queens x 20
 >>> buffers = (np.empty((rows, 3), np.int64), np.empty(rows), np.empty((rows, 2), np.int64), np.empty(rows))
 >>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
->>> run(*position, evaluator.kernel, evaluator.params, fcfg, icfg, ni, nf, st, 800, 1 << 62, len(ni), *buffers,
+>>> deadline = np.full(2, 1 << 62)  # ``Deadline.ns`` of a search without a time limit
+>>> run(*position, evaluator.kernel, evaluator.params, fcfg, icfg, ni, nf, st, 800, deadline, 0, *buffers,
 ...     search_stats())
 800
+>>> STOPS[st[STOPPED]]
+'simulations'
 >>> first, n = ni[0, FIRST], ni[0, NKIDS]  # the root's children: every queen move, best prior first
 >>> bool(n == core.count_queen_moves(*position)), round(float(nf[first : first + n, PRIOR].sum()), 6)
 (True, 1.0)
@@ -98,6 +103,13 @@ from agents.search.uct_tree.nodes import (
     SOLVED,
     SPLIT,
     STATIC,
+    STOP_PROVEN,
+    STOP_SETTLED,
+    STOP_SIMULATIONS,
+    STOP_TIME,
+    STOP_TIME_MAX,
+    STOPPED,
+    STOPS,
     TAU,
     TO,
     VISITS,
@@ -142,7 +154,14 @@ __all__ = [
     "SIMS",
     "EVALS",
     "RNG",
+    "STOPPED",
     "NST",
+    "STOPS",
+    "STOP_SIMULATIONS",
+    "STOP_TIME",
+    "STOP_TIME_MAX",
+    "STOP_SETTLED",
+    "STOP_PROVEN",
     "new_root",
     "run",
     "expand",

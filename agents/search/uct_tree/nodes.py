@@ -3,7 +3,8 @@ configuration and state arrays, a fresh root, and the copy of a subtree that tre
 
 A tree is two arrays of ``M`` rows, ``ni`` (``int32[M, NI]``) and ``nf`` (``float64[M, NF]``), one
 node per row (the package docstring describes the fields), and a state ``st`` (``int64[NST]``):
-the root's row, the first free row, and the counters and random state of the simulations.
+the root's row, the first free row, the counters and random state of the simulations, and why
+the last ``run`` returned (an index into ``STOPS``).
 
 >>> import numpy as np
 >>> ni, nf, st = np.empty((8, NI), np.int32), np.empty((8, NF)), np.zeros(NST, np.int64)
@@ -53,7 +54,14 @@ __all__ = [
     "SIMS",
     "EVALS",
     "RNG",
+    "STOPPED",
     "NST",
+    "STOPS",
+    "STOP_SIMULATIONS",
+    "STOP_TIME",
+    "STOP_TIME_MAX",
+    "STOP_SETTLED",
+    "STOP_PROVEN",
     "new_root",
     "compact",
 ]
@@ -66,8 +74,13 @@ KIND_MOVE, KIND_ARROW = 0, 1  # a position with a side to move / a queen moved, 
 C_PUCT, TAU, PW_C, PW_A = range(4)  # float config ``fcfg``
 SPLIT, KQ, EXPAND_AT, PLAYOUT, ENDGAME, MAX_KIDS, FAST = range(7)  # int config ``icfg``
 FAST_QUEENS, FAST_ARROWS = 1, 2  # bits of ``FAST``: the levels ordered by cheap scores
-ROOT, FREE, SIMS, EVALS, RNG = range(5)  # state ``st``
-NST = 5
+ROOT, FREE, SIMS, EVALS, RNG, STOPPED = range(6)  # state ``st``
+NST = 6
+#: why ``run`` returned (``st[STOPPED]`` holds the index): its simulation budget, the deadline's
+#: ``stop`` (sure of its move), past ``stop`` until sure or the deadline's ``last``, a root whose
+#: move can no longer change before ``stop``, a solved root
+STOPS = ("simulations", "time", "time_max", "settled", "proven")
+STOP_SIMULATIONS, STOP_TIME, STOP_TIME_MAX, STOP_SETTLED, STOP_PROVEN = range(5)
 
 
 @njit(cache=True)

@@ -16,6 +16,7 @@ from amazons_env import core
 
 from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search import endgame
+from agents.search.agent import DEADLINE_LAST, DEADLINE_STOP
 from agents.search.clock import now_ns
 from agents.search.rays import ray_end
 from agents.search.uct_tree.expansion import expand, queen_moves
@@ -43,6 +44,12 @@ from agents.search.uct_tree.nodes import (
     SIMS,
     SOLVED,
     STATIC,
+    STOP_PROVEN,
+    STOP_SETTLED,
+    STOP_SIMULATIONS,
+    STOP_TIME,
+    STOP_TIME_MAX,
+    STOPPED,
     TO,
     VISITS,
     WSUM,
@@ -52,6 +59,12 @@ __all__ = ["run"]
 
 CHECK_EVERY = 8  # evaluations (or simulations) between two readings of the clock
 MAX_DEPTH = 512  # path length bound: 2 levels per move, at most 140 moves on 12x12
+#: nanoseconds between two looks at the root's counts (settled? sure?): a scan of the root's
+#: children costs up to a few microseconds, too much for every clock reading
+SCAN_NS = 1_000_000
+#: sure of its move: the most visited root child has at least this many times the runner-up's
+#: visits, and a mean at least as good
+SURE_LEAD = 1.5
 
 
 @njit(cache=True, inline="always")
@@ -151,6 +164,52 @@ def _prove(x, ni):
     return -1 if lost == n and n > 0 else 0
 
 
+@njit(cache=True)
+def _top_two(ni, x):
+    """The most visited child of ``x`` and the runner-up (-1 where there is none), lost children
+    left out: the move ``uct`` chooses at ``x`` and the one that could overtake it."""
+    best = -1
+    second = -1
+    first = ni[x, FIRST]
+    n = ni[x, NKIDS] if first >= 0 else 0
+    for c in range(first, first + n):
+        if ni[c, SOLVED] == -1:
+            continue
+        if best < 0 or ni[c, VISITS] > ni[best, VISITS]:
+            second = best
+            best = c
+        elif second < 0 or ni[c, VISITS] > ni[second, VISITS]:
+            second = c
+    return best, second
+
+
+@njit(cache=True)
+def _settled(ni, root, remaining):
+    """Whether the move chosen at ``root`` (its most visited child, and under a queen move that
+    one's most visited arrow) leads its runner-up at each level by more than ``remaining``
+    simulations: none of them can then overtake it (short of a proof)."""
+    x = root
+    while True:
+        best, second = _top_two(ni, x)
+        if best < 0 or second >= 0 and ni[best, VISITS] - ni[second, VISITS] <= remaining:
+            return False
+        if ni[best, KIND] != KIND_ARROW:
+            return True
+        x = best  # a queen move: its arrow is part of the move
+
+
+@njit(cache=True)
+def _sure(ni, nf, root):
+    """Whether the search is sure of the root's move: its most visited child leads the runner-up
+    by ``SURE_LEAD`` times the visits and has a mean at least as good."""
+    best, second = _top_two(ni, root)
+    if best < 0 or second < 0 or ni[second, VISITS] == 0:
+        return True
+    if ni[best, VISITS] < SURE_LEAD * ni[second, VISITS]:
+        return False
+    return nf[best, WSUM] / ni[best, VISITS] >= nf[second, WSUM] / ni[second, VISITS]
+
+
 _RUN_ARGS = (
     types.uint8[::1],
     types.int64[:, ::1],
@@ -165,7 +224,7 @@ _RUN_ARGS = (
     types.float64[:, ::1],
     types.int64[::1],
     types.int64,
-    types.int64,
+    types.int64[::1],
     types.int64,
     types.int64[:, ::1],
     types.float64[::1],
@@ -175,7 +234,9 @@ _RUN_ARGS = (
 )
 
 
-@njit(types.int64(*_RUN_ARGS), cache=True)
+# nogil: an agent with ``threads`` runs one tree per Python thread; the clock's object-mode call
+# takes the GIL back for its microsecond
+@njit(types.int64(*_RUN_ARGS), cache=True, nogil=True)
 def run(
     cells,
     queens,
@@ -190,8 +251,8 @@ def run(
     nf,
     st,
     sims,
-    stop_ns,
-    grow_at,
+    deadline,
+    settle,
     moves,
     scores,
     qmoves,
@@ -199,11 +260,15 @@ def run(
     stats,
 ):
     """Play up to ``sims`` simulations from the root ``st[ROOT]`` (``side0`` to move in ``cells``;
-    the arrays are restored on return); returns how many were played. It returns early when the
-    root is solved, when ``clock.now_ns()`` reaches ``stop_ns`` (read every few evaluations) or
-    when the tree has ``grow_at`` rows in use (the caller may grow it). A node that would need
-    more rows than the tree has left stays a leaf. ``stats``: ``alphabeta.candidates``' counters
-    (its evaluator calls are added to ``st[EVALS]``)."""
+    the arrays are restored on return); returns how many were played, and ``st[STOPPED]`` says
+    why it returned (``STOPS``): the budget; a solved root; ``deadline`` (``Deadline.ns``: read
+    at every clock check, every few evaluations, so that another thread may move it) at its
+    ``stop`` if the search is sure of its move (``_sure``), else at its ``last`` or when it
+    becomes sure; with ``settle`` (a game clock, where time not used is banked), before
+    ``stop`` as soon as the move is settled: it leads by more simulations than the rate so far
+    leaves before ``stop``. A node that would need more rows than the tree has left stays a
+    leaf. ``stats``: ``alphabeta.candidates``' counters (its evaluator calls are added to
+    ``st[EVALS]``)."""
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     sides = np.empty(MAX_DEPTH, dtype=np.int64)
     qidx = np.empty(MAX_DEPTH, dtype=np.int64)
@@ -211,11 +276,29 @@ def run(
     done = 0
     root = st[ROOT]
     checked = -CHECK_EVERY
-    while done < sims and ni[root, SOLVED] == 0 and st[FREE] < grow_at:
+    started = now_ns()
+    scan_at = started
+    extended = False  # past ``stop``, unsure
+    stopped = -1
+    while done < sims and ni[root, SOLVED] == 0:
         if done > 0 and (st[EVALS] - checked >= CHECK_EVERY or done % CHECK_EVERY == 0):  # one at least
             checked = st[EVALS]
-            if now_ns() >= stop_ns:
+            t = now_ns()
+            stop = deadline[DEADLINE_STOP]
+            if t >= deadline[DEADLINE_LAST]:
+                stopped = STOP_TIME_MAX if extended else STOP_TIME
                 break
+            if t >= stop and (not extended or t >= scan_at):
+                if _sure(ni, nf, root):
+                    stopped = STOP_TIME_MAX if extended else STOP_TIME
+                    break
+                extended = True
+                scan_at = t + SCAN_NS
+            elif settle and t < stop and t >= scan_at:
+                scan_at = t + SCAN_NS
+                if _settled(ni, root, (stop - t) * (done / max(t - started, 1))):
+                    stopped = STOP_SETTLED
+                    break
         x = root
         side = side0
         depth = 0
@@ -319,5 +402,8 @@ def run(
             ni[root, SOLVED] = _prove(root, ni)  # the root's value is for its side to move
         ni[root, VISITS] += 1
         done += 1
+    if stopped < 0:
+        stopped = STOP_PROVEN if ni[root, SOLVED] != 0 else STOP_SIMULATIONS
+    st[STOPPED] = stopped
     st[SIMS] += done
     return done
