@@ -1,5 +1,5 @@
 """``amazons play [AGENT]``: play a game against an agent, in the terminal or (``--gui``) in a
-pygame window. See ``agents.ui.terminal`` for what can be typed."""
+pygame window. See ``agents.ui.terminal`` for what can be typed, ``agents.ui.window`` for the window."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ __all__ = ["seconds_type", "opponent_spec"]
 
 HELP = (
     "play a game against an agent in the terminal (moves like d1-d6/g9 or d1d6,d6g9, or in two "
-    "halves; undo, resign, save FILE.sgf); --gui for a click-to-move window"
+    "halves; undo, hint, eval, resign, save FILE.sgf); --gui for a click-to-move window"
 )
 
 
@@ -60,7 +60,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the agent's seconds per move, if it takes a time (default: the agent's own, 1 s)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of the agent and of --color random")
-    parser.add_argument("--gui", action="store_true", help="play in a pygame window (needs pygame)")
+    parser.add_argument(
+        "--gui",
+        action="store_true",
+        help="play in a pygame window (needs pygame; resizable): click a queen, where it goes, where it shoots; "
+        "u undo, h hint, s save (SGF in the current folder), r resign, n new game, q quit",
+    )
 
 
 def opponent_spec(args: argparse.Namespace) -> str:

@@ -1,177 +1,206 @@
 """``amazons play --gui``: a click-to-move pygame window against an agent.
 
-Click one of your queens (its legal targets get blue dots), click where it goes (the moved queen
-turns green and the arrow's targets get dots), click where it shoots; the agent replies (the
-title bar says it is thinking). Right click or Escape cancels a half-made move, ``u`` takes back
-your last move and the reply, ``q`` or closing the window quits. The picture is
-``amazons_env.drawing.render.rgb_array`` (the env's ``rgb_array`` and ``human`` modes draw the same).
+Click one of your queens (its legal targets get blue dots), click where it goes (the queen turns
+green and the arrow's targets get dots), click where it shoots; the agent replies, thinking on a
+thread of its own so that the window stays responsive. The status line at the bottom says whose
+turn it is, that the engine is thinking, or who won and why; the last move is marked (its from and
+to squares tinted, a frame round the queen's new square, another round the arrow); the panel on
+the right shows the engine's value for the side to move (a search's, as a number and a bar), the
+buttons and the move list (the mouse wheel, Page Up/Down, Home and End scroll it). The window is
+resizable. ``KEY_HELP`` lists the keys.
 
-``ClickGame.step()`` handles the pending events once, so tests drive the window with synthetic
-events under SDL's dummy video driver (``SDL_VIDEODRIVER=dummy``).
+The window is three parts: ``agents.ui.session.WindowGame`` the game (what to show, the actions),
+``agents.ui.window_layout.Layout`` where things go for the window's size, and
+``agents.ui.window_drawing.Painter`` the drawing. ``ClickGame`` ties them to pygame's events:
+``step()`` handles the pending events once, so tests drive the window with synthetic events under
+SDL's dummy video driver (``SDL_VIDEODRIVER=dummy``).
 """
 
 from __future__ import annotations
 
-from typing import Optional
+import os
+from typing import Any, Callable, Optional, Union
 
-from amazons_env import Board, Color, Move, core
-from amazons_env.drawing.render import HumanWindow, rgb_array
-from amazons_env.errors import InvalidArgumentError
+from amazons_env import Board, Color
+from amazons_env.errors import InvalidArgumentError, describe
+from amazons_env.squares import as_int
 
 from agents.base import Agent
-from agents.ui.terminal import arrow_targets, engine_move, queen_targets, short_name, take_back, thinking_text
+from agents.ui.session import WindowGame
+from agents.ui.window_drawing import Painter
+from agents.ui.window_layout import BUTTONS, Layout
 
-__all__ = ["ClickGame", "play_window", "CELL"]
+__all__ = ["ClickGame", "play_window", "window_size", "KEY_HELP"]
 
-CELL = 64  # pixels per square in the window
 FPS = 30
+MIN_SIZE = (240, 180)  # smaller, and the board and the panel no longer fit side by side
+KEY_HELP = (
+    "click a queen, where it goes, where it shoots; right click or Esc: cancel; "
+    "u: undo, h: hint, s: save, r: resign, n: new game; wheel or PgUp/PgDn: scroll the moves; q: quit"
+)
+
+
+def window_size(size: int) -> tuple[int, int]:
+    """The window's first size for a board of ``size``: squares of up to 64 pixels, a window
+    that fits a 1366 x 768 screen.
+
+    >>> window_size(6), window_size(10)
+    ((708, 482), (898, 672))
+    """
+    cell = max(32, min(64, 640 // (size + 1)))
+    return ((size + 1) * cell + 260, (size + 1) * cell + 34)
 
 
 class ClickGame:
-    """A game between a human (``human``) clicking in a window and ``agent``, from ``board``.
+    """A game between the human (``human``) clicking in a window of ``size`` pixels and
+    ``agent``, from ``board``; ``save`` writes into ``folder``. ``game`` is the game itself
+    (``WindowGame``), ``layout`` the boxes for the window's current size."""
 
-    The half-made move is ``picked`` (the queen's square) and ``moved_to`` (its destination,
-    once chosen); ``targets`` are the squares that may be clicked next.
-    """
-
-    def __init__(self, agent: Agent, human: Color, board: Board, cell: int = CELL) -> None:
+    def __init__(
+        self,
+        agent: Agent,
+        human: Color,
+        board: Board,
+        size: Optional[tuple[int, int]] = None,
+        folder: Union[str, "os.PathLike[str]"] = ".",
+    ) -> None:
         try:
-            import pygame
+            self.painter = Painter()
         except ImportError:
             raise InvalidArgumentError(
                 '--gui needs pygame: pip install "amazons[render]" (or pip install pygame), or play in the terminal'
             ) from None
-        self.pygame = pygame
-        self.agent, self.human, self.board, self.cell = agent, Color(human), board, cell
-        self.window = HumanWindow("Amazons")
-        self.picked: Optional[int] = None
-        self.moved_to: Optional[int] = None
-        self.targets: list[int] = []
+        self.pygame = self.painter.pygame
+        self.game = WindowGame(agent, human, board, folder)
+        size = window_size(board.size) if size is None else size
+        width, height = (as_int(v) for v in size) if isinstance(size, tuple) and len(size) == 2 else (None, None)
+        if width is None or height is None or width < MIN_SIZE[0] or height < MIN_SIZE[1]:
+            raise InvalidArgumentError(f"window size {describe(size)}: must be (width, height) of at least {MIN_SIZE}")
+        self.layout = Layout.of(width, height, board.size)
+        self.first_line: Optional[int] = None  # the move list's first shown line; None: follow the end
+        self.screen: Any = None  # the display surface, once open
         self.running = True
+        self.dirty = True  # the first step draws
+        pygame = self.pygame
+        self.actions: dict[str, Callable[[], Any]] = {
+            "undo": self.game.undo,
+            "hint": self.game.ask_hint,
+            "save": self.game.save,
+            "resign": self.game.resign,
+            "new": self.game.new_game,
+        }
+        self.keys = {ord(key): name for name, _, key in BUTTONS}  # pygame's K_a.. are the letters' codes
+        self.scroll_keys = {pygame.K_PAGEUP: -10, pygame.K_PAGEDOWN: 10, pygame.K_HOME: -(10**9), pygame.K_END: 10**9}
 
-    # -- drawing ---------------------------------------------------------------------------------
+    # -- the display -------------------------------------------------------------------------------
 
-    def caption(self) -> str:
-        board, name = self.board, short_name(self.agent)
-        if board.is_game_over():
-            winner = board.winner
-            assert winner is not None  # the game is over
-            verdict = "you win" if winner == self.human else f"{name} wins"
-            return f"Amazons: {winner.other.name.capitalize()} has no move, {verdict} (u: undo, q: quit)"
-        if board.turn != self.human:
-            return f"Amazons: {thinking_text(self.agent)}"
-        stage = (
-            "click where it shoots"
-            if self.moved_to is not None
-            else "click where it goes"
-            if self.picked is not None
-            else "click a queen"
+    def open(self) -> None:
+        """Open the window (``InvalidArgumentError`` saying what to do where none can open)."""
+        pygame = self.pygame
+        try:
+            pygame.display.init()  # not pygame.init(): no audio device is opened
+            self.screen = pygame.display.set_mode((self.layout.width, self.layout.height), pygame.RESIZABLE)
+        except pygame.error as error:  # no display, or SDL_VIDEODRIVER names none
+            raise InvalidArgumentError(
+                f"--gui cannot open a window ({error}); play in the terminal (without --gui)"
+            ) from None
+        game = self.game
+        pygame.display.set_caption(
+            f"Amazons: {game.side(game.human)} against {game.agent.spec} on {game.board.size}x{game.board.size}"
         )
-        return f"Amazons: {board.turn.name.capitalize()} (you) to move, {stage}"
+
+    def close(self) -> None:
+        if self.screen is not None:
+            self.pygame.display.quit()
+            self.screen = None
 
     def draw(self) -> None:
-        n = self.board.size
-        grid = self.board.cells[core.padded_index(n)].reshape(n, n).copy()
-        last: tuple[int, ...] = ()
-        if self.moved_to is not None:  # show the half-made move: the queen already on its new square
-            grid.flat[self.moved_to] = grid.flat[self.picked]
-            grid.flat[self.picked] = core.EMPTY
-        elif self.board.ply:
-            move = self.board.peek()
-            last = (move.from_square, move.to_square, move.arrow)
-        shooter = self.moved_to if self.moved_to is not None else self.picked
-        picture = rgb_array(grid, last, shooter, self.cell, self.targets)
-        self.window.show(picture, FPS, self.caption())
+        rows, lines = self.layout.move_rows(), len(self.game.board.move_stack)
+        last_page = max(0, lines - rows)
+        first = last_page if self.first_line is None else min(self.first_line, last_page)
+        self.painter.draw(self.screen, self.layout, self.game, first)
+        self.pygame.display.flip()
+
+    def resize(self, width: int, height: int) -> None:
+        """Lay the window out again for its new size (no smaller than ``MIN_SIZE``)."""
+        size = (max(width, MIN_SIZE[0]), max(height, MIN_SIZE[1]))
+        self.screen = self.pygame.display.set_mode(size, self.pygame.RESIZABLE)
+        self.layout = Layout.of(*size, self.game.board.size)
 
     # -- events ----------------------------------------------------------------------------------
 
     def square_at(self, pos: tuple[int, int]) -> Optional[int]:
-        """The square under pixel ``pos`` (rank N at the top), or ``None`` off the board."""
-        n = self.board.size
-        file, row = pos[0] // self.cell, pos[1] // self.cell
-        return (n - 1 - row) * n + file if 0 <= file < n and 0 <= row < n else None
+        """The square under pixel ``pos``, or ``None`` off the board."""
+        return self.layout.square_at(pos)
 
     def step(self) -> None:
-        """Handle every pending event, then redraw."""
+        """Handle every pending event, let the game take the engine's answer or start it, and
+        redraw."""
         pygame = self.pygame
-        for event in pygame.event.get():
+        events = pygame.event.get()
+        for event in events:
             if event.type == pygame.QUIT:
                 self.running = False
+            elif event.type == pygame.VIDEORESIZE:
+                self.resize(event.w, event.h)
             elif event.type == pygame.KEYDOWN:
                 self.key(event.key)
+            elif event.type == pygame.MOUSEWHEEL:
+                self.scroll(-3 * event.y)  # wheel up: back towards the first moves
             elif event.type == pygame.MOUSEBUTTONDOWN:
-                if event.button == 1:
-                    square = self.square_at(event.pos)
-                    if square is not None:
-                        self.click(square)
-                elif event.button == 3:
-                    self.cancel()
-        if self.running:
+                self.mouse(event.pos, event.button)
+        if not self.running:
+            return
+        # drawn again only when something changed: an idle window (or one waiting for the
+        # engine) costs no board pictures
+        if self.game.poll() or events or self.dirty:
             self.draw()
+            self.dirty = False
+
+    def mouse(self, pos: tuple[int, int], button: int) -> None:
+        if button == 3:
+            self.game.cancel()
+        elif button == 1:
+            square, action = self.square_at(pos), self.layout.button_at(pos)
+            if square is not None:
+                self.game.click(square)
+            elif action is not None:
+                self.act(action)
 
     def key(self, key: int) -> None:
-        pygame = self.pygame
-        if key == pygame.K_q:
+        if key == self.pygame.K_q:
             self.running = False
-        elif key == pygame.K_ESCAPE:
-            self.cancel()
-        elif key == pygame.K_u:
-            self.cancel()
-            take_back(self.board, self.human)
+        elif key == self.pygame.K_ESCAPE:
+            self.game.cancel()
+        elif key in self.keys:
+            self.act(self.keys[key])
+        elif key in self.scroll_keys:
+            self.scroll(self.scroll_keys[key])
 
-    def cancel(self) -> None:
-        self.picked = self.moved_to = None
-        self.targets = []
+    def act(self, action: str) -> None:
+        """A button's or a key's action (``BUTTONS``)."""
+        self.actions[action]()
+        self.first_line = None  # the list follows the game again
 
-    def click(self, square: int) -> None:
-        """One left click on ``square``: pick a queen, its destination, or its arrow."""
-        board = self.board
-        if board.turn != self.human or board.is_game_over():
-            return
-        if self.moved_to is not None:
-            assert self.picked is not None  # a queen is picked before it moves
-            if square in self.targets:
-                self.finish(Move(self.picked, self.moved_to, square, board.size))
-            return
-        if self.picked is not None and square in self.targets:
-            self.moved_to = square
-            self.targets = arrow_targets(board, self.picked, square)
-            return
-        targets = queen_targets(board, square)  # a queen of the side to move with a legal move
-        if targets:
-            self.picked, self.targets = square, targets
-        else:
-            self.cancel()
-
-    def finish(self, move: Move) -> None:
-        """Play the human's finished ``move``, clear the selection, then the agent replies."""
-        self.board.push(move)
-        self.cancel()
-        self.reply()
-
-    def reply(self) -> None:
-        """The agent's move, if it is the agent's turn (the window shows it thinking first)."""
-        if self.board.turn == self.human or self.board.is_game_over():
-            return
-        self.draw()
-        self.board.push(engine_move(self.agent, self.board))
+    def scroll(self, lines: int) -> None:
+        """Scroll the move list by ``lines`` (negative: up); at the end it follows new moves."""
+        last_page = max(0, len(self.game.board.move_stack) - self.layout.move_rows())
+        first = last_page if self.first_line is None else self.first_line
+        first = max(0, min(last_page, first + lines))
+        self.first_line = None if first == last_page else first
 
     def run(self) -> int:
         """Play until the window closes or ``q``; returns 0 (130 after Ctrl-C)."""
+        self.open()
+        clock = self.pygame.time.Clock()
         try:
-            try:
-                self.draw()  # opens the window
-            except self.pygame.error as error:  # no display, or SDL_VIDEODRIVER names none
-                raise InvalidArgumentError(
-                    f"--gui cannot open a window ({error}); play in the terminal (without --gui)"
-                ) from None
-            self.reply()
             while self.running:
                 self.step()
+                clock.tick(FPS)
         except KeyboardInterrupt:
             return 130
         finally:
-            self.window.close()
+            self.close()
         return 0
 
 

@@ -1,5 +1,5 @@
-"""``amazons play``, ``watch`` and ``replay``: scripted games on 6x6 against the random agent, and
-the pygame window driven by synthetic events under SDL's dummy video driver."""
+"""``amazons play``, ``watch`` and ``replay``: scripted games on 6x6 against the random agent (the
+pygame window of ``play --gui``: test_window.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ import re
 import sys
 from typing import Sequence
 
-import numpy as np
 import pytest
 
-from amazons_env import Board, Color, GameRecord, Move, parse_square, square_name
+from amazons_env import Board, Color, GameRecord, Move, square_name
 
 from agents.ui.terminal import TerminalGame, make_player, take_back
 
@@ -281,86 +280,3 @@ def test_replay_picks_a_game_of_a_collection(tmp_path, capsys):
     assert "Game 2 of 2" in out and "Move 1/1: e1-e4/e5 by White" in out and "Unfinished" in out
     assert main(["replay", str(path), "--game", "3"]) == 2
     assert "holds 2 games" in capsys.readouterr().err
-
-
-# -- the pygame window ---------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def window(monkeypatch):
-    pygame = pytest.importorskip("pygame")
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # a window without a display
-    from agents.ui.window import ClickGame
-
-    game = ClickGame(make_player("random", seed=1), Color.WHITE, Board(6), cell=40)
-    game.draw()
-    yield pygame, game
-    game.window.close()
-
-
-def click(pygame, name: str, button: int = 1) -> None:
-    square, cell = parse_square(name, 6), 40
-    pos = (square % 6 * cell + cell // 2, (5 - square // 6) * cell + cell // 2)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
-
-
-def picture(pygame) -> np.ndarray:
-    return np.transpose(pygame.surfarray.array3d(pygame.display.get_surface()), (1, 0, 2))
-
-
-def centre_colour(pygame, name: str) -> tuple[int, ...]:
-    square = parse_square(name, 6)
-    return tuple(picture(pygame)[(5 - square // 6) * 40 + 20, square % 6 * 40 + 20])
-
-
-def test_the_window_plays_a_move_by_clicks(window):
-    pygame, game = window
-    blue = (70, 120, 200)
-    click(pygame, "c3")  # an empty square: nothing picked
-    click(pygame, "b1")
-    game.step()
-    assert game.picked == parse_square("b1", 6) and "click where it goes" in pygame.display.get_caption()[0]
-    assert centre_colour(pygame, "b4") == blue and centre_colour(pygame, "c3") != blue  # targets dotted
-    click(pygame, "f6")  # not a target, not own queen: selection dropped
-    click(pygame, "b1")
-    click(pygame, "b4")
-    game.step()
-    assert centre_colour(pygame, "a1") != blue and centre_colour(pygame, "b1") == blue  # arrow targets
-    click(pygame, "a1", button=3)  # right click cancels
-    click(pygame, "b1")
-    click(pygame, "b4")
-    click(pygame, "b5")
-    game.step()
-    assert game.board.ply == 2 and game.board.move_stack[0] == Move.parse("b1-b4/b5", 6)
-    assert "click a queen" in pygame.display.get_caption()[0]
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_u))
-    game.step()
-    assert game.board.ply == 0
-    pygame.event.post(pygame.event.Event(pygame.QUIT))
-    assert game.run() == 0 and pygame.display.get_surface() is None
-
-
-def test_the_window_plays_to_the_end(window):
-    pygame, game = window
-    while not game.board.is_game_over():
-        move = game.board.legal_moves()[-1]
-        for square in (move.from_square, move.to_square, move.arrow):
-            click(pygame, square_name(square, 6))
-        game.step()
-    assert "wins (u: undo, q: quit)" in pygame.display.get_caption()[0]
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q))
-    game.step()
-    assert not game.running
-
-
-def test_the_window_without_pygame_says_what_to_do(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "pygame", None)  # import pygame now fails, installed or not
-    assert main(["play", "random", "--size", "6", "--gui"]) == 2
-    assert "--gui needs pygame" in capsys.readouterr().err
-
-
-def test_the_window_without_a_display_says_what_to_do(monkeypatch, capsys):
-    pytest.importorskip("pygame")
-    monkeypatch.setenv("SDL_VIDEODRIVER", "no-such-driver")
-    assert main(["play", "random", "--size", "6", "--gui"]) == 2
-    assert "--gui cannot open a window" in capsys.readouterr().err
