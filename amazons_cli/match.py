@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from agents.arena import format_match, match
 from agents.arena.backends import add_backend_arguments
-from agents.arena.files import RECORD_FORMATS
+from agents.arena.files import RECORD_FORMATS, check_paths, save_pages
 from agents.registry import DEFAULT_OPPONENT
 
 HELP = "play a match between two agents: alternating colours, score with 95% CI, Elo, resumable"
@@ -81,6 +81,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "b", nargs="?", default=DEFAULT_OPPONENT, help=f"second agent spec (default {DEFAULT_OPPONENT}, our strongest)"
     )
     add_common(parser, games=20)
+    parser.add_argument(
+        "--html",
+        default=None,
+        metavar="DIR",
+        help="after the match, write every game here as a web page (board, moves, values; opens in any browser)",
+    )
 
 
 def common_options(args: argparse.Namespace) -> dict:
@@ -101,5 +107,9 @@ def common_options(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    print(format_match(match(args.a, args.b, **common_options(args))))
+    check_paths(None, None, args.records_format, pages_dir=args.html)  # refused before the games, not after
+    result = match(args.a, args.b, **common_options(args))
+    print(format_match(result))
+    if args.html is not None:
+        print(f"{len(save_pages(args.html, result['results']))} game pages in {args.html}")
     return 0

@@ -1,8 +1,9 @@
 """``amazons replay FILE``: step through a game record (SGF, or the project's move list).
 
 Enter shows the next position, ``b`` the one before, a number the position after that many
-moves, ``q`` quits; ``--all`` prints every position without asking. ``Replay`` does the stepping
-with injected input and output, so tests script it.
+moves, ``q`` quits; ``--all`` prints every position without asking; ``--html OUT.html`` writes
+the game as one self-contained web page instead (``amazons_env.drawing.html``: open it in any
+browser). ``Replay`` does the stepping with injected input and output, so tests script it.
 
 >>> import io
 >>> out = io.StringIO()
@@ -18,6 +19,7 @@ import os
 import sys
 from typing import Callable, Optional, TextIO
 
+from amazons_env.drawing.html import result_text, save_game_page
 from amazons_env.errors import InvalidArgumentError
 from amazons_env.records import GameRecord
 
@@ -33,7 +35,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--size", type=int, default=None, help="board size of a move list without a Size tag (default 10)"
     )
-    parser.add_argument("--all", action="store_true", help="print every position, no questions")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--all", action="store_true", help="print every position, no questions")
+    shown.add_argument(
+        "--html",
+        metavar="OUT.html",
+        default=None,
+        help="write the game as one web page (board, moves, value curve; no network needed) and exit",
+    )
 
 
 def load_game(path: str, game: int = 1, size: Optional[int] = None) -> tuple[GameRecord, int]:
@@ -81,13 +90,7 @@ class Replay:
             self.say(self.ending())
 
     def ending(self) -> str:
-        record, plies = self.record, len(self.record.moves)
-        moves = f"{plies} move{'s' if plies != 1 else ''}"
-        winner = record.winner if record.winner is not None else record.board().winner
-        if winner is None:
-            return f"Unfinished after {moves}."
-        how = "has no move" if record.board().is_game_over() else "resigned"
-        return f"{winner.other.name.capitalize()} {how} after {moves}: {winner.name.capitalize()} won."
+        return result_text(self.record)
 
     def print_all(self) -> None:
         self.say(self.header())
@@ -127,6 +130,10 @@ class Replay:
 
 def run(args: argparse.Namespace) -> int:
     record, count = load_game(args.file, args.game, args.size)
+    if args.html is not None:
+        save_game_page(record, args.html, source=args.file)
+        print(f"{args.html}: game {args.game} of {args.file}, {len(record.moves)} moves, as a web page")
+        return 0
     replay = Replay(record)
     if count > 1:
         replay.say(f"Game {args.game} of {count} in {args.file} (--game N for another).")

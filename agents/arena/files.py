@@ -9,7 +9,9 @@ replayed from the start to a finished game won by the recorded winner in the rec
 plies. A file that fails is refused with an error naming it, never used in part.
 
 **Records** (``save_record``): ``DIR/<pairing>_<game>.txt`` (move list) or ``.sgf``, carrying the
-players and the result. A pairing too long for a file name is shortened and made unique by a
+players, the result and the engines' values of the moves (``amazons_env.move_values``), as
+``result_record`` builds them; ``save_pages`` writes the same records as web pages
+(``amazons_env.drawing.html``). A pairing too long for a file name is shortened and made unique by a
 hash of the whole.
 
 >>> record_name("random vs alphabeta:time=0.5", 3)
@@ -27,8 +29,10 @@ import re
 from typing import Any, Optional
 
 from amazons_env import GameRecord
+from amazons_env.drawing.html import save_game_page
 from amazons_env.errors import InvalidArgumentError, InvalidFileError
 from amazons_env.files import is_sealed, json_sha256, seal, write_json
+from amazons_env.move_values import VALUES_HEADER, format_values
 from amazons_env.records import read_text
 
 __all__ = [
@@ -39,6 +43,8 @@ __all__ = [
     "payload_digest",
     "record_name",
     "save_record",
+    "result_record",
+    "save_pages",
     "check_paths",
     "RECORD_FORMATS",
 ]
@@ -61,6 +67,8 @@ _FIELDS = {
     "index": int,
     "pair": str,
 }
+#: a field that results files written before it existed lack: per ply, None or a finite number
+_VALUES = "values"
 
 
 class ResultsFileError(InvalidFileError):
@@ -122,8 +130,8 @@ def _no_constant(name: str) -> None:
 
 def check_result(result: Any, config: dict[str, Any]) -> Optional[str]:
     """Why ``result`` is not a game of the run ``config`` describes, or ``None`` if it is."""
-    if not isinstance(result, dict) or set(result) != set(_FIELDS):
-        return "not a game result (fields " + ", ".join(sorted(_FIELDS)) + ")"
+    if not isinstance(result, dict) or set(result) - {_VALUES} != set(_FIELDS):
+        return "not a game result (fields " + ", ".join(sorted(_FIELDS)) + ", optionally values)"
     for key, kind in _FIELDS.items():
         value = result[key]
         if not isinstance(value, kind) or isinstance(value, bool):
@@ -142,6 +150,13 @@ def check_result(result: Any, config: dict[str, Any]) -> Optional[str]:
         return "size or opening differs from the run's"
     if not all(isinstance(m, str) for m in result["record"]):
         return "the record is not a list of moves"
+    values = result.get(_VALUES, [None] * len(result["record"]))
+    if (
+        not isinstance(values, list)
+        or len(values) != len(result["record"])
+        or not all(v is None or isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+    ):
+        return "values is not one number or null per move"
     try:
         board = GameRecord(tuple(result["record"]), size=result["size"]).board()
     except ValueError as error:
@@ -152,18 +167,20 @@ def check_result(result: Any, config: dict[str, Any]) -> Optional[str]:
     return None
 
 
-def check_paths(json_path: Optional[str], records_dir: Optional[str], records_format: str) -> None:
-    """Refuse, before the first game, a results path or records folder that cannot be written."""
+def check_paths(
+    json_path: Optional[str], records_dir: Optional[str], records_format: str, pages_dir: Optional[str] = None
+) -> None:
+    """Refuse, before the first game, a results path or a records or pages folder that cannot be written."""
     if records_format not in RECORD_FORMATS:
         raise InvalidArgumentError(f"record format {records_format!r}: use one of {', '.join(RECORD_FORMATS)}")
-    for what, path in (("results file", json_path), ("records folder", records_dir)):
+    for what, path in (("results file", json_path), ("records folder", records_dir), ("pages folder", pages_dir)):
         if path is None:
             continue
         if not isinstance(path, str) or not path or "\0" in path:
             raise InvalidArgumentError(f"{what} path {path!r}: give a file system path")
-        if what == "records folder":
+        if what != "results file":
             if os.path.exists(path) and not os.path.isdir(path):
-                raise InvalidArgumentError(f"records folder {path!r} is a file")
+                raise InvalidArgumentError(f"{what} {path!r} is a file")
         elif os.path.isdir(path) or not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             raise InvalidArgumentError(f"results file {path!r}: a directory, or its folder does not exist")
 
@@ -177,15 +194,35 @@ def record_name(pair: str, index: int) -> str:
     return f"{name}_{index:04d}"
 
 
-def save_record(directory: str, result: dict[str, Any], fmt: str = "txt") -> str:
-    """Write the game ``result`` (players, result, moves) to ``directory``; returns the path."""
-    os.makedirs(directory, exist_ok=True)
-    record = GameRecord(
-        tuple(result["record"]),
-        size=result["size"],
-        result=("1-0", "0-1")[result["winner"]],
-        headers={"White": result["white"], "Black": result["black"], "Round": str(result["index"] + 1)},
+def result_record(result: dict[str, Any]) -> GameRecord:
+    """The record of the game ``result``: players, round, result, moves and, when an engine gave
+    any, the values of the moves (the ``Values`` header)."""
+    headers = {"White": result["white"], "Black": result["black"], "Round": str(result["index"] + 1)}
+    values = result.get(_VALUES, ())
+    if any(value is not None for value in values):
+        headers[VALUES_HEADER] = format_values(values)
+    return GameRecord(
+        tuple(result["record"]), size=result["size"], result=("1-0", "0-1")[result["winner"]], headers=headers
     )
+
+
+def save_record(directory: str, result: dict[str, Any], fmt: str = "txt") -> str:
+    """Write the game ``result`` (``result_record``) to ``directory``; returns the path."""
+    os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, f"{record_name(result['pair'], result['index'])}.{fmt}")
-    record.save(path)
+    result_record(result).save(path)
     return path
+
+
+def save_pages(directory: str, results: list[dict[str, Any]]) -> list[str]:
+    """Write every game of ``results`` to ``directory`` as a web page (``save_game_page``), named
+    by its players in colour order and its number: ``DIR/<white>_vs_<black>_<game>.html``;
+    returns the paths."""
+    os.makedirs(directory, exist_ok=True)
+    paths = []
+    for result in results:
+        name = record_name(f"{result['white']} vs {result['black']}", result["index"])
+        path = os.path.join(directory, f"{name}.html")
+        save_game_page(result_record(result), path)
+        paths.append(path)
+    return paths

@@ -89,7 +89,9 @@ def __getattr__(name: str) -> Any:
 class GameResult:
     """One finished game. ``winner``: 0 White, 1 Black. ``seconds``/``max_seconds``/``nodes``/
     ``moves``: per colour (White, Black), the thinking time in all and for the longest move, the
-    search nodes reported by the agent and the moves made."""
+    search nodes reported by the agent and the moves made. ``values``: per ply of ``record``, the
+    value the mover's search gave its move, for White (``amazons_env.move_values``), or ``None``
+    (an opening ply, an agent that does not search)."""
 
     white: str
     black: str
@@ -104,6 +106,7 @@ class GameResult:
     size: int
     index: int = 0
     pair: str = ""
+    values: tuple[Optional[float], ...] = ()
 
 
 def _nodes_of(agent: Agent) -> int:
@@ -119,8 +122,18 @@ def play_game(white: Agent, black: Agent, board: Board, opening: int = 0, index:
         return _play(white, black, board, opening, index, pair)
 
 
+def _value_of(agent: Agent, move: Move, side: int) -> Optional[float]:
+    """The value ``agent``'s search gave ``move`` (its last), for White; ``None`` for an agent that
+    did not search for it or a value that is no finite number."""
+    result = agent.last_result if isinstance(agent, SearchAgent) else None
+    if result is None or result.move != move or not math.isfinite(result.value):
+        return None
+    return float(result.value) if side == 0 else -float(result.value)
+
+
 def _play(white: Agent, black: Agent, board: Board, opening: int, index: int, pair: str) -> GameResult:
     players = (white, black)
+    values: list[Optional[float]] = [None] * board.ply  # the opening's random plies
     seconds = [0.0, 0.0]
     longest = [0.0, 0.0]
     nodes = [0, 0]
@@ -131,6 +144,7 @@ def _play(white: Agent, black: Agent, board: Board, opening: int, index: int, pa
         longest[side] = max(longest[side], spent)
         nodes[side] += _nodes_of(players[side])
         moves[side] += 1
+        values.append(_value_of(players[side], move, side))
 
     play_out(board, (white.select_move, black.select_move), on_move=count)
     winner = board.winner
@@ -149,6 +163,7 @@ def _play(white: Agent, black: Agent, board: Board, opening: int, index: int, pa
         board.size,
         index,
         pair,
+        tuple(values),
     )
 
 
