@@ -10,18 +10,31 @@ accepted (an extension: Fairy-Stockfish needs a custom variant for those).
 
 Commands: ``uci``, ``isready``, ``setoption name N [value V]``, ``ucinewgame``,
 ``position startpos|fen FEN [moves M ...]``, ``go [movetime MS | wtime MS btime MS [winc MS]
-[binc MS] [movestogo N] | depth N | infinite] [nodes N]``, ``stop``, ``ponderhit``, ``quit``, and ``d``
-(show the board and its FEN, as Stockfish does). Options: ``UCI_Variant`` (``amazons``),
-``Agent`` (the agent spec that thinks, see ``amazons agents``), ``MoveTime`` (ms per move when
-``go`` gives no limit; 0 = the agent's own default), ``Move Overhead`` (ms kept back from every
-budget for the pipe and the process).
+[binc MS] [movestogo N] | depth N | infinite] [nodes N] [ponder]``, ``stop``, ``ponderhit``,
+``quit``, and ``d`` (show the board and its FEN, as Stockfish does). Options: ``UCI_Variant``
+(``amazons``), ``Agent`` (the agent spec that thinks, see ``amazons agents``), ``MoveTime`` (ms
+per move when ``go`` gives no limit; 0 = the agent's own default), ``Move Overhead`` (ms kept
+back from every move's time for the pipe and the process), ``Ponder`` (the GUI says whether it
+will send ``go ponder``; nothing changes here: the engine ponders when asked to).
 
 ``go`` passes its limits to the agent as a ``Limit`` (``go_limit``; a search keeps the fields it
 honours: ``nodes`` only an external engine, ``depth`` the alpha-beta searches) and never changes
-the agent. The loop is synchronous: ``go`` thinks for its budget, then answers ``bestmove``; commands sent
-meanwhile are read afterwards (``stop`` cannot cut a search short, but every search ends at its
-budget). After ``go infinite`` the move is held back until ``stop``, as UCI requires. A bad
-command never ends the engine: it gets an ``info string error: ...`` line and the loop goes on.
+the agent. A game clock (``wtime``/``btime``, ``winc``/``binc``, ``movestogo``) is turned into
+the move's ``time`` and ``time_max`` by the searches' time manager
+(``agents.search.clock.allot``, the one the arena uses for ``--tc``).
+
+The search runs on a thread of its own (``agents.pondering.Thinking``), so the command loop
+answers ``isready`` and hears ``stop`` while it thinks; ``go``, ``ucinewgame`` and ``setoption``
+wait for the running search to end. ``bestmove X ponder Y`` names the reply the search expects,
+when it names one (``uct``). **Pondering:** ``go ponder`` searches the position given (the one
+after the expected reply) with no deadline, for a search that notices a moved deadline
+(``SearchAgent.PONDERS``); ``ponderhit`` gives it the time of this move from then on (the
+clocks sent with the ``go ponder``) and the ``bestmove`` follows when it ends; ``stop`` ends it
+at once with its ``bestmove`` (which the GUI ignores). ``go infinite`` is the same search,
+answered on ``stop`` only, as UCI requires. An agent that cannot ponder thinks its move's
+limit at once and holds its ``bestmove`` until ``ponderhit`` or ``stop``. A held search that
+the GUI abandons with a new ``go`` (no ``stop``) is ended without an answer. A bad command never
+ends the engine: it gets an ``info string error: ...`` line and the loop goes on.
 
 >>> import io
 >>> out = io.StringIO()
@@ -42,26 +55,28 @@ from __future__ import annotations
 
 import math
 import sys
+import threading
 import time
+from dataclasses import dataclass, replace
 from typing import IO, Iterable, Optional
 
-import numpy as np
-
-from amazons_env import Board, Move, core
+from amazons_env import Board, Move
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError
 
 from agents.base import Agent
+from agents.pondering import Thinking, can_ponder, expected_reply
 from agents.registry import AGENTS, DEFAULT_OPPONENT, make
-from agents.search.agent import think
-from agents.search.clock import freeze_survivors
+from agents.search.clock import GameClocks, freeze_survivors
 from agents.search.result import Limit, SearchResult
 
-__all__ = ["UCIEngine", "fen", "parse_go", "move_budget", "go_limit", "FEN_10", "VARIANT"]
+__all__ = ["UCIEngine", "fen", "parse_go", "go_limit", "FEN_10", "VARIANT"]
 
 VARIANT = "amazons"
 #: Fairy-Stockfish's start position of its ``amazons`` variant (our ``Board(10)``)
 FEN_10 = "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1"
 _GO_NUMBERS = ("movetime", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate")
+#: the least time a move is given from ``movetime`` once the overhead is kept back (ms)
+_LEAST_MS = 10
 
 
 def fen(board: Board) -> str:
@@ -97,51 +112,61 @@ def parse_go(tokens: list[str]) -> dict[str, int]:
     return limits
 
 
-def move_budget(limits: dict[str, int], board: Board, movetime_ms: int = 0, overhead_ms: int = 50) -> Optional[float]:
-    """Seconds to think on this move, or ``None`` for the agent's own default.
-
-    ``movetime`` is used as given; from a clock (``wtime``/``btime``), the share of the remaining
-    time is ``1 / movestogo`` or, without it, one over an estimate of the moves this side still
-    has (a third of the empty squares, at least 8: each move fills a square, and late moves
-    are quick), plus three quarters of the increment, never more than a quarter of what is
-    left. ``overhead_ms`` is kept back from either, and the budget is at least 10 ms.
-    """
-    if "movetime" in limits:
-        ms = float(limits["movetime"])
-    elif ("wtime" if board.turn == 0 else "btime") in limits:
-        left = float(limits["wtime" if board.turn == 0 else "btime"])
-        inc = float(limits.get("winc" if board.turn == 0 else "binc", 0))
-        empties = int(np.count_nonzero(board.cells == core.EMPTY))
-        moves_left = limits.get("movestogo") or max(8, empties // 3)
-        ms = min(left / moves_left + 0.75 * inc, max(left, 0.0) / 4)
-    elif movetime_ms > 0 and not {"depth", "infinite"} & set(limits):
-        ms = float(movetime_ms)
-    else:
-        return None
-    return max(ms - overhead_ms, 10.0) / 1000.0
-
-
 def go_limit(limits: dict[str, int], board: Board, movetime_ms: int = 0, overhead_ms: int = 50) -> Optional[Limit]:
-    """The ``Limit`` of a ``go`` command's ``limits`` (``parse_go``), or ``None`` for the agent's
-    own: ``depth`` (a fixed-depth search: no time with it), else the seconds of ``move_budget``;
-    ``nodes`` with either. A search is held to the fields it honours (``agents.search.agent.think``).
+    """The ``Limit`` of a ``go`` command's ``limits`` (``parse_go``) in ``board``, or ``None`` for
+    the agent's own: ``depth`` (a fixed-depth search: no time with it); else ``movetime`` less
+    ``overhead_ms`` (at least 10 ms); else the side to move's clock, allotted by the time manager
+    (``GameClocks.limit``: ``time`` and ``time_max``, with ``overhead_ms`` kept back from each
+    move; a clock below zero reads 0, the other side's clock 0 if it is not sent); else the
+    ``MoveTime`` option's ``movetime_ms`` unless ``go infinite``; ``nodes`` with any of them. A
+    search is held to the fields it honours (``agents.search.agent.think``).
 
     >>> board = Board(10)
     >>> go_limit({"depth": 3}, board), go_limit({"movetime": 550, "nodes": 9000}, board)
     (Limit(depth=3), Limit(time=0.5, nodes=9000))
-    >>> go_limit({"infinite": 1}, board) is None
+    >>> go_limit({"wtime": 60000, "btime": 60000, "winc": 100, "binc": 100}, board)
+    Limit(time=1.588, time_max=4.764)
+    >>> go_limit({"infinite": 1}, board, movetime_ms=800) is None
     True
     """
     depth, nodes = limits.get("depth"), limits.get("nodes")
-    seconds = None if depth is not None else move_budget(limits, board, movetime_ms, overhead_ms)
-    limit = Limit(time=seconds, depth=depth or None, nodes=nodes or None)
-    return limit or None
+    own = "wtime" if board.turn == 0 else "btime"
+    if depth is not None:
+        limit = Limit()
+    elif "movetime" in limits:
+        limit = Limit(time=max(limits["movetime"] - overhead_ms, _LEAST_MS) / 1000)
+    elif own in limits:
+        clocks = GameClocks(
+            (max(limits.get("wtime", 0), 0) / 1000, max(limits.get("btime", 0), 0) / 1000),
+            (limits.get("winc", 0) / 1000, limits.get("binc", 0) / 1000),
+            limits.get("movestogo") or None,
+        )
+        limit = clocks.limit(board, overhead_ms / 1000)
+    elif movetime_ms > 0 and "infinite" not in limits:
+        limit = Limit(time=max(movetime_ms - overhead_ms, _LEAST_MS) / 1000)
+    else:
+        limit = Limit()
+    return replace(limit, depth=depth or None, nodes=nodes or None) or None
+
+
+@dataclass
+class _Thought:
+    """The engine's current search: its ``go`` limits and position, whether its ``bestmove`` is
+    ``held`` until ``stop``/``ponderhit`` (``go ponder``, ``go infinite``), the ``line`` once found
+    and whether it was ``sent`` (or dropped)."""
+
+    limits: dict[str, int]
+    board: Board
+    held: bool
+    thinking: Optional[Thinking] = None
+    line: Optional[str] = None
+    sent: bool = False
 
 
 class UCIEngine:
     """The UCI loop around one agent (module docstring). ``handle(line)`` answers one command on
     ``out`` and returns ``False`` after ``quit``; ``run(lines)`` handles lines until ``quit`` or
-    the end of input."""
+    the end of input; ``wait()`` waits until the running search has answered."""
 
     def __init__(
         self, agent: str = DEFAULT_OPPONENT, out: IO[str] = sys.stdout, movetime_ms: int = 0, overhead_ms: int = 50
@@ -153,11 +178,14 @@ class UCIEngine:
         self.overhead_ms = overhead_ms
         self.agent: Optional[Agent] = None
         self.board: Optional[Board] = Board(10)
-        self.held: Optional[str] = None  # the bestmove of a `go infinite`, sent on `stop`
+        self.thought: Optional[_Thought] = None
+        # the search's thread answers too: one line at a time, and the thought's state with it
+        self._lock = threading.RLock()
 
     def send(self, line: str) -> None:
-        self.out.write(line + "\n")
-        self.out.flush()
+        with self._lock:
+            self.out.write(line + "\n")
+            self.out.flush()
 
     def error(self, text: str) -> None:
         self.send(f"info string error: {text}")
@@ -166,6 +194,9 @@ class UCIEngine:
         for line in lines:
             if not self.handle(line):
                 break
+        else:
+            self.cmd_stop([])  # the end of input: answer the search, if one runs
+        self.wait()
         return 0
 
     def handle(self, line: str) -> bool:
@@ -175,6 +206,8 @@ class UCIEngine:
             return True
         command, args = tokens[0], tokens[1:]
         if command == "quit":
+            self.cmd_stop([])
+            self.wait()
             return False
         method = getattr(self, "cmd_" + command, None)
         if method is None:
@@ -185,6 +218,23 @@ class UCIEngine:
         except Exception as error:  # noqa: BLE001 - a GUI's bad line must not end the engine
             self.error(f"{command}: {error}")
         return True
+
+    def wait(self) -> None:
+        """Wait until the running search (if any) has ended and answered."""
+        thought = self.thought
+        if thought is not None and thought.thinking is not None:
+            thought.thinking.wait()
+
+    def _idle(self) -> None:
+        """Wait for the running search before a command that changes what it uses; a held one
+        (``go ponder``/``infinite`` never stopped) is ended first, and its answer dropped."""
+        with self._lock:
+            thought = self.thought
+            if thought is not None and thought.held:
+                thought.held, thought.sent = False, True
+                if thought.thinking is not None:
+                    thought.thinking.stop()
+        self.wait()
 
     def _agent(self) -> Agent:
         if self.agent is None:
@@ -200,6 +250,7 @@ class UCIEngine:
         self.send(f"option name Agent type string default {self.spec}")
         self.send(f"option name MoveTime type spin default {self.movetime_ms} min 0 max 86400000")
         self.send(f"option name Move Overhead type spin default {self.overhead_ms} min 0 max 5000")
+        self.send("option name Ponder type check default false")
         self.send("uciok")
 
     def cmd_debug(self, args: list[str]) -> None:
@@ -217,6 +268,7 @@ class UCIEngine:
             raise InvalidArgumentError("expected 'setoption name NAME [value VALUE]'")
         name, _, value = text[5:].partition(" value ")
         name, value = name.strip().lower(), value.strip()
+        self._idle()
         if name == "uci_variant":
             if value != VARIANT:
                 raise InvalidArgumentError(f"variant {value!r} is not supported: only {VARIANT!r}")
@@ -231,10 +283,14 @@ class UCIEngine:
                 self.movetime_ms = number
             else:
                 self.overhead_ms = number
+        elif name == "ponder":
+            if value not in ("true", "false"):
+                raise InvalidArgumentError(f"ponder {value!r}: use true or false")
         else:
             raise InvalidArgumentError(f"unknown option {name!r}")
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
+        self._idle()
         self.board = Board(10)
         self._agent().reset()
 
@@ -256,7 +312,7 @@ class UCIEngine:
         self.board = board
 
     def cmd_go(self, args: list[str]) -> None:
-        self.held = None
+        self._idle()
         try:
             limits = parse_go(args)
         except ValueError as error:  # still answer: a GUI waits for its bestmove
@@ -271,23 +327,44 @@ class UCIEngine:
             self.send("info string the side to move has no move: the game is over")
             self.send("bestmove (none)")
             return
-        start = time.perf_counter()
+        agent = self._agent()
+        held = "infinite" in limits or "ponder" in limits
+        thought = _Thought(limits, board.copy(), held)
+        limit = go_limit(limits, board, self.movetime_ms, self.overhead_ms)
+        with self._lock:  # the thread may answer before `thinking` is set: it reads it under the lock
+            self.thought = thought
+            thought.thinking = Thinking(
+                agent, board, limit, ponder=held and can_ponder(agent), then=lambda: self._answer(thought)
+            )
+
+    def _answer(self, thought: _Thought) -> None:
+        """On the search's thread, once it has ended: the ``info`` and ``bestmove`` lines (the
+        latter held for ``stop``/``ponderhit``); a search that failed plays the first legal move."""
+        board = thought.board
+        with self._lock:
+            thinking = thought.thinking
+        assert thinking is not None  # set under the lock before this thread could take it
         result = None
         try:
-            move, result = think(
-                self._agent(), board.copy(), go_limit(limits, board, self.movetime_ms, self.overhead_ms)
-            )
+            move, result = thinking.result()
             if not board.is_legal(move):
                 raise IllegalMoveError(f"the agent chose the illegal move {move}")
         except Exception as error:  # noqa: BLE001 - still answer with a legal move
             self.error(f"{self.spec}: {error}; playing the first legal move")
             move, result = board.legal_moves()[0], None
-        self.send(self._info(time.perf_counter() - start, move, result))
+        after = board.copy()
+        after.push(move)
         line = f"bestmove {move.fsf()}"
-        if "infinite" in limits or "ponder" in limits:
-            self.held = line
-        else:
-            self.send(line)
+        if expected_reply(after, result) is not None:
+            assert result is not None  # expected_reply names a reply only from a result
+            line += f" ponder {result.stats['ponder'].fsf()}"
+        with self._lock:
+            if not thought.sent:  # dropped when a new `go` abandoned it
+                self.send(self._info(time.perf_counter() - thinking.started, move, result))
+            thought.line = line
+            if not thought.held and not thought.sent:
+                thought.sent = True
+                self.send(line)
         freeze_survivors()  # our clock has stopped: collect now, not at the next deadline
 
     def _info(self, seconds: float, move: Move, result: Optional[SearchResult]) -> str:
@@ -302,12 +379,33 @@ class UCIEngine:
             parts += ["nodes", str(result.nodes)]
         return " ".join(parts + ["time", str(round(seconds * 1000)), "pv", move.fsf()])
 
-    def cmd_stop(self, args: list[str]) -> None:
-        if self.held is not None:
-            self.send(self.held)
-            self.held = None
+    def _release(self, hit: bool) -> None:
+        """``stop`` (``hit=False``) or ``ponderhit``: the held ``bestmove`` goes out once found;
+        a ponder search ends now or, on a hit, gets this move's time from now on."""
+        with self._lock:
+            thought = self.thought
+            if thought is None or thought.sent:
+                return
+            thought.held = False
+            thinking = thought.thinking
+            assert thinking is not None  # set with the thought, under this lock
+            if hit:  # this move's time, from the clocks sent with `go ponder` (else the agent's own)
+                thinking.hit(go_limit(thought.limits, thought.board, self.movetime_ms, self.overhead_ms))
+            else:
+                thinking.stop()
+            if thought.line is not None:
+                thought.sent = True
+                self.send(thought.line)
 
-    cmd_ponderhit = cmd_stop
+    def cmd_stop(self, args: list[str]) -> None:
+        self._release(hit=False)
+
+    def cmd_ponderhit(self, args: list[str]) -> None:
+        with self._lock:
+            pondering = self.thought is not None and "ponder" in self.thought.limits
+        if not pondering:
+            raise InvalidArgumentError("no 'go ponder' to hit")
+        self._release(hit=True)
 
     def cmd_d(self, args: list[str]) -> None:
         if self.board is None:

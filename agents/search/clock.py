@@ -35,19 +35,55 @@ True
 >>> with frozen_heap():
 ...     gc.get_freeze_count() > 0
 True
+
+**Game clocks.** Under a game clock (UCI's ``wtime``/``btime``/``winc``/``binc``/``movestogo``,
+``amazons match --tc MINUTES+INC``) ``allot`` is the one time manager: from the side to move's
+time ``left``, its Fischer ``increment``, the moves to go until the clock is refilled (``None``:
+the rest of the game) and the position, the ``Limit`` of the move. ``time`` is the time left,
+less a safety margin and every remaining move's overhead, plus the increments still to come,
+spread over the moves this side is expected to make: ``moves_to_go`` when it is sooner than the
+game's end, else ``MOVES_PER_EMPTY`` of the empty squares (each ply fills one, so a side has
+at most half of them; in ``uct`` games on 8x8 and 10x10 a side made 0.36-0.47 of them to the end,
+0.4 on average in the open game, and the moves once the game is decided are played at once).
+``time_max`` lets a search that is still unsure go on, ``STRETCH`` times as long, but never past
+``MOST_OF_LEFT`` of what is usable (all of it on the last move before a refill): after the move
+at least that much is left, whatever the estimate of the moves to come got wrong, so a clock
+never runs out by the manager's choice. ``GameClocks`` is both sides' clocks at a move, as a
+UCI ``go`` sends them; ``GameClocks.limit`` allots the side to move's time.
+
+>>> from amazons_env import Board
+>>> allot(Board(10), 60.0, 0.1)              # one minute + 0.1 s, at the start of a 10x10 game
+Limit(time=1.618, time_max=4.854)
+>>> allot(Board(10), 60.0, moves_to_go=1)    # the clock is refilled after this move
+Limit(time=56.98, time_max=56.98)
+>>> allot(Board(10), 0.001)                  # nothing usable is left: the least time of a move
+Limit(time=0.005, time_max=0.005)
+>>> GameClocks((60.0, 0.5), (0.1, 0.1)).limit(Board(position="3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 b"))
+Limit(time=0.09, time_max=0.114)
+>>> allot(Board(10), -1.0)
+Traceback (most recent call last):
+...
+agents.search.clock.TimeControlError: time left -1.0: must be a finite number of seconds >= 0
 """
 
 from __future__ import annotations
 
 import gc
+import math
+import numbers
 import time
 import warnings
 from contextlib import contextmanager
-from typing import Iterator
+from dataclasses import dataclass
+from typing import Any, Iterator, Optional
 
+import numpy as np
 from numba import njit, objmode, types
 
+from amazons_env import Board, core
 from amazons_env.errors import InvalidArgumentError, describe
+
+from agents.search.result import Limit
 
 __all__ = [
     "Clock",
@@ -61,6 +97,17 @@ __all__ = [
     "NEVER",
     "CLOCKS",
     "RENAMED_CLOCKS",
+    "TimeControlError",
+    "GameClocks",
+    "allot",
+    "expected_moves",
+    "seconds",
+    "MOVE_OVERHEAD",
+    "MOVES_PER_EMPTY",
+    "STRETCH",
+    "MOST_OF_LEFT",
+    "SAFETY",
+    "LEAST_TIME",
 ]
 
 #: the share of a move's time always kept back for returning the move
@@ -79,6 +126,26 @@ NEVER = 1 << 62
 CLOCKS = ("full", "predict")
 #: former names of time managers, still accepted for one version with a ``DeprecationWarning``
 RENAMED_CLOCKS = {"legacy": "predict"}
+#: seconds each move of a game clock loses outside the search (returning the move, a pipe, the
+#: arena's bookkeeping): kept back from the time of every move still to come
+MOVE_OVERHEAD = 0.02
+#: the moves a side is expected still to make, per empty square (``allot``)
+MOVES_PER_EMPTY = 0.4
+#: the fewest moves the time left is spread over when the game's end is estimated
+FEWEST_MOVES = 4
+#: how much longer than ``time`` an unsure search may go on (``time_max``)
+STRETCH = 3.0
+#: the most of the usable time one move may take at its longest, unless the clock is refilled after it
+MOST_OF_LEFT = 0.25
+#: the share of the time left kept back as a safety margin
+SAFETY = 0.05
+#: the least time a move is given, however little is left (a move must be played)
+LEAST_TIME = 0.005
+
+
+class TimeControlError(InvalidArgumentError):
+    """A game clock's reading that is not valid (negative, NaN or infinite seconds, moves to go
+    that are not a whole number >= 1); the message names it."""
 
 
 @njit(types.int64(), cache=True)
@@ -111,6 +178,93 @@ def clock_name(name: str) -> str:
     if name not in CLOCKS:
         raise InvalidArgumentError(f"clock={describe(name)}: use one of {', '.join(CLOCKS)}")
     return name
+
+
+def seconds(value: Any, what: str) -> float:
+    """``value`` as seconds of a game clock: a finite real number >= 0, else ``TimeControlError``
+    naming ``what`` and the value.
+
+    >>> seconds(1, "increment")
+    1.0
+    >>> seconds(float("nan"), "increment")
+    Traceback (most recent call last):
+    ...
+    agents.search.clock.TimeControlError: increment nan: must be a finite number of seconds >= 0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value < math.inf:
+        raise TimeControlError(f"{what} {describe(value)}: must be a finite number of seconds >= 0")
+    return float(value)
+
+
+def expected_moves(board: Board) -> int:
+    """The moves the side to move is expected still to make in ``board`` (module docstring):
+    ``MOVES_PER_EMPTY`` of the empty squares, at least ``FEWEST_MOVES``.
+
+    >>> expected_moves(Board(10)), expected_moves(Board(8))
+    (37, 23)
+    """
+    empty = int(np.count_nonzero(board.cells == core.EMPTY))
+    return max(FEWEST_MOVES, math.ceil(MOVES_PER_EMPTY * empty))
+
+
+def allot(
+    board: Board,
+    left: float,
+    increment: float = 0.0,
+    moves_to_go: Optional[int] = None,
+    overhead: float = MOVE_OVERHEAD,
+) -> Limit:
+    """The ``Limit(time, time_max)`` of the side to move in ``board`` with ``left`` seconds on its
+    clock, ``increment`` seconds added after each of its moves, ``moves_to_go`` moves until the
+    clock is refilled (``None``: none before the game ends) and ``overhead`` seconds lost by
+    each move outside its search (module docstring). Every input is checked
+    (``TimeControlError`` naming it); times are rounded to the millisecond."""
+    left = seconds(left, "time left")
+    increment = seconds(increment, "increment")
+    overhead = seconds(overhead, "move overhead")
+    moves_to_go = _moves_to_go(moves_to_go)
+    horizon = expected_moves(board) if moves_to_go is None else min(expected_moves(board), moves_to_go)
+    usable = max(left * (1 - SAFETY) - overhead, 0.0)
+    share = usable / horizon + max(increment - overhead, 0.0) * (horizon - 1) / horizon
+    most = usable if horizon == moves_to_go == 1 else MOST_OF_LEFT * usable
+    time_max = max(round(min(STRETCH * share, most), 3), LEAST_TIME)
+    return Limit(time=max(round(min(share, most), 3), LEAST_TIME), time_max=time_max)
+
+
+def _moves_to_go(value: Any) -> Optional[int]:
+    """``value`` as the moves until a clock is refilled: ``None`` or a whole number >= 1."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise TimeControlError(f"moves to go {describe(value)}: must be a whole number >= 1")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class GameClocks:
+    """Both sides' game clocks when a side is to move: seconds ``left`` of White and Black, the
+    ``increment`` each gets after its move (Fischer) and the ``moves_to_go`` until the clocks are
+    refilled (``None``: not before the game ends). Checked when made (``TimeControlError``
+    naming the reading)."""
+
+    left: tuple[float, float]
+    increment: tuple[float, float] = (0.0, 0.0)
+    moves_to_go: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        for name in ("left", "increment"):
+            pair = getattr(self, name)
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise TimeControlError(f"clocks' {name} {describe(pair)}: give White's and Black's seconds")
+            object.__setattr__(
+                self, name, tuple(seconds(v, f"{side}'s {name}") for v, side in zip(pair, ("White", "Black")))
+            )
+        object.__setattr__(self, "moves_to_go", _moves_to_go(self.moves_to_go))
+
+    def limit(self, board: Board, overhead: float = MOVE_OVERHEAD) -> Limit:
+        """The side to move's ``Limit`` in ``board`` (``allot``)."""
+        side = int(board.turn)
+        return allot(board, self.left[side], self.increment[side], self.moves_to_go, overhead)
 
 
 def as_ns(deadline: float) -> int:

@@ -14,7 +14,20 @@ from amazons_env import Board
 
 from agents import Limit, make
 from agents.arena import opening_board, play_game
-from agents.search.clock import NEVER, Clock, as_ns, freeze_survivors, frozen_heap, now_ns
+from agents.search.clock import (
+    LEAST_TIME,
+    MOST_OF_LEFT,
+    NEVER,
+    Clock,
+    GameClocks,
+    TimeControlError,
+    allot,
+    as_ns,
+    expected_moves,
+    freeze_survivors,
+    frozen_heap,
+    now_ns,
+)
 
 from tests.agents.test_engines import BatchOnly  # the territory values behind evaluate_batch only, as the CNN's
 
@@ -253,3 +266,70 @@ def test_arena_games_are_played_with_the_heap_frozen():
 
     play_game(Spy(seed=1), Spy(seed=2), Board(5))
     assert seen and min(seen) > 0 and gc.get_freeze_count() == 0
+
+
+# -- the time manager of game clocks -----------------------------------------------------------------
+
+
+def test_allotment_grows_with_the_time_left_the_increment_and_fewer_moves_to_go():
+    board = Board(10)
+    small, large = allot(board, 10.0), allot(board, 100.0)
+    assert small.time < large.time and small.time_max < large.time_max
+    assert allot(board, 10.0, 1.0).time > small.time  # the increments still to come are spent too
+    assert allot(board, 10.0, moves_to_go=5).time > small.time  # the clock is refilled after 5 moves
+    late = opening_board(10, 60, [3, 10])  # fewer empty squares: fewer moves left to spread over
+    assert expected_moves(late) < expected_moves(board) and allot(late, 10.0).time > small.time
+    for limit in (small, large, allot(late, 10.0)):
+        assert limit.time < limit.time_max <= MOST_OF_LEFT * 100.0  # an unsure search may go on
+
+
+@pytest.mark.parametrize("size", [6, 8, 10])
+@pytest.mark.parametrize(("left", "increment"), [(0.05, 0.0), (1.0, 0.0), (6.0, 0.0), (60.0, 0.1), (3.0, 0.5)])
+def test_a_side_that_always_takes_its_longest_time_never_runs_out(size, left, increment):
+    """Each move takes all its ``time_max`` and the overhead on top: the clock never reaches zero
+    over as many moves as the side could possibly make (half the empty squares), as long as the
+    first allotment was above the least time of a move."""
+    board = Board(size)
+    clock = left
+    for _ in range(size * size // 2):
+        limit = allot(board, clock, increment)
+        if limit.time_max <= LEAST_TIME:
+            break  # too little left to play on: each move gets the least time, whatever it costs
+        clock -= limit.time_max + 0.02  # the overhead the manager keeps back by default
+        assert clock > 0, (clock, limit)
+        clock += increment
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        ({"left": -1.0}, "time left -1.0"),
+        ({"left": float("nan")}, "time left nan"),
+        ({"left": float("inf")}, "time left inf"),
+        ({"left": "5"}, "time left '5'"),
+        ({"left": 1.0, "increment": -0.1}, "increment -0.1"),
+        ({"left": 1.0, "increment": float("inf")}, "increment inf"),
+        ({"left": 1.0, "overhead": -0.01}, "move overhead -0.01"),
+        ({"left": 1.0, "moves_to_go": 0}, "moves to go 0"),
+        ({"left": 1.0, "moves_to_go": 2.5}, "moves to go 2.5"),
+        ({"left": 1.0, "moves_to_go": True}, "moves to go True"),
+    ],
+)
+def test_bad_clock_readings_are_refused_naming_them(arguments, words):
+    with pytest.raises(TimeControlError, match=words):
+        allot(Board(8), **arguments)
+
+
+def test_game_clocks_allot_the_side_to_move_and_check_both():
+    board = opening_board(8, 1, [1, 8])  # Black to move
+    clocks = GameClocks((100.0, 2.0), (0.0, 0.5), moves_to_go=3)
+    assert clocks.limit(board) == allot(board, 2.0, 0.5, 3)
+    assert clocks.limit(board, overhead=0.0) == allot(board, 2.0, 0.5, 3, overhead=0.0)
+    with pytest.raises(TimeControlError, match="Black's left -1"):
+        GameClocks((1.0, -1.0))
+    with pytest.raises(TimeControlError, match="White's increment nan"):
+        GameClocks((1.0, 1.0), (float("nan"), 0.0))
+    with pytest.raises(TimeControlError, match="give White's and Black's"):
+        GameClocks((1.0,))
+    with pytest.raises(TimeControlError, match="moves to go -2"):
+        GameClocks((1.0, 1.0), moves_to_go=-2)

@@ -6,6 +6,7 @@ import gc
 import io
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -15,7 +16,8 @@ from agents import Limit, SearchAgent, SearchResult, make
 from agents.arena import play_game
 from agents.protocols.botzone import KEEP_RUNNING, NO_MOVE, BotzoneBot, botzone_to_move, move_to_botzone
 from agents.protocols.uci_client import EngineError, EngineOptionError, UCIAgent
-from agents.protocols.uci_engine import FEN_10, UCIEngine, fen, go_limit, move_budget, parse_go
+from agents.protocols.uci_engine import FEN_10, UCIEngine, fen, go_limit, parse_go
+from agents.search.clock import GameClocks, allot
 
 ENGINE = f"{sys.executable} -m amazons_cli.main engine --agent random"
 
@@ -47,6 +49,7 @@ def test_uci_handshake_lists_variant_agent_and_time_options():
     assert "option name UCI_Variant type combo default amazons var amazons" in out
     assert any(line.startswith("option name Agent type string default random:seed=1") for line in out)
     assert any(line.startswith("option name MoveTime type spin") for line in out)
+    assert "option name Ponder type check default false" in out
     assert out[-2:] == ["uciok", "readyok"]  # nothing after quit
 
 
@@ -138,22 +141,28 @@ def test_uci_game_to_the_end_on_6x6():
         engine = engines[board.ply % 2]
         engine.handle(f"position fen {start} moves {' '.join(m.fsf() for m in board.move_stack)}")
         engine.handle("go movetime 20")
+        engine.wait()
         answer = engine.out.getvalue().splitlines()[-1].split()[1]
         board.push(Move.parse(answer, 6))
     assert board.ply > 6
 
 
-def test_move_budget_from_movetime_clock_and_defaults():
-    board = Board(10)
-    assert move_budget({"movetime": 500}, board, overhead_ms=50) == pytest.approx(0.45)
-    assert move_budget({"movetime": 5}, board) == pytest.approx(0.01)  # never below 10 ms
-    assert move_budget({"wtime": 60000, "btime": 1000}, board, overhead_ms=0) == pytest.approx(60 / 30)
-    assert move_budget({"wtime": 1000, "btime": 60000, "movestogo": 2}, board, overhead_ms=0) == pytest.approx(0.25)
-    assert move_budget({"wtime": 6000, "winc": 1000}, board, overhead_ms=0) == pytest.approx(0.2 + 0.75)
-    assert move_budget({}, board) is None and move_budget({"depth": 3}, board, movetime_ms=800) is None
-    assert move_budget({}, board, movetime_ms=800, overhead_ms=0) == pytest.approx(0.8)
+def test_go_limit_from_movetime_a_clock_and_defaults():
+    board, black = Board(10), Board(position="3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 b")
+    assert go_limit({"movetime": 500}, board, overhead_ms=50) == Limit(time=0.45)
+    assert go_limit({"movetime": 5}, board) == Limit(time=0.01)  # never below 10 ms
+    # a clock: the time manager's allotment, one source of truth with the arena's --tc
+    clock = {"wtime": 60000, "btime": 1000, "winc": 100}
+    assert go_limit(clock, board, overhead_ms=30) == allot(board, 60.0, 0.1, None, 0.03)
+    assert go_limit(clock, black, overhead_ms=30) == GameClocks((60.0, 1.0), (0.1, 0.0)).limit(black, 0.03)
+    assert go_limit({**clock, "movestogo": 2}, board, overhead_ms=0) == allot(board, 60.0, 0.1, 2, 0.0)
+    assert go_limit({"wtime": -50, "btime": 10}, board) == allot(board, 0.0)  # below zero reads 0
+    assert go_limit({"btime": 1000}, board) is None  # White to move: Black's clock alone is no limit
+    assert go_limit({}, board) is None and go_limit({"depth": 3}, board, movetime_ms=800) == Limit(depth=3)
+    assert go_limit({}, board, movetime_ms=800, overhead_ms=0) == Limit(time=0.8)
     assert parse_go("depth 3 infinite".split()) == {"depth": 3, "infinite": 1}
-    for bad in ("depth", "depth -1", "nodes x", "speed 3"):
+    assert parse_go("ponder wtime 10 btime -3".split()) == {"ponder": 1, "wtime": 10, "btime": -3}
+    for bad in ("depth", "depth -1", "nodes x", "speed 3", "winc -1"):
         with pytest.raises(ValueError):
             parse_go(bad.split())
 
@@ -186,11 +195,107 @@ def test_go_passes_a_limit_the_search_honours_and_leaves_the_agent_unchanged():
     engine.agent = recorder = Recorder()
     for line in ["position startpos", "go depth 3 nodes 50", "go movetime 300", "go nodes 50"]:
         engine.handle(line)
+    engine.wait()
     # nodes is not the recorder's: dropped, and with nothing left the agent's own limit is used
     assert recorder.seen == [Limit(depth=3), Limit(time=0.25), Limit(time=5.0)]
     assert recorder.limit == Limit(time=5.0)
     info = out.getvalue().splitlines()[0].split()
     assert info[:7] == ["info", "depth", "1", "score", "cp", "25", "nodes"] and info[7] == "7"
+
+
+class Patient(SearchAgent):
+    """A search that ponders: it thinks until its deadline, wherever another thread moves it, then
+    plays the first legal move and expects the reply that is the first legal move after it."""
+
+    name = "patient"
+    PONDERS = True
+
+    def __init__(self):
+        super().__init__(Limit(time=0.05))
+        self.deadlines = []
+
+    def _search(self, board, limit, deadline):
+        self.deadlines.append(deadline)
+        while not deadline.passed():
+            time.sleep(0.002)
+        move = board.legal_moves()[0]
+        board.push(move)
+        reply = None if board.is_game_over() else board.legal_moves()[0]
+        board.pop()
+        return SearchResult(move, 0.0, stats={"ponder": reply})
+
+
+def patient_engine():
+    out = io.StringIO()
+    engine = UCIEngine("random", out)
+    engine.agent = Patient()
+    return engine, out
+
+
+def test_clocked_go_is_answered_from_a_thread_with_the_expected_reply():
+    engine, out = patient_engine()
+    for line in ["position startpos moves d1d6,d6g9", "go wtime 10000 btime 10000 winc 100 binc 100", "isready"]:
+        engine.handle(line)
+    assert out.getvalue().splitlines() == ["readyok"]  # the loop answered while the search thinks
+    engine.wait()
+    *_, info, answer = out.getvalue().splitlines()
+    words = answer.split()
+    assert info.startswith("info ") and words[0] == "bestmove" and words[2] == "ponder"
+    board = Board(10)
+    board.push("d1d6,d6g9")
+    board.push(Move.parse(words[1]))
+    assert board.is_legal(Move.parse(words[3]))
+    # the search stopped where the time manager said (the agent's clock keeps a little back)
+    deadline = engine.agent.deadlines[0]
+    assert deadline.stop - deadline.start <= allot(board, 10.0, 0.1, None, 0.05).time
+
+
+@pytest.mark.parametrize("how", ["ponderhit", "stop"])
+def test_go_ponder_thinks_until_ponderhit_or_stop(how):
+    engine, out = patient_engine()
+    engine.handle("position startpos moves d1d6,d6g9 a7a5,a5b5")  # the expected reply played
+    engine.handle("go ponder wtime 2000 btime 3000")
+    deadline = engine.thought.thinking.deadline
+    assert not engine.thought.thinking.wait(0.2)  # no deadline: it thinks on until told
+    assert deadline.stop == float("inf") and not bestmoves(out.getvalue().splitlines())
+    before = time.perf_counter()
+    engine.handle(how)
+    engine.wait()
+    if how == "ponderhit":  # this move's time from the hit on, from the clocks sent with go ponder
+        board = Board(10)
+        board.push("d1d6,d6g9")
+        assert before <= deadline.stop <= time.perf_counter() + allot(board, 2.0, overhead=0.05).time
+    else:
+        assert deadline.stop <= time.perf_counter()
+    answers = bestmoves(out.getvalue().splitlines())
+    board = Board(10)
+    for text in ("d1d6,d6g9", "a7a5,a5b5"):
+        board.push(text)
+    assert len(answers) == 1 and board.is_legal(Move.parse(answers[0]))
+    engine.handle("ponderhit")  # already answered: no second answer
+    assert len(bestmoves(out.getvalue().splitlines())) == 1
+
+
+def test_the_ponder_option_takes_true_or_false():
+    out = session(["setoption name Ponder value true", "setoption name Ponder value false", "setoption name Ponder"])
+    assert out == ["info string error: setoption: ponder '': use true or false"]
+
+
+def test_an_abandoned_ponder_search_is_ended_without_an_answer():
+    engine, out = patient_engine()
+    for line in ["position startpos", "go ponder movetime 100", "position startpos moves d1d6,d6g9", "go movetime 60"]:
+        engine.handle(line)
+    engine.wait()
+    answers = bestmoves(out.getvalue().splitlines())
+    board = Board(10)
+    board.push("d1d6,d6g9")
+    assert len(answers) == 1 and board.is_legal(Move.parse(answers[0]))
+
+
+def test_an_agent_that_cannot_ponder_holds_its_move_until_ponderhit():
+    out = session(["position startpos", "go ponder movetime 50", "isready", "ponderhit", "quit"])
+    assert out.index("readyok") < next(i for i, line in enumerate(out) if line.startswith("bestmove"))
+    assert len(bestmoves(out)) == 1 and Board(10).is_legal(Move.parse(bestmoves(out)[0]))
 
 
 def test_botzone_passes_its_time_per_move_as_a_limit():

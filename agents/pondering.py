@@ -1,0 +1,220 @@
+"""Thinking on a thread of its own, and on the opponent's time.
+
+``Thinking(agent, board, limit)`` runs one move's thought (``agents.search.agent.think``) on a
+daemon thread, so that whoever waits for it (the UCI engine's command loop) stays free to read
+``isready`` or ``stop`` meanwhile. With ``ponder=True`` the search is a **ponder search**: it
+starts with no deadline at all (``Deadline.move`` moves it later) and runs until ``hit(limit)``
+gives it its time, counted from the hit, or ``stop()`` ends it now. Only a search with
+``SearchAgent.PONDERS`` notices its deadline moving (``can_ponder``).
+
+``Ponderer(agent)`` is an in-process search as a ``ClockedPlayer``: what the arena calls for a
+player that thinks on its opponent's time. After its own move, ``ponder(board, clocks)`` searches
+the position after the reply its search expects (``stats["ponder"]``); at its next move,
+``search_on_clock`` gives that search its time if the opponent played the expected reply (a
+ponder hit: the tree built meanwhile is kept), or stops it and searches afresh. An external UCI
+engine is a ``ClockedPlayer`` of its own (``agents.protocols.uci_client``: ``go ponder``,
+``ponderhit``).
+
+Whoever runs the threads shares the machine's cores with them: a ponder search takes a core
+while the opponent thinks (numba's ``nogil`` searches run in parallel; others share the GIL).
+
+>>> from agents import make
+>>> thinking = Thinking(make("random:seed=1"), Board(6))
+>>> move, result = thinking.result()
+>>> Board(6).is_legal(move), result is None
+(True, True)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable, Optional, Protocol, runtime_checkable
+
+from amazons_env import Board, Move
+from amazons_env.errors import InvalidArgumentError
+
+from agents.base import Agent
+from agents.search.agent import Deadline, SearchAgent, think
+from agents.search.clock import GameClocks
+from agents.search.result import Limit, SearchResult
+
+__all__ = ["Thinking", "Ponderer", "ClockedPlayer", "can_ponder", "expected_reply"]
+
+
+def can_ponder(agent: Agent) -> bool:
+    """Whether ``agent`` can think on the opponent's time: a search that notices a moved deadline.
+
+    >>> from agents import make
+    >>> can_ponder(make("random")), can_ponder(make("alphabeta:depth=1"))
+    (False, False)
+    """
+    return isinstance(agent, SearchAgent) and agent.PONDERS
+
+
+def expected_reply(board: Board, result: Optional[SearchResult]) -> Optional[Board]:
+    """The position after the reply ``result``'s search expects to its own move in ``board``
+    (the position after that move): ``None`` when it expects none, or the game ends first."""
+    reply = None if result is None else result.stats.get("ponder")
+    if not isinstance(reply, Move) or board.is_game_over() or not board.is_legal(reply):
+        return None
+    after = board.copy()
+    after.push(reply)
+    return None if after.is_game_over() else after
+
+
+class Thinking:
+    """One move's thought on a daemon thread (module docstring): ``think(agent, board, limit)``,
+    or with ``ponder=True`` a search of ``agent`` (``can_ponder``) with no deadline until
+    ``hit`` or ``stop``. ``result()`` waits for the move and re-raises the thought's error;
+    ``then()``, if given, is called on the thread once the thought has ended (to answer it)."""
+
+    def __init__(
+        self,
+        agent: Agent,
+        board: Board,
+        limit: Optional[Limit] = None,
+        ponder: bool = False,
+        then: Optional[Callable[[], None]] = None,
+    ) -> None:
+        if ponder and not can_ponder(agent):
+            raise InvalidArgumentError(f"agent {agent.spec!r} cannot ponder: its search ignores a moved deadline")
+        self.agent = agent
+        self.board = board.copy()
+        self.limit = limit
+        self.started = time.perf_counter()
+        self.deadline = Deadline(self.started) if ponder else None
+        self._answer: list[tuple[Move, Optional[SearchResult]]] = []
+        self._error: Optional[BaseException] = None
+        self._then = then
+        self._thread = threading.Thread(target=self._run, name="amazons-thinking", daemon=True)
+        self._thread.start()
+
+    @property
+    def pondering(self) -> bool:
+        """Whether this is a ponder search that has not been given its time (nor stopped) yet."""
+        return self.deadline is not None and self.deadline.stop == float("inf")
+
+    def _run(self) -> None:
+        try:
+            if self.deadline is None:
+                self._answer.append(think(self.agent, self.board, self.limit))
+            else:
+                agent = self.agent
+                assert isinstance(agent, SearchAgent)  # checked in __init__ (can_ponder)
+                kept = None if self.limit is None else self.limit.only(agent.LIMITS) or None
+                result = agent.search(self.board, kept, deadline=self.deadline)
+                assert result.move is not None  # only a cut iteration inside a search has none
+                self._answer.append((result.move, result))
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting thread by result()
+            self._error = error
+        if self._then is not None:
+            self._then()
+
+    def hit(self, limit: Optional[Limit] = None) -> None:
+        """A ponder hit: the search gets ``limit``'s ``time`` (and ``time_max``; default: the
+        agent's own limit) from now on, less what the agent's clock keeps back for returning the
+        move (``Clock.stop``); a limit without a time ends it now. Nothing happens to a thought
+        that is not a ponder search."""
+        if self.deadline is None:
+            return
+        agent = self.agent
+        assert isinstance(agent, SearchAgent)  # a ponder search's agent (__init__)
+        limit = agent.limit if limit is None else limit
+        if limit.time is None:
+            self.stop()
+            return
+        now = time.perf_counter()
+        most = limit.time if limit.time_max is None else limit.time_max
+        self.deadline.move(agent.clock.stop(now, limit.time), agent.clock.stop(now, most))
+
+    def stop(self) -> None:
+        """End a ponder search now (its move comes within one clock check); nothing for a
+        thought that is not one."""
+        if self.deadline is not None:
+            self.deadline.move(time.perf_counter())
+
+    def done(self) -> bool:
+        """Whether the thought has ended (answered or failed)."""
+        return not self._thread.is_alive()
+
+    def wait(self, timeout: Optional[float] = None) -> bool:
+        """Wait up to ``timeout`` seconds (``None``: as long as it takes); whether it has ended."""
+        self._thread.join(timeout)
+        return self.done()
+
+    def result(self) -> tuple[Move, Optional[SearchResult]]:
+        """The move and the search's result (``None`` for an agent that does not search), waiting
+        for them (except in ``then``, on the thread itself: it has them); the thought's error if it
+        failed."""
+        if threading.current_thread() is not self._thread:
+            self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._answer[0]
+
+
+@runtime_checkable
+class ClockedPlayer(Protocol):
+    """A player that thinks on its opponent's time and may be given the game clocks instead of a
+    move's limit: ``Ponderer`` for an in-process search, ``UCIAgent`` for an external engine.
+
+    ``search_on_clock(board, clocks)``: its move in ``board`` within ``clocks`` (the side to
+    move's time, ``GameClocks``), or within its own limit if ``clocks`` is ``None``; a ponder
+    search of this position, if one runs, is used (a hit) or ended (a miss).
+    ``ponder(board, clocks)``: after its own move (``board`` is the position after it), think on
+    the opponent's time if it expects a reply; whether it does. ``stop_pondering()``: end a ponder
+    search and wait for it (the game is over)."""
+
+    def search_on_clock(self, board: Board, clocks: Optional[GameClocks]) -> SearchResult: ...
+
+    def ponder(self, board: Board, clocks: Optional[GameClocks]) -> bool: ...
+
+    def stop_pondering(self) -> None: ...
+
+
+class Ponderer:
+    """An in-process search (``can_ponder``) as a ``ClockedPlayer`` (module docstring);
+    ``overhead``: the seconds of each move that the clock's time manager keeps back
+    (``GameClocks.limit``)."""
+
+    def __init__(self, agent: SearchAgent, overhead: Optional[float] = None) -> None:
+        if not can_ponder(agent):
+            raise InvalidArgumentError(f"agent {agent.spec!r} cannot ponder: its search ignores a moved deadline")
+        self.agent = agent
+        self.overhead = overhead
+        self.thinking: Optional[Thinking] = None
+
+    def _limit(self, board: Board, clocks: Optional[GameClocks]) -> Limit:
+        if clocks is None:
+            return self.agent.limit
+        return clocks.limit(board) if self.overhead is None else clocks.limit(board, self.overhead)
+
+    def search_on_clock(self, board: Board, clocks: Optional[GameClocks]) -> SearchResult:
+        limit = self._limit(board, clocks)
+        thinking, self.thinking = self.thinking, None
+        if thinking is not None and thinking.board == board:
+            thinking.hit(limit)
+            result = thinking.result()[1]
+            assert result is not None  # a ponder search's
+            return result
+        if thinking is not None:  # the opponent played another move: what was thought is no use
+            thinking.stop()
+            thinking.wait()
+        result = think(self.agent, board, limit)[1]
+        assert result is not None  # a SearchAgent searches
+        return result
+
+    def ponder(self, board: Board, clocks: Optional[GameClocks]) -> bool:
+        self.stop_pondering()
+        after = expected_reply(board, self.agent.last_result)
+        if after is None or (clocks is None and self.agent.limit.time is None):
+            return False  # nothing expected, or no time for a hit to give: the move's limit is not in seconds
+        self.thinking = Thinking(self.agent, after, self._limit(after, clocks), ponder=True)
+        return True
+
+    def stop_pondering(self) -> None:
+        thinking, self.thinking = self.thinking, None
+        if thinking is not None:
+            thinking.stop()
+            thinking.wait()
