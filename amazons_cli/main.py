@@ -41,6 +41,7 @@ COMMANDS = {
     "selfplay": "amazons_cli.selfplay",
     "train": "amazons_cli.train",
     "train-loop": "amazons_cli.train_loop",
+    "tune-eval": "amazons_cli.tune_eval",
 }
 
 

@@ -5,7 +5,8 @@ are negamax. Two ways in:
 
 * ``kernel``: a numba function ``kernel(cells, queens, nq, side, dirs, params) -> float64`` over the
   rules core's arrays (see ``amazons_env.core``), for evaluators cheap enough to call inside a numba
-  search. ``params`` is this evaluator's ``float64`` parameter array. ``None`` for evaluators that
+  search. ``params`` is this evaluator's ``float64`` parameter array, ``params_for(size)`` the
+  one for a board size (the same array unless the evaluator keeps a set per size). ``None`` for evaluators that
   cannot run in numba (the CNN). Compile kernels eagerly with ``@njit(KERNEL_SIGNATURE, cache=True)``:
   the searches take the kernel as a first-class function of type ``KERNEL_TYPE`` (an indirect
   call), which is what lets numba cache the searches on disk once for every evaluator. (Passing a
@@ -92,15 +93,19 @@ class Evaluator:
         self.params = np.zeros(0) if params is None else np.asarray(params, dtype=np.float64)
         self.spec = self.name
 
+    def params_for(self, size: int) -> np.ndarray:
+        """The parameters to evaluate ``size`` x ``size`` boards with: ``params`` unless the
+        evaluator keeps a set per board size (``territory``'s fitted weights)."""
+        return self.params
+
     def seed(self, seed: int) -> None:
         """Reseed any randomness of the evaluation (the study's jitter); the default has none."""
 
     def evaluate(self, board: Board) -> float:
         """Value of ``board`` for its side to move, in [-1, 1]."""
         if self.kernel is not None:
-            return float(
-                self.kernel(board.cells, board.queens, board.queen_counts, int(board.turn), board.dirs, self.params)
-            )
+            cells, queens, nq, params = board.cells, board.queens, board.queen_counts, self.params_for(board.size)
+            return float(self.kernel(cells, queens, nq, int(board.turn), board.dirs, params))
         return float(self.evaluate_batch(board.cells[None, :], np.array([int(board.turn)]))[0])
 
     def evaluate_batch(self, cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
@@ -110,9 +115,8 @@ class Evaluator:
         cells = np.ascontiguousarray(cells, dtype=np.uint8)
         width = int(round(np.sqrt(cells.shape[1])))
         out = np.empty(len(cells))
-        _batch(
-            self.kernel, cells, np.ascontiguousarray(sides, dtype=np.int64), core.directions(width), self.params, out
-        )
+        sides = np.ascontiguousarray(sides, dtype=np.int64)
+        _batch(self.kernel, cells, sides, core.directions(width), self.params_for(width - 2), out)
         return out
 
     def score_moves(

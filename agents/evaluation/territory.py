@@ -20,6 +20,12 @@ from White's point of view (negated for Black at the end, so the value is for th
 The value is ``tanh((t + m) / (scale * squares))`` for the side to move, in ``(-1, 1)``; a side to
 move with no move scores -1.
 
+The weights ``kappa``, ``scale``, ``mob``, ``a1``..``a4`` come as a set (``weights=``): ``study``, the
+published 10x10 tuning (``agents.evaluation.territory_weights.STUDY``), or ``default``, a set fitted
+to uct's games per board size (``training.tuning``) where one is shipped, the study set elsewhere
+(``Territory.params_for`` says which sizes and why), or a parameter file's path. A search asks for
+the set of its board (``params_for(size)``); ``params`` is the study set (with the options given).
+
 Two kernels compute it: ``kernel=bitboard`` (the default; ``agents.evaluation.territory_bitboard``,
 boards up to 11x11, the mailbox kernel on 12x12; its speed is in ``benchmarks/README.md``,
 ``benchmarks/territory_speed.py``) and ``kernel=mailbox`` (``agents.evaluation.territory_mailbox``,
@@ -31,9 +37,13 @@ the reference the tests hold the other to).
 >>> v = evaluator.evaluate(board)   # the symmetric start: only the tie bonus of the side to move
 >>> round(v, 6) == round(evaluator.evaluate(Board.from_text(board.text()[:-1] + "b")), 6), 0 < v < 0.5
 (True, True)
+>>> float(make_evaluator("territory:weights=study,mob=4").params_for(8)[PARAM_NAMES.index("mob")])
+4.0
 """
 
 from __future__ import annotations
+
+from typing import Optional
 
 import numpy as np
 
@@ -50,6 +60,7 @@ from agents.evaluation.territory_mailbox import (
     squash,
     territory_kernel,
 )
+from agents.evaluation.territory_weights import STUDY, as_array, check_params, packaged_weights, read_weights
 from agents.options import OptionError, opt
 
 __all__ = [
@@ -63,20 +74,27 @@ __all__ = [
     "FAR",
     "PARAM_NAMES",
     "KERNELS",
+    "WEIGHT_SETS",
     "make_evaluator",
 ]
+
+WEIGHT_SETS = ("default", "study")  # the named sets of the ``weights`` option; anything else is a path
 
 
 @register_evaluator(
     "territory",
     options={
-        "kappa": opt("tie bonus for the side to move in the territory counts", ge=-0.2, le=0.2),
-        "scale": opt("tanh scale, in squares per unit per board square", gt=0),
-        "mob": opt("weight of the mobility penalty", ge=0),
-        "a1": opt("phase weight: t1 fades as 1 - a1 s", ge=0, le=1),
-        "a2": opt("phase weight of t2 (king-distance territory)", ge=0),
-        "a3": opt("phase weight of c1 (queen-distance position)", ge=0),
-        "a4": opt("phase weight of c2 (king-distance position)", ge=0),
+        "kappa": opt("tie bonus of the side to move in the territory counts (unset: the set's)", ge=-0.2, le=0.2),
+        "scale": opt("tanh scale, in squares per unit per board square (unset: the weight set's)", gt=0),
+        "mob": opt("weight of the mobility penalty (unset: the weight set's)", ge=0),
+        "a1": opt("phase weight: t1 fades as 1 - a1 s (unset: the weight set's)", ge=0, le=1),
+        "a2": opt("phase weight of t2, king-distance territory (unset: the weight set's)", ge=0),
+        "a3": opt("phase weight of c1, queen-distance position (unset: the weight set's)", ge=0),
+        "a4": opt("phase weight of c2, king-distance position (unset: the weight set's)", ge=0),
+        "weights": opt(
+            "weight set: default (fitted per board size where one is shipped, else study), study (the "
+            "published 10x10 tuning on every size) or the path of a parameter file (training.tuning)"
+        ),
         "kernel": opt(
             "implementation: bitboards up to 11x11 (agents.evaluation.territory_bitboard), or the mailbox reference",
             choices=KERNELS,
@@ -90,28 +108,52 @@ class Territory(Evaluator):
 
     def __init__(
         self,
-        kappa: float = 0.1,
-        scale: float = 0.1,
-        mob: float = 10.0,
-        a1: float = 0.6,
-        a2: float = 0.2,
-        a3: float = 0.4,
-        a4: float = 0.5,
+        kappa: Optional[float] = None,
+        scale: Optional[float] = None,
+        mob: Optional[float] = None,
+        a1: Optional[float] = None,
+        a2: Optional[float] = None,
+        a3: Optional[float] = None,
+        a4: Optional[float] = None,
+        weights: str = "default",
         kernel: str = "bitboard",
     ) -> None:
-        if not abs(kappa) <= 0.2:
-            raise OptionError(f"kappa={kappa!r}: Lieberum's tie bonus must satisfy |kappa| <= 0.2")
-        if not scale > 0:
-            raise OptionError(f"scale={scale!r}: must be > 0 (squares per unit of tanh input / board squares)")
-        for name, value in (("mob", mob), ("a1", a1), ("a2", a2), ("a3", a3), ("a4", a4)):
-            if not value >= 0:
-                raise OptionError(f"{name}={value!r}: phase weights and the mobility penalty must be >= 0")
-        if a1 > 1:
-            raise OptionError(f"a1={a1!r}: f1 = 1 - a1 s must stay >= 0, so a1 <= 1")
+        given = {"kappa": kappa, "scale": scale, "mob": mob, "a1": a1, "a2": a2, "a3": a3, "a4": a4}
+        self.overrides = {name: value for name, value in given.items() if value is not None}
+        check_params(self.overrides, OptionError, "territory")
         if kernel not in KERNELS:
             raise OptionError(f"kernel={kernel!r}: must be one of {', '.join(KERNELS)}")
-        super().__init__(np.array([kappa, scale, mob, a1, a2, a3, a4], dtype=np.float64))
+        if not isinstance(weights, str) or not weights:
+            raise OptionError(f"weights={weights!r}: give default, study or the path of a parameter file")
+        self.weights = weights
+        # a parameter file is read (and checked) now: a bad path fails here, not in a search
+        self._file = None if weights in WEIGHT_SETS else read_weights(weights)
+        super().__init__(self._overridden(as_array(STUDY)))
+        self._by_size: dict[int, np.ndarray] = {}
         if kernel == "bitboard":
             self.kernel = territory_bb_kernel
         else:
             self.kernel = territory_kernel
+
+    def _overridden(self, params: np.ndarray) -> np.ndarray:
+        """A copy of ``params`` with the weights given as options in place."""
+        out = params.copy()
+        for name, value in self.overrides.items():
+            out[PARAM_NAMES.index(name)] = value
+        return out
+
+    def params_for(self, size: int) -> np.ndarray:
+        """The weights on a ``size`` x ``size`` board: with ``weights=default`` the fitted set
+        shipped for that size, where there is one (8x8 and 10x10 are fitted where an SPRT accepted
+        the fit, ``benchmarks/README.md``); the other sizes keep the study set, as no fit was
+        tested on them (their games and labels were never generated). With ``weights=PATH``
+        the file's set on its own size, the default elsewhere; ``weights=study``: the study set.
+        Options given (``kappa=0.05``) replace their weight in any set."""
+        if size not in self._by_size:
+            found = None
+            if self._file is not None and self._file[0] == size:
+                found = self._file[1]
+            elif self.weights != "study":
+                found = packaged_weights(size)
+            self._by_size[size] = self.params if found is None else self._overridden(found)
+        return self._by_size[size]

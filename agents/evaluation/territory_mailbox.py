@@ -24,6 +24,8 @@ __all__ = [
     "territory_kernel",
     "distance_maps",
     "features",
+    "terms",
+    "TERM_NAMES",
     "phase_score",
     "mobility_penalty",
     "squash",
@@ -39,6 +41,9 @@ KAPPA, SCALE, MOB, A1, A2, A3, A4 = range(len(PARAM_NAMES))
 _HALF_POWERS = 0.5 ** np.arange(FAR + 1, dtype=np.float64)  # 2^-d by table: pow() is slow in the loop
 # indices into ``features`` (White's point of view)
 T1, T2, C1, C2, W = range(5)
+#: what ``terms`` holds: the evaluation's sums with no parameter inside (White's point of view)
+TERM_NAMES = ("t1", "n1", "t2", "n2", "c1", "c2", "w", "m")
+N_TERMS = len(TERM_NAMES)
 
 
 @njit(cache=True, inline="always")
@@ -163,6 +168,40 @@ def _accumulate(cells, maps, side, kappa, out):
         if kw < FAR or kb < FAR:
             out[T2] += 1.0 if kw < kb else (-1.0 if kw > kb else tie)
             out[C2] += min(1.0, max(-1.0, (kb - kw) / 6.0))
+
+
+@njit(cache=True)
+def terms(cells, queens, nq, dirs):
+    """``float64[8]`` (``TERM_NAMES``): the sums the evaluation weighs, free of its parameters, from
+    White's point of view, so that a fit (``training.tuning``) can weigh them afresh without a
+    breadth-first search per trial: ``t1``/``t2`` without the ties, ``n1``/``n2`` the tied squares
+    (``features``' t1 is ``t1 + kappa n1`` for White to move), ``c1``, ``c2``, ``w``, and ``m``
+    the mobility sum ``sum 2^(-alpha/4)`` over Black's amazons minus White's (the penalty is
+    ``mob s m``).
+
+    >>> from amazons_env import Board
+    >>> board = Board(8)
+    >>> t = terms(board.cells, board.queens, board.queen_counts, board.dirs)
+    >>> f = features(board.cells, board.queens, board.queen_counts, 0, board.dirs, 0.1)
+    >>> bool(abs(t[0] + 0.1 * t[1] - f[T1]) < 1e-12), bool(abs(t[7]) < 1e-12)   # a symmetric start: m = 0
+    (True, True)
+    """
+    maps = distance_maps(cells, queens, nq, dirs)
+    plain = np.zeros(5)
+    tied = np.zeros(5)
+    _accumulate(cells, maps, 0, 0.0, plain)
+    _accumulate(cells, maps, 0, 1.0, tied)  # ties worth 1: the difference counts them
+    mobility = 0.0
+    free = _free_neighbours(cells, dirs)
+    for j in range(2):
+        sign = 1.0 if j == 1 else -1.0  # as in the kernel: Black's penalties count for White
+        for i in range(nq[j]):
+            mobility += sign * 2.0 ** (-_mobility_alpha(cells, dirs, queens[j, i], maps[1 - j], free) / 4.0)
+    out = np.empty(N_TERMS)
+    out[0], out[1] = plain[T1], tied[T1] - plain[T1]
+    out[2], out[3] = plain[T2], tied[T2] - plain[T2]
+    out[4], out[5], out[6], out[7] = plain[C1], plain[C2], plain[W], mobility
+    return out
 
 
 @njit(cache=True)

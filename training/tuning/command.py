@@ -1,0 +1,149 @@
+"""``python3 -m training.tuning FOLDER --size N --out PARAMS.json`` (also ``amazons tune-eval``): the
+territory weights of one board size, fitted from scratch in one command.
+
+It makes (or resumes) the labelled positions in ``FOLDER`` (``training.tuning.data``: uct self-play,
+then the deeper search's values), fits the weights (``training.tuning.fit``) and writes the
+parameter file (``agents.evaluation.territory_weights``: the weights, the labels' ``data_hash``,
+the settings and the held-out losses, sealed with its own hash). The same arguments give the same
+file: every draw is seeded, the searches run at fixed simulations. Ctrl-C loses at most the shard
+in progress; the same command resumes.
+
+>>> import tempfile, os
+>>> folder = tempfile.mkdtemp()
+>>> report = tune(folder, size=6, games=4, sims=20, deep_sims=40, per_game=3, games_per_shard=2,
+...               holdout=0.5, progress=False)
+>>> os.path.exists(os.path.join(folder, "territory-6x6.json")), sorted(report["data"])
+(True, ['labels_hash', 'positions', 'selfplay_hash', 'settings'])
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from agents.evaluation.territory_weights import write_weights
+
+from training.data.shards import load_dataset
+from training.tuning.data import LABELS, labelled_positions
+from training.tuning.fit import fit_weights
+from training.tuning.model import position_terms
+
+__all__ = ["tune", "add_arguments", "run", "summary", "HELP"]
+
+HELP = "fit the territory evaluation's weights for one board size to uct games (data resumable)"
+
+
+def tune(
+    folder: "str | os.PathLike",
+    size: int = 8,
+    games: int = 300,
+    sims: int = 1000,
+    deep_sims: int = 10000,
+    per_game: int = 4,
+    seed: int = 0,
+    random_plies: Sequence[int] = (2, 8),
+    games_per_shard: int = 20,
+    deep_weight: float = 0.5,
+    holdout: float = 0.2,
+    buckets: int = 1,
+    out: Optional["str | os.PathLike"] = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Make the data, fit, write the parameter file (``out``, by default
+    ``FOLDER/territory-NxN.json``); the fit's report (``fit.fit_weights``) with ``data``: the
+    hashes of the self-play games and of the labels, and the data's settings."""
+    manifest = labelled_positions(
+        folder, size, games, sims, deep_sims, per_game, seed, random_plies, games_per_shard, progress
+    )
+    data, labels_hash = load_dataset(Path(folder) / LABELS)
+    terms, playable = position_terms(data["cells"], data["sides"], size)
+    rows = {"terms": terms, **{key: data[key] for key in ("sides", "results", "values", "games")}}
+    report = fit_weights(
+        {key: np.asarray(array)[playable] for key, array in rows.items()}, size, deep_weight, holdout, buckets, seed
+    )
+    report["data"] = {
+        "labels_hash": labels_hash,
+        "selfplay_hash": manifest["settings"]["selfplay_hash"],
+        "positions": int(playable.sum()),
+        "settings": {
+            "games": int(games),
+            "sims": int(sims),
+            "random_plies": [int(x) for x in random_plies],
+            "games_per_shard": int(games_per_shard),
+            **manifest["settings"],
+        },
+    }
+    path = Path(folder) / f"territory-{size}x{size}.json" if out is None else Path(out)
+    write_weights(path, size, report["params"], labels_hash, {k: v for k, v in report.items() if k != "params"})
+    return report
+
+
+def summary(report: dict[str, Any]) -> str:
+    """The report in a few lines: the weights, and the held-out losses of the study and fitted sets."""
+    lines = ["weights: " + ", ".join(f"{k}={v:.4g}" for k, v in report["params"].items())]
+    for name in ("study", "fitted"):
+        held = report[name]["holdout"]
+        lines.append(
+            f"{name:>6}: held-out log loss {held['log_loss']:.4f}, deep-value MSE {held['deep_mse']:.4f} "
+            f"({held['positions']} positions)"
+        )
+    if "phase_sets" in report:
+        held = report["phase_sets"]["holdout"]
+        lines.append(
+            f"a set per phase: held-out log loss {held['log_loss']:.4f}, deep-value MSE {held['deep_mse']:.4f}"
+        )
+    return "\n".join(lines)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("folder", help="data folder (selfplay/ and labels/ shards; resumed when rerun)")
+    parser.add_argument("--size", type=int, default=8, help="board size (default 8)")
+    parser.add_argument("--games", type=int, default=300, help="self-play games (default 300)")
+    parser.add_argument("--sims", type=int, default=1000, help="uct simulations per self-play move (default 1000)")
+    parser.add_argument(
+        "--deep-sims", type=int, default=10000, help="uct simulations of the deeper search per label (default 10000)"
+    )
+    parser.add_argument("--per-game", type=int, default=4, help="positions labelled per game (default 4)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the games, the draws and the split (default 0)")
+    parser.add_argument(
+        "--random-plies",
+        type=int,
+        nargs=2,
+        default=(2, 8),
+        metavar=("LOW", "HIGH"),
+        help="random opening moves per game, drawn from LOW..HIGH (default 2 8)",
+    )
+    parser.add_argument("--games-per-shard", type=int, default=20, help="games per shard (default 20)")
+    parser.add_argument(
+        "--deep-weight", type=float, default=0.5, help="target: 0 the outcome, 1 the deeper value (default 0.5)"
+    )
+    parser.add_argument("--holdout", type=float, default=0.2, help="fraction of games held out (default 0.2)")
+    parser.add_argument(
+        "--buckets", type=int, default=1, help="phase ranges to fit a set each, for the report (default 1)"
+    )
+    parser.add_argument("--out", default=None, help="parameter file (default FOLDER/territory-NxN.json)")
+
+
+def run(args: argparse.Namespace) -> int:
+    report = tune(
+        args.folder,
+        args.size,
+        args.games,
+        args.sims,
+        args.deep_sims,
+        args.per_game,
+        args.seed,
+        args.random_plies,
+        args.games_per_shard,
+        args.deep_weight,
+        args.holdout,
+        args.buckets,
+        args.out,
+    )
+    print(summary(report))
+    print(f"labels {report['data']['labels_hash']} ({report['data']['positions']} positions)")
+    return 0
