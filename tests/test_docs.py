@@ -1,0 +1,97 @@
+"""The API reference builds: ``mkdocs build --strict`` (``mkdocs.yml``, ``docs/``) renders the
+public API from the docstrings with no warning, so a broken docstring cross-reference, a link to
+a missing page or anchor, or a page left out of the navigation fails here. The build needs the
+``docs`` extra; without it these tests skip, saying so (the CI test command installs ``test``
+only, which stays light).
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HOOKS = ROOT / "docs" / "hooks"
+# the distributions of the docs extra, by the module each installs
+DOCS_EXTRA = {"mkdocs": "mkdocs", "material": "mkdocs-material", "mkdocstrings_handlers.python": "mkdocstrings-python"}
+
+
+def _missing_docs_extra() -> list[str]:
+    missing = []
+    for module, distribution in DOCS_EXTRA.items():
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:  # the parent package of a dotted name is absent
+            found = False
+        if not found:
+            missing.append(distribution)
+    return missing
+
+
+pytestmark = pytest.mark.skipif(
+    bool(_missing_docs_extra()),
+    reason=f"the docs extra is not installed ({', '.join(_missing_docs_extra())} missing): "
+    "pip install -c constraints.txt -e '.[docs]'",
+)
+
+
+def _build(config: Path, site: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}  # mkdocs-material's banner about its successor
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site)]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+
+
+def _warnings(run: subprocess.CompletedProcess) -> list[str]:
+    return [line for line in (run.stdout + run.stderr).splitlines() if "WARNING" in line or "ERROR" in line]
+
+
+def test_the_api_reference_builds_strictly_with_no_warning(tmp_path):
+    run = _build(ROOT / "mkdocs.yml", tmp_path)
+    assert run.returncode == 0 and not _warnings(run), f"mkdocs build --strict:\n{run.stdout}\n{run.stderr}"
+    envs = (tmp_path / "reference" / "envs" / "index.html").read_text(encoding="utf-8")
+    for name in ("amazons_env.envs.gym_env.AmazonsEnv", "amazons_env.envs.vector_env.AmazonsVectorEnv"):
+        assert f'id="{name}"' in envs, f"{name} is not rendered"
+    # pygments' prompt token: the doctest examples are highlighted as Python sessions, not read as quotes
+    assert '<span class="gp">&gt;&gt;&gt; </span>' in envs and "<blockquote>" not in envs
+    guide = (tmp_path / "guide" / "index.html").read_text(encoding="utf-8")
+    assert 'id="install-the-two-commands"' in guide, "the README is not the user guide"
+
+
+def test_a_broken_docstring_cross_reference_fails_the_build(tmp_path):
+    """The same configuration on one page that renders a module whose docstring refers to a name
+    that does not exist: the strict build must stop and name it."""
+    import yaml  # mkdocs's own dependency
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (tmp_path / "broken_reference.py").write_text(
+        '"""Refers to [the board][amazons_env.board.NoSuchBoard], which does not exist."""\n', encoding="utf-8"
+    )
+    (docs / "index.md").write_text("# Broken\n\n::: broken_reference\n", encoding="utf-8")
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    python = config["plugins"][1]["mkdocstrings"]["handlers"]["python"]
+    python["paths"] = [str(ROOT), str(tmp_path)]
+    python["options"]["extensions"] = [str(ROOT / path) for path in python["options"]["extensions"]]
+    config["hooks"] = [str(ROOT / path) for path in config["hooks"]]
+    config.update(docs_dir=str(docs), nav=[{"Home": "index.md"}, {"Guide": "guide.md"}, "CONTRIBUTING.md"])
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    run = _build(tmp_path / "mkdocs.yml", tmp_path / "site")
+    assert run.returncode != 0
+    assert any("amazons_env.board.NoSuchBoard" in line for line in _warnings(run)), run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("hook", sorted(HOOKS.glob("*.py")), ids=lambda path: path.name)
+def test_the_build_hooks_examples_hold(hook):
+    """``docs/hooks`` is outside the packages that the suite's doctests cover: run its examples here."""
+    spec = importlib.util.spec_from_file_location(f"docs_hook_{hook.stem}", hook)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
