@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PATHS = ["amazons_env", "agents", "training", "amazons_cli", "tests", "benchmarks", "examples", "conftest.py"]
+PATHS = ["amazons_env", "agents", "training", "amazons_cli", "tests", "benchmarks", "examples", "docs", "conftest.py"]
 
 
 def _run(tool: str, *args: str) -> None:
