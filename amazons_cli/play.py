@@ -13,6 +13,7 @@ from amazons_env.errors import InvalidArgumentError
 
 from agents.registry import DEFAULT_OPPONENT
 from agents.ui.terminal import TerminalGame, make_player
+from agents.ui.window import KEY_HELP, play_window
 
 __all__ = ["seconds_type", "opponent_spec"]
 
@@ -61,10 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of the agent and of --color random")
     parser.add_argument(
-        "--gui",
-        action="store_true",
-        help="play in a pygame window (needs pygame; resizable): click a queen, where it goes, where it shoots; "
-        "u undo, h hint, s save (SGF in the current folder), r resign, n new game, q quit",
+        "--gui", action="store_true", help=f"play in a pygame window (needs pygame; resizable): {KEY_HELP}"
     )
 
 
@@ -86,7 +84,5 @@ def run(args: argparse.Namespace) -> int:
     human = human_colour(args.color, args.seed)
     agent = make_player(opponent_spec(args), args.time, args.seed)
     if args.gui:
-        from agents.ui.window import play_window
-
         return play_window(agent, human, board)
     return TerminalGame(agent, human, board).run()

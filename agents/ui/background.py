@@ -6,8 +6,8 @@ once instead of waiting for the search. The work's exception, if it raises, come
 ``result()`` in the thread that asks, where it can be reported like any other.
 
 >>> job = Job(lambda: 6 * 7)
->>> job.wait(5.0), job.result()
-(True, 42)
+>>> job.result(), job.done()
+(42, True)
 >>> Job(lambda: 1 // 0).result()
 Traceback (most recent call last):
 ...
@@ -43,11 +43,6 @@ class Job(Generic[T]):
     def done(self) -> bool:
         """Whether the work has finished (returned or raised)."""
         return not self._thread.is_alive()
-
-    def wait(self, timeout: Optional[float] = None) -> bool:
-        """Wait up to ``timeout`` seconds (``None``: as long as it takes); whether it finished."""
-        self._thread.join(timeout)
-        return self.done()
 
     def result(self) -> T:
         """The work's return value, waiting for it; re-raises the work's exception."""

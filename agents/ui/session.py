@@ -35,14 +35,22 @@ from typing import Callable, Optional, Union
 
 import numpy as np
 
-from amazons_env import Board, Color, GameRecord, Move, core
+from amazons_env import Board, Color, Move, core
 from amazons_env.errors import InvalidArgumentError, describe
 
 from agents.base import Agent
 from agents.search.agent import SearchAgent
 from agents.ui.background import Job
 from agents.ui.hints import Hint, hint, hint_line
-from agents.ui.terminal import arrow_targets, engine_move, queen_targets, short_name, take_back, thinking_text
+from agents.ui.terminal import (
+    arrow_targets,
+    engine_move,
+    game_record,
+    queen_targets,
+    short_name,
+    take_back,
+    thinking_text,
+)
 
 __all__ = ["WindowGame", "save_name"]
 
@@ -82,6 +90,8 @@ class WindowGame:
             raise InvalidArgumentError(f"human={describe(human)}: must be Color.WHITE or Color.BLACK")
         if not isinstance(board, Board):
             raise InvalidArgumentError(f"board must be a Board, got {describe(board)}")
+        if not isinstance(folder, (str, os.PathLike)):
+            raise InvalidArgumentError(f"folder={describe(folder)}: must be the path of a folder to save games in")
         self.agent, self.human, self.board = agent, Color(human), board
         self.folder = Path(folder)
         self.start = board.copy()  # what "new game" goes back to
@@ -250,17 +260,10 @@ class WindowGame:
             self.notice = ""
             self.start_job("hint", lambda board: hint(self.agent.spec, board))
 
-    def record(self) -> GameRecord:
-        """The game so far as a record, with the result once decided (by the rules or a resignation)."""
-        names = {colour: "human" if colour == self.human else self.agent.spec for colour in Color}
-        winner = self.winner
-        result = None if winner is None else ("1-0" if winner == Color.WHITE else "0-1")
-        return GameRecord.from_board(self.board, result, {"White": names[Color.WHITE], "Black": names[Color.BLACK]})
-
     def save(self) -> Optional[Path]:
         """Save the game as SGF in ``folder`` under a new name (``save_name``) and say where;
         ``None`` (and the reason in the notice) if it cannot be written."""
-        path, record = save_name(self.folder), self.record()
+        path, record = save_name(self.folder), game_record(self.board, self.human, self.agent, self.resigned)
         try:
             record.save(path)
         except OSError as error:
@@ -284,7 +287,9 @@ class WindowGame:
             if self.job_position != self.position:
                 pass  # an answer for a position that is gone (its errors included)
             elif self.job_kind == "engine":
-                self.play_reply(*job.result())  # an engine's error is raised here, in the window's thread
+                reply = job.result()  # an engine's error is raised here, in the window's thread
+                assert isinstance(reply, tuple)  # an engine job answers with (move, value)
+                self.play_reply(*reply)
             else:
                 self.show_hint(job)
         if self.job is None and self.reset_agent:

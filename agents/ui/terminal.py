@@ -10,8 +10,8 @@ are untouched. Bad input gets a one-line message and the prompt
 again. Lines come from a ``read(prompt)`` function (``input`` by default) and text goes to any
 stream, so tests script whole games.
 
-The helpers ``queen_targets``, ``arrow_targets``, ``why_illegal`` and ``engine_move`` serve the
-pygame window too (``agents.ui.window``).
+The helpers ``queen_targets``, ``arrow_targets``, ``engine_move``, ``take_back`` and
+``game_record`` serve the pygame window too (``agents.ui.session``).
 
 >>> from amazons_env import Board, parse_square, square_name
 >>> board = Board(6)
@@ -46,6 +46,7 @@ __all__ = [
     "why_illegal",
     "engine_move",
     "take_back",
+    "game_record",
     "make_player",
     "short_name",
     "thinking_text",
@@ -117,6 +118,21 @@ def engine_move(agent: Agent, board: Board) -> Move:
     if not board.is_legal(move):
         raise IllegalMoveError(f"agent {agent.spec!r} chose the illegal move {move} in {board.text()!r}")
     return move
+
+
+def game_record(board: Board, human: Color, agent: Agent, resigned: bool = False) -> GameRecord:
+    """The record of ``human``'s game against ``agent`` so far: the players as headers
+    (``"human"`` and the agent's spec) and the result once decided, by the rules or by the
+    human's resignation (``resigned``).
+
+    >>> board = Board(6); board.push("b1-b4/b5")
+    >>> record = game_record(board, Color.WHITE, make("random"), resigned=True)
+    >>> record.result, record.headers, len(record.moves)
+    ('0-1', {'White': 'human', 'Black': 'random'}, 1)
+    """
+    names = {colour: "human" if colour == human else agent.spec for colour in Color}
+    resignation = ("1-0" if human == Color.BLACK else "0-1") if resigned else None  # else the rules' outcome
+    return GameRecord.from_board(board, resignation, {"White": names[Color.WHITE], "Black": names[Color.BLACK]})
 
 
 def take_back(board: Board, human: Color) -> list[Move]:
@@ -205,18 +221,8 @@ class TerminalGame:
     def over(self) -> bool:
         return self.resigned or self.board.is_game_over()
 
-    def result(self) -> Optional[str]:
-        """``"1-0"``/``"0-1"`` once the game is decided (by the rules or a resignation)."""
-        if self.resigned:
-            return "1-0" if self.human == Color.BLACK else "0-1"
-        outcome = self.board.outcome()
-        return None if outcome is None else outcome.result()
-
     def record(self) -> GameRecord:
-        names = {colour: "human" if colour == self.human else self.agent.spec for colour in Color}
-        return GameRecord.from_board(
-            self.board, self.result(), {"White": names[Color.WHITE], "Black": names[Color.BLACK]}
-        )
+        return game_record(self.board, self.human, self.agent, self.resigned)
 
     # -- the loop --------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ turn it is, that the engine is thinking, or who won and why; the last move is ma
 to squares tinted, a frame round the queen's new square, another round the arrow); the panel on
 the right shows the engine's value for the side to move (a search's, as a number and a bar), the
 buttons and the move list (the mouse wheel, Page Up/Down, Home and End scroll it). The window is
-resizable. ``KEY_HELP`` lists the keys.
+resizable. ``KEY_HELP`` lists the keys (F1 or ``?`` shows it in the status line).
 
 The window is three parts: ``agents.ui.session.WindowGame`` the game (what to show, the actions),
 ``agents.ui.window_layout.Layout`` where things go for the window's size, and
@@ -35,8 +35,8 @@ __all__ = ["ClickGame", "play_window", "window_size", "KEY_HELP"]
 FPS = 30
 MIN_SIZE = (240, 180)  # smaller, and the board and the panel no longer fit side by side
 KEY_HELP = (
-    "click a queen, where it goes, where it shoots; right click or Esc: cancel; "
-    "u: undo, h: hint, s: save, r: resign, n: new game; wheel or PgUp/PgDn: scroll the moves; q: quit"
+    "click a queen, where it goes, where it shoots; right click or Esc: cancel; u: undo, h: hint, "
+    "s: save (SGF in the current folder), r: resign, n: new game; wheel, PgUp/PgDn: scroll the moves; q: quit"
 )
 
 
@@ -72,6 +72,7 @@ class ClickGame:
             ) from None
         self.pygame = self.painter.pygame
         self.game = WindowGame(agent, human, board, folder)
+        self.game.notice = "F1 or ?: the keys"  # until the first click
         size = window_size(board.size) if size is None else size
         width, height = (as_int(v) for v in size) if isinstance(size, tuple) and len(size) == 2 else (None, None)
         if width is None or height is None or width < MIN_SIZE[0] or height < MIN_SIZE[1]:
@@ -144,7 +145,7 @@ class ClickGame:
             elif event.type == pygame.VIDEORESIZE:
                 self.resize(event.w, event.h)
             elif event.type == pygame.KEYDOWN:
-                self.key(event.key)
+                self.key(event.key, getattr(event, "unicode", ""))
             elif event.type == pygame.MOUSEWHEEL:
                 self.scroll(-3 * event.y)  # wheel up: back towards the first moves
             elif event.type == pygame.MOUSEBUTTONDOWN:
@@ -167,8 +168,12 @@ class ClickGame:
             elif action is not None:
                 self.act(action)
 
-    def key(self, key: int) -> None:
-        if key == self.pygame.K_q:
+    def key(self, key: int, text: str = "") -> None:
+        """A key press: ``key`` pygame's code, ``text`` the character it types (``?`` is a
+        different key on different keyboards)."""
+        if key == self.pygame.K_F1 or text == "?":
+            self.game.notice = KEY_HELP
+        elif key == self.pygame.K_q:
             self.running = False
         elif key == self.pygame.K_ESCAPE:
             self.game.cancel()

@@ -137,9 +137,9 @@ class Painter:
         value = game.value()
         if value is not None:  # hidden for agents that report no value
             side = game.board.turn
-            label = Box(bar.x, bar.y - row, bar.w, row)
+            above = Box(bar.x, bar.y - row, bar.w, row)
             self.text(
-                surface, f"Value for {side.name.capitalize()} (to move): {value:+.2f}", px, COLOURS["text"], label
+                surface, f"Value for {side.name.capitalize()} (to move): {value:+.2f}", px, COLOURS["text"], above
             )
             self.value_bar(surface, bar, value if side == Color.WHITE else -value)
         keys = {name: f"{label} ({key})" for name, label, key in BUTTONS}

@@ -303,8 +303,24 @@ def test_bad_window_arguments_are_named(pygame):
         ClickGame(make_player("random"), Color.WHITE, Board(6), size=(10, 10))
     with pytest.raises(ValueError, match="human="):
         ClickGame(make_player("random"), 2, Board(6))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="folder="):
+        ClickGame(make_player("random"), Color.WHITE, Board(6), folder=3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="window size"):
         Layout.of(640, float("nan"), 6)  # type: ignore[arg-type]
+
+
+def test_f1_shows_the_keys_and_a_failed_save_says_why(pygame, window, tmp_path):
+    from agents.ui.window import KEY_HELP
+
+    click_game = window()
+    assert "F1 or ?: the keys" in click_game.game.status()
+    post_key(pygame, pygame.K_F1)
+    click_game.step()
+    assert click_game.game.status().endswith(KEY_HELP)
+    click_game.game.folder = tmp_path / "no" / "such" / "folder"
+    post_key(pygame, pygame.K_s)
+    click_game.step()
+    assert "Cannot save to" in click_game.game.status() and not list(tmp_path.rglob("*.sgf"))
 
 
 def test_the_window_without_pygame_says_what_to_do(monkeypatch, capsys):
