@@ -120,7 +120,7 @@ def game_page(record: Record, source: str = "<record>") -> str:
     error for a malformed ``Values`` header (``InvalidMoveError``)."""
     if not isinstance(record, Record):
         raise InvalidArgumentError(f"game_page needs a GameRecord, got {type(record).__name__}")
-    start = record.board(0)
+    start, final = record.board(0), record.board()
     size = record.size
     white, black = (record.headers.get(side, "?") for side in ("White", "Black"))
     game: dict[str, Any] = {
@@ -130,12 +130,13 @@ def game_page(record: Record, source: str = "<record>") -> str:
         "start": cells_text(start),
         "turn": int(start.turn),
         "moves": [square for move in record.moves for square in (move.from_square, move.to_square, move.arrow)],
-        "final": cells_text(record.board()),
+        "final": cells_text(final),
         "values": record_values(record, source),
         "white": white,
         "black": black,
         "info": [[key, value] for key, value in record.headers.items() if key not in _SHOWN_APART],
         "result": result_text(record),
+        "over": record.winner is not None or final.winner is not None,
     }
     data = json.dumps(game, separators=(",", ":"), allow_nan=False)
     parts = {
@@ -351,7 +352,7 @@ h1 { font-size: 1.2em; margin: 0 0 .3em; }
     $("where").textContent = ply ? "Move " + ply + "/" + plies + ": " + notation(ply - 1) + " by " + colourOf(ply - 1)
       : "Start position";
     $("status").textContent = problem && ply === last ? "Damaged record: " + problem
-      : ply === plies ? G.result : colourOf(ply) + " to move";
+      : ply === plies && G.over ? G.result : colourOf(ply) + " to move" + (ply === plies ? ". " + G.result : "");
     if (cursor) {
       cursor.setAttribute("x1", cx(ply));
       cursor.setAttribute("x2", cx(ply));

@@ -112,7 +112,7 @@ def test_page_data_is_the_record(long_game):
     assert data["final"] == cells_text(long_game.board())
     assert data["moves"] == [s for m in long_game.moves for s in (m.from_square, m.to_square, m.arrow)]
     assert data["values"] == record_values(record) and data["values"][0] is None and len(data["values"]) == 92
-    assert data["result"] == result_text(long_game) and data["result"].endswith("won.")
+    assert data["result"] == result_text(long_game) and data["result"].endswith("won.") and data["over"]
 
 
 def test_record_text_is_escaped_and_reaches_the_page_unchanged(long_game):
@@ -143,7 +143,7 @@ def test_every_board_size_and_a_custom_start_with_black_to_move(size):
     data = page_data(game_page(GameRecord(played.move_stack, size, start.text())))
     assert data["turn"] == 1 and data["files"] == "abcdefghijkl"[:size] and len(data["moves"]) == 6
     assert data["start"] == cells_text(start) and data["final"] == cells_text(played)
-    assert data["values"] is None and data["result"] == "Unfinished after 2 moves."
+    assert data["values"] is None and data["result"] == "Unfinished after 2 moves." and not data["over"]
 
 
 def test_save_refuses_bad_paths_and_changes_nothing(tmp_path, long_game):
@@ -304,6 +304,21 @@ def test_browser_shows_the_value_curve_and_names_as_text(browser, tmp_path, long
     assert board_cells(browser) == cells_text(long_game.board(ply))
     shown = text_of(browser, "value").removeprefix("Value for White after this move: ")
     assert abs(float(shown) - record_values(record)[ply - 1]) <= 0.0051
+    assert errors(browser) == []
+
+
+def test_browser_shows_an_unfinished_game_and_a_resignation(browser, tmp_path, long_game):
+    from selenium.webdriver.common.by import By
+
+    unfinished = GameRecord(long_game.moves[:11])
+    board = open_page(browser, tmp_path, unfinished)
+    browser.find_element(By.ID, "last").click()
+    assert board.get_attribute("data-ply") == "11" and board_cells(browser) == cells_text(unfinished.board())
+    assert text_of(browser, "status") == "Black to move. Unfinished after 11 moves."
+    resigned = GameRecord(long_game.moves[:11], result="1-0")
+    open_page(browser, tmp_path, resigned)
+    browser.find_element(By.ID, "last").click()
+    assert text_of(browser, "status") == "Black resigned after 11 moves: White won."
     assert errors(browser) == []
 
 
