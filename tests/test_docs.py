@@ -54,12 +54,12 @@ def _warnings(run: subprocess.CompletedProcess) -> list[str]:
 def test_the_api_reference_builds_strictly_with_no_warning(tmp_path):
     run = _build(ROOT / "mkdocs.yml", tmp_path)
     assert run.returncode == 0 and not _warnings(run), f"mkdocs build --strict:\n{run.stdout}\n{run.stderr}"
-    envs = (tmp_path / "reference" / "envs" / "index.html").read_text(encoding="utf-8")
+    envs = (tmp_path / "reference" / "envs.html").read_text(encoding="utf-8")
     for name in ("amazons_env.envs.gym_env.AmazonsEnv", "amazons_env.envs.vector_env.AmazonsVectorEnv"):
         assert f'id="{name}"' in envs, f"{name} is not rendered"
     # pygments' prompt token: the doctest examples are highlighted as Python sessions, not read as quotes
     assert '<span class="gp">&gt;&gt;&gt; </span>' in envs and "<blockquote>" not in envs
-    guide = (tmp_path / "guide" / "index.html").read_text(encoding="utf-8")
+    guide = (tmp_path / "guide.html").read_text(encoding="utf-8")
     assert 'id="install-the-two-commands"' in guide, "the README is not the user guide"
 
 
