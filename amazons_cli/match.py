@@ -40,6 +40,18 @@ def add_common(parser: argparse.ArgumentParser, games: int) -> None:
         metavar="SECONDS",
         help="seconds per move for every agent that takes a time and does not set one",
     )
+    parser.add_argument(
+        "--tc",
+        default=None,
+        metavar="MINUTES+INC",
+        help="game clocks instead of --time: MINUTES per game and INC seconds added per move, e.g. 1+0.1 or 0.5; "
+        "each move's time from the time manager, a side whose clock runs out loses on time",
+    )
+    parser.add_argument(
+        "--ponder",
+        action="store_true",
+        help="engines that can (uct, uci: engines) think on the opponent's time; best with --workers 1",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of openings and agents (default 0)")
     parser.add_argument(
         "--opening",
@@ -96,6 +108,8 @@ def common_options(args: argparse.Namespace) -> dict:
         seed=args.seed,
         opening=args.opening,
         time=args.time,
+        tc=args.tc,
+        ponder=args.ponder,
         workers=args.workers,
         json_path=args.json,
         records_dir=args.records,

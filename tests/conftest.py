@@ -36,6 +36,7 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_uci_agent_from_a_spec_and_its_process_ends_on_garbage_collection",
         "test_uci_agent_plays_a_game_against_random_through_our_engine",
     ),
+    "agents/test_arena_clocks.py": ("test_a_uci_engine_is_given_the_clocks_and_ponders_on_its_opponents_time",),
     # searches run to their limits, exhaustive references
     "agents/test_clock.py": ("test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far",),
     "agents/test_uct.py": ("test_proven_results_match_an_exhaustive_solver",),

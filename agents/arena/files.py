@@ -69,6 +69,9 @@ _FIELDS = {
 }
 #: a field that results files written before it existed lack: per ply, None or a finite number
 _VALUES = "values"
+#: another: how the game ended, "moves" (the loser had none; the default) or "time" (the loser,
+#: to move after the record, ran out of time: ``agents.arena.clocks``)
+_ENDED = "ended"
 
 
 class ResultsFileError(InvalidFileError):
@@ -130,8 +133,8 @@ def _no_constant(name: str) -> None:
 
 def check_result(result: Any, config: dict[str, Any]) -> Optional[str]:
     """Why ``result`` is not a game of the run ``config`` describes, or ``None`` if it is."""
-    if not isinstance(result, dict) or set(result) - {_VALUES} != set(_FIELDS):
-        return "not a game result (fields " + ", ".join(sorted(_FIELDS)) + ", optionally values)"
+    if not isinstance(result, dict) or set(result) - {_VALUES, _ENDED} != set(_FIELDS):
+        return "not a game result (fields " + ", ".join(sorted(_FIELDS)) + ", optionally values and ended)"
     for key, kind in _FIELDS.items():
         value = result[key]
         if not isinstance(value, kind) or isinstance(value, bool):
@@ -161,6 +164,13 @@ def check_result(result: Any, config: dict[str, Any]) -> Optional[str]:
         board = GameRecord(tuple(result["record"]), size=result["size"]).board()
     except ValueError as error:
         return f"the record does not replay ({str(error)[:120]})"
+    ended = result.get(_ENDED, "moves")
+    if ended == "time":  # the side to move after the record ran out of time in an open game
+        if board.is_game_over() or 1 - int(board.turn) != result["winner"] or board.ply != result["plies"]:
+            return "the record does not end in an open game with the recorded loser on time to move"
+        return None
+    if ended != "moves":
+        return f"ended {str(ended)[:20]!r} is not 'moves' or 'time'"
     winner = board.winner  # None while the game is open
     if winner is None or int(winner) != result["winner"] or board.ply != result["plies"]:
         return "the record does not end in the recorded winner's win after the recorded plies"

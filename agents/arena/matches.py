@@ -1,6 +1,7 @@
 """The arena's games: agents play each other in matches and round robins, and the results are kept.
 
-* ``play_game(white, black, board)``: one game between two agents; returns a ``GameResult``.
+* ``play_game(white, black, board)``: one game between two agents; returns a ``GameResult``
+  (``agents.arena.games``, imported here).
 * ``match(a, b, games=N, ...)`` and ``tournament([a, b, c, ...], games=N, ...)``: games alternate
   colours (game ``2k``: ``a`` is White; game ``2k + 1``: the same pairing with colours swapped and
   the same opening), every random thing is derived from ``seed``, both cores play at once
@@ -37,25 +38,23 @@ import math
 import os
 import warnings
 import zlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from itertools import combinations
 from typing import Any, Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
-from amazons_env import Board, Move
 from amazons_env.errors import InvalidArgumentError, describe
 
 from agents.arena import statistics
 from agents.arena.backends import check_backend, run_tasks
+from agents.arena.clocks import TimeControl
 from agents.arena.files import check_paths, load_results, save_record, save_results
+from agents.arena.games import GameResult, opening_board, play_game
 from agents.arena.statistics import pair_key, summarize
 from agents.base import Agent
-from agents.game import play_out
 from agents.options import OptionError
 from agents.registry import AGENTS, format_spec, make, parse_spec
-from agents.search.agent import SearchAgent
-from agents.search.clock import frozen_heap
 
 __all__ = [
     "GameResult",
@@ -85,101 +84,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@dataclass(frozen=True)
-class GameResult:
-    """One finished game. ``winner``: 0 White, 1 Black. ``seconds``/``max_seconds``/``nodes``/
-    ``moves``: per colour (White, Black), the thinking time in all and for the longest move, the
-    search nodes reported by the agent and the moves made. ``values``: per ply of ``record``, the
-    value the mover's search gave its move, for White (``amazons_env.move_values``), or ``None``
-    (an opening ply, an agent that does not search)."""
-
-    white: str
-    black: str
-    winner: int
-    plies: int
-    opening: int
-    record: list[str]
-    seconds: tuple[float, float]
-    max_seconds: tuple[float, float]
-    nodes: tuple[int, int]
-    moves: tuple[int, int]
-    size: int
-    index: int = 0
-    pair: str = ""
-    values: tuple[Optional[float], ...] = ()
-
-
-def _nodes_of(agent: Agent) -> int:
-    """The nodes (or simulations) of ``agent``'s last move: 0 for an agent that does not search."""
-    return agent.last_result.nodes if isinstance(agent, SearchAgent) and agent.last_result is not None else 0
-
-
-def play_game(white: Agent, black: Agent, board: Board, opening: int = 0, index: int = 0, pair: str = "") -> GameResult:
-    """Play ``board`` (which may already hold opening moves, ``opening`` of them) to the end, the
-    objects that exist before it frozen (``clock.frozen_heap``: no full garbage collection in a
-    timed move)."""
-    with frozen_heap():
-        return _play(white, black, board, opening, index, pair)
-
-
-def _value_of(agent: Agent, move: Move, side: int) -> Optional[float]:
-    """The value ``agent``'s search gave ``move`` (its last), for White; ``None`` for an agent that
-    did not search for it or a value that is no finite number."""
-    result = agent.last_result if isinstance(agent, SearchAgent) else None
-    if result is None or result.move != move or not math.isfinite(result.value):
-        return None
-    return float(result.value) if side == 0 else -float(result.value)
-
-
-def _play(white: Agent, black: Agent, board: Board, opening: int, index: int, pair: str) -> GameResult:
-    players = (white, black)
-    values: list[Optional[float]] = [None] * board.ply  # the opening's random plies
-    seconds = [0.0, 0.0]
-    longest = [0.0, 0.0]
-    nodes = [0, 0]
-    moves = [0, 0]
-
-    def count(side: int, move: Move, spent: float) -> None:
-        seconds[side] += spent
-        longest[side] = max(longest[side], spent)
-        nodes[side] += _nodes_of(players[side])
-        moves[side] += 1
-        values.append(_value_of(players[side], move, side))
-
-    play_out(board, (white.select_move, black.select_move), on_move=count)
-    winner = board.winner
-    assert winner is not None, "play_out plays the game to its end"
-    return GameResult(
-        white.spec,
-        black.spec,
-        int(winner),
-        board.ply,
-        opening,
-        [str(m) for m in board.move_stack],
-        (seconds[0], seconds[1]),
-        (longest[0], longest[1]),
-        (nodes[0], nodes[1]),
-        (moves[0], moves[1]),
-        board.size,
-        index,
-        pair,
-        tuple(values),
-    )
-
-
-def opening_board(size: int, plies: int, seed: Sequence[int]) -> Board:
-    """The start position after ``plies`` uniformly random moves drawn from ``seed``."""
-    rng = np.random.default_rng(list(seed))
-    board = Board(size)
-    for _ in range(plies):
-        moves = board.legal_moves_array()
-        if len(moves) == 0:
-            break
-        frm, to, arrow = moves[rng.integers(len(moves))].tolist()
-        board.push_unchecked(Move(frm, to, arrow, size))
-    return board
-
-
 # -- running many games --------------------------------------------------------------------------
 
 
@@ -198,9 +102,14 @@ def with_option(spec: str, key: str, value: Any) -> str:
     )
 
 
-def _with_time(specs: Sequence[str], time: Optional[float]) -> list[str]:
+def _with_time(specs: Sequence[str], time: Optional[float], tc: Optional[str] = None) -> list[str]:
     """``specs`` with ``time=`` added where an agent takes one (``with_option``); ``time`` itself
-    must be a finite number of seconds > 0, whichever agents take it."""
+    must be a finite number of seconds > 0, whichever agents take it, and not given with a game
+    clock ``tc`` (which sets every move's time)."""
+    if time is not None and tc is not None:
+        raise OptionError(
+            f"time={describe(time)} and tc={describe(tc)}: give seconds per move or a game clock, not both"
+        )
     if time is None:
         return list(specs)
     if isinstance(time, bool) or not isinstance(time, (int, float)) or not math.isfinite(time) or time <= 0:
@@ -208,27 +117,30 @@ def _with_time(specs: Sequence[str], time: Optional[float]) -> list[str]:
     return [with_option(spec, "time", time) for spec in specs]
 
 
-_AGENTS: dict[str, Agent] = {}
+_AGENTS: dict[tuple[str, int], Agent] = {}
 
 
-def _agent(spec: str) -> Agent:
-    """One agent object per spec and process (searches keep their buffers, nets their weights)."""
-    if spec not in _AGENTS:
-        _AGENTS[spec] = make(spec)
-    return _AGENTS[spec]
+def _agent(spec: str, slot: int = 0) -> Agent:
+    """One agent object per spec (and ``slot``) and process (searches keep their buffers, nets
+    their weights); pondering players take a slot per colour, so that an agent against itself is
+    two objects, each thinking on the other's time."""
+    if (spec, slot) not in _AGENTS:
+        _AGENTS[spec, slot] = make(spec)
+    return _AGENTS[spec, slot]
 
 
-def _play_task(task: tuple[str, str, int, int, int, int, str]) -> dict[str, Any]:
-    white_spec, black_spec, size, opening, seed, index, pair = task
+def _play_task(task: tuple[str, str, int, int, int, int, str, Optional[str], bool]) -> dict[str, Any]:
+    white_spec, black_spec, size, opening, seed, index, pair, tc, ponder = task
     pair_number = index // 2
     board = opening_board(size, opening, (seed, hash_pair(pair), pair_number))
     players = []
     for colour, spec in enumerate((white_spec, black_spec)):
-        agent = _agent(spec)
+        agent = _agent(spec, colour if ponder else 0)
         agent.seed(int(np.random.SeedSequence([seed, hash_pair(pair), index, colour]).generate_state(1)[0]))
         agent.reset()
         players.append(agent)
-    result = asdict(play_game(players[0], players[1], board, opening, index, pair))
+    clock = None if tc is None else TimeControl.parse(tc)
+    result = asdict(play_game(players[0], players[1], board, opening, index, pair, clock, ponder))
     result["white"], result["black"] = white_spec, black_spec  # as the pairing names them, not normalised
     return result
 
@@ -253,13 +165,18 @@ def run_games(
     records_format: str = "txt",
     backend: str = "local",
     address: Optional[str] = None,
+    tc: Optional[str] = None,
+    ponder: bool = False,
 ) -> list[dict[str, Any]]:
     """Play ``games`` games for every pair (colours alternating), resuming from ``json_path``;
     returns the first ``games`` games of every pair. ``summary(results)`` builds the JSON's
     statistics (rewritten after every game). The file keeps every game it holds: a rerun with a
-    smaller ``games`` reports fewer and deletes none."""
+    smaller ``games`` reports fewer and deletes none. ``tc``: a time control (``"1+0.1"``,
+    ``TimeControl.parse``) for game clocks; ``ponder``: players that can think on the opponent's
+    time do (``agents.arena.clocks``); both are recorded in the results' config."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise OptionError(f"games={games!r}: must be a whole number >= 1")
+    clock = _time_control(tc, ponder)
     for spec in {s for pair in pairs for s in pair}:
         AGENTS.validate(spec)  # a bad spec fails now, not in a worker after the first game
     check_paths(json_path, records_dir, records_format)
@@ -271,6 +188,9 @@ def run_games(
         "seed": seed,
         "opening": opening,
         **(extra or {}),
+        # only when set, so that the files of runs without them still resume
+        **({"tc": str(clock)} if clock is not None else {}),
+        **({"ponder": True} if ponder else {}),
     }
     stored = load_results(json_path, config)
     done = {(r["pair"], r["index"]) for r in stored}
@@ -280,7 +200,7 @@ def run_games(
         for index in range(games):
             if (key, index) not in done:
                 white, black = (a, b) if index % 2 == 0 else (b, a)
-                tasks.append((white, black, size, opening, seed, index, key))
+                tasks.append((white, black, size, opening, seed, index, key, str(clock) if clock else None, ponder))
 
     def finish(result: dict[str, Any]) -> None:
         stored.append(result)
@@ -302,6 +222,13 @@ def run_games(
     finally:
         bar.close()
     return sorted((r for r in stored if r["index"] < games), key=lambda r: (r["pair"], r["index"]))
+
+
+def _time_control(tc: Optional[str], ponder: bool) -> Optional[TimeControl]:
+    """``tc`` as a ``TimeControl`` (``None``: none), ``ponder`` checked; errors name the input."""
+    if not isinstance(ponder, bool):
+        raise OptionError(f"ponder={describe(ponder)}: must be True or False")
+    return None if tc is None else TimeControl.parse(tc)
 
 
 def _results(
@@ -337,11 +264,14 @@ def match(
     records_format: str = "txt",
     backend: str = "local",
     address: Optional[str] = None,
+    tc: Optional[str] = None,
+    ponder: bool = False,
 ) -> dict[str, Any]:
     """``games`` games of ``a`` against ``b``; the summary (``summarize``) plus the game results.
-    ``time``: seconds per move for each agent that takes a time and does not set one; ``backend``,
-    ``address``: where the games run (``agents.arena.backends``)."""
-    a, b = _with_time((a, b), time)
+    ``time``: seconds per move for each agent that takes a time and does not set one; ``tc``
+    instead: game clocks (``"MINUTES+INC"``), ``ponder``: think on the opponent's time
+    (``run_games``); ``backend``, ``address``: where the games run (``agents.arena.backends``)."""
+    a, b = _with_time((a, b), time, tc)
     results = run_games(
         [(a, b)],
         games,
@@ -357,6 +287,8 @@ def match(
         records_format,
         backend,
         address,
+        tc,
+        ponder,
     )
     return {**summarize(results, a, b), "results": results}
 
@@ -375,10 +307,13 @@ def tournament(
     records_format: str = "txt",
     backend: str = "local",
     address: Optional[str] = None,
+    tc: Optional[str] = None,
+    ponder: bool = False,
 ) -> dict[str, Any]:
-    """A round robin: ``games`` games for every pair of ``specs``. Returns ``standings`` (total
-    score per agent, best first), ``matches`` (one ``summarize`` per pair) and the results."""
-    specs = _with_time(specs, time)
+    """A round robin: ``games`` games for every pair of ``specs`` (the options as ``match``'s).
+    Returns ``standings`` (total score per agent, best first), ``matches`` (one ``summarize`` per
+    pair) and the results."""
+    specs = _with_time(specs, time, tc)
     if len(set(specs)) != len(specs) or len(specs) < 2:
         raise InvalidArgumentError(f"a tournament needs at least two different agents, got {list(specs)}")
     pairs = list(combinations(specs, 2))
@@ -412,5 +347,7 @@ def tournament(
         records_format,
         backend,
         address,
+        tc,
+        ponder,
     )
     return {**build(results), "results": results}

@@ -103,6 +103,11 @@ def summarize(results: Iterable[dict[str, Any]], a: str, b: str) -> dict[str, An
             who: {"mean": per_agent[who]["mean_move_seconds"], "max": per_agent[who]["max_move_seconds"]}
             for who in ("a", "b")
         },
+        # games lost because the clock ran out (``--tc``; a result without ``ended`` ended on moves)
+        "time_losses": {
+            who: sum(1 for r, colour in games if r.get("ended") == "time" and (r["winner"] == colour) == (who == "b"))
+            for who in ("a", "b")
+        },
     }
 
 
@@ -127,7 +132,14 @@ def format_match(m: dict[str, Any]) -> str:
             f"  seconds per move, mean/max: first agent {secs['a']['mean']:.3f}/{secs['a']['max']:.3f}, "
             f"second {secs['b']['mean']:.3f}/{secs['b']['max']:.3f}",
         ]
+        + [f"  lost on time: first agent {lost['a']}, second {lost['b']}" for lost in _time_losses(m)]
     )
+
+
+def _time_losses(m: dict[str, Any]) -> list[dict[str, int]]:
+    """``m``'s losses on time, in a list if there were any (summaries made before clocks have none)."""
+    lost = m.get("time_losses", {"a": 0, "b": 0})
+    return [lost] if lost["a"] or lost["b"] else []
 
 
 def format_tournament(t: dict[str, Any]) -> str:

@@ -14,6 +14,15 @@ for a space), else the agent fails naming the option and the engine's options.
 A move's own ``Limit`` passed to ``search`` (``time``, ``depth``, ``nodes``) replaces ``time``
 and ``depth`` for that move: ``go movetime``, ``go depth``, ``go nodes``.
 
+**Game clocks and pondering** (``agents.pondering.ClockedPlayer``, what the arena's ``--tc`` and
+``--ponder`` use): ``search_on_clock(board, clocks)`` sends both sides' clocks (``go wtime ..
+btime .. winc .. binc ..``) and lets the engine manage its own time; ``ponder(board, clocks)``,
+after the engine's move, sends the position after the reply it named (``bestmove X ponder Y``)
+and ``go ponder``; the next ``search_on_clock`` (or ``search``) then sends ``ponderhit`` if the
+opponent played that reply, else ``stop`` (the engine's answer is read and dropped) and the new
+position. The engine's ``Ponder`` option, if it lists one, is set to ``true`` before its first
+``go ponder``.
+
 The engine starts on ``reset`` (before each game) or the first move, not when the agent is built
 (``amazons match`` builds agents to check their options); it is told ``ucinewgame`` on ``reset``
 and ended on ``close()``, on garbage collection and at interpreter exit (``quit``, then killed if
@@ -56,9 +65,11 @@ from amazons_env import Board, Move
 from amazons_env.errors import AmazonsRuntimeError, InvalidMoveError
 
 from agents.options import TIME, OptionError, opt
+from agents.pondering import expected_reply
 from agents.protocols.uci_engine import fen
 from agents.registry import register
 from agents.search.agent import Deadline, SearchAgent
+from agents.search.clock import GameClocks
 from agents.search.result import Limit, SearchResult
 
 __all__ = ["UCIAgent", "EngineError", "EngineOptionError"]
@@ -157,6 +168,10 @@ class UCIAgent(SearchAgent):
         self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=10)
         self._finalizer: Optional[weakref.finalize] = None
+        self._listed: dict[str, str] = {}  # the engine's options: key (``_option_key``) -> its name
+        self._clocks: Optional[GameClocks] = None  # the game clocks of the move being searched
+        self._pondering: Optional[Board] = None  # the position of a running `go ponder`
+        self._ponder_set = False  # whether this engine process was told `Ponder` is true
 
     # -- the process ------------------------------------------------------------------------------
 
@@ -173,14 +188,14 @@ class UCIAgent(SearchAgent):
             )
         except OSError as error:
             raise EngineError(f"engine {self.engine_name!r} could not start: {error}") from None
-        self._proc = proc
+        self._proc, self._pondering, self._ponder_set = proc, None, False
         self._lines = queue.Queue()
         self._finalizer = weakref.finalize(self, _terminate, proc)
         # reader threads: a pipe read cannot time out, a queue can
         for stream, sink, end in ((proc.stdout, self._lines.put, True), (proc.stderr, self._stderr.append, False)):
             threading.Thread(target=_pump, args=(stream, sink, end), daemon=True).start()
         self._send("uci")
-        listed = {}
+        listed = self._listed = {}
         while True:
             line = self._expect(_HANDSHAKE_SECONDS, "uciok")
             if line.startswith("option name "):
@@ -247,13 +262,59 @@ class UCIAgent(SearchAgent):
     # -- playing ----------------------------------------------------------------------------------
 
     def reset(self) -> None:
-        """``ucinewgame``; a new game starts the engine if it is not running, so that its start-up
-        is not counted as thinking time of the first move."""
+        """``ucinewgame`` (after ending a ponder search); a new game starts the engine if it is not
+        running, so that its start-up is not counted as thinking time of the first move."""
         if self._proc is None or self._proc.poll() is not None:
             self._start()
         else:
+            self.stop_pondering()
             self._send("ucinewgame")
             self._ready()
+
+    def search_on_clock(self, board: Board, clocks: Optional[GameClocks]) -> SearchResult:
+        """The engine's move in ``board`` with both sides' ``clocks`` sent to it (``go wtime ..``;
+        ``None``: the agent's own limit), ending or hitting a ponder search (module docstring)."""
+        self._clocks = clocks
+        try:
+            return self.search(board)
+        finally:
+            self._clocks = None
+
+    def ponder(self, board: Board, clocks: Optional[GameClocks]) -> bool:
+        """After the engine's own move (``board`` is the position after it): ``go ponder`` in the
+        position after the reply it named, with ``clocks`` (or its own limit); whether it ponders."""
+        self.stop_pondering()
+        after = expected_reply(board, self.last_result)
+        if after is None or self._proc is None or self._proc.poll() is not None:
+            return False
+        if "ponder" in self._listed and not self._ponder_set:
+            self._send(f"setoption name {self._listed['ponder']} value true")
+            self._ponder_set = True
+        self._send(self._position(after))
+        self._send("go ponder " + " ".join(self._bounds(self.limit, clocks)))
+        self._pondering = after
+        return True
+
+    def stop_pondering(self) -> None:
+        """End a running ``go ponder`` (``stop``) and drop its answer."""
+        pondered, self._pondering = self._pondering, None
+        if pondered is not None:
+            self._send("stop")
+            self._bestmove(pondered, _time.perf_counter() + self.grace, "stop")
+
+    def _bounds(self, limit: Limit, clocks: Optional[GameClocks]) -> list[str]:
+        """The words of a ``go`` command: the clocks (ms), or ``limit``'s depth, nodes and movetime."""
+        if clocks is not None:
+            words = [
+                f"{name} {max(1, round(seconds * 1000))}"
+                for name, seconds in zip(("wtime", "btime", "winc", "binc"), clocks.left + clocks.increment)
+            ]
+            return words + ([f"movestogo {clocks.moves_to_go}"] if clocks.moves_to_go else [])
+        return (
+            ([f"depth {limit.depth}"] if limit.depth is not None else [])
+            + ([f"nodes {limit.nodes}"] if limit.nodes is not None else [])
+            + ([f"movetime {max(1, round(limit.time * 1000))}"] if limit.time is not None else [])
+        )
 
     def _position(self, board: Board) -> str:
         start = board.copy()
@@ -266,15 +327,26 @@ class UCIAgent(SearchAgent):
     def _search(self, board: Board, limit: Limit, deadline: Deadline) -> SearchResult:
         if self._proc is None or self._proc.poll() is not None:
             self._start()
+        clocks = self._clocks
+        # the engine may think its limit's time, or under a game clock all that is on its clock
+        seconds = (limit.time or 0.0) if clocks is None else clocks.left[int(board.turn)]
+        pondered, self._pondering = self._pondering, None
+        if pondered is not None and pondered == board:
+            self._send("ponderhit")  # it has been thinking on this very position
+        else:
+            if pondered is not None:  # the opponent did not play the expected reply
+                self._send("stop")
+                self._bestmove(pondered, _time.perf_counter() + self.grace, "stop")
+            self._send(self._position(board))
+            self._send("go " + " ".join(self._bounds(limit, clocks)))
+        return self._bestmove(board, _time.perf_counter() + seconds + self.grace, f"time {seconds:g}")
+
+    def _bestmove(self, board: Board, answer_by: float, allowed: str) -> SearchResult:
+        """Read the engine's lines up to its ``bestmove`` in ``board``, sending ``stop`` at
+        ``answer_by`` and killing it a second later (``EngineError`` naming what it was
+        ``allowed``); the result of its move and its last ``info`` line (``ponder``: the reply
+        it named, if any)."""
         started = _time.perf_counter()
-        self._send(self._position(board))
-        bounds = (
-            ([f"depth {limit.depth}"] if limit.depth is not None else [])
-            + ([f"nodes {limit.nodes}"] if limit.nodes is not None else [])
-            + ([f"movetime {max(1, round(limit.time * 1000))}"] if limit.time is not None else [])
-        )
-        self._send("go " + " ".join(bounds))
-        answer_by = started + (limit.time or 0.0) + self.grace
         info: dict[str, Any] = {}
         stopped = False
         while True:
@@ -288,7 +360,7 @@ class UCIAgent(SearchAgent):
                 if stopped:
                     raise self._fail(
                         f"gave no bestmove within {answer_by - started:.1f} s "
-                        f"(time {limit.time}, grace {self.grace}) in {board.text()!r}"
+                        f"({allowed}, grace {self.grace}) in {board.text()!r}"
                     ) from None
                 continue
             if line is None:
@@ -298,14 +370,25 @@ class UCIAgent(SearchAgent):
                 info.update(_info_fields(words))
             elif words[:1] == ["bestmove"]:
                 break
-        text = words[1] if len(words) > 1 else "(none)"
+        move = self._parse(words[1] if len(words) > 1 else "(none)", board)
+        if not board.is_legal(move):
+            raise self._fail(f"answered the illegal move {words[1]!r} in {board.text()!r}")
+        reply = None
+        if len(words) > 3 and words[2] == "ponder":
+            try:
+                reply = Move.parse(words[3], board.size)
+            except InvalidMoveError:
+                pass  # a malformed ponder move is only a hint: nothing to ponder on
+        stats = {"ponder": reply}
+        return SearchResult(
+            move, info.get("value", math.nan), int(info.get("depth", 0)), int(info.get("nodes", 0)), stats=stats
+        )
+
+    def _parse(self, text: str, board: Board) -> Move:
         try:
-            move = Move.parse(text, board.size)
+            return Move.parse(text, board.size)
         except InvalidMoveError:
             raise self._fail(f"answered {text!r}, not a move, in {board.text()!r}") from None
-        if not board.is_legal(move):
-            raise self._fail(f"answered the illegal move {text!r} in {board.text()!r}")
-        return SearchResult(move, info.get("value", math.nan), int(info.get("depth", 0)), int(info.get("nodes", 0)))
 
 
 def _pump(stream: Any, sink: Any, end: bool) -> None:
