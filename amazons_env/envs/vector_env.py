@@ -109,9 +109,10 @@ class AmazonsVectorEnv(VectorEnv):
         if not isinstance(copy, bool):
             raise InvalidArgumentError(f"copy={describe(copy)} must be True or False")
         self.num_threads = check_num_threads(num_threads)
-        self.autoreset_mode = check_autoreset_mode(autoreset_mode)
+        self._autoreset_mode = check_autoreset_mode(autoreset_mode)
+        self._refuses_ended = self._autoreset_mode is AutoresetMode.DISABLED  # one test per step
         # per instance, as gymnasium's SyncVectorEnv keeps it: the class's dict holds the default
-        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        self.metadata = {**type(self).metadata, "autoreset_mode": self._autoreset_mode}
         self.size = n = check_size(size)
         self.illegal_action = illegal_action
         self.copy = copy
@@ -246,7 +247,7 @@ class AmazonsVectorEnv(VectorEnv):
         if not self._started:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
         actions = self._check_actions(actions)
-        if self.autoreset_mode is AutoresetMode.DISABLED:
+        if self._refuses_ended:
             ended = np.flatnonzero(self._meta[:, K.DONE])
             if len(ended):
                 raise gymnasium.error.ResetNeeded(
@@ -277,6 +278,11 @@ class AmazonsVectorEnv(VectorEnv):
             self._opponent_moves()
             self._learner_outcomes(was_done)
         return self._output(with_step=True)
+
+    @property
+    def autoreset_mode(self) -> AutoresetMode:
+        """The autoreset mode, fixed at construction (as in ``metadata["autoreset_mode"]``)."""
+        return self._autoreset_mode
 
     def sample_legal_actions(self) -> np.ndarray:
         """A uniformly random legal action for every game (from ``np_random``; 0 where a game has
