@@ -44,8 +44,34 @@ def test_against_times_only_the_agents_moves(monkeypatch):
     assert len(result["seconds"]) == len(result["queued"]) == len(timed) > 0
     assert {spec for spec, _ in timed} == {"alphabeta:depth=1,seed=3"}
     assert {turn for _, turn in timed} == {0, 1}  # White in one game, Black in the other
+    assert len(result["kinds"]) == len(timed) and set(result["kinds"]) <= set(clock.KINDS)
     row = clock.row(result, 1.0)
-    assert row.startswith("| alphabeta:depth=1 | 6x6 |") and row.count("|") == 13
+    assert row.startswith("| alphabeta:depth=1 | 6x6 | 1 |") and row.count("|") == 19
+
+
+def test_moves_are_counted_by_how_their_search_stopped():
+    from amazons_env import Move
+
+    from agents.search.result import SearchResult
+
+    def result(value, **stats):
+        return SearchResult(Move.parse("a1-a2/a3", 6), value, stats=stats)
+
+    assert clock.kind_of(result(0.3, stopped="time_max"), separated=True) == "open"  # the search says
+    assert clock.kind_of(result(0.3, stopped="settled"), separated=False) == "settled"
+    assert clock.kind_of(result(2.0), separated=False) == "proven"  # no stat: the value says
+    assert clock.kind_of(result(0.3), separated=True) == "decided"  # or the position
+    assert clock.kind_of(None, separated=False) == "open"
+
+
+def test_games_on_a_clock_report_the_time_used_and_no_loss_on_time():
+    from agents.arena.clocks import TimeControl
+
+    result = clock.play_on_clock("alphabeta:depth=1", 6, 2, seed=1, tc=TimeControl(30.0, 0.1), against="random")
+    assert result["lost_on_time"] == 0 and len(result["seconds"]) == len(result["kinds"]) > 0
+    assert 0 < result["used"] < result["given"]
+    row = clock.clock_row(result)
+    assert row.startswith("| alphabeta:depth=1 | 6x6 | 0.5+0.1 | 2 |") and row.endswith("| 0 | PASS |")
 
 
 def test_sprt_statistics():
