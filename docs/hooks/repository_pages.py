@@ -9,11 +9,12 @@ and a broken one fails the strict build. ``mkdocs.yml`` names this file under ``
 
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 
 __all__ = ["PAGES", "linked_files", "on_files"]
 
@@ -32,13 +33,21 @@ def linked_files(text: str) -> list[str]:
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    """Add the root pages and the files they link to; a target that does not exist is left out,
-    so the link to it warns."""
+    """Add the root pages and, following their links, the files they reach (a Markdown file
+    reached so is a page outside the navigation, whose own links are followed too); a target
+    that does not exist is left out, so the link to it warns."""
+    pending = list(PAGES)
     for name, site_path in PAGES.items():
-        text = (ROOT / name).read_text(encoding="utf-8")
-        files.append(File.generated(config, site_path, content=text))
-        for target in linked_files(text):
-            if target in PAGES or files.get_file_from_path(target) is not None or not (ROOT / target).is_file():
+        files.append(File.generated(config, site_path, content=(ROOT / name).read_text(encoding="utf-8")))
+    while pending:
+        page = pending.pop()
+        for target in linked_files((ROOT / page).read_text(encoding="utf-8")):
+            path = posixpath.normpath(posixpath.join(posixpath.dirname(page), target))
+            if path in PAGES or files.get_file_from_path(path) is not None or not (ROOT / path).is_file():
                 continue
-            files.append(File.generated(config, target, abs_src_path=str(ROOT / target)))
+            files.append(
+                File.generated(config, path, abs_src_path=str(ROOT / path), inclusion=InclusionLevel.NOT_IN_NAV)
+            )
+            if path.endswith(".md"):
+                pending.append(path)
     return files
