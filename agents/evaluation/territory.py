@@ -17,10 +17,11 @@ from White's point of view (negated for Black at the end, so the value is for th
   ``b``; the penalty ``mob * s * 2^(-alpha / 4)`` (``f(0, alpha) = 0``, decreasing in ``alpha``,
   ``2 f(w, 5) < f(w, 0)``) is added for the opponent's amazons and subtracted for one's own.
 
-The value is ``tanh((t + m) / (scale * squares))`` for the side to move, in ``(-1, 1)``; a side to
-move with no move scores -1.
+The value is ``tanh((t + m) / (scale * exp(scale_phase * s) * squares))`` for the side to move, in
+``(-1, 1)`` (``scale_phase``, 0 in the study, sharpens the squash as the board closes, where the count
+decides more surely); a side to move with no move scores -1.
 
-The weights ``kappa``, ``scale``, ``mob``, ``a1``..``a4`` come as a set (``weights=``): ``study``, the
+The weights ``kappa``, ``scale``, ``mob``, ``a1``..``a4``, ``scale_phase`` come as a set (``weights=``): ``study``, the
 published 10x10 tuning (``agents.evaluation.territory_weights.STUDY``), or ``default``, a set fitted
 to uct's games per board size (``training.tuning``) where one is shipped, the study set elsewhere
 (``Territory.params_for`` says which sizes and why), or a parameter file's path. A search asks for
@@ -91,6 +92,7 @@ WEIGHT_SETS = ("default", "study")  # the named sets of the ``weights`` option; 
         "a2": opt("phase weight of t2, king-distance territory (unset: the weight set's)", ge=0),
         "a3": opt("phase weight of c1, queen-distance position (unset: the weight set's)", ge=0),
         "a4": opt("phase weight of c2, king-distance position (unset: the weight set's)", ge=0),
+        "scale_phase": opt("the tanh scale grows as exp(scale_phase s) (unset: the weight set's)", ge=-10, le=10),
         "weights": opt(
             "weight set: default (fitted per board size where one is shipped, else study), study (the "
             "published 10x10 tuning on every size) or the path of a parameter file (training.tuning)"
@@ -115,10 +117,11 @@ class Territory(Evaluator):
         a2: Optional[float] = None,
         a3: Optional[float] = None,
         a4: Optional[float] = None,
+        scale_phase: Optional[float] = None,
         weights: str = "default",
         kernel: str = "bitboard",
     ) -> None:
-        given = {"kappa": kappa, "scale": scale, "mob": mob, "a1": a1, "a2": a2, "a3": a3, "a4": a4}
+        given = dict(zip(PARAM_NAMES, (kappa, scale, mob, a1, a2, a3, a4, scale_phase), strict=True))
         self.overrides = {name: value for name, value in given.items() if value is not None}
         check_params(self.overrides, OptionError, "territory")
         if kernel not in KERNELS:

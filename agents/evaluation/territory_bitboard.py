@@ -330,7 +330,7 @@ def _evaluate(cells, queens, nq, side, dirs, params, zero):
             for i in range(nq[j]):
                 alpha = _mobility_alpha(bit(zero, _BIT[size, queens[j, i]]), empty, east, west, size, reach, free)
                 score += sign * mobility_penalty(alpha, s, params)
-    return squash(score, side, params, squares)
+    return squash(score, side, s, params, squares)
 
 
 @njit(KERNEL_SIGNATURE, cache=True)

@@ -5,7 +5,7 @@ kernel on boards too large for bitboards.
 
 >>> from amazons_env import Board
 >>> board = Board(8)
->>> params = np.array([0.1, 0.1, 10.0, 0.6, 0.2, 0.4, 0.5])
+>>> params = np.array([0.1, 0.1, 10.0, 0.6, 0.2, 0.4, 0.5, 0.0])
 >>> v = territory_kernel(board.cells, board.queens, board.queen_counts, 0, board.dirs, params)
 >>> 0 < v < 0.5
 True
@@ -36,8 +36,8 @@ __all__ = [
 
 FAR = 127  # "unreachable" distance
 KERNELS = ("bitboard", "mailbox")  # the same value either way; the mailbox kernel is the reference
-PARAM_NAMES = ("kappa", "scale", "mob", "a1", "a2", "a3", "a4")
-KAPPA, SCALE, MOB, A1, A2, A3, A4 = range(len(PARAM_NAMES))
+PARAM_NAMES = ("kappa", "scale", "mob", "a1", "a2", "a3", "a4", "scale_phase")
+KAPPA, SCALE, MOB, A1, A2, A3, A4, SCALE_PHASE = range(len(PARAM_NAMES))
 _HALF_POWERS = 0.5 ** np.arange(FAR + 1, dtype=np.float64)  # 2^-d by table: pow() is slow in the loop
 # indices into ``features`` (White's point of view)
 T1, T2, C1, C2, W = range(5)
@@ -221,11 +221,17 @@ def mobility_penalty(alpha, s, params):
 
 
 @njit(cache=True)
-def squash(score, side, params, squares):
-    """White's ``score`` as the value for ``side`` (to move), in (-1, 1)."""
+def squash(score, side, s, params, squares):
+    """White's ``score`` as the value for ``side`` (to move) at phase ``s``, in (-1, 1): the tanh's
+    scale is ``scale * exp(scale_phase * s)`` (a count decides more surely as the board closes;
+    ``scale_phase = 0``, the study's, leaves it ``scale`` exactly; a parameter array of the seven
+    earlier weights has none)."""
     if side == 1:
         score = -score
-    return np.tanh(score / (params[SCALE] * squares))
+    scale = params[SCALE]
+    if params.shape[0] > SCALE_PHASE:
+        scale *= np.exp(params[SCALE_PHASE] * s)
+    return np.tanh(score / (scale * squares))
 
 
 @njit(KERNEL_SIGNATURE, cache=True)
@@ -246,4 +252,4 @@ def territory_kernel(cells, queens, nq, side, dirs, params):
             for i in range(nq[j]):
                 alpha = _mobility_alpha(cells, dirs, queens[j, i], maps[1 - j], free)
                 score += sign * mobility_penalty(alpha, s, params)
-    return squash(score, side, params, squares)
+    return squash(score, side, s, params, squares)

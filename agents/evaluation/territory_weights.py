@@ -51,7 +51,16 @@ __all__ = [
 ]
 
 #: the published 10x10 tuning, in ``PARAM_NAMES``' order (the README's "Engines" section)
-STUDY: dict[str, float] = {"kappa": 0.1, "scale": 0.1, "mob": 10.0, "a1": 0.6, "a2": 0.2, "a3": 0.4, "a4": 0.5}
+STUDY: dict[str, float] = {
+    "kappa": 0.1,
+    "scale": 0.1,
+    "mob": 10.0,
+    "a1": 0.6,
+    "a2": 0.2,
+    "a3": 0.4,
+    "a4": 0.5,
+    "scale_phase": 0.0,  # not in the study: the tanh's scale the same in every phase
+}
 WEIGHTS_FOLDER = Path(__file__).resolve().parent / "weights"
 WEIGHTS_VERSION = 1
 _KEYS = ("format_version", "evaluator", "size", "params", "data_hash", "fit", "sha256")
@@ -65,7 +74,9 @@ class WeightsFileError(InvalidFileError):
 def check_params(values: Mapping[str, Any], error: type[ValueError], where: str) -> None:
     """Raise ``error`` naming ``where`` and the weight when one of ``values`` (by name, any subset
     of ``PARAM_NAMES``) is not a finite number in its range: ``|kappa| <= 0.2`` (Lieberum's tie
-    bonus), ``scale > 0``, ``mob`` and ``a1``..``a4`` ``>= 0``, ``a1 <= 1`` (``1 - a1 s >= 0``).
+    bonus), ``scale > 0``, ``mob`` and ``a1``..``a4`` ``>= 0``, ``a1 <= 1`` (``1 - a1 s >= 0``),
+    ``|scale_phase| <= 10`` (the scale grows or shrinks at most e^10-fold from the filling phase to
+    the open board).
 
     >>> check_params({"a1": 1.5}, ValueError, "territory")
     Traceback (most recent call last):
@@ -81,7 +92,9 @@ def check_params(values: Mapping[str, Any], error: type[ValueError], where: str)
             raise error(f"{where}: kappa={value!r}: Lieberum's tie bonus must satisfy |kappa| <= 0.2")
         if name == "scale" and not value > 0:
             raise error(f"{where}: scale={value!r}: must be > 0 (squares per unit of tanh input / board squares)")
-        if name not in ("kappa", "scale") and not value >= 0:
+        if name == "scale_phase" and not abs(value) <= 10:
+            raise error(f"{where}: scale_phase={value!r}: must satisfy |scale_phase| <= 10")
+        if name not in ("kappa", "scale", "scale_phase") and not value >= 0:
             raise error(f"{where}: {name}={value!r}: phase weights and the mobility penalty must be >= 0")
         if name == "a1" and value > 1:
             raise error(f"{where}: a1={value!r}: f1 = 1 - a1 s must stay >= 0, so a1 <= 1")

@@ -7,7 +7,7 @@ game's outcome ``r`` and the deeper search's value ``d`` (both for the side to m
     y = (1 - deep_weight) (1 + r) / 2 + deep_weight (1 + d) / 2
 
 ``deep_weight=0`` is Texel's logistic regression on outcomes, ``1`` a regression to the deeper
-search. The seven weights (``PARAM_NAMES``) move within the ranges the evaluator accepts
+search. The eight weights (``PARAM_NAMES``) move within the ranges the evaluator accepts
 (``territory_weights.check_params``), by L-BFGS-B from the study set.
 
 Whole games are held out (a seeded ``holdout`` fraction of them), so no game has positions on both
@@ -56,9 +56,10 @@ BOUNDS = {
     "a2": (0.0, 10.0),
     "a3": (0.0, 10.0),
     "a4": (0.0, 10.0),
+    "scale_phase": (-10.0, 10.0),
 }
 # the optimiser's step sizes are alike when each weight is measured in its own typical size
-_TYPICAL = np.array([0.1, 0.1, 10.0, 0.5, 0.5, 0.5, 0.5])
+_TYPICAL = np.array([0.1, 0.1, 10.0, 0.5, 0.5, 0.5, 0.5, 1.0])
 
 
 def holdout_games(games: np.ndarray, fraction: float, seed: int) -> np.ndarray:

@@ -6,7 +6,7 @@ once, so a fit tries thousands of weight sets without a breadth-first search eac
 
     s = min(1, sqrt(w / squares))
     score = (1 - a1 s)(sign t1 + kappa n1) + a2 s (sign t2 + kappa n2) + s sign (a3 c1 + a4 c2 + mob m)
-    value = tanh(score / (scale squares))
+    value = tanh(score / (scale exp(scale_phase s) squares))
 
 for the side to move (``sign`` = +1 for White, -1 for Black; a tie counts ``kappa`` for the side to
 move). The tests hold ``values`` equal to the kernel's value.
@@ -32,8 +32,8 @@ from agents.evaluation.territory_mailbox import N_TERMS, PARAM_NAMES, TERM_NAMES
 __all__ = ["position_terms", "phase", "values", "log_values"]
 
 _T1, _N1, _T2, _N2, _C1, _C2, _W, _M = range(N_TERMS)
-_KAPPA, _SCALE, _MOB, _A1, _A2, _A3, _A4 = range(len(PARAM_NAMES))
-assert TERM_NAMES[_M] == "m" and PARAM_NAMES[_A4] == "a4"  # the orders this module indexes by
+_KAPPA, _SCALE, _MOB, _A1, _A2, _A3, _A4, _SCALE_PHASE = range(len(PARAM_NAMES))
+assert TERM_NAMES[_M] == "m" and PARAM_NAMES[_SCALE_PHASE] == "scale_phase"  # the orders indexed by
 
 
 def position_terms(cells: np.ndarray, sides: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -66,7 +66,7 @@ def _tanh_input(params: np.ndarray, terms: np.ndarray, sides: np.ndarray, size: 
     score = (1.0 - p[_A1] * s) * (sign * terms[:, _T1] + p[_KAPPA] * terms[:, _N1])
     score += p[_A2] * s * (sign * terms[:, _T2] + p[_KAPPA] * terms[:, _N2])
     score += s * sign * (p[_A3] * terms[:, _C1] + p[_A4] * terms[:, _C2] + p[_MOB] * terms[:, _M])
-    return score / (p[_SCALE] * squares)
+    return score / (p[_SCALE] * np.exp(p[_SCALE_PHASE] * s) * squares)
 
 
 def values(params: np.ndarray, terms: np.ndarray, sides: np.ndarray, size: int) -> np.ndarray:
