@@ -125,7 +125,7 @@ def go_limit(limits: dict[str, int], board: Board, movetime_ms: int = 0, overhea
     >>> go_limit({"depth": 3}, board), go_limit({"movetime": 550, "nodes": 9000}, board)
     (Limit(depth=3), Limit(time=0.5, nodes=9000))
     >>> go_limit({"wtime": 60000, "btime": 60000, "winc": 100, "binc": 100}, board)
-    Limit(time=1.588, time_max=4.764)
+    Limit(time=2.524, time_max=10.096)
     >>> go_limit({"infinite": 1}, board, movetime_ms=800) is None
     True
     """

@@ -41,11 +41,16 @@ True
 time ``left``, its Fischer ``increment``, the moves to go until the clock is refilled (``None``:
 the rest of the game) and the position, the ``Limit`` of the move. ``time`` is the time left,
 less a safety margin and every remaining move's overhead, plus the increments still to come,
-spread over the moves this side is expected to make: ``moves_to_go`` when it is sooner than the
-game's end, else ``MOVES_PER_EMPTY`` of the empty squares (each ply fills one, so a side has
-at most half of them; in ``uct`` games on 8x8 and 10x10 a side made 0.36-0.47 of them to the end,
-0.4 on average in the open game, and the moves once the game is decided are played at once).
-``time_max`` lets a search that is still unsure go on, ``STRETCH`` times as long, but never past
+spread over the moves this side is expected still to think on: ``moves_to_go`` when it is
+sooner than the game's end, else ``MOVES_PER_EMPTY`` of the empty squares. Each ply fills one,
+so a side has at most half of them to play, and in ``uct`` games at 1 s on 8x8 and 10x10 a side
+made 0.36-0.47 of them to the end (``experiments/layout-regression``, ``uct-net-8x8``); but the
+moves once the game is decided or proven are played at once, and under a clock ``uct`` stops as
+soon as its move is settled, so about half of them think. Time left at the end is lost: with
+0.4 (every move thinking) ``uct`` self-play on 8x8 at 15 s + 0.05 s used 38% of its clock, with
+0.25 45-47%, and on 10x10 at 30 s + 0.05 s 82% (``benchmarks/clock.py --tc``, a game each on a
+loaded machine; 8x8 games are proven sooner). A side that thinks on every move (no early stop) spends more early and less late, and
+never runs out. ``time_max`` lets a search that is still unsure go on, ``STRETCH`` times as long, but never past
 ``MOST_OF_LEFT`` of what is usable (all of it on the last move before a refill): after the move
 at least that much is left, whatever the estimate of the moves to come got wrong, so a clock
 never runs out by the manager's choice. ``GameClocks`` is both sides' clocks at a move, as a
@@ -53,13 +58,13 @@ UCI ``go`` sends them; ``GameClocks.limit`` allots the side to move's time.
 
 >>> from amazons_env import Board
 >>> allot(Board(10), 60.0, 0.1)              # one minute + 0.1 s, at the start of a 10x10 game
-Limit(time=1.618, time_max=4.854)
+Limit(time=2.554, time_max=10.216)
 >>> allot(Board(10), 60.0, moves_to_go=1)    # the clock is refilled after this move
 Limit(time=56.98, time_max=56.98)
 >>> allot(Board(10), 0.001)                  # nothing usable is left: the least time of a move
 Limit(time=0.005, time_max=0.005)
 >>> GameClocks((60.0, 0.5), (0.1, 0.1)).limit(Board(position="3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 b"))
-Limit(time=0.09, time_max=0.114)
+Limit(time=0.096, time_max=0.114)
 >>> allot(Board(10), -1.0)
 Traceback (most recent call last):
 ...
@@ -130,11 +135,11 @@ RENAMED_CLOCKS = {"legacy": "predict"}
 #: arena's bookkeeping): kept back from the time of every move still to come
 MOVE_OVERHEAD = 0.02
 #: the moves a side is expected still to make, per empty square (``allot``)
-MOVES_PER_EMPTY = 0.4
+MOVES_PER_EMPTY = 0.25
 #: the fewest moves the time left is spread over when the game's end is estimated
 FEWEST_MOVES = 4
 #: how much longer than ``time`` an unsure search may go on (``time_max``)
-STRETCH = 3.0
+STRETCH = 4.0
 #: the most of the usable time one move may take at its longest, unless the clock is refilled after it
 MOST_OF_LEFT = 0.25
 #: the share of the time left kept back as a safety margin
@@ -201,7 +206,7 @@ def expected_moves(board: Board) -> int:
     ``MOVES_PER_EMPTY`` of the empty squares, at least ``FEWEST_MOVES``.
 
     >>> expected_moves(Board(10)), expected_moves(Board(8))
-    (37, 23)
+    (23, 14)
     """
     empty = int(np.count_nonzero(board.cells == core.EMPTY))
     return max(FEWEST_MOVES, math.ceil(MOVES_PER_EMPTY * empty))
