@@ -55,7 +55,10 @@ class SearchResult:
     """One search's answer (module docstring). ``value`` is for the side to move: an evaluation
     in [-1, 1], or beyond it for a proven result in the searches that say so (alpha-beta's
     +-2). ``nodes`` counts all iterations of an iterative deepening; a tree search reports its
-    simulations. ``stats`` holds the rest, readable as attributes. ``move`` is None only in the
+    simulations. ``stats`` holds the rest, readable as attributes: among them ``stopped``, why the
+    search ended (``"time"``, ``"time_max"``, ``"simulations"``, ``"proven"``, ``"settled"``, or
+    ``"decided"`` for a filling-phase move played without searching: ``agents.search.agent``), and
+    for a search that ponders ``ponder``, the reply it expects. ``move`` is None only in the
     result of one iteration cut by its budget before it had a move
     (``batched_alphabeta``): ``SearchAgent.search`` always answers with a move."""
 

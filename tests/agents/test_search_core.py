@@ -4,6 +4,8 @@ holding a search to the limits it honours, the filling-phase shortcut, ``last_re
 
 import math
 import pickle
+import threading
+import time
 
 import pytest
 
@@ -11,7 +13,8 @@ from amazons_env import Board, Move
 from amazons_env.errors import AmazonsError
 
 from agents import Limit, SearchAgent, SearchResult, make
-from agents.search.agent import GameOverError, think
+from agents.search.agent import DEADLINE_LAST, DEADLINE_STOP, Deadline, GameOverError, think
+from agents.search.clock import NEVER, as_ns
 from agents.search.result import LimitError
 
 FINISHED = "Q*q1/****/****/**** w"  # White's queen is walled in: White to move has no move
@@ -43,6 +46,7 @@ def test_result_reads_its_stats_as_attributes_and_names_a_missing_one():
         ("simulations", -3, "whole number >= 1"),
         ("nodes", True, "whole number >= 1"),
         ("nodes", "10", "whole number >= 1"),
+        ("time_max", 1.0, "needs time"),
     ],
 )
 def test_limit_refuses_a_bad_field_naming_it_and_its_value(field, value, why):
@@ -121,3 +125,41 @@ def test_the_search_results_are_one_class_with_each_search_s_stats():
     ):
         result = make(spec).search(board)
         assert type(result) is SearchResult and set(result.stats) == stats and result.seconds > 0
+
+
+@pytest.mark.parametrize("most", [0.5, -1.0, math.inf, math.nan, "2", True])
+def test_limit_time_max_is_seconds_no_fewer_than_time(most):
+    with pytest.raises(LimitError, match="Limit time_max=.*finite number >= time"):
+        Limit(time=1.0, time_max=most)
+
+
+def test_time_max_goes_with_time_to_every_search_that_honours_time():
+    limit = Limit(time=0.2, time_max=0.6, depth=3)
+    assert limit.only(("time",)) == Limit(time=0.2, time_max=0.6) and limit.only(("depth",)) == Limit(depth=3)
+    agent = Counter()
+    agent.search(Board(6), Limit(time=0.2, time_max=0.6))
+    assert agent.calls[-1] == Limit(time=0.2, time_max=0.6)
+
+
+@pytest.mark.parametrize(("stop", "last"), [(math.nan, None), ("1", None), (True, None), (2.0, 1.0), (1.0, math.nan)])
+def test_a_deadline_refuses_a_bad_move_and_is_left_as_it_was(stop, last):
+    deadline = Deadline(0.0, 5.0)
+    with pytest.raises(AmazonsError, match="Deadline"):
+        deadline.move(stop, last)
+    assert (deadline.stop, deadline.last) == (5.0, 5.0) and deadline.ns.tolist() == [5 * 10**9] * 2
+
+
+def test_a_deadline_moved_by_another_thread_is_seen_through_its_array():
+    deadline = Deadline(time.perf_counter())
+    assert deadline.ns.tolist() == [NEVER, NEVER] and not deadline.passed()
+    mover = threading.Thread(target=deadline.move, args=(deadline.start,))
+    mover.start()
+    mover.join()
+    assert deadline.passed() and deadline.ns[DEADLINE_STOP] == as_ns(deadline.start) == deadline.ns[DEADLINE_LAST]
+
+
+def test_the_filling_shortcut_says_the_move_was_decided():
+    board = Board.from_text(SEPARATED)
+    assert Counter(endgame=100).search(board).stopped == "decided"
+    result = make("uct:sims=10").search(board)
+    assert (result.stopped, result.ponder) == ("decided", None)

@@ -1,0 +1,154 @@
+"""``uct``'s threads (root parallelism: one tree per thread, root visits merged) and the stops of
+its search loop under a game clock: settled moves, going on while unsure, a proof ending every
+tree. The unit tests of the stop rules build small trees by hand; the rest run short searches."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from amazons_env import Board
+
+from agents import Limit, make
+from agents.search import uct_tree as T
+from agents.search.agent import Deadline
+from agents.search.uct import UCT, visit_policy
+from agents.search.uct_tree.choice import pick
+from agents.search.uct_tree.simulation import SURE_LEAD, _settled, _sure
+
+from tests.agents.test_agents import random_position
+
+
+def _tree(visits: list[int], means: list[float], arrows: tuple[int, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """A root (row 0) whose children (rows 1..) have these visits and means; with ``arrows``,
+    the children are queen moves and the first one has arrows with those visits."""
+    n, m = len(visits), len(arrows)
+    ni, nf, st = np.zeros((1 + n + m, T.NI), np.int32), np.zeros((1 + n + m, T.NF)), np.zeros(T.NST, np.int64)
+    T.new_root(ni, nf, st)
+    ni[0, T.FIRST], ni[0, T.NKIDS] = 1, n
+    ni[1:, T.FIRST], ni[1:, T.KIND] = -1, T.KIND_ARROW if arrows else T.KIND_MOVE
+    ni[1 : 1 + n, T.VISITS], nf[1 : 1 + n, T.WSUM] = visits, np.multiply(visits, means)
+    if arrows:
+        ni[1, T.FIRST], ni[1, T.NKIDS] = 1 + n, m
+        ni[1 + n :, T.VISITS], ni[1 + n :, T.KIND] = arrows, T.KIND_MOVE
+    return ni, nf
+
+
+def test_a_move_is_settled_when_no_runner_up_can_overtake_it_at_any_level():
+    ni, _ = _tree([10, 4, 1], [0.1, 0.2, 0.0])
+    assert _settled(ni, 0, 5.9) and not _settled(ni, 0, 6.0)  # 10 - 4 visits: a lead of 6
+    ni, _ = _tree([10, 4], [0.1, 0.2], arrows=(7, 5))
+    assert not _settled(ni, 0, 3.0) and _settled(ni, 0, 1.5)  # the arrow leads by 2 only
+    ni, _ = _tree([10, 4], [0.1, 0.2], arrows=())
+    ni[1, T.KIND] = T.KIND_ARROW  # a queen move whose arrows were never expanded: not settled
+    assert not _settled(ni, 0, 0.0)
+    ni, _ = _tree([10, 12], [0.1, 0.2])
+    ni[2, T.SOLVED] = -1  # a proven loss never counts as the runner-up
+    assert _settled(ni, 0, 9.0)
+
+
+def test_a_search_is_sure_of_a_move_that_leads_in_visits_and_mean():
+    lead = int(np.ceil(SURE_LEAD * 10))
+    ni, nf = _tree([lead, 10], [0.3, 0.2])
+    assert _sure(ni, nf, 0)
+    ni, nf = _tree([lead - 1, 10], [0.3, 0.2])
+    assert not _sure(ni, nf, 0)  # not far enough ahead
+    ni, nf = _tree([lead, 10], [0.1, 0.2])
+    assert not _sure(ni, nf, 0)  # the runner-up has the better mean
+    ni, nf = _tree([3], [0.0])
+    assert _sure(ni, nf, 0)  # one move
+
+
+@pytest.mark.parametrize("spec", ["uct:threads=0", "uct:threads=-1", "uct:threads=1.5", "uct:threads=nan"])
+def test_bad_thread_counts_are_refused(spec):
+    with pytest.raises(ValueError, match="threads"):
+        make(spec)
+    with pytest.raises(ValueError, match="threads"):
+        UCT(threads=True)
+
+
+@pytest.mark.parametrize("tree", ["split", "move"])
+def test_threads_share_the_simulations_and_merge_their_root_visits(tree):
+    board = random_position(4, size=8, max_moves=300)
+    agent = make(f"uct:sims=1001,threads=3,tree={tree},seed=2")
+    assert isinstance(agent, UCT)
+    result = agent.search(board)
+    assert board.is_legal(result.move) and result.simulations == 1001 and result.stopped == "simulations"
+    trees = agent._trees
+    assert len(trees) == 3 and sorted(int(st[T.SIMS]) for _, _, st in trees) == [333, 334, 334]
+    assert len({int(st[T.RNG]) for _, _, st in trees}) == 3  # a seed each
+    levels = 2 if tree == "split" else 1
+    chosen = pick(trees, [int(st[T.ROOT]) for _, _, st in trees], levels)
+    assert chosen is not None and agent._move(chosen, board.size) == result.move
+    if tree == "split":
+        moves, shares = visit_policy(agent, board)
+        assert abs(float(shares.sum()) - 1.0) < 1e-5 and len({tuple(m) for m in moves}) == len(moves)
+
+
+def test_each_thread_reuses_its_own_tree():
+    agent, board = make("uct:sims=2000,threads=2,seed=4"), Board(6)
+    assert isinstance(agent, UCT)
+    result = agent.search(board)
+    board.push(result.move)
+    board.push(result.ponder)
+    nodes = [agent._reused_node(board, tree) for tree in agent._trees]
+    assert None not in nodes
+    before = [int(ni[node, T.VISITS]) for (ni, _, _), node in zip(agent._trees, nodes)]
+    assert min(before) > 0
+    agent.search(board)
+    after = [int(ni[int(st[T.ROOT]), T.VISITS]) for ni, _, st in agent._trees]
+    assert sum(after) == sum(before) + 2000
+
+
+def test_a_timed_search_with_threads_keeps_its_time():
+    agent, board = make("uct:time=0.3,threads=2", seed=1), Board(8)
+    agent.search(board, Limit(simulations=50))  # compiled
+    result = agent.search(board)
+    assert 0.2 < result.seconds < 0.35 and result.stopped == "time"
+
+
+def test_a_moved_deadline_stops_every_thread():
+    agent, board = make("uct:threads=2", seed=3), Board(8)
+    agent.search(board, Limit(simulations=50))
+    deadline = Deadline(time.perf_counter())
+    answer = []
+    thread = threading.Thread(target=lambda: answer.append(agent.search(board, deadline=deadline)))
+    thread.start()
+    time.sleep(0.2)
+    moved = time.perf_counter()
+    deadline.move(moved)
+    thread.join(5)
+    assert not thread.is_alive() and time.perf_counter() - moved < 0.1 and answer[0].stopped == "time"
+
+
+def test_a_proof_in_one_tree_ends_the_search_of_all():
+    """A late 5x5 position that the trees prove within a fraction of a second: the search ends
+    then, far before its time, and says so."""
+    board = next(b for b in (random_position(seed, size=5, max_moves=14) for seed in range(40)) if not b.is_game_over())
+    result = make("uct:time=20,threads=2,endgame=0", seed=1).search(board)
+    assert result.stopped == "proven" and result.seconds < 10 and abs(result.value) == 1.0
+
+
+def test_under_a_game_clock_a_settled_search_stops_early():
+    agent, board = make("uct", seed=5), Board(6)
+    agent.search(board, Limit(simulations=50))
+    agent.reset()
+    result = agent.search(board, Limit(time=2.0, time_max=4.0))
+    assert result.stopped == "settled" and result.seconds < 2.0
+    fixed = agent.search(board, Limit(time=0.2))  # fixed time per move: never settles
+    assert fixed.stopped == "time" and fixed.seconds >= 0.15
+
+
+def test_past_its_time_an_unsure_search_goes_on_until_sure_or_time_max():
+    """Two moves of equal worth (a symmetric position's mirror images) keep the search unsure."""
+    agent, board = make("uct:reuse=0", seed=6), Board(6)
+    agent.search(board, Limit(simulations=50))
+    seen = set()
+    for _ in range(6):
+        result = agent.search(board, Limit(time=0.05, time_max=0.3))
+        assert result.seconds < 0.35
+        seen.add(result.stopped)
+    assert seen <= {"time", "time_max", "settled"} and "time_max" in seen
