@@ -86,7 +86,7 @@ class SearchResult:
 
 def _seconds(value: Any) -> bool:
     """Whether ``value`` is a number of seconds a search can think: finite and > 0."""
-    return not isinstance(value, bool) and isinstance(value, numbers.Real) and 0 < value < math.inf
+    return not isinstance(value, bool) and isinstance(value, numbers.Real) and 0 < float(value) < math.inf
 
 
 def _whole(name: str, value: Any) -> Optional[int]:

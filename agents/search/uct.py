@@ -311,15 +311,16 @@ class UCT(SearchAgent):
             icfg[T.MAX_KIDS] = int(icfg[T.KQ]) * reach if icfg[T.KQ] > 0 else core.max_moves(board.size, most)
         trees = self._roots(board)
         budget = NEVER if limit.simulations is None else limit.simulations
-        jobs, weights = [], self.evaluator.params_for(board.size)  # the evaluator's set for this board size
+        jobs: list[tuple[Any, ...]] = []
+        weights = self.evaluator.params_for(board.size)  # the evaluator's set for this board size
         for k, (ni, nf, st) in enumerate(trees):
             st[T.RNG] = int(self.rng.integers(1, 1 << 62))
             position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())
             buffers = self._buffers(board.size, k)
             self._guide(board, *position, icfg, ni, nf, st, buffers, deadline.stop)
             share = budget // self.threads + (k < budget % self.threads)
-            jobs.append((*position, int(board.turn), board.dirs, self.evaluator.kernel, weights))
-            jobs[-1] += (self.fcfg, icfg, ni, nf, st, share, deadline.ns, int(limit.time_max is not None), *buffers)
+            job: tuple[Any, ...] = (*position, int(board.turn), board.dirs, self.evaluator.kernel, weights, self.fcfg)
+            jobs.append((*job, icfg, ni, nf, st, share, deadline.ns, int(limit.time_max is not None), *buffers))
         sims, stopped = self._run(jobs, [st for _, _, st in trees], deadline)
         levels = 2 if self.tree == "split" else 1
         chosen = pick(trees, [int(st[T.ROOT]) for _, _, st in trees], levels)
@@ -359,7 +360,8 @@ class UCT(SearchAgent):
     def _move(chosen: Pick, size: int) -> Move:
         """The ``Move`` of a pick's padded squares."""
         public = core.public_index(size)
-        return Move(*(int(public[square]) for square in chosen.squares), size)
+        frm, to, arrow = (int(public[square]) for square in chosen.squares)
+        return Move(frm, to, arrow, size)
 
 
 def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
