@@ -24,8 +24,9 @@ the move's ``time`` and ``time_max`` by the searches' time manager
 (``agents.search.clock.allot``, the one the arena uses for ``--tc``).
 
 The search runs on a thread of its own (``agents.pondering.Thinking``), so the command loop
-answers ``isready`` and hears ``stop`` while it thinks; ``go``, ``ucinewgame`` and ``setoption``
-wait for the running search to end. ``bestmove X ponder Y`` names the reply the search expects,
+answers ``isready`` and hears ``stop`` while it thinks (an ordinary ``go``'s search is answered
+when it ends at its time); ``go``, ``ucinewgame`` and ``setoption`` wait for the running search
+to end. ``bestmove X ponder Y`` names the reply the search expects,
 when it names one (``uct``). **Pondering:** ``go ponder`` searches the position given (the one
 after the expected reply) with no deadline, for a search that notices a moved deadline
 (``SearchAgent.PONDERS``); ``ponderhit`` gives it the time of this move from then on (the

@@ -190,9 +190,23 @@ def test_a_uci_engine_is_given_the_clocks_and_ponders_on_its_opponents_time():
             send(line)
 
         engine._send = record
+        clocks = GameClocks((2.0, 3.0), (0.05, 0.05))
+        board = Board(6)
+        board.push(engine.search_on_clock(board, clocks).move)
+        assert sent[-1] == "go wtime 2000 btime 3000 winc 50 binc 50"
+        assert engine.ponder(board, clocks) and sent[-1].startswith("go ponder wtime 2000")
+        expected = engine._pondering.copy()
+        hit = engine.search_on_clock(expected, clocks)  # the expected reply was played
+        assert sent[-1] == "ponderhit" and expected.is_legal(hit.move)
+        expected.push(hit.move)
+        assert engine.ponder(expected, clocks)
+        other = expected.copy()
+        other.push(next(m for m in other.legal_moves() if m != engine._pondering.move_stack[-1]))
+        missed = engine.search_on_clock(other, clocks)  # another reply: stopped, then searched afresh
+        assert sent[-3:-1] == ["stop", engine._position(other)] and other.is_legal(missed.move)
+        sent.clear()
         result = play_game(engine, make("uct:time=0.02", seed=1), Board(6), tc=TimeControl(3.0, 0.05), ponder=True)
         assert result.ended == "moves" and result.plies == len(result.record)
     goes = [line for line in sent if line.startswith("go")]
     assert goes and all("wtime" in line and "binc 50" in line for line in goes)
     assert any(line.startswith("go ponder") for line in goes)
-    assert any(line in ("ponderhit", "stop") for line in sent)
