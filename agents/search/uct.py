@@ -86,11 +86,12 @@ TREES = ("split", "move")
 #: are scored by the evaluation when their parent is expanded
 PRIORS = {"eval": 0, "mixed": T.FAST_QUEENS, "fast": T.FAST_QUEENS | T.FAST_ARROWS}
 AUTO_MIXED_UP_TO = 8  # the largest board on which ``prior=auto`` is ``mixed`` (module docstring)
-#: rows of every tree (~250 MB at most), allocated at once: the operating system backs only the
-#: pages a search writes, so a search never pauses to copy its tree into a bigger one (a copy of
-#: 2M rows took 0.1-0.25 s, and one started at the deadline overran the move's time)
+#: rows of every tree (~250 MB at most), allocated at once and kept from move to move: the
+#: operating system backs only the pages a search writes, so a search never pauses to copy its
+#: tree into a bigger one (a copy of 2M rows took 0.1-0.25 s, and one started at the deadline
+#: overran the move's time)
 MAX_NODES = 1 << 22
-MAX_THREADS = 1024
+MAX_THREADS = 1024  # the most ``threads`` accepted: one tree each, so a bound on the memory asked for
 
 
 @register(
@@ -190,7 +191,8 @@ class UCT(SearchAgent):
 
     @property
     def _tree(self) -> Optional[Tree]:
-        """The first kept tree (the only one with ``threads=1``), None before a search."""
+        """The first thread's tree (the only one with ``threads=1``), None before the first search;
+        it holds the search of ``_tree_position`` (None: of no position, after ``reset``)."""
         return self._trees[0] if self._trees else None
 
     # -- the tree -------------------------------------------------------------------------------

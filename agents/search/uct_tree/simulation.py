@@ -17,9 +17,9 @@ from amazons_env import core
 from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search import endgame
 from agents.search.agent import DEADLINE_LAST, DEADLINE_STOP
-from agents.search.clock import now_ns
 from agents.search.rays import ray_end
 from agents.search.uct_tree.expansion import expand, queen_moves
+from agents.search.uct_tree.monotonic import clock_ns
 from agents.search.uct_tree.nodes import (
     ARROW,
     C_PUCT,
@@ -234,8 +234,8 @@ _RUN_ARGS = (
 )
 
 
-# nogil: an agent with ``threads`` runs one tree per Python thread; the clock's object-mode call
-# takes the GIL back for its microsecond
+# nogil: an agent with ``threads`` runs one tree per Python thread, and a ponder search runs beside
+# the caller's thread (the clock is read without the GIL where it can be: ``monotonic``)
 @njit(types.int64(*_RUN_ARGS), cache=True, nogil=True)
 def run(
     cells,
@@ -262,7 +262,7 @@ def run(
     """Play up to ``sims`` simulations from the root ``st[ROOT]`` (``side0`` to move in ``cells``;
     the arrays are restored on return); returns how many were played, and ``st[STOPPED]`` says
     why it returned (``STOPS``): the budget; a solved root; ``deadline`` (``Deadline.ns``: read
-    at every clock check, every few evaluations, so that another thread may move it) at its
+    at every clock check (``monotonic.clock_ns``), every few evaluations, so that another thread may move it) at its
     ``stop`` if the search is sure of its move (``_sure``), else at its ``last`` or when it
     becomes sure; with ``settle`` (a game clock, where time not used is banked), before
     ``stop`` as soon as the move is settled: it leads by more simulations than the rate so far
@@ -276,14 +276,14 @@ def run(
     done = 0
     root = st[ROOT]
     checked = -CHECK_EVERY
-    started = now_ns()
+    started = clock_ns()
     scan_at = started
     extended = False  # past ``stop``, unsure
     stopped = -1
     while done < sims and ni[root, SOLVED] == 0:
         if done > 0 and (st[EVALS] - checked >= CHECK_EVERY or done % CHECK_EVERY == 0):  # one at least
             checked = st[EVALS]
-            t = now_ns()
+            t = clock_ns()
             stop = deadline[DEADLINE_STOP]
             if t >= deadline[DEADLINE_LAST]:
                 stopped = STOP_TIME_MAX if extended else STOP_TIME
