@@ -229,7 +229,7 @@ def squash(score, side, s, params, squares):
     if side == 1:
         score = -score
     scale = params[SCALE]
-    if params.shape[0] > SCALE_PHASE:
+    if params.shape[0] > SCALE_PHASE and params[SCALE_PHASE] != 0.0:  # no exp() for the study set
         scale *= np.exp(params[SCALE_PHASE] * s)
     return np.tanh(score / (scale * squares))
 
