@@ -339,7 +339,9 @@ class UCT(SearchAgent):
         one runs the first); returns the simulations played and why the search stopped. A tree
         that ends the search for all (its root proven, its move settled) moves the deadline to
         now, so that the others stop at their next clock check: the search stopped for its
-        reason; else for the reason of the last tree to return."""
+        reason; else for the reason of the last tree to return. (A move settled in one tree's
+        counts is settled in the merged counts only as far as the trees agree, which trees of
+        one position searched alike mostly do.)"""
         if len(jobs) == 1:
             sims = T.run(*jobs[0])
             return sims, T.STOPS[int(states[0][T.STOPPED])]

@@ -261,9 +261,9 @@ def run(
 ):
     """Play up to ``sims`` simulations from the root ``st[ROOT]`` (``side0`` to move in ``cells``;
     the arrays are restored on return); returns how many were played, and ``st[STOPPED]`` says
-    why it returned (``STOPS``): the budget; a solved root; ``deadline`` (``Deadline.ns``: read
-    at every clock check (``monotonic.clock_ns``), every few evaluations, so that another thread may move it) at its
-    ``stop`` if the search is sure of its move (``_sure``), else at its ``last`` or when it
+    why it returned (``STOPS``): the budget; a solved root; ``deadline`` (``Deadline.ns``, read
+    with ``monotonic.clock_ns`` every few evaluations, so that another thread may move it) at
+    its ``stop`` if the search is sure of its move (``_sure``), else at its ``last`` or when it
     becomes sure; with ``settle`` (a game clock, where time not used is banked), before
     ``stop`` as soon as the move is settled: it leads by more simulations than the rate so far
     leaves before ``stop``. A node that would need more rows than the tree has left stays a
