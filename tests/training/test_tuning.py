@@ -4,6 +4,7 @@ out, refuses bad options) and the command end to end (a sealed parameter file, r
 
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -112,11 +113,11 @@ def test_the_fit_recovers_known_weights_and_beats_the_study_set_held_out():
     report = fit_weights(_synthetic(truth), 8, deep_weight=1.0, buckets=2)
     fitted = np.array([report["params"][name] for name in PARAM_NAMES])
     assert np.allclose(fitted, truth, atol=0.05)
-    assert report["fitted"]["holdout"]["deep_mse"] < 1e-4 < report["study"]["holdout"]["deep_mse"]
+    assert report["fitted"]["holdout"]["value_mse"] < 1e-4 < report["study"]["holdout"]["value_mse"]
     outcome = fit_weights(_synthetic(truth), 8, deep_weight=0.0)  # from outcomes alone: close, not exact
     assert outcome["fitted"]["holdout"]["log_loss"] < outcome["study"]["holdout"]["log_loss"]
     assert set(report["fitted"]["holdout_by_phase"]) == {"filling", "s 0.00-0.50", "s 0.50-1.00"}
-    assert report["phase_sets"]["holdout"]["deep_mse"] < 1e-3
+    assert report["phase_sets"]["holdout"]["value_mse"] < 1e-3
 
 
 def test_whole_games_are_held_out():
@@ -143,5 +144,17 @@ def test_the_command_writes_a_sealed_reproducible_parameter_file(tmp_path, capsy
     report = tune(tmp_path / "b", 6, 4, 20, 40, 3, games_per_shard=2, holdout=0.5, progress=False)
     assert size == 6 and np.allclose(params, [report["params"][name] for name in PARAM_NAMES], atol=0)
     assert path.read_text() == (tmp_path / "b" / "territory-6x6.json").read_text()  # same arguments, same file
-    assert report["data"]["labels_hash"] == read_manifest(tmp_path / "b" / LABELS)["data_hash"]
+    assert report["data"]["data_hash"] == read_manifest(tmp_path / "b" / LABELS)["data_hash"]
     assert main(["tune-eval", str(tmp_path / "a"), "--size", "6", "--per-game", "-1"]) == 2
+
+
+def test_outcomes_alone_fit_every_selfplay_position_and_need_no_deeper_search(tmp_path):
+    report = tune(tmp_path, 6, 3, 20, 40, 3, games_per_shard=3, deep_weight=0.0, holdout=0.34, progress=False)
+    manifest = read_manifest(tmp_path / SELFPLAY)
+    assert not (tmp_path / LABELS).exists()
+    assert report["data"]["data_hash"] == manifest["data_hash"] == read_weights_hash(tmp_path / "territory-6x6.json")
+    assert 9 < report["data"]["positions"] <= manifest["positions"]
+
+
+def read_weights_hash(path) -> str:
+    return json.loads(path.read_text())["data_hash"]

@@ -13,7 +13,7 @@ in progress; the same command resumes.
 >>> report = tune(folder, size=6, games=4, sims=20, deep_sims=40, per_game=3, games_per_shard=2,
 ...               holdout=0.5, progress=False)
 >>> os.path.exists(os.path.join(folder, "territory-6x6.json")), sorted(report["data"])
-(True, ['labels_hash', 'positions', 'selfplay_hash', 'settings'])
+(True, ['data_hash', 'positions', 'selfplay_hash', 'settings'])
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import numpy as np
 from agents.evaluation.territory_weights import write_weights
 
 from training.data.shards import load_dataset
-from training.tuning.data import LABELS, labelled_positions
+from training.tuning.data import LABELS, SELFPLAY, labelled_positions, selfplay_positions
 from training.tuning.fit import fit_weights
 from training.tuning.model import position_terms
 
@@ -55,30 +55,37 @@ def tune(
 ) -> dict[str, Any]:
     """Make the data, fit, write the parameter file (``out``, by default
     ``FOLDER/territory-NxN.json``); the fit's report (``fit.fit_weights``) with ``data``: the
-    hashes of the self-play games and of the labels, and the data's settings."""
-    manifest = labelled_positions(
-        folder, size, games, sims, deep_sims, per_game, seed, random_plies, games_per_shard, progress
-    )
-    data, labels_hash = load_dataset(Path(folder) / LABELS)
+    hashes of the self-play games and of the data fitted (the labels, or with ``deep_weight=0``
+    every self-play position and its outcome: no deeper search runs), and the data's settings."""
+    if deep_weight == 0:  # outcomes only: every self-play position, no deeper search needed
+        manifest = selfplay_positions(folder, size, games, sims, seed, random_plies, games_per_shard, progress)
+        data, data_hash = load_dataset(Path(folder) / SELFPLAY)
+        settings = {"size": int(size), "selfplay_hash": data_hash, "positions": "every self-play position"}
+    else:
+        manifest = labelled_positions(
+            folder, size, games, sims, deep_sims, per_game, seed, random_plies, games_per_shard, progress
+        )
+        data, data_hash = load_dataset(Path(folder) / LABELS)
+        settings = manifest["settings"]
     terms, playable = position_terms(data["cells"], data["sides"], size)
     rows = {"terms": terms, **{key: data[key] for key in ("sides", "results", "values", "games")}}
     report = fit_weights(
         {key: np.asarray(array)[playable] for key, array in rows.items()}, size, deep_weight, holdout, buckets, seed
     )
     report["data"] = {
-        "labels_hash": labels_hash,
-        "selfplay_hash": manifest["settings"]["selfplay_hash"],
+        "data_hash": data_hash,
+        "selfplay_hash": settings["selfplay_hash"],
         "positions": int(playable.sum()),
         "settings": {
             "games": int(games),
             "sims": int(sims),
             "random_plies": [int(x) for x in random_plies],
             "games_per_shard": int(games_per_shard),
-            **manifest["settings"],
+            **settings,
         },
     }
     path = Path(folder) / f"territory-{size}x{size}.json" if out is None else Path(out)
-    write_weights(path, size, report["params"], labels_hash, {k: v for k, v in report.items() if k != "params"})
+    write_weights(path, size, report["params"], data_hash, {k: v for k, v in report.items() if k != "params"})
     return report
 
 
@@ -88,14 +95,12 @@ def summary(report: dict[str, Any]) -> str:
     for name in ("study", "fitted"):
         held = report[name]["holdout"]
         lines.append(
-            f"{name:>6}: held-out log loss {held['log_loss']:.4f}, deep-value MSE {held['deep_mse']:.4f} "
+            f"{name:>6}: held-out log loss {held['log_loss']:.4f}, value MSE {held['value_mse']:.4f} "
             f"({held['positions']} positions)"
         )
     if "phase_sets" in report:
         held = report["phase_sets"]["holdout"]
-        lines.append(
-            f"a set per phase: held-out log loss {held['log_loss']:.4f}, deep-value MSE {held['deep_mse']:.4f}"
-        )
+        lines.append(f"a set per phase: held-out log loss {held['log_loss']:.4f}, value MSE {held['value_mse']:.4f}")
     return "\n".join(lines)
 
 
@@ -145,5 +150,5 @@ def run(args: argparse.Namespace) -> int:
         args.out,
     )
     print(summary(report))
-    print(f"labels {report['data']['labels_hash']} ({report['data']['positions']} positions)")
+    print(f"data {report['data']['data_hash']} ({report['data']['positions']} positions)")
     return 0

@@ -38,7 +38,7 @@ from amazons_env.errors import InvalidArgumentError
 from training.data.shards import load_shard, shard_path, write_manifest, write_shard
 from training.selfplay.value import _kept_shards, selfplay
 
-__all__ = ["labelled_positions", "draw_positions", "board_of", "SELFPLAY", "LABELS"]
+__all__ = ["labelled_positions", "selfplay_positions", "draw_positions", "board_of", "SELFPLAY", "LABELS"]
 
 SELFPLAY, LABELS = "selfplay", "labels"  # the two stages' sub-folders
 
@@ -91,6 +91,30 @@ def _label_shard(data: dict[str, np.ndarray], size: int, deep_agent: Any, per_ga
     return out
 
 
+def selfplay_positions(
+    folder: "str | os.PathLike",
+    size: int = 8,
+    games: int = 300,
+    sims: int = 1000,
+    seed: int = 0,
+    random_plies: Sequence[int] = (2, 8),
+    games_per_shard: int = 20,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """The first stage alone (module docstring): the self-play games in ``FOLDER/selfplay``; their manifest."""
+    return selfplay(
+        Path(folder) / SELFPLAY,
+        games,
+        size,
+        f"uct:sims={int(sims)}",
+        games_per_shard,
+        workers=1,
+        seed=seed,
+        random_plies=random_plies,
+        progress=progress,
+    )
+
+
 def labelled_positions(
     folder: "str | os.PathLike",
     size: int = 8,
@@ -109,17 +133,7 @@ def labelled_positions(
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise InvalidArgumentError(f"tuning data option {name}={value!r}: give an integer >= {low}")
     folder = Path(folder)
-    played = selfplay(
-        folder / SELFPLAY,
-        games,
-        size,
-        f"uct:sims={int(sims)}",
-        games_per_shard,
-        workers=1,
-        seed=seed,
-        random_plies=random_plies,
-        progress=progress,
-    )
+    played = selfplay_positions(folder, size, games, sims, seed, random_plies, games_per_shard, progress)
     settings = {
         "size": int(size),
         "selfplay_hash": played["data_hash"],

@@ -12,9 +12,10 @@ search. The eight weights (``PARAM_NAMES``) move within the ranges the evaluator
 
 Whole games are held out (a seeded ``holdout`` fraction of them), so no game has positions on both
 sides of the split. The report compares the fitted set with the study set on the held-out games:
-the log loss against the outcome, the squared error against the deeper value and the fitted
-target's loss, over all positions and per phase (``s`` of the evaluation: ``filling`` where it is 0,
-then ``buckets`` equal ranges of ``(0, 1]``). With ``buckets > 1`` it also fits one set per range
+the log loss against the outcome, the squared error against the data's values (``value_mse``: the
+deeper search's, or with every self-play position the game's own search's) and the fitted
+target's loss, over all positions and per phase (``s`` of the evaluation: ``filling`` where it is
+0, then ``buckets`` equal ranges of ``(0, 1]``). With ``buckets > 1`` it also fits one set per range
 and reports that too (``phase_sets``): whether weights by phase would pay, in held-out loss.
 
 >>> rng = np.random.default_rng(0)
@@ -26,7 +27,7 @@ and reports that too (``phase_sets``): whether weights by phase would pay, in he
 ...         "games": np.arange(400)}
 >>> report = fit_weights(data, 8, deep_weight=1.0)
 >>> fitted, study = report["fitted"]["holdout"], report["study"]["holdout"]
->>> fitted["deep_mse"] < study["deep_mse"], round(report["params"]["scale"], 2)
+>>> fitted["value_mse"] < study["value_mse"], round(report["params"]["scale"], 2)
 (True, 0.2)
 """
 
@@ -85,14 +86,14 @@ def _cross_entropy(params: np.ndarray, data: dict[str, np.ndarray], target: np.n
 
 def losses(params: np.ndarray, data: dict[str, np.ndarray], size: int, deep_weight: float) -> dict[str, Any]:
     """The held-out measures of one weight set on ``data`` (module docstring): ``log_loss``
-    (outcome), ``deep_mse`` (value against the deeper value), ``target_loss`` and ``positions``."""
+    (outcome), ``value_mse`` (value against the data's ``values``), ``target_loss`` and ``positions``."""
     if not len(data["sides"]):
         return {"positions": 0}
     value = values(params, data["terms"], data["sides"], size)
     return {
         "positions": int(len(value)),
         "log_loss": _cross_entropy(params, data, (1.0 + data["results"]) / 2.0, size),
-        "deep_mse": float(np.mean((value - data["values"]) ** 2)),
+        "value_mse": float(np.mean((value - data["values"]) ** 2)),
         "target_loss": _cross_entropy(params, data, _targets(data, deep_weight), size),
     }
 
@@ -203,6 +204,6 @@ def _phase_sets(
         "params": sets,
         "holdout": {
             "log_loss": float(-np.mean(outcome)) if len(outcome) else None,
-            "deep_mse": float(np.mean((value - test["values"]) ** 2)) if len(value) else None,
+            "value_mse": float(np.mean((value - test["values"]) ** 2)) if len(value) else None,
         },
     }
