@@ -46,15 +46,22 @@ def can_ponder(agent: Agent) -> bool:
     """Whether ``agent`` can think on the opponent's time: a search that notices a moved deadline.
 
     >>> from agents import make
-    >>> can_ponder(make("random")), can_ponder(make("alphabeta:depth=1"))
-    (False, False)
+    >>> can_ponder(make("uct")), can_ponder(make("random")), can_ponder(make("alphabeta:depth=1"))
+    (True, False, False)
     """
     return isinstance(agent, SearchAgent) and agent.PONDERS
 
 
 def expected_reply(board: Board, result: Optional[SearchResult]) -> Optional[Board]:
     """The position after the reply ``result``'s search expects to its own move in ``board``
-    (the position after that move): ``None`` when it expects none, or the game ends first."""
+    (the position after that move): ``None`` when it expects none, or the game ends first.
+
+    >>> from agents import make
+    >>> board, agent = Board(6), make("uct:sims=100,seed=1")
+    >>> board.push(agent.search(board).move)
+    >>> expected_reply(board, agent.last_result).ply, expected_reply(board, None)
+    (2, None)
+    """
     reply = None if result is None else result.stats.get("ponder")
     if not isinstance(reply, Move) or board.is_game_over() or not board.is_legal(reply):
         return None
