@@ -196,7 +196,7 @@ def seconds(value: Any, what: str) -> float:
     ...
     agents.search.clock.TimeControlError: increment nan: must be a finite number of seconds >= 0
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value < math.inf:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= float(value) < math.inf:
         raise TimeControlError(f"{what} {describe(value)}: must be a finite number of seconds >= 0")
     return float(value)
 
