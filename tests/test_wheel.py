@@ -14,6 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("amazons_env", "agents", "training", "amazons_cli")
 WEIGHTS = "agents/nets/weights/"
+EVALUATION_WEIGHTS = "agents/evaluation/weights/"  # the territory evaluation's fitted sets, per board size
 # what a build never reads: version control, caches, earlier builds (numba's caches are large)
 IGNORED = shutil.ignore_patterns(
     ".git",
@@ -38,6 +39,8 @@ def shipped(name: str) -> bool:
     if top not in PACKAGES:
         return False
     if name.startswith(WEIGHTS) and name.endswith((".json", ".safetensors")):
+        return True
+    if name.startswith(EVALUATION_WEIGHTS) and name.endswith(".json"):
         return True
     return name.endswith(".py") or name.rsplit("/", 1)[-1] == "py.typed"
 
@@ -79,5 +82,6 @@ def test_the_wheel_holds_every_module_and_the_default_weights(wheel):
         for path in (ROOT / WEIGHTS).glob("*")
         if path.suffix in (".json", ".safetensors")
     }
+    expected |= {path.relative_to(ROOT).as_posix() for path in (ROOT / EVALUATION_WEIGHTS).glob("*.json")}
     assert sorted(expected - names) == []
     assert any(name.endswith(".safetensors") for name in names)

@@ -42,7 +42,8 @@ def _positions(size: int, seed: int, games: int = 2) -> list[Board]:
             moves = board.legal_moves_array()
             if len(moves) == 0:
                 break
-            board.push(Move(*moves[rng.integers(len(moves))].tolist(), size))
+            frm, to, arrow = (int(x) for x in moves[rng.integers(len(moves))])
+            board.push(Move(frm, to, arrow, size))
     return out
 
 

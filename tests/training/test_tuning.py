@@ -31,7 +31,8 @@ def _random_positions(size: int, seed: int) -> list[Board]:
     while board.legal_moves_array().size:
         out.append(board.copy(stack=False))
         moves = board.legal_moves_array()
-        board.push(Move(*moves[rng.integers(len(moves))].tolist(), size))
+        frm, to, arrow = (int(x) for x in moves[rng.integers(len(moves))])
+        board.push(Move(frm, to, arrow, size))
     return out
 
 

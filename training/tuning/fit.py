@@ -99,7 +99,10 @@ def losses(params: np.ndarray, data: dict[str, np.ndarray], size: int, deep_weig
 
 
 def _optimise(data: dict[str, np.ndarray], size: int, deep_weight: float, start: np.ndarray) -> np.ndarray:
-    from scipy.optimize import minimize  # scipy only where a fit runs
+    try:  # scipy only where a fit runs
+        from scipy.optimize import minimize  # type: ignore[import-untyped]
+    except ImportError:
+        raise ImportError("the fit of the territory weights needs scipy: pip install 'amazons[tune]'") from None
 
     target = _targets(data, deep_weight)
     bounds = [(lo / t, hi / t) for (lo, hi), t in zip(BOUNDS.values(), _TYPICAL, strict=True)]
