@@ -49,12 +49,13 @@ moves once the game is decided or proven are played at once, and under a clock `
 soon as its move is settled, so about half of them think. Time left at the end is lost: with
 0.4 (every move thinking) ``uct`` self-play on 8x8 at 15 s + 0.05 s used 38% of its clock, with
 0.25 45-47%, and on 10x10 at 30 s + 0.05 s 82% (``benchmarks/clock.py --tc``, a game each on a
-loaded machine; 8x8 games are proven sooner). A side that thinks on every move (no early stop) spends more early and less late, and
-never runs out. ``time_max`` lets a search that is still unsure go on, ``STRETCH`` times as long, but never past
-``MOST_OF_LEFT`` of what is usable (all of it on the last move before a refill): after the move
-at least that much is left, whatever the estimate of the moves to come got wrong, so a clock
-never runs out by the manager's choice. ``GameClocks`` is both sides' clocks at a move, as a
-UCI ``go`` sends them; ``GameClocks.limit`` allots the side to move's time.
+loaded machine; 8x8 games are proven sooner). A side that thinks on every move (no early stop)
+spends more early and less late, and never runs out. ``time_max`` lets a search that is still
+unsure go on, ``STRETCH`` times as long, but never past ``MOST_OF_LEFT`` of what is usable (all
+of it on the last move before a refill): after the move at least that much is left, whatever
+the estimate of the moves to come got wrong, so a clock never runs out by the manager's choice.
+``GameClocks`` is both sides' clocks at a move, as a UCI ``go`` sends them; ``GameClocks.limit``
+allots the side to move's time.
 
 >>> from amazons_env import Board
 >>> allot(Board(10), 60.0, 0.1)              # one minute + 0.1 s, at the start of a 10x10 game
