@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from amazons_env import Board, Move
-from amazons_env.errors import describe
+from amazons_env.errors import InvalidArgumentError, describe
 
 from agents.base import Agent
 from agents.pondering import ClockedPlayer, Ponderer, can_ponder
@@ -107,6 +107,8 @@ class ClockedGame:
         self, agents: Sequence[Agent], tc: Optional[TimeControl], ponder: bool = False, overhead: float = MOVE_OVERHEAD
     ) -> None:
         self.agents = tuple(agents)
+        if ponder and self.agents[0] is self.agents[1]:
+            raise InvalidArgumentError("an agent object cannot ponder against itself: give each side its own")
         self.tc = tc
         self.ponder = ponder
         self.overhead = overhead

@@ -42,7 +42,9 @@ time ``left``, its Fischer ``increment``, the moves to go until the clock is ref
 the rest of the game) and the position, the ``Limit`` of the move. ``time`` is the time left,
 less a safety margin and every remaining move's overhead, plus the increments still to come,
 spread over the moves this side is expected still to think on: ``moves_to_go`` when it is
-sooner than the game's end, else ``MOVES_PER_EMPTY`` of the empty squares. Each ply fills one,
+sooner than the game's end, else ``MOVES_PER_EMPTY`` of the empty squares where the game is still
+fought (``contested_squares``: a region sealed off with one side's amazons only is filled later
+without thought, as is the whole board once the amazons are separated). Each ply fills one,
 so a side has at most half of them to play, and in ``uct`` games at 1 s on 8x8 and 10x10 a side
 made 0.36-0.47 of them to the end (``experiments/layout-regression``, ``uct-net-8x8``); but the
 moves once the game is decided or proven are played at once, and under a clock ``uct`` stops as
@@ -83,7 +85,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional
 
-import numpy as np
 from numba import njit, objmode, types
 
 from amazons_env import Board, core
@@ -107,6 +108,7 @@ __all__ = [
     "GameClocks",
     "allot",
     "expected_moves",
+    "contested_squares",
     "seconds",
     "MOVE_OVERHEAD",
     "MOVES_PER_EMPTY",
@@ -147,6 +149,8 @@ MOST_OF_LEFT = 0.25
 SAFETY = 0.05
 #: the least time a move is given, however little is left (a move must be played)
 LEAST_TIME = 0.005
+#: what a region is made of (``contested_squares``): empty squares and amazons
+_REGION = (core.EMPTY, core.WHITE_QUEEN, core.BLACK_QUEEN)
 
 
 class TimeControlError(InvalidArgumentError):
@@ -202,15 +206,49 @@ def seconds(value: Any, what: str) -> float:
     return float(value)
 
 
+def contested_squares(board: Board) -> int:
+    """The empty squares of ``board`` where the game is still fought: in the regions (connected by
+    king steps through empty squares and amazons, as ``agents.search.endgame`` counts them) that
+    hold amazons of both sides. A region of one side's amazons only is filled later without a
+    fight (its moves are the filling phase's, played at once).
+
+    >>> contested_squares(Board(8)), contested_squares(Board.from_text("Q1*3/**4/6/******/3*1q/6 w"))
+    (56, 0)
+    """
+    cells = board.cells.tolist()  # padded with walls: a king step never leaves the board
+    width = board.size + 2
+    steps = (-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1)
+    seen = [False] * len(cells)
+    contested = 0
+    for start, cell in enumerate(cells):
+        if cell != core.EMPTY or seen[start]:
+            continue
+        seen[start], stack, empty, sides = True, [start], 0, 0
+        while stack:
+            square = stack.pop()
+            if cells[square] == core.EMPTY:
+                empty += 1
+            else:
+                sides |= cells[square]  # WHITE_QUEEN 1, BLACK_QUEEN 2: 3 once both are in
+            for step in steps:
+                near = square + step
+                if not seen[near] and cells[near] in _REGION:
+                    seen[near] = True
+                    stack.append(near)
+        if sides == core.WHITE_QUEEN | core.BLACK_QUEEN:
+            contested += empty
+    return contested
+
+
 def expected_moves(board: Board) -> int:
-    """The moves the side to move is expected still to make in ``board`` (module docstring):
-    ``MOVES_PER_EMPTY`` of the empty squares, at least ``FEWEST_MOVES``.
+    """The moves the side to move is expected still to think on in ``board`` (module docstring):
+    ``MOVES_PER_EMPTY`` of the contested empty squares (``contested_squares``), at least
+    ``FEWEST_MOVES``.
 
     >>> expected_moves(Board(10)), expected_moves(Board(8))
     (23, 14)
     """
-    empty = int(np.count_nonzero(board.cells == core.EMPTY))
-    return max(FEWEST_MOVES, math.ceil(MOVES_PER_EMPTY * empty))
+    return max(FEWEST_MOVES, math.ceil(MOVES_PER_EMPTY * contested_squares(board)))
 
 
 def allot(

@@ -146,6 +146,9 @@ def test_a_whole_game_with_pondering_leaves_no_thread_behind():
 
 
 def test_a_non_pondering_agent_cannot_be_made_to_ponder():
+    uct = make("uct:time=0.02")
+    with pytest.raises(ValueError, match="against itself"):
+        ClockedGame((uct, uct), None, ponder=True)  # one tree cannot think for both sides at once
     with pytest.raises(ValueError, match="cannot ponder"):
         Ponderer(make("alphabeta:depth=1"))
     with pytest.raises(ValueError, match="cannot ponder"):

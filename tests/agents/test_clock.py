@@ -6,8 +6,10 @@ much of ``time=T`` each agent uses."""
 from __future__ import annotations
 
 import gc
+import math
 import time
 
+import numpy as np
 import pytest
 
 from amazons_env import Board
@@ -15,14 +17,17 @@ from amazons_env import Board
 from agents import Limit, make
 from agents.arena import opening_board, play_game
 from agents.search.clock import (
+    FEWEST_MOVES,
     LEAST_TIME,
     MOST_OF_LEFT,
+    MOVES_PER_EMPTY,
     NEVER,
     Clock,
     GameClocks,
     TimeControlError,
     allot,
     as_ns,
+    contested_squares,
     expected_moves,
     freeze_survivors,
     frozen_heap,
@@ -277,10 +282,19 @@ def test_allotment_grows_with_the_time_left_the_increment_and_fewer_moves_to_go(
     assert small.time < large.time and small.time_max < large.time_max
     assert allot(board, 10.0, 1.0).time > small.time  # the increments still to come are spent too
     assert allot(board, 10.0, moves_to_go=5).time > small.time  # the clock is refilled after 5 moves
-    late = opening_board(10, 60, [3, 10])  # fewer empty squares: fewer moves left to spread over
+    late = opening_board(10, 30, [3, 10])  # fewer empty squares: fewer moves left to spread over
     assert expected_moves(late) < expected_moves(board) and allot(late, 10.0).time > small.time
     for limit in (small, large, allot(late, 10.0)):
         assert limit.time < limit.time_max <= MOST_OF_LEFT * 100.0  # an unsure search may go on
+
+
+def test_only_the_squares_still_fought_over_count_as_moves_to_come():
+    sealed = Board.from_text("Q1*3/**4/6/******/3*1q/6 w")  # a wall of arrows: each side in its region
+    assert contested_squares(sealed) == 0 and expected_moves(sealed) == FEWEST_MOVES
+    half = Board.from_text("Q1*3/**4/6/*****1/3*1q/6 w")  # a gap in the wall: one region again
+    assert contested_squares(half) == 25 and expected_moves(half) == math.ceil(MOVES_PER_EMPTY * 25)
+    board = opening_board(8, 6, [2, 8])
+    assert contested_squares(board) == int(np.count_nonzero(board.cells == 0))  # one region at the start
 
 
 @pytest.mark.parametrize("size", [6, 8, 10])
