@@ -10,8 +10,8 @@ from White's point of view (negated for Black at the end, so the value is for th
 * ``c1 = 2 * sum (2^-Dq_w - 2^-Dq_b)`` and ``c2 = sum clip((Dk_b - Dk_w) / 6, -1, 1)``.
 * ``w = sum 2^-|Dq_w - Dq_b|`` over squares both sides reach: 0 exactly in the filling phase.
 * Phase weights with ``s = min(1, sqrt(w / squares))``: ``t = (1 - a1 s) t1 + a2 s t2 + a3 s c1 +
-  a4 s c2`` (``f1(0) = 1``: in the filling phase only ``t1`` counts; the defaults are the public
-  10x10 tuning, see the README's "Engines" section for the arena runs).
+  a4 s c2`` (``f1(0) = 1``: in the filling phase only ``t1`` counts; the study's weights are the
+  public 10x10 tuning, see the README's "Engines" section for the arena runs).
 * Mobility ``m``: for each amazon, ``alpha = sum 2^-k N(b)`` over the squares ``b`` it reaches in one
   queen move (``k`` steps away) that the opponent also reaches, ``N(b)`` = empty king neighbours of
   ``b``; the penalty ``mob * s * 2^(-alpha / 4)`` (``f(0, alpha) = 0``, decreasing in ``alpha``,
@@ -147,9 +147,10 @@ class Territory(Evaluator):
 
     def params_for(self, size: int) -> np.ndarray:
         """The weights on a ``size`` x ``size`` board: with ``weights=default`` the fitted set
-        shipped for that size, where there is one (8x8 and 10x10 are fitted where an SPRT accepted
-        the fit, ``benchmarks/README.md``); the other sizes keep the study set, as no fit was
-        tested on them (their games and labels were never generated). With ``weights=PATH``
+        shipped for that size (``agents/evaluation/weights/``: a size gets one only where an SPRT
+        accepted its fit against the study set, ``benchmarks/README.md``, "Evaluation weights
+        fitted per board size"); the other sizes keep the study set: no games were generated and
+        no fit tested for them, and a set is not carried over untested. With ``weights=PATH``
         the file's set on its own size, the default elsewhere; ``weights=study``: the study set.
         Options given (``kappa=0.05``) replace their weight in any set."""
         if size not in self._by_size:

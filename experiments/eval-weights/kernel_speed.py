@@ -1,0 +1,60 @@
+"""The territory kernels' evaluations per CPU second with the study set and with a phase-dependent
+scale (``scale_phase`` != 0: one ``exp`` more per evaluation), in the same process, rounds taking
+turns, best of ``--rounds``; over the children of the start and of move 20 (what a search evaluates).
+
+    NUMBA_NUM_THREADS=1 python3 experiments/eval-weights/kernel_speed.py --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+
+from engines import position_at  # noqa: E402
+from territory_speed import _sweep, children  # noqa: E402
+
+from amazons_env import Board  # noqa: E402
+
+from agents.evaluation.territory import territory_kernel  # noqa: E402
+from agents.evaluation.territory_bitboard import territory_bb_kernel  # noqa: E402
+from agents.evaluation.territory_weights import STUDY, as_array  # noqa: E402
+
+
+def rate(kernel, board: Board, positions, params) -> float:
+    args = (kernel, *positions, 1 - int(board.turn), board.dirs, params)
+    _sweep(*args, 1)
+    rounds, spent = 1, 0.0
+    while spent < 0.2:
+        rounds *= 2
+        start = time.process_time()
+        _sweep(*args, rounds)
+        spent = time.process_time() - start
+    return rounds * len(positions[0]) / spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    sets = {"study": as_array(STUDY), "scale_phase=3.5": as_array(dict(STUDY, scale=0.01, scale_phase=3.5))}
+    print("| board | position | kernel | study evals/s | scale_phase evals/s | ratio |")
+    print("|---|---|---|---|---|---|")
+    for size in (8, 10):
+        for label, board in (("start", Board(size)), ("move 20", position_at(size, 20))):
+            positions = children(board)
+            for name, kernel in (("bitboard", territory_bb_kernel), ("mailbox", territory_kernel)):
+                best = dict.fromkeys(sets, 0.0)
+                for _ in range(args.rounds):
+                    for key, params in sets.items():
+                        best[key] = max(best[key], rate(kernel, board, positions, params))
+                study, phased = best["study"], best["scale_phase=3.5"]
+                print(f"| {size}x{size} | {label} | {name} | {study:,.0f} | {phased:,.0f} | {phased / study:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
