@@ -147,8 +147,14 @@ def test_past_its_time_an_unsure_search_goes_on_until_sure_or_time_max():
     agent, board = make("uct:reuse=0", seed=6), Board(6)
     agent.search(board, Limit(simulations=50))
     seen = set()
-    for _ in range(6):
-        result = agent.search(board, Limit(time=0.05, time_max=0.3))
-        assert result.seconds < 0.35
+    # a loaded machine lowers the rate, and a slow search may settle before its time: the stop
+    # reasons vary from run to run, so the search is repeated until one goes on to time_max
+    for _ in range(40):
+        result = agent.search(board, Limit(time=0.03, time_max=0.12))
+        assert result.seconds < 0.17
+        if result.stopped == "time_max":
+            assert result.seconds >= 0.06  # it went on past its time, towards time_max
         seen.add(result.stopped)
+        if "time_max" in seen:
+            break
     assert seen <= {"time", "time_max", "settled"} and "time_max" in seen
