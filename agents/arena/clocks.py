@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from amazons_env import Board, Move
-from amazons_env.errors import InvalidArgumentError, describe
+from amazons_env.errors import AmazonsRuntimeError, InvalidArgumentError, describe
 
 from agents.base import Agent
 from agents.pondering import ClockedPlayer, Ponderer, can_ponder
@@ -86,9 +86,10 @@ class TimeControl:
         return f"{self.seconds / 60:g}+{self.increment:g}"
 
 
-class OutOfTime(Exception):
+class OutOfTime(AmazonsRuntimeError):
     """The side ``side`` (0 White, 1 Black) ran out of time: its move took ``spent`` seconds with
-    less than that left on its clock."""
+    less than that left on its clock. The arena's game loop catches it and ends the game on time;
+    a caller driving ``ClockedGame`` itself sees it as a failure of that side's player."""
 
     def __init__(self, side: int, spent: float) -> None:
         super().__init__(f"{('White', 'Black')[side]} ran out of time ({spent:.3f} s spent)")
