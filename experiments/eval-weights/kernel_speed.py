@@ -10,31 +10,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
 from engines import position_at  # noqa: E402
-from territory_speed import _sweep, children  # noqa: E402
+from territory_speed import children, sweep_rate  # noqa: E402
 
 from amazons_env import Board  # noqa: E402
 
 from agents.evaluation.territory import territory_kernel  # noqa: E402
 from agents.evaluation.territory_bitboard import territory_bb_kernel  # noqa: E402
 from agents.evaluation.territory_weights import STUDY, as_array  # noqa: E402
-
-
-def rate(kernel, board: Board, positions, params) -> float:
-    args = (kernel, *positions, 1 - int(board.turn), board.dirs, params)
-    _sweep(*args, 1)
-    rounds, spent = 1, 0.0
-    while spent < 0.2:
-        rounds *= 2
-        start = time.process_time()
-        _sweep(*args, rounds)
-        spent = time.process_time() - start
-    return rounds * len(positions[0]) / spent
 
 
 def main() -> None:
@@ -51,7 +38,7 @@ def main() -> None:
                 best = dict.fromkeys(sets, 0.0)
                 for _ in range(args.rounds):
                     for key, params in sets.items():
-                        best[key] = max(best[key], rate(kernel, board, positions, params))
+                        best[key] = max(best[key], sweep_rate(kernel, board, positions, params))
                 study, phased = best["study"], best["scale_phase=3.5"]
                 print(f"| {size}x{size} | {label} | {name} | {study:,.0f} | {phased:,.0f} | {phased / study:.3f} |")
 
