@@ -34,6 +34,7 @@ from typing import Callable, Optional, Protocol, runtime_checkable
 from amazons_env import Board, Move
 from amazons_env.errors import InvalidArgumentError
 
+from agents.background import Job
 from agents.base import Agent
 from agents.search.agent import Deadline, SearchAgent, think
 from agents.search.clock import GameClocks
@@ -91,30 +92,28 @@ class Thinking:
         self.limit = limit
         self.started = time.perf_counter()
         self.deadline = Deadline(self.started) if ponder else None
-        self._answer: list[tuple[Move, Optional[SearchResult]]] = []
-        self._error: Optional[BaseException] = None
         self._then = then
-        self._thread = threading.Thread(target=self._run, name="amazons-thinking", daemon=True)
-        self._thread.start()
+        self._started = threading.Event()  # ``_job`` is set: ``then`` may ask for the result
+        self._job = Job(self._think, self._ended, name="amazons-thinking")
+        self._started.set()
 
     @property
     def pondering(self) -> bool:
         """Whether this is a ponder search that has not been given its time (nor stopped) yet."""
         return self.deadline is not None and self.deadline.stop == float("inf")
 
-    def _run(self) -> None:
-        try:
-            if self.deadline is None:
-                self._answer.append(think(self.agent, self.board, self.limit))
-            else:
-                agent = self.agent
-                assert isinstance(agent, SearchAgent)  # checked in __init__ (can_ponder)
-                kept = None if self.limit is None else self.limit.only(agent.LIMITS) or None
-                result = agent.search(self.board, kept, deadline=self.deadline)
-                assert result.move is not None  # only a cut iteration inside a search has none
-                self._answer.append((result.move, result))
-        except BaseException as error:  # noqa: BLE001 - handed to the waiting thread by result()
-            self._error = error
+    def _think(self) -> tuple[Move, Optional[SearchResult]]:
+        if self.deadline is None:
+            return think(self.agent, self.board, self.limit)
+        agent = self.agent
+        assert isinstance(agent, SearchAgent)  # checked in __init__ (can_ponder)
+        kept = None if self.limit is None else self.limit.only(agent.LIMITS) or None
+        result = agent.search(self.board, kept, deadline=self.deadline)
+        assert result.move is not None  # only a cut iteration inside a search has none
+        return result.move, result
+
+    def _ended(self) -> None:
+        self._started.wait()
         if self._then is not None:
             self._then()
 
@@ -143,22 +142,17 @@ class Thinking:
 
     def done(self) -> bool:
         """Whether the thought has ended (answered or failed)."""
-        return not self._thread.is_alive()
+        return self._job.done()
 
     def wait(self, timeout: Optional[float] = None) -> bool:
         """Wait up to ``timeout`` seconds (``None``: as long as it takes); whether it has ended."""
-        self._thread.join(timeout)
-        return self.done()
+        return self._job.wait(timeout)
 
     def result(self) -> tuple[Move, Optional[SearchResult]]:
         """The move and the search's result (``None`` for an agent that does not search), waiting
         for them (except in ``then``, on the thread itself: it has them); the thought's error if it
         failed."""
-        if threading.current_thread() is not self._thread:
-            self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._answer[0]
+        return self._job.result()
 
 
 @runtime_checkable

@@ -4,7 +4,7 @@
 half-made move (``picked``, ``moved_to``, the ``targets`` that may be clicked next), the hint,
 the engine's values, the status line, the move list. Its actions are what the window's clicks,
 keys and buttons call: ``click(square)``, ``cancel``, ``undo``, ``ask_hint``, ``save``,
-``resign``, ``new_game``. The engine thinks on a thread of its own (``agents.ui.background``),
+``resign``, ``new_game``. The engine thinks on a thread of its own (``agents.background``),
 so the window stays responsive: ``poll()``, called once per frame, starts the engine when it is
 its turn and plays its move once found. A result that comes back after an undo, a resignation or
 a new game belongs to a position that is gone, and is dropped.
@@ -38,9 +38,9 @@ import numpy as np
 from amazons_env import Board, Color, Move, core
 from amazons_env.errors import InvalidArgumentError, describe
 
+from agents.background import Job
 from agents.base import Agent
 from agents.search.agent import SearchAgent
-from agents.ui.background import Job
 from agents.ui.hints import Hint, hint, hint_line
 from agents.ui.terminal import (
     arrow_targets,
