@@ -113,8 +113,9 @@ def cnn_agent(
                 f"weights={weights}: value-net weights; search=uct takes a policy-value net "
                 "(default, pv-8x8, or a model file path); the value net plays with search=alphabeta"
             )
+        net = {("net_threads" if k == "threads" else k): v for k, v in net.items()}  # uct-net's threads are trees
         _deprecated(f"agent spec {old!r}", repr(format_spec("uct-net", {**net, **guide, **options})))
-        return make("uct-net", weights=weights, threads=threads, seed=seed, **guide, **options)
+        return make("uct-net", weights=weights, net_threads=threads, seed=seed, **guide, **options)
     if guide:
         raise OptionError(f"{', '.join('net_' + k for k in guide)}: options of search=uct, not of search={search}")
     if search == "cnn":

@@ -48,7 +48,7 @@ without thought, as is the whole board once the amazons are separated). Each ply
 so a side has at most half of them to play, and in ``uct`` games at 1 s on 8x8 and 10x10 a side
 made 0.36-0.47 of them to the end (``experiments/layout-regression``, ``uct-net-8x8``); but the
 moves once the game is decided or proven are played at once, and under a clock ``uct`` stops as
-soon as its move is settled, so about half of them think. Time left at the end is lost: with
+soon as it is sure of a settled move, so about half of them think. Time left at the end is lost: with
 0.4 (every move thinking) ``uct`` self-play on 8x8 at 15 s + 0.05 s used 38% of its clock, with
 0.25 45-47%, and on 10x10 at 30 s + 0.05 s 82% (``benchmarks/clock.py --tc``, a game each on a
 loaded machine; 8x8 games are proven sooner). A side that thinks on every move (no early stop)

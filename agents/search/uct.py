@@ -8,10 +8,10 @@ the tree, the two shapes and a simulation); this module is the agent around it:
   read the deadline inside numba (``agents.search.clock.now_ns``, every few evaluations) and stop at the
   agent's ``Clock`` deadline, which keeps back what returning the move takes: the clock is used,
   and not overrun. Under a game clock (``Limit.time_max``, from a time manager) the search stops
-  as soon as its move is settled (it leads by more simulations than are left before ``time`` at
-  the rate so far) and goes on past ``time``, up to ``time_max``, while it is unsure (the most
-  visited move leads the runner-up by less than ``uct_tree.simulation.SURE_LEAD`` times, or has
-  the worse mean). The ``stopped`` stat says which: ``SearchAgent``'s module docstring.
+  as soon as it is sure of a move that is settled (it leads by more simulations than are left
+  before ``time`` at the rate so far) and goes on past ``time``, up to ``time_max``, while it is unsure (the most
+  visited move leads the runner-up by less than ``sure`` times, 1.5 by default, or has the worse
+  mean). The ``stopped`` stat says which: ``SearchAgent``'s module docstring.
 * **Pondering** (``PONDERS``): a search on a caller's ``Deadline`` (``search(board,
   deadline=...)``) reads it at every clock check, so a deadline moved by another thread (a
   ponder hit) takes effect at once; the ``ponder`` stat is the reply the search expects (the
@@ -78,6 +78,7 @@ from agents.search.alphabeta_kernel import search_stats
 from agents.search.clock import NEVER, now_ns
 from agents.search.result import Limit, SearchResult
 from agents.search.uct_tree.choice import Pick, Tree, pick
+from agents.search.uct_tree.simulation import SURE_LEAD
 
 __all__ = ["UCT", "visit_policy", "kids"]
 
@@ -116,6 +117,11 @@ MAX_THREADS = 1024  # the most ``threads`` accepted: one tree each, so a bound o
         ),
         "endgame": opt("fill-search budget per region (0 = off)", ge=0),
         "reuse": opt("keep the subtree between moves"),
+        "sure": opt(
+            "under a game clock: the lead (times the runner-up's visits, with a mean as good) at which "
+            "a search is sure of its move; an unsure one goes on past its time, up to time_max",
+            ge=1,
+        ),
         "threads": opt(
             "trees searched at once, one thread each, their root visits merged (independent of NUMBA_NUM_THREADS)",
             ge=1,
@@ -147,6 +153,7 @@ class UCT(SearchAgent):
         prior: str = "auto",
         endgame: int = 300,
         reuse: bool = True,
+        sure: float = SURE_LEAD,
         threads: int = 1,
         seed: Optional[int] = None,
         **eval_options: Any,
@@ -161,6 +168,8 @@ class UCT(SearchAgent):
             raise OptionError(
                 f"prior={prior!r}: must be auto or one of {', '.join(PRIORS)} (all but 'eval' need tree=split)"
             )
+        if not (isinstance(sure, (int, float)) and 1 <= sure < float("inf")):
+            raise OptionError(f"sure={sure!r}: must be a finite number >= 1")
         for key, value in (("c", c), ("tau", tau), ("pw_exp", pw_exp)):
             if not (isinstance(value, (int, float)) and 0 < value < float("inf")):
                 raise OptionError(f"{key}={value!r}: must be a finite number > 0")
@@ -178,7 +187,7 @@ class UCT(SearchAgent):
         if self.evaluator.kernel is None:
             raise OptionError(f"eval={eval!r}: uct needs an evaluator with a numba kernel")
         self.tree, self.reuse, self.threads = tree, bool(reuse), threads
-        self.fcfg = np.array([c, tau, pw, pw_exp], dtype=np.float64)
+        self.fcfg = np.array([c, tau, pw, pw_exp, sure], dtype=np.float64)
         self.prior = prior
         self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, 0], dtype=np.int64)
         now_ns()  # the first call loads numba's object mode (a fraction of a second): not in a timed move

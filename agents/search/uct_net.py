@@ -32,7 +32,7 @@ weights are ``pv-uct-8x8``, the self-play net ``pv-8x8`` fine-tuned on uct's own
 ``make("uct-net")`` (until this version also ``make("cnn")``, whose guidance options were
 ``net_mix``, ``net_top``, ``net_depth`` and ``net_value``, see ``agents.evaluation.cnn``). Options:
 uct's, and ``weights`` (committed policy-value weights by name, ``agents.nets.store``, or a model
-file path), ``mix``, ``top``, ``depth``, ``value``, ``threads`` (torch threads, 1 by default) and
+file path), ``mix``, ``top``, ``depth``, ``value``, ``net_threads`` (torch threads, 1 by default) and
 ``runtime`` (``auto``: the net through ONNX Runtime when it is installed, ``agents.nets.onnx_runtime``;
 ``torch``; ``onnx``).
 
@@ -178,7 +178,7 @@ def _reprior(ni: np.ndarray, nf: np.ndarray, x: int, net_prior: np.ndarray, mix:
         "top": opt("queen moves per guided position whose arrows get the net's priors", ge=0),
         "depth": opt("0: the net guides the root; 1: also the replies to its top moves", ge=0, le=1),
         "value": opt("weight of the net's value in the replies' first-play values", ge=0, le=1),
-        "threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024),
+        "net_threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024),
         "runtime": opt(RUNTIME_HELP, choices=RUNTIMES),
     },
 )
@@ -194,7 +194,7 @@ class UCTNet(UCT):
         top: int = 8,
         depth: int = 1,
         value: float = 0.0,
-        threads: int = 1,
+        net_threads: int = 1,
         runtime: str = "auto",
         **options: Any,
     ) -> None:
@@ -210,13 +210,14 @@ class UCTNet(UCT):
         if depth not in (0, 1):
             raise OptionError(f"depth={depth!r}: must be 0 (the root) or 1 (and the replies)")
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
-        self.weights, self.threads, self.runtime = str(weights), int(threads), str(runtime)
+        # ``threads`` (uct's) is the trees searched at once, each guided; ``net_threads`` the net's
+        self.weights, self.net_threads, self.runtime = str(weights), int(net_threads), str(runtime)
         for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # a bad file fails here, not in a game
             self.net(size)
 
     def net(self, size: int) -> PVNet:
         """The policy-value net for ``size`` x ``size`` boards (``agents.nets.store``: loaded once)."""
-        return policy_value_net(self.weights, size, self.threads, self.runtime)
+        return policy_value_net(self.weights, size, self.net_threads, self.runtime)
 
     def _guide(
         self,
@@ -239,7 +240,8 @@ class UCTNet(UCT):
 
         net, size = self.net(board.size), board.size
         public = core.public_index(size)
-        fixed = (nq, board.dirs, self.evaluator.kernel, self.evaluator.params, self.fcfg, icfg, ni, nf, st, *buffers)
+        weights = self.evaluator.params_for(size)  # the set uct's own simulations use on this size
+        fixed = (nq, board.dirs, self.evaluator.kernel, weights, self.fcfg, icfg, ni, nf, st, *buffers)
 
         def expand(nodes: list[tuple[int, _Position]]) -> np.ndarray:
             return expand_nodes(

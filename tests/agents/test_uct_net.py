@@ -134,6 +134,15 @@ def test_the_replies_are_guided_only_if_the_deadline_leaves_time(net_path):
         assert all((ni[int(ni[q, T.FIRST]), T.FIRST] >= 0) == replies for q in top)
 
 
+def test_threads_are_guided_trees_and_net_threads_the_nets(net_path):
+    """``threads`` is uct's (trees searched at once, each guided by the net), ``net_threads``
+    torch's: two trees of 20 simulations each, one torch thread."""
+    agent = agents.make(f"uct-net:weights={net_path},threads=2,net_threads=1,sims=40", seed=3)
+    assert (agent.threads, agent.net_threads) == (2, 1)
+    result = agent.search(Board(6))
+    assert result.simulations == 40 and len(agent._trees) == 2
+
+
 def test_mix_zero_keeps_uct_priors(net_path):
     board = Board(6)
     ni0, nf0, st0 = guided(agents.make("uct:sims=1", seed=0), board)
@@ -177,6 +186,9 @@ def test_uct_net_is_the_guided_uct_and_cnn_its_old_name(net_path):
     with pytest.warns(DeprecationWarning, match="'uct-net:weights=.*,mix=0.25,sims=50'"):
         old = agents.make(f"cnn:sims=50,weights={net_path},net_mix=0.25")
     assert isinstance(old, UCTNet) and old.limit.simulations == 50 and old.mix == 0.25
+    with pytest.warns(DeprecationWarning, match="'uct-net:weights=.*,net_threads=2'"):
+        old = agents.make(f"cnn:weights={net_path},threads=2")  # the old name's threads were torch's
+    assert isinstance(old, UCTNet) and (old.net_threads, old.threads) == (2, 1)
     with pytest.warns(DeprecationWarning, match="'alphabeta:eval=value-net,threads=0,depth=1'"):
         old = agents.make("cnn:search=alphabeta,depth=1", threads=0)
     assert isinstance(old, AlphaBeta) and old.evaluator.name == "value-net"
@@ -193,6 +205,10 @@ def test_uct_net_is_the_guided_uct_and_cnn_its_old_name(net_path):
         ("uct-net:dpth=1", "did you mean 'depth'"),
         ("uct-net:runtime=fast", "runtime='fast'"),
         ("uct-net:pw=-1", "pw=-1"),
+        ("uct-net:net_threads=-1", "net_threads=-1"),
+        ("uct-net:threads=0", "threads=0"),
+        ("uct:sure=0.5", "sure=0.5"),
+        ("uct:sure=inf", "sure=inf"),
         ("cnn:search=alphabeta,net_mix=0.3", "net_mix: options of search=uct"),
         ("cnn:net_mix=1.5", "net_mix=1.5"),
         ("cnn:weights=study", "value-net weights"),

@@ -53,7 +53,7 @@ Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s ch
 >>> ni, nf, st = np.empty((1 << 16, NI), np.int32), np.empty((1 << 16, NF)), np.zeros(NST, np.int64)
 >>> new_root(ni, nf, st)
 >>> st[RNG] = 1
->>> fcfg = np.array([1.0, 0.1, 2.0, 0.5])  # C_PUCT, TAU, PW_C, PW_A
+>>> fcfg = np.array([1.0, 0.1, 2.0, 0.5, 1.5])  # C_PUCT, TAU, PW_C, PW_A, SURE
 >>> icfg = np.array([1, 0, 1, 0, 0, 4 * 20, FAST_QUEENS], np.int64)  # SPLIT .. FAST; MAX_KIDS: 4 queens x 20
 >>> buffers = (np.empty((rows, 3), np.int64), np.empty(rows), np.empty((rows, 2), np.int64), np.empty(rows))
 >>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
@@ -110,6 +110,7 @@ from agents.search.uct_tree.nodes import (
     STOP_TIME_MAX,
     STOPPED,
     STOPS,
+    SURE,
     TAU,
     TO,
     VISITS,
@@ -140,6 +141,7 @@ __all__ = [
     "TAU",
     "PW_C",
     "PW_A",
+    "SURE",
     "SPLIT",
     "KQ",
     "EXPAND_AT",

@@ -40,6 +40,7 @@ __all__ = [
     "TAU",
     "PW_C",
     "PW_A",
+    "SURE",
     "SPLIT",
     "KQ",
     "EXPAND_AT",
@@ -71,7 +72,7 @@ NI = 9
 WSUM, STATIC, PRIOR = range(3)  # columns of ``nf``
 NF = 3
 KIND_MOVE, KIND_ARROW = 0, 1  # a position with a side to move / a queen moved, its arrow to come
-C_PUCT, TAU, PW_C, PW_A = range(4)  # float config ``fcfg``
+C_PUCT, TAU, PW_C, PW_A, SURE = range(5)  # float config ``fcfg``
 SPLIT, KQ, EXPAND_AT, PLAYOUT, ENDGAME, MAX_KIDS, FAST = range(7)  # int config ``icfg``
 FAST_QUEENS, FAST_ARROWS = 1, 2  # bits of ``FAST``: the levels ordered by cheap scores
 ROOT, FREE, SIMS, EVALS, RNG, STOPPED = range(6)  # state ``st``

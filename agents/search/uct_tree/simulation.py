@@ -50,6 +50,7 @@ from agents.search.uct_tree.nodes import (
     STOP_TIME,
     STOP_TIME_MAX,
     STOPPED,
+    SURE,
     TO,
     VISITS,
     WSUM,
@@ -62,8 +63,8 @@ MAX_DEPTH = 512  # path length bound: 2 levels per move, at most 140 moves on 12
 #: nanoseconds between two looks at the root's counts (settled? sure?): a scan of the root's
 #: children costs up to a few microseconds, too much for every clock reading
 SCAN_NS = 1_000_000
-#: sure of its move: the most visited root child has at least this many times the runner-up's
-#: visits, and a mean at least as good
+#: the default of ``fcfg[SURE]`` (uct's ``sure``): sure of its move, the most visited root child
+#: has at least this many times the runner-up's visits, and a mean at least as good
 SURE_LEAD = 1.5
 
 
@@ -199,13 +200,13 @@ def _settled(ni, root, remaining):
 
 
 @njit(cache=True)
-def _sure(ni, nf, root):
+def _sure(ni, nf, root, lead):
     """Whether the search is sure of the root's move: its most visited child leads the runner-up
-    by ``SURE_LEAD`` times the visits and has a mean at least as good."""
+    by ``lead`` times the visits and has a mean at least as good."""
     best, second = _top_two(ni, root)
     if best < 0 or second < 0 or ni[second, VISITS] == 0:
         return True
-    if ni[best, VISITS] < SURE_LEAD * ni[second, VISITS]:
+    if ni[best, VISITS] < lead * ni[second, VISITS]:
         return False
     return nf[best, WSUM] / ni[best, VISITS] >= nf[second, WSUM] / ni[second, VISITS]
 
@@ -265,9 +266,9 @@ def run(
     with ``monotonic.clock_ns`` every few evaluations, so that another thread may move it) at
     its ``stop`` if the search is sure of its move (``_sure``), else at its ``last`` or when it
     becomes sure; with ``settle`` (a game clock, where time not used is banked), before
-    ``stop`` as soon as the move is settled: it leads by more simulations than the rate so far
-    leaves before ``stop``. A node that would need more rows than the tree has left stays a
-    leaf. ``stats``: ``alphabeta.candidates``' counters (its evaluator calls are added to
+    ``stop`` as soon as the search is sure of its move and the move is settled: it leads by more
+    simulations than the rate so far leaves before ``stop``. A node that would need more rows than
+    the tree has left stays a leaf. ``stats``: ``alphabeta.candidates``' counters (its evaluator calls are added to
     ``st[EVALS]``)."""
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     sides = np.empty(MAX_DEPTH, dtype=np.int64)
@@ -289,14 +290,16 @@ def run(
                 stopped = STOP_TIME_MAX if extended else STOP_TIME
                 break
             if t >= stop and (not extended or t >= scan_at):
-                if _sure(ni, nf, root):
+                if _sure(ni, nf, root, fcfg[SURE]):
                     stopped = STOP_TIME_MAX if extended else STOP_TIME
                     break
                 extended = True
                 scan_at = t + SCAN_NS
             elif settle and t < stop and t >= scan_at:
                 scan_at = t + SCAN_NS
-                if _settled(ni, root, (stop - t) * (done / max(t - started, 1))):
+                # settled and sure: a move that is settled but unsure would go on past ``stop``
+                # if it got there, so it is not settled against the time it may still take
+                if _sure(ni, nf, root, fcfg[SURE]) and _settled(ni, root, (stop - t) * (done / max(t - started, 1))):
                     stopped = STOP_SETTLED
                     break
         x = root
