@@ -97,6 +97,8 @@ def test_labels_are_resumed_and_relabelled_identically(tmp_path):
         labelled_positions(tmp_path, **dict(options, deep_sims=41))
     with pytest.raises(InvalidArgumentError, match="per_game=0"):
         labelled_positions(tmp_path, **dict(options, per_game=0))
+    with pytest.raises(InvalidArgumentError, match="tuning data option deep_sim: unknown"):
+        labelled_positions(tmp_path, **dict(options, deep_sim=40))
 
 
 def _synthetic(truth: np.ndarray, n: int = 3000, seed: int = 0) -> dict[str, np.ndarray]:
@@ -142,7 +144,17 @@ def test_the_command_writes_a_sealed_reproducible_parameter_file(tmp_path, capsy
     assert "held-out log loss" in capsys.readouterr().out
     path = tmp_path / "a" / "territory-6x6.json"
     size, params = read_weights(path)
-    report = tune(tmp_path / "b", 6, 4, 20, 40, 3, games_per_shard=2, holdout=0.5, progress=False)
+    report = tune(
+        tmp_path / "b",
+        size=6,
+        games=4,
+        sims=20,
+        deep_sims=40,
+        per_game=3,
+        games_per_shard=2,
+        holdout=0.5,
+        progress=False,
+    )
     assert size == 6 and np.allclose(params, [report["params"][name] for name in PARAM_NAMES], atol=0)
     assert path.read_text() == (tmp_path / "b" / "territory-6x6.json").read_text()  # same arguments, same file
     assert report["data"]["data_hash"] == read_manifest(tmp_path / "b" / LABELS)["data_hash"]
@@ -150,7 +162,18 @@ def test_the_command_writes_a_sealed_reproducible_parameter_file(tmp_path, capsy
 
 
 def test_outcomes_alone_fit_every_selfplay_position_and_need_no_deeper_search(tmp_path):
-    report = tune(tmp_path, 6, 3, 20, 40, 3, games_per_shard=3, deep_weight=0.0, holdout=0.34, progress=False)
+    report = tune(
+        tmp_path,
+        size=6,
+        games=3,
+        sims=20,
+        deep_sims=40,
+        per_game=3,
+        games_per_shard=3,
+        deep_weight=0.0,
+        holdout=0.34,
+        progress=False,
+    )
     manifest = read_manifest(tmp_path / SELFPLAY)
     assert not (tmp_path / LABELS).exists()
     assert report["data"]["data_hash"] == manifest["data_hash"] == read_weights_hash(tmp_path / "territory-6x6.json")

@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import fields
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 import numpy as np
 
 from agents.evaluation.territory_weights import write_weights
 
 from training.data.shards import load_dataset
-from training.tuning.data import LABELS, SELFPLAY, labelled_positions, selfplay_positions
+from training.tuning.data import LABELS, SELFPLAY, DataSettings, data_settings, labelled_positions, selfplay_positions
 from training.tuning.fit import fit_weights
 from training.tuning.model import position_terms
 
@@ -39,48 +40,46 @@ HELP = "fit the territory evaluation's weights for one board size to uct games (
 
 def tune(
     folder: "str | os.PathLike",
-    size: int = 8,
-    games: int = 300,
-    sims: int = 1000,
-    deep_sims: int = 10000,
-    per_game: int = 4,
-    seed: int = 0,
-    random_plies: Sequence[int] = (2, 8),
-    games_per_shard: int = 20,
     deep_weight: float = 0.5,
     holdout: float = 0.2,
     buckets: int = 1,
     out: Optional["str | os.PathLike"] = None,
     progress: bool = True,
+    **options: Any,
 ) -> dict[str, Any]:
-    """Make the data, fit, write the parameter file (``out``, by default
-    ``FOLDER/territory-NxN.json``); the fit's report (``fit.fit_weights``) with ``data``: the
-    hashes of the self-play games and of the data fitted (the labels, or with ``deep_weight=0``
-    every self-play position and its outcome: no deeper search runs), and the data's settings."""
+    """Make the data (``options``: ``training.tuning.data.DataSettings``' fields), fit, write the
+    parameter file (``out``, by default ``FOLDER/territory-NxN.json``); the fit's report
+    (``fit.fit_weights``) with ``data``: the hashes of the self-play games and of the data fitted
+    (the labels, or with ``deep_weight=0`` every self-play position and its outcome: no deeper
+    search runs), and the data's settings."""
+    spec = data_settings(**options)  # checked before anything runs
+    size = spec.size
     if deep_weight == 0:  # outcomes only: every self-play position, no deeper search needed
-        manifest = selfplay_positions(folder, size, games, sims, seed, random_plies, games_per_shard, progress)
+        selfplay_positions(folder, progress, **options)
         data, data_hash = load_dataset(Path(folder) / SELFPLAY)
         settings = {"size": int(size), "selfplay_hash": data_hash, "positions": "every self-play position"}
     else:
-        manifest = labelled_positions(
-            folder, size, games, sims, deep_sims, per_game, seed, random_plies, games_per_shard, progress
-        )
+        settings = labelled_positions(folder, progress, **options)["settings"]
         data, data_hash = load_dataset(Path(folder) / LABELS)
-        settings = manifest["settings"]
     terms, playable = position_terms(data["cells"], data["sides"], size)
     rows = {"terms": terms, **{key: data[key] for key in ("sides", "results", "values", "games")}}
     report = fit_weights(
-        {key: np.asarray(array)[playable] for key, array in rows.items()}, size, deep_weight, holdout, buckets, seed
+        {key: np.asarray(array)[playable] for key, array in rows.items()},
+        size,
+        deep_weight,
+        holdout,
+        buckets,
+        spec.seed,
     )
     report["data"] = {
         "data_hash": data_hash,
         "selfplay_hash": settings["selfplay_hash"],
         "positions": int(playable.sum()),
         "settings": {
-            "games": int(games),
-            "sims": int(sims),
-            "random_plies": [int(x) for x in random_plies],
-            "games_per_shard": int(games_per_shard),
+            "games": int(spec.games),
+            "sims": int(spec.sims),
+            "random_plies": [int(x) for x in spec.random_plies],
+            "games_per_shard": int(spec.games_per_shard),
             **settings,
         },
     }
@@ -105,24 +104,36 @@ def summary(report: dict[str, Any]) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    d = DataSettings()  # the defaults' one home
     parser.add_argument("folder", help="data folder (selfplay/ and labels/ shards; resumed when rerun)")
-    parser.add_argument("--size", type=int, default=8, help="board size (default 8)")
-    parser.add_argument("--games", type=int, default=300, help="self-play games (default 300)")
-    parser.add_argument("--sims", type=int, default=1000, help="uct simulations per self-play move (default 1000)")
+    parser.add_argument("--size", type=int, default=d.size, help=f"board size (default {d.size})")
+    parser.add_argument("--games", type=int, default=d.games, help=f"self-play games (default {d.games})")
     parser.add_argument(
-        "--deep-sims", type=int, default=10000, help="uct simulations of the deeper search per label (default 10000)"
+        "--sims", type=int, default=d.sims, help=f"uct simulations per self-play move (default {d.sims})"
     )
-    parser.add_argument("--per-game", type=int, default=4, help="positions labelled per game (default 4)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the games, the draws and the split (default 0)")
+    parser.add_argument(
+        "--deep-sims",
+        type=int,
+        default=d.deep_sims,
+        help=f"uct simulations of the deeper search per label (default {d.deep_sims})",
+    )
+    parser.add_argument(
+        "--per-game", type=int, default=d.per_game, help=f"positions labelled per game (default {d.per_game})"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=d.seed, help=f"seed of the games, the draws and the split (default {d.seed})"
+    )
     parser.add_argument(
         "--random-plies",
         type=int,
         nargs=2,
-        default=(2, 8),
+        default=d.random_plies,
         metavar=("LOW", "HIGH"),
-        help="random opening moves per game, drawn from LOW..HIGH (default 2 8)",
+        help="random opening moves per game, drawn from LOW..HIGH (default %d %d)" % d.random_plies,
     )
-    parser.add_argument("--games-per-shard", type=int, default=20, help="games per shard (default 20)")
+    parser.add_argument(
+        "--games-per-shard", type=int, default=d.games_per_shard, help=f"games per shard (default {d.games_per_shard})"
+    )
     parser.add_argument(
         "--deep-weight", type=float, default=0.5, help="target: 0 the outcome, 1 the deeper value (default 0.5)"
     )
@@ -136,18 +147,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     report = tune(
         args.folder,
-        args.size,
-        args.games,
-        args.sims,
-        args.deep_sims,
-        args.per_game,
-        args.seed,
-        args.random_plies,
-        args.games_per_shard,
         args.deep_weight,
         args.holdout,
         args.buckets,
         args.out,
+        **{f.name: getattr(args, f.name) for f in fields(DataSettings)},
     )
     print(summary(report))
     print(f"data {report['data']['data_hash']} ({report['data']['positions']} positions)")

@@ -27,8 +27,9 @@ never mixed in.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -38,9 +39,55 @@ from amazons_env.errors import InvalidArgumentError
 from training.data.shards import load_shard, shard_path, write_manifest, write_shard
 from training.selfplay.value import _kept_shards, selfplay
 
-__all__ = ["labelled_positions", "selfplay_positions", "draw_positions", "board_of", "SELFPLAY", "LABELS"]
+__all__ = [
+    "DataSettings",
+    "data_settings",
+    "labelled_positions",
+    "selfplay_positions",
+    "draw_positions",
+    "board_of",
+    "SELFPLAY",
+    "LABELS",
+]
 
 SELFPLAY, LABELS = "selfplay", "labels"  # the two stages' sub-folders
+
+
+@dataclass(frozen=True)
+class DataSettings:
+    """What the data is made of (module docstring), the one home of its defaults: ``games``
+    self-play games of ``uct:sims=SIMS`` on ``size`` x ``size`` boards, each from a number of random
+    moves drawn from ``random_plies`` (low, high), ``games_per_shard`` to a shard; ``per_game``
+    positions of each game labelled by ``uct:sims=DEEP_SIMS``; every draw seeded by ``seed``."""
+
+    size: int = 8
+    games: int = 300
+    sims: int = 1000
+    deep_sims: int = 10000
+    per_game: int = 4
+    seed: int = 0
+    random_plies: tuple[int, int] = (2, 8)
+    games_per_shard: int = 20
+
+
+def data_settings(**options: Any) -> DataSettings:
+    """``DataSettings`` from keyword options, the labelling ones checked here (the self-play ones
+    by ``training.selfplay.value.selfplay``); ``InvalidArgumentError`` naming a bad or unknown one.
+
+    >>> data_settings(size=6, games=4).games
+    4
+    """
+    names = [f.name for f in fields(DataSettings)]
+    for name in options:
+        if name not in names:
+            raise InvalidArgumentError(f"tuning data option {name}: unknown ({', '.join(names)})")
+    for name in ("sims", "deep_sims", "per_game"):
+        value = options.get(name, 1)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise InvalidArgumentError(f"tuning data option {name}={value!r}: give an integer >= 1")
+    if "random_plies" in options:
+        options["random_plies"] = tuple(options["random_plies"])
+    return DataSettings(**options)
 
 
 def board_of(cells: np.ndarray, side: int, size: int) -> Board:
@@ -91,53 +138,34 @@ def _label_shard(data: dict[str, np.ndarray], size: int, deep_agent: Any, per_ga
     return out
 
 
-def selfplay_positions(
-    folder: "str | os.PathLike",
-    size: int = 8,
-    games: int = 300,
-    sims: int = 1000,
-    seed: int = 0,
-    random_plies: Sequence[int] = (2, 8),
-    games_per_shard: int = 20,
-    progress: bool = True,
-) -> dict[str, Any]:
-    """The first stage alone (module docstring): the self-play games in ``FOLDER/selfplay``; their manifest."""
+def selfplay_positions(folder: "str | os.PathLike", progress: bool = True, **options: Any) -> dict[str, Any]:
+    """The first stage alone (module docstring): the self-play games in ``FOLDER/selfplay``; their
+    manifest. ``options``: ``DataSettings``' fields."""
+    data = data_settings(**options)
     return selfplay(
         Path(folder) / SELFPLAY,
-        games,
-        size,
-        f"uct:sims={int(sims)}",
-        games_per_shard,
+        data.games,
+        data.size,
+        f"uct:sims={int(data.sims)}",
+        data.games_per_shard,
         workers=1,
-        seed=seed,
-        random_plies=random_plies,
+        seed=data.seed,
+        random_plies=data.random_plies,
         progress=progress,
     )
 
 
-def labelled_positions(
-    folder: "str | os.PathLike",
-    size: int = 8,
-    games: int = 300,
-    sims: int = 1000,
-    deep_sims: int = 10000,
-    per_game: int = 4,
-    seed: int = 0,
-    random_plies: Sequence[int] = (2, 8),
-    games_per_shard: int = 20,
-    progress: bool = True,
-) -> dict[str, Any]:
-    """Play and label (module docstring); the labels' manifest. Every option is checked before a
-    game starts (``InvalidArgumentError`` naming it)."""
-    for name, value, low in (("sims", sims, 1), ("deep_sims", deep_sims, 1), ("per_game", per_game, 1)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise InvalidArgumentError(f"tuning data option {name}={value!r}: give an integer >= {low}")
+def labelled_positions(folder: "str | os.PathLike", progress: bool = True, **options: Any) -> dict[str, Any]:
+    """Play and label (module docstring); the labels' manifest. ``options``: ``DataSettings``'
+    fields, every one checked before a game starts (``InvalidArgumentError`` naming it)."""
+    spec = data_settings(**options)
+    size, per_game, seed = spec.size, spec.per_game, spec.seed
     folder = Path(folder)
-    played = selfplay_positions(folder, size, games, sims, seed, random_plies, games_per_shard, progress)
+    played = selfplay_positions(folder, progress, **options)
     settings = {
         "size": int(size),
         "selfplay_hash": played["data_hash"],
-        "deep_agent": f"uct:sims={int(deep_sims)}",
+        "deep_agent": f"uct:sims={int(spec.deep_sims)}",
         "per_game": int(per_game),
         "seed": int(seed),
     }
