@@ -1,0 +1,126 @@
+"""What the net costs the learned agent: net positions per CPU second, and simulations per CPU
+second of ``uct-net`` beside ``uct``'s, from the same positions, in the same run.
+
+For each board size:
+
+* **net**: ``uct-net``'s own net (``PVNet``, ONNX Runtime when installed, one thread) on batches of
+  1, 8 and 64 real positions (the positions after the queen moves and arrows of a mid-game
+  position), positions per CPU second of this process;
+* **search**: ``--positions`` positions (the start, then positions after 4, 8, ... random plies,
+  seeded), each searched afresh for ``--time`` seconds by ``uct`` and by ``uct-net`` (its default
+  guidance: the root and the replies to its top moves); simulations per CPU second of each and
+  their ratio, and the CPU milliseconds of one move's guidance (``uct-net``'s CPU time less its
+  simulations at ``uct``'s rate).
+
+Per CPU second, so a shared machine distorts it less than wall-clock figures would; the ratio is
+the figure to compare between runs.
+
+    python3 benchmarks/learned_cost.py                      # 8x8 and 10x10, 0.5 s, 6 positions
+    python3 benchmarks/learned_cost.py --sizes 10 --time 1 --positions 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+import numpy as np
+
+from amazons_env import Board
+
+from agents import make
+from agents.search.uct_net import UCTNet
+
+__all__ = ["positions", "net_rate", "search_rates", "main"]
+
+BATCHES = (1, 8, 64)
+
+
+def positions(size: int, count: int, seed: int = 0) -> list[Board]:
+    """The start, then positions after 4, 8, ... uniformly random plies (one seeded game per
+    position), skipping any that are over."""
+    rng, out = np.random.default_rng(seed), [Board(size)]
+    plies = 4
+    while len(out) < count:
+        board = Board(size)
+        for _ in range(plies):
+            if board.is_game_over():
+                break
+            moves = board.legal_moves()
+            board.push(moves[int(rng.integers(len(moves)))])
+        if not board.is_game_over():
+            out.append(board)
+        plies += 4
+    return out
+
+
+def _frontier(board: Board, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The cells and sides of up to ``count`` positions one move after ``board``."""
+    cells = []
+    for move in board.legal_moves()[:: max(1, len(board.legal_moves()) // count)][:count]:
+        board.push(move)
+        cells.append(board.cells.copy())
+        board.pop()
+    return np.array(cells), np.full(len(cells), 1 - int(board.turn))
+
+
+def net_rate(agent: UCTNet, board: Board, batch: int, seconds: float) -> float:
+    """Positions per CPU second of ``agent``'s net on batches of ``batch`` positions after ``board``."""
+    net = agent.net(board.size)
+    cells, sides = _frontier(board, batch)
+    net.evaluate(cells, sides)  # warm (ONNX Runtime's first call sets up its session)
+    done, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        net.evaluate(cells, sides)
+        done += len(cells)
+    return done / (time.process_time() - start)
+
+
+def search_rates(spec: str, boards: list[Board]) -> tuple[int, float]:
+    """Simulations and CPU seconds of fresh searches of ``spec`` from each of ``boards``."""
+    agent = make(spec, seed=1)
+    agent.select_move(boards[0])  # compiled and warm
+    sims, cpu = 0, 0.0
+    for board in boards:
+        agent.reset()
+        start = time.process_time()
+        result = agent.search(board)  # type: ignore[attr-defined]
+        cpu += time.process_time() - start
+        sims += result.simulations
+    return sims, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", nargs="+", type=int, default=[8, 10], help="board sizes (default 8 10)")
+    parser.add_argument("--time", type=float, default=0.5, help="seconds per search (default 0.5)")
+    parser.add_argument("--positions", type=int, default=6, help="positions searched per size (default 6)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per net batch measurement")
+    args = parser.parse_args()
+    rows: list[dict[str, Any]] = []
+    for size in args.sizes:
+        boards = positions(size, args.positions)
+        guided = make("uct-net")
+        assert isinstance(guided, UCTNet)
+        middle = boards[len(boards) // 2]
+        net = {batch: net_rate(guided, middle, batch, args.seconds) for batch in BATCHES}
+        plain_sims, plain_cpu = search_rates(f"uct:time={args.time:g}", boards)
+        net_sims, net_cpu = search_rates(f"uct-net:time={args.time:g}", boards)
+        plain, learned = plain_sims / plain_cpu, net_sims / net_cpu
+        guidance_ms = 1000 * (net_cpu - net_sims / plain) / len(boards)
+        rows.append({"size": size, "net": net, "uct": plain, "uct-net": learned, "guidance_ms": guidance_ms})
+    header = " | ".join(f"net, batch {b}" for b in BATCHES)
+    print(f"| board | {header} | uct sims/CPU s | uct-net sims/CPU s | ratio | guidance CPU ms/move |")
+    print("|---|" + "---|" * (len(BATCHES) + 4))
+    for row in rows:
+        nets = " | ".join(f"{row['net'][b]:,.0f}" for b in BATCHES)
+        print(
+            f"| {row['size']}x{row['size']} | {nets} | {row['uct']:,.0f} | {row['uct-net']:,.0f} | "
+            f"{row['uct-net'] / row['uct']:.3f} | {row['guidance_ms']:.1f} |"
+        )
+    print(f"(positions per CPU second; {args.positions} searches of {args.time:g} s per agent and size)")
+
+
+if __name__ == "__main__":
+    main()
