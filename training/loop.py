@@ -8,12 +8,17 @@ Stages, each finished before the next starts and recorded in ``OUT/loop-state.js
 2. ``train-0``: a fresh ``PolicyValueNet`` trained on them: generation 0 (``OUT/gen-000/pv.*``).
 3. For each generation ``g`` = 1, 2, ...:
    ``selfplay-g``: the current best net plays ``--games`` games in lock-step batches through
-   ``agents.search.pvmcts`` (Dirichlet noise, temperature; ``OUT/gen-g/selfplay/``);
+   ``agents.search.pvmcts`` (Dirichlet noise, temperature; ``OUT/gen-g/selfplay/``), or with
+   ``--expert SPEC`` (an agent guided by a policy-value net, e.g. ``uct-net:sims=800``) the
+   expert with the best net (``weights=``) plays them against itself from 2-ply random openings,
+   its root visit shares the policy targets (``engine_games``) and its root values kept;
    ``train-g``: the best net trained further on the last ``--window`` generations' games (and the
-   bootstrap games) into ``OUT/gen-g/pv.*``;
+   bootstrap games) into ``OUT/gen-g/pv.*``, the value target the result or, with
+   ``--root-weight W``, ``(1 - W) * result + W * root value``;
    ``gate-g``: an arena match (``agents.arena.matches.match``, colours alternating, 2-ply random
    openings) of ``pvmcts`` with the new net against ``pvmcts`` with the best one, at equal
-   simulations; the new net becomes the best if it scores at least ``--gate``. Its Elo (with the
+   simulations (with ``--expert``: the expert with each net, at its own budget); the new net
+   becomes the best if it scores at least ``--gate``. Its Elo (with the
    95% interval) is the opponent's plus the measured difference (intervals add in quadrature):
    ``OUT/elo.csv`` and ``OUT/elo.png``.
 
@@ -55,6 +60,7 @@ from amazons_env.files import is_sealed, read_json, seal, write_json
 from agents.arena.backends import check_backend
 from agents.nets.export import load_model, save_model
 from agents.nets.policy_value import PolicyValueNet
+from agents.registry import format_spec, parse_spec
 
 from training.data.policy_value import load_pv_dataset
 from training.optimize.policy_value import train_pv
@@ -64,6 +70,10 @@ __all__ = ["LoopConfig", "train_loop", "STATE", "LoopStateError"]
 
 STATE = "loop-state.json"
 STATE_VERSION = 1
+
+
+#: settings recorded in a state only when set: their defaults are what a state without them ran
+_ONLY_WHEN_SET: dict[str, Any] = {"expert": "", "root_weight": 0.0}
 
 
 class LoopStateError(InvalidFileError):
@@ -87,6 +97,8 @@ class LoopConfig:
     generations: int = 5
     bootstrap_games: int = 64
     bootstrap_agent: str = "uct:sims=400"
+    expert: str = ""
+    root_weight: float = 0.0
     games: int = 64
     games_per_shard: int = 32
     sims: int = 64
@@ -137,7 +149,7 @@ class LoopConfig:
                 raise InvalidArgumentError(
                     f"train-loop --{name.replace('_', '-')}={value!r}: give an integer from {low} to {high}"
                 )
-        for name, least, most in (("lr", 0.0, 1.0), ("gate", 0.0, 1.0)):
+        for name, least, most in (("lr", 0.0, 1.0), ("gate", 0.0, 1.0), ("root_weight", 0.0, 1.0)):
             value = getattr(self, name)
             if (
                 isinstance(value, bool)
@@ -147,21 +159,36 @@ class LoopConfig:
                 or name == "lr"
                 and value == 0
             ):
-                raise InvalidArgumentError(f"train-loop --{name}={value!r}: give a number in ({least}, {most}]")
+                flag, bracket = name.replace("_", "-"), "(" if name == "lr" else "["
+                raise InvalidArgumentError(f"train-loop --{flag}={value!r}: give a number in {bracket}{least}, {most}]")
         if not isinstance(self.out, (str, os.PathLike)) or not str(self.out):
             raise InvalidArgumentError(f"train-loop OUT={self.out!r}: give a folder")
         check_backend(self.backend, self.ray_address or None)
         from agents.registry import AGENTS
 
         AGENTS.validate(self.bootstrap_agent)
+        if self.expert:
+            if "weights" not in AGENTS.schema(parse_spec(self.expert)[0]).options:
+                raise InvalidArgumentError(
+                    f"train-loop --expert={self.expert!r}: give an agent guided by a policy-value net "
+                    "(one with a weights option), e.g. uct-net:sims=800"
+                )
+            AGENTS.validate(self.expert, weights="net")
+
+    def expert_spec(self, weights: "str | os.PathLike") -> str:
+        """``expert`` guided by the net in the model file ``weights``."""
+        name, options = parse_spec(self.expert)
+        return format_spec(name, {**options, "weights": str(weights)})
 
     def fixed(self) -> dict[str, Any]:
         """The settings a resumed run must share (all but ``generations``, ``out``, ``progress``,
-        ``device``, ``threads`` and where the games run)."""
+        ``device``, ``threads`` and where the games run; ``expert`` and ``root_weight`` only when
+        set, so that the state of a run made before they existed still resumes)."""
         return {
             k: v
             for k, v in asdict(self).items()
             if k not in ("generations", "out", "progress", "device", "threads", "workers", "backend", "ray_address")
+            and not (k in _ONLY_WHEN_SET and v == _ONLY_WHEN_SET[k])
         }
 
 
@@ -255,6 +282,7 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
             seed=config.seed + g,
             device=config.device,
             progress=config.progress,
+            root_weight=config.root_weight,
         )
         recipe = {"generation": g, "positions": int(len(data["sides"])), "history": history, "loop": config.fixed()}
         save_model(model, model_path(g), board_size=size, recipe=recipe, data_hash=data_hash)
@@ -278,14 +306,20 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
         folder = _gen_dir(out, g)
         best = state["best"]
         if f"selfplay-{g}" not in state["done"]:
+            settings: dict[str, Any] = {"size": size, "net": best, "seed": config.seed + 1000 * g}
+            if config.expert:
+                settings["expert"] = config.expert
+                play = partial(engine_shard, config.expert_spec(model_path(best)), gps, size)
+            else:
+                play = partial(
+                    mcts_shard, str(model_path(best)), gps, size, config.sims, config.batch, config.temperature_plies
+                )
             play_shards(
                 folder / "selfplay",
-                {"size": size, "net": best, "seed": config.seed + 1000 * g},
+                settings,
                 -(-config.games // gps),
                 gps,
-                partial(
-                    mcts_shard, str(model_path(best)), gps, size, config.sims, config.batch, config.temperature_plies
-                ),
+                play,
                 config.progress,
                 f"self-play gen {g}",
                 **where,
@@ -296,8 +330,11 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
             train_stage(g, model_path(best), [out / "bootstrap", *recent])
             finish(f"train-{g}")
         if f"gate-{g}" not in state["done"]:
-            spec = "pvmcts:sims={},batch={},weights={}"
-            new, old = (spec.format(config.gate_sims, config.batch, model_path(h)) for h in (g, best))
+            if config.expert:
+                new, old = (config.expert_spec(model_path(h)) for h in (g, best))
+            else:
+                spec = "pvmcts:sims={},batch={},weights={}"
+                new, old = (spec.format(config.gate_sims, config.batch, model_path(h)) for h in (g, best))
             result = match(
                 new,
                 old,

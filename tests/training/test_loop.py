@@ -17,7 +17,7 @@ import training.loop as loop
 from training.data.policy_value import load_pv_dataset, target_starts
 from training.data.shards import MANIFEST, ShardError
 from training.loop import LoopConfig, LoopStateError, train_loop
-from training.optimize.policy_value import policy_batch
+from training.optimize.policy_value import _value_targets, policy_batch
 from training.selfplay.policy_value import mcts_games, play_shards
 
 
@@ -147,3 +147,50 @@ def test_a_learned_net_plays_legal_moves(tmp_path):
     board = Board(5)
     move = agent.select_move(board)
     assert isinstance(move, Move) and board.is_legal(move) and state["best"] == 0
+
+
+def test_an_expert_plays_the_generations_games_and_gates_them(tmp_path, monkeypatch):
+    """``expert``: the generation's games are the expert's with the best net (its visit shares the
+    policy targets, its root values blended into the value targets by ``root_weight``), and the
+    gate pits the expert with the new net against it with the best one."""
+    specs, weights = [], []
+    real_engine, real_train = loop.engine_shard, loop.train_pv
+    monkeypatch.setattr(loop, "engine_shard", lambda spec, *a: specs.append(spec) or real_engine(spec, *a))
+
+    def train(*args, **kwargs):
+        weights.append(kwargs["root_weight"])
+        return real_train(*args, **kwargs)
+
+    monkeypatch.setattr(loop, "train_pv", train)
+    config = tiny(tmp_path, expert="uct-net:sims=12,top=2", root_weight=0.5)
+    state = train_loop(config)
+    expert = f"uct-net:sims=12,top=2,weights={tmp_path / 'gen-000' / 'pv'}"
+    assert specs == ["uct:sims=20"] * 2 + [expert] * 2  # the bootstrap, then generation 1: a shard a game
+    assert weights == [0.5, 0.5]
+    gate = json.loads((tmp_path / "gen-001" / "gate.json").read_text())
+    assert gate["a"].startswith("uct-net:sims=12,top=2,weights=") and gate["a"].endswith("gen-001/pv")
+    assert state["gates"][0]["games"] == 2
+    with pytest.raises(LoopStateError, match="other settings.*root_weight"):
+        train_loop(tiny(tmp_path, expert="uct-net:sims=12,top=2", root_weight=0.25))
+    data = load_pv_dataset([tmp_path / "gen-001" / "selfplay"])[0]
+    assert (np.abs(data["values"]) > 0).any()  # the expert's root values were kept
+
+
+@pytest.mark.parametrize(
+    "changes, error",
+    [
+        ({"expert": "uct:sims=10"}, "--expert='uct:sims=10': give an agent guided by a policy-value net"),
+        ({"expert": "uct-net:sim=10"}, "did you mean 'sims'"),
+        ({"root_weight": 1.5}, "--root-weight=1.5"),
+        ({"root_weight": float("nan")}, "--root-weight=nan"),
+    ],
+)
+def test_bad_expert_settings_are_refused(tmp_path, changes, error):
+    with pytest.raises(ValueError, match=error):
+        tiny(tmp_path, **changes).check()
+
+
+def test_value_targets_blend_results_and_root_values():
+    data = {"results": np.array([1, -1], np.int8), "values": np.array([0.5, 0.25], np.float32)}
+    assert np.allclose(_value_targets(data, np.array([0, 1]), 0.0), [1, -1])
+    assert np.allclose(_value_targets(data, np.array([0, 1]), 0.5), [0.75, -0.375])

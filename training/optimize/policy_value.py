@@ -5,7 +5,10 @@ Every batch is seen under one random board symmetry: the boards are transformed
 by the same permutation and matched to those legal moves (``policy_batch``). The policy loss is
 ``-sum(pi * log p)`` with ``log p`` the factorised slide-then-arrow log-probability of
 ``agents.nets.policy_value.move_log_probs``; the value loss is the squared error against the game
-result for the side to move. CUDA with mixed precision when present (``pick_device``), else CPU.
+result for the side to move, or with ``root_weight`` a blend of it and the search's root value
+(``(1 - root_weight) * result + root_weight * value``: the search's value is less noisy than one
+game's result, the result unbiased by the search's own errors). CUDA with mixed precision when
+present (``pick_device``), else CPU.
 
 >>> import tempfile
 >>> from agents.nets.policy_value import PolicyValueNet
@@ -40,9 +43,12 @@ from training.optimize.value import pick_device
 __all__ = ["policy_batch", "batch_loss", "train_pv"]
 
 
-def policy_batch(data: dict[str, np.ndarray], index: np.ndarray, k: int, size: int) -> dict[str, Any]:
+def policy_batch(
+    data: dict[str, np.ndarray], index: np.ndarray, k: int, size: int, root_weight: float = 0.0
+) -> dict[str, Any]:
     """Positions ``index`` of ``data`` under symmetry ``k``: input planes, legal moves
-    (``rows``/``moves``), the target probability of each legal move and the results."""
+    (``rows``/``moves``), the target probability of each legal move and the value targets ``z``
+    (the results, blended with the root values ``values`` by ``root_weight``)."""
     cells = transform_cells(data["cells"][index], k)
     sides = data["sides"][index].astype(np.int64)
     rows, moves = legal_moves_batch(cells, sides, size)
@@ -65,8 +71,15 @@ def policy_batch(data: dict[str, np.ndarray], index: np.ndarray, k: int, size: i
         "rows": rows,
         "moves": moves,
         "target": target,
-        "z": data["results"][index].astype(np.float32),
+        "z": _value_targets(data, index, root_weight),
     }
+
+
+def _value_targets(data: dict[str, np.ndarray], index: np.ndarray, root_weight: float) -> np.ndarray:
+    z = data["results"][index].astype(np.float32)
+    if root_weight == 0:
+        return z
+    return ((1 - root_weight) * z + root_weight * data["values"][index]).astype(np.float32)
 
 
 def batch_loss(
@@ -94,10 +107,17 @@ def train_pv(
     device: str = "",
     value_weight: float = 1.0,
     progress: bool = True,
+    root_weight: float = 0.0,
 ) -> list[dict[str, float]]:
     """Train ``model`` in place on ``data`` (a ``load_pv_dataset`` dict) for ``epochs`` passes
-    with AdamW and a cosine learning rate; one row of mean losses per epoch."""
+    with AdamW and a cosine learning rate; one row of mean losses per epoch. ``root_weight``: the
+    share of the root values in the value targets (module docstring)."""
     from tqdm import tqdm
+
+    if isinstance(root_weight, bool) or not isinstance(root_weight, (int, float)) or not 0 <= root_weight <= 1:
+        raise InvalidArgumentError(f"root_weight={root_weight!r}: give a number from 0 to 1")
+    if root_weight and "values" not in data:
+        raise InvalidArgumentError(f"root_weight={root_weight!r}: the data has no root values")
 
     dev = pick_device(device)
     model.to(dev).train()
@@ -116,7 +136,7 @@ def train_pv(
             sums = np.zeros(3)
             for step in range(steps_per_epoch):
                 index = np.sort(order[step * batch_size : (step + 1) * batch_size])
-                batch = policy_batch(data, index, int(rng.integers(8)), size)
+                batch = policy_batch(data, index, int(rng.integers(8)), size, root_weight)
                 loss, v, p = batch_loss(model, batch, size, dev, value_weight)
                 optimizer.zero_grad(set_to_none=True)
                 scaler.scale(loss).backward()
