@@ -15,6 +15,8 @@ HELP = (
 
 
 NOTES = {
+    "expert": "none: pvmcts self-play; else an agent guided by the best net, e.g. uct-net:sims=800",
+    "root_weight": "0: the value target is the result; 1: the expert's root value",
     "device": "cuda if present, else cpu",
     "workers": "1, this process; games run in parallel processes or Ray tasks",
     "backend": "local; or ray, see agents.arena.backends",
