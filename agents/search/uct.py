@@ -381,7 +381,9 @@ def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
     """The root visit shares of ``agent``'s last search (on ``board``, split tree) over whole moves:
     ``(moves uint8[M, 3] of public squares, probs float32[M])``, a queen move's share split over its
     arrows by their visits (summed over the trees of an agent with ``threads``): the policy target
-    of expert iteration (``training.selfplay.policy_value``)."""
+    of expert iteration (``training.selfplay.policy_value``). No rows where no whole move was
+    visited (a search of a simulation or two, or one that proved its root before an arrow was
+    visited)."""
     if agent._tree is None or agent._tree_position != (board.cells.tobytes(), board.ply) or agent.tree != "split":
         raise InvalidArgumentError("visit_policy: the agent's last search was not a split-tree search of this board")
     public = core.public_index(board.size)
@@ -393,7 +395,7 @@ def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
                     move = (int(public[ni[q, T.FROM]]), int(public[ni[q, T.TO]]), int(public[ni[a, T.ARROW]]))
                     counts[move] = counts.get(move, 0.0) + float(ni[a, T.VISITS])
     if not counts:
-        raise InvalidArgumentError("visit_policy: the last search visited no whole move (a filling-phase move?)")
+        return np.zeros((0, 3), np.uint8), np.zeros(0, np.float32)
     weights = np.array(list(counts.values()))
     return np.array(list(counts), np.uint8), (weights / weights.sum()).astype(np.float32)
 

@@ -234,6 +234,11 @@ def test_visit_policy_is_the_root_visit_shares_of_whole_legal_moves():
     assert len(moves) > 1 and len({tuple(m) for m in moves.tolist()}) == len(moves)
     with pytest.raises(ValueError, match="not a split-tree search of this board"):
         visit_policy(agent, Board(5))
+    one = agents.make("uct:sims=1", seed=2)  # one simulation expands the root: no arrow visited
+    one.search(board)
+    assert [len(part) for part in visit_policy(one, board)] == [0, 0]
+    games = engine_games(one, games=1, size=5, seed=1)  # so each target is the move played
+    assert (games[0]["pi_counts"] == 1).all() and (games[0]["pi_probs"] == 1).all()
     games = engine_games(agents.make("uct:sims=40"), games=1, size=5, seed=1)
     counts = games[0]["pi_counts"]
     assert counts.max() > 1 and np.isclose(np.add.reduceat(games[0]["pi_probs"], np.cumsum(counts) - counts), 1).all()

@@ -161,13 +161,14 @@ def _engine_game(
 ) -> dict[str, np.ndarray]:
     """``game`` played to its end by ``agent`` against itself (``agents.game.play_out``); its
     arrays. Each position's target: ``policy(agent, board)`` (moves and their shares) after a
-    search that ran simulations, else the move the agent chose."""
+    search that visited whole moves, else the move the agent chose."""
 
     def choose(board: Board) -> Move:
         result = agent.search(board)
         move = result.move
-        if policy is not None and result.simulations > 0:
-            game.record(float(result.value), *policy(agent, board))
+        moves, shares = policy(agent, board) if policy is not None and result.simulations > 0 else (None, None)
+        if moves is not None and shares is not None and len(moves):
+            game.record(float(result.value), moves, shares)
         else:
             game.record(float(result.value), np.array([[move.from_square, move.to_square, move.arrow]]), np.ones(1))
         return move
