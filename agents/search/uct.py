@@ -299,10 +299,11 @@ class UCT(SearchAgent):
         st: np.ndarray,
         buffers: tuple[np.ndarray, ...],
         stop: float = float("inf"),
+        tree: int = 0,
     ) -> None:
         """Before the simulations: a subclass may expand nodes and set priors (``agents.search.uct_net``:
-        the policy-value net's), within the move's deadline ``stop`` (``perf_counter`` seconds);
-        uct itself leaves the tree to the simulations."""
+        the policy-value net's), within the move's deadline ``stop`` (``perf_counter`` seconds), in
+        the agent's ``tree``-th tree (one per thread); uct itself leaves the tree to the simulations."""
 
     # -- the search -----------------------------------------------------------------------------
 
@@ -328,7 +329,7 @@ class UCT(SearchAgent):
             st[T.RNG] = int(self.rng.integers(1, 1 << 62))
             position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())
             buffers = self._buffers(board.size, k)
-            self._guide(board, *position, icfg, ni, nf, st, buffers, deadline.stop)
+            self._guide(board, *position, icfg, ni, nf, st, buffers, deadline.stop, k)
             share = budget // self.threads + (k < budget % self.threads)
             job: tuple[Any, ...] = (*position, int(board.turn), board.dirs, self.evaluator.kernel, weights, self.fcfg)
             jobs.append((*job, icfg, ni, nf, st, share, deadline.ns, int(limit.time_max is not None), *buffers))

@@ -18,8 +18,11 @@ Python, on the flat arrays of ``agents.search.uct_tree``):
    value for the side that chose it, so it flips once per whole move and never between the queen
    move and its arrow.
 
-Everything below keeps uct's cheap ordering and territory leaves. Tree reuse jumps two whole moves,
-to a node that this guidance never touched, so nothing is mixed twice.
+With ``depth`` 2 or 3, step 3 is repeated on the positions after the top moves' best arrows of the
+level above: a line of ``depth`` whole moves guided at each step, ``top`` times as many positions at
+each level. Everything below keeps uct's cheap ordering and territory leaves. Tree reuse jumps two
+whole moves; with ``depth`` 2 or more it lands on a position this guidance has re-priored, so the
+guided positions of the kept tree are remembered (by position) and not mixed twice.
 
 **Cost.** The net runs once on the root's queen moves and, with ``depth=1``, on the replies to
 its ``top`` best moves; the replies' level is skipped when the deadline leaves less than
@@ -76,6 +79,8 @@ FIRST, NKIDS, SOLVED, MAX_KIDS, FREE = T.FIRST, T.NKIDS, T.SOLVED, T.MAX_KIDS, T
 #: the replies' level of guidance costs about this many times the root's (measured on 8x8, ``top=8``:
 #: 1.7 ms for the root, 10 ms in all, see the module docstring)
 REPLY_COST = 5.0
+#: the deepest guided level (``depth``): the positions of a level are ``top`` times the last's
+MAX_DEPTH = 3
 _EXPAND_ARGS = (
     types.int64[::1],
     types.uint8[:, ::1],
@@ -135,6 +140,10 @@ class _Position:
     def __init__(self, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, side: int) -> None:
         self.cells, self.queens, self.nq, self.side = cells, queens, nq, side
 
+    def key(self, arrow_to_come: bool) -> bytes:
+        """The position's identity, at a move node or (``arrow_to_come``) a queen move's node."""
+        return self.cells.tobytes() + bytes((self.side, arrow_to_come))
+
     def after(self, ni: np.ndarray, x: int) -> "_Position":
         """The position after node ``x``'s action (a queen move, an arrow or a whole move)."""
         cells, queens, side = self.cells.copy(), self.queens.copy(), self.side
@@ -176,7 +185,12 @@ def _reprior(ni: np.ndarray, nf: np.ndarray, x: int, net_prior: np.ndarray, mix:
         ),
         "mix": opt("weight of the net's priors against uct's own", ge=0, le=1),
         "top": opt("queen moves per guided position whose arrows get the net's priors", ge=0),
-        "depth": opt("0: the net guides the root; 1: also the replies to its top moves", ge=0, le=1),
+        "depth": opt(
+            "0: the net guides the root; 1: also the replies to its top moves; 2, 3: on down the top "
+            "moves' lines (top^depth positions at the deepest level)",
+            ge=0,
+            le=MAX_DEPTH,
+        ),
         "value": opt("weight of the net's value in the replies' first-play values", ge=0, le=1),
         "net_threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024),
         "runtime": opt(RUNTIME_HELP, choices=RUNTIMES),
@@ -207,13 +221,18 @@ class UCTNet(UCT):
                 raise OptionError(f"{key}={v!r}: must be a number in 0..1")
         if not (isinstance(top, int) and top >= 0):
             raise OptionError(f"top={top!r}: must be a whole number >= 0")
-        if depth not in (0, 1):
-            raise OptionError(f"depth={depth!r}: must be 0 (the root) or 1 (and the replies)")
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
+            raise OptionError(f"depth={depth!r}: must be a whole number from 0 (the root) to {MAX_DEPTH}")
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
         # ``threads`` (uct's) is the trees searched at once, each guided; ``net_threads`` the net's
         self.weights, self.net_threads, self.runtime = str(weights), int(net_threads), str(runtime)
         for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # a bad file fails here, not in a game
             self.net(size)
+        self._guided: dict[int, set[bytes]] = {}  # per kept tree: the positions whose children were re-priored
+
+    def reset(self) -> None:
+        super().reset()
+        self._guided.clear()
 
     def net(self, size: int) -> PVNet:
         """The policy-value net for ``size`` x ``size`` boards (``agents.nets.store``: loaded once)."""
@@ -231,11 +250,14 @@ class UCTNet(UCT):
         st: np.ndarray,
         buffers: tuple[np.ndarray, ...],
         stop: float = float("inf"),
+        tree: int = 0,
     ) -> None:
-        """Give the first move levels the net's priors (module docstring, steps 1-3). The root's
-        level is always guided (one forward pass, ~1-2 ms); the replies' level only if the time left
-        before ``stop`` is more than ``REPLY_COST`` times what the root's level took (it evaluates
-        up to ``top`` positions and expands their children), so a short move is not overrun."""
+        """Give the first move levels the net's priors (module docstring, steps 1-3, repeated
+        down to ``depth``). The root's level is always guided (one forward pass, ~1-2 ms); the
+        replies' level only if the time left before ``stop`` is more than ``REPLY_COST`` times what
+        the root's level took (it evaluates up to ``top`` positions and expands their children), and
+        each deeper level only if the time left is more than ``top`` times what the level above
+        took (it has up to ``top`` times the positions), so a short move is not overrun."""
         from agents.nets.policy_value import move_indices
 
         net, size = self.net(board.size), board.size
@@ -253,11 +275,16 @@ class UCTNet(UCT):
             )
 
         level = [(int(st[T.ROOT]), _Position(cells.copy(), queens.copy(), nq, int(board.turn)))]
+        guided = self._guided.setdefault(tree, set())
+        if ni[int(st[T.ROOT]), FIRST] < 0:  # a fresh tree: nothing in it was guided
+            guided.clear()
         start = time.perf_counter()
         for depth in range(self.depth + 1):
             now = time.perf_counter()
-            if depth > 0 and now + REPLY_COST * (now - start) > stop:
+            growth = REPLY_COST if depth == 1 else max(self.top, 1)
+            if depth > 0 and now + growth * (now - start) > stop:
                 return
+            start = now  # the next check weighs this level's time
             todo = [node for node, first in zip(level, expand(level)) if first >= 0] if level else []
             if not todo:
                 return
@@ -267,23 +294,29 @@ class UCTNet(UCT):
             tops = []  # (the net's row, a queen move node, the position after it)
             for k, (x, pos) in enumerate(todo):
                 first, n = int(ni[x, FIRST]), int(ni[x, NKIDS])
-                frm, to = public[ni[first : first + n, T.FROM]], public[ni[first : first + n, T.TO]]
-                sidx, _ = move_indices(np.stack([frm, to, to], axis=1), size)
-                tops += [
-                    (k, int(q), pos.after(ni, int(q)))
-                    for q in _reprior(ni, nf, x, _softmax(slide[k, sidx]), self.mix)[: self.top]
-                ]
-                if depth > 0 and self.value > 0:
-                    self._mix_value(ni, nf, x, float(values[k]))
+                if pos.key(False) in guided:  # re-priored by an earlier search: in the net's order
+                    order = np.arange(first, first + n)
+                else:
+                    guided.add(pos.key(False))
+                    frm, to = public[ni[first : first + n, T.FROM]], public[ni[first : first + n, T.TO]]
+                    sidx, _ = move_indices(np.stack([frm, to, to], axis=1), size)
+                    order = _reprior(ni, nf, x, _softmax(slide[k, sidx]), self.mix)
+                    if depth > 0 and self.value > 0:
+                        self._mix_value(ni, nf, x, float(values[k]))
+                tops += [(k, int(q), pos.after(ni, int(q))) for q in order[: self.top]]
             level = []
             for (k, q, after), first in zip(tops, expand([(q, after) for _, q, after in tops]) if tops else ()):
                 if first < 0:
                     continue
                 m = int(ni[q, NKIDS])
-                dest = int(public[ni[q, T.TO]])
-                shots = np.stack([np.full(m, dest), np.full(m, dest), public[ni[first : first + m, T.ARROW]]], axis=1)
-                _, aidx = move_indices(shots, size)
-                best = int(_reprior(ni, nf, q, _softmax(arrow[k, aidx]), self.mix)[0])
+                if after.key(True) in guided:
+                    best = first
+                else:
+                    guided.add(after.key(True))
+                    dest = int(public[ni[q, T.TO]])
+                    arrows = public[ni[first : first + m, T.ARROW]]
+                    _, aidx = move_indices(np.stack([np.full(m, dest), np.full(m, dest), arrows], axis=1), size)
+                    best = int(_reprior(ni, nf, q, _softmax(arrow[k, aidx]), self.mix)[0])
                 if depth < self.depth:
                     level.append((best, after.after(ni, best)))
 

@@ -16,6 +16,7 @@ from agents.nets.planes import make_planes
 from agents.nets.policy_value import PolicyValueNet, legal_moves_batch, move_log_probs
 from agents.search import uct_tree as T
 from agents.search.alphabeta import AlphaBeta
+from agents.search.result import Limit
 from agents.search.uct import PRIORS, UCT
 from agents.search.uct_net import UCTNet, expand_nodes
 
@@ -143,6 +144,48 @@ def test_threads_are_guided_trees_and_net_threads_the_nets(net_path):
     assert result.simulations == 40 and len(agent._trees) == 2
 
 
+def _two_moves_on(ni: np.ndarray, st: np.ndarray) -> list[int]:
+    """The nodes of the first children's line from the root: queen move, arrow, queen move, arrow."""
+    line, x = [], int(st[T.ROOT])
+    for _ in range(4):
+        x = int(ni[x, T.FIRST])
+        assert x >= 0
+        line.append(x)
+    return line
+
+
+def test_deeper_guidance_goes_on_down_the_top_lines(net_path):
+    """depth=2: the position after the top move and the top reply is guided too (its children
+    expanded and sorted by the net's prior); depth=1 leaves it to the simulations."""
+    board = Board(6)
+    ni, nf, st = guided(UCTNet(weights=net_path, mix=1.0, top=2, depth=2, sims=1, seed=0), board)
+    x = _two_moves_on(ni, st)[-1]
+    assert ni[x, T.FIRST] >= 0 and np.all(np.diff(nf[list(kids(ni, x)), T.PRIOR]) <= 1e-12)
+    assert all(ni[q, T.FIRST] >= 0 for q in list(kids(ni, x))[:2])  # its top queen moves' arrows too
+    ni1, _, st1 = guided(UCTNet(weights=net_path, mix=1.0, top=2, depth=1, sims=1, seed=0), board)
+    assert ni1[_two_moves_on(ni1, st1)[-1], T.FIRST] < 0
+
+
+def test_a_guided_position_reached_by_tree_reuse_is_not_mixed_again(net_path):
+    """With depth=2 the position two whole moves on was guided; when the game gets there, the kept
+    tree's priors there are the ones the first guidance gave (mixing again would move them)."""
+    board = Board(6)
+    agent = UCTNet(weights=net_path, mix=0.5, top=2, depth=2, sims=2, seed=0)
+    agent.search(board)
+    ni, nf, st = agent._tree
+    line = _two_moves_on(ni, st)
+    public = core.public_index(6)
+    for q, a in (line[:2], line[2:]):
+        board.push(Move(int(public[ni[q, T.FROM]]), int(public[ni[q, T.TO]]), int(public[ni[a, T.ARROW]]), 6))
+    before = nf[list(kids(ni, line[-1])), T.PRIOR].copy()
+    assert len(before) > 1 and not np.allclose(before, before[0])
+    agent.search(board, Limit(simulations=1))
+    ni2, nf2, st2 = agent._tree
+    assert np.allclose(nf2[list(kids(ni2, int(st2[T.ROOT]))), T.PRIOR], before)
+    agent.reset()  # a new game: guided again from scratch
+    assert agent._guided == {}
+
+
 def test_mix_zero_keeps_uct_priors(net_path):
     board = Board(6)
     ni0, nf0, st0 = guided(agents.make("uct:sims=1", seed=0), board)
@@ -198,7 +241,7 @@ def test_uct_net_is_the_guided_uct_and_cnn_its_old_name(net_path):
     "spec, error",
     [
         ("uct-net:mix=1.5", "mix=1.5"),
-        ("uct-net:depth=2", "depth=2"),
+        ("uct-net:depth=4", "depth=4"),
         ("uct-net:top=-1", "top=-1"),
         ("uct-net:value=nan", "value=nan"),
         ("uct-net:tree=move", "split tree"),
