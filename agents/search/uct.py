@@ -25,6 +25,9 @@ the tree, the two shapes and a simulation); this module is the agent around it:
   (``uct_tree.choice``). ``threads`` is the agent's own and independent of
   ``NUMBA_NUM_THREADS`` (uct's kernels run no numba-parallel code). Simulations per second
   against threads: ``benchmarks/threads.py``. A ``sims`` budget is shared out over the trees.
+  Measured, it adds no strength (2 threads against 1 at equal time: Elo -21, -89 to +47,
+  ``benchmarks/README.md``): the search is deterministic without random playouts, so the trees
+  of one position grow nearly alike and their merged visits choose what one tree would.
 * **Filling phase**: a separated root is played by ``endgame.filling_move`` directly
   (``SearchAgent``, as the other engines); inside the tree the counts give solved values.
 * **The move** is a proven win if there is one, else the most visited child (at each level of a
@@ -123,7 +126,8 @@ MAX_THREADS = 1024  # the most ``threads`` accepted: one tree each, so a bound o
             ge=1,
         ),
         "threads": opt(
-            "trees searched at once, one thread each, their root visits merged (independent of NUMBA_NUM_THREADS)",
+            "trees searched at once, one thread each, their root visits merged (independent of NUMBA_NUM_THREADS; "
+            "measured: more simulations, no strength, as the trees grow alike)",
             ge=1,
             le=1024,
         ),
