@@ -193,7 +193,7 @@ class UCT(SearchAgent):
         self.tree, self.reuse, self.threads = tree, bool(reuse), threads
         self.fcfg = np.array([c, tau, pw, pw_exp, sure], dtype=np.float64)
         self.prior = prior
-        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, 0], dtype=np.int64)
+        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, 0, 0], dtype=np.int64)
         now_ns()  # the first call loads numba's object mode (a fraction of a second): not in a timed move
         self._trees: list[Tree] = []  # the kept trees, one per thread
         self._tree_position: Optional[tuple[bytes, int]] = None  # root cells and ply of the kept trees
@@ -230,33 +230,47 @@ class UCT(SearchAgent):
         return "mixed" if self.tree == "split" and size <= AUTO_MIXED_UP_TO else "eval"
 
     def _roots(self, board: Board) -> list[Tree]:
-        """The trees for ``board``, one per thread. Each thread keeps its tree's arrays from move
-        to move: the kept subtree of ``board``, if reuse finds it, is copied out and back to the
-        front (``uct_tree.compact``), else the tree restarts from a new root. Rows written once
-        stay backed by memory, so that a search does not pay the operating system for fresh
-        pages again (about 7% of the simulations on 8x8, measured)."""
-        kept = self._trees
-        nodes = [self._reused_node(board, tree) if self.reuse else None for tree in kept]
-        self._tree_position = None  # the kept trees change now
-        trees = []
+        """The tree for ``board`` (in a list: one tree, whatever the threads, which search it
+        together), of ``MAX_NODES`` rows per thread. The agent keeps its arrays from move to move:
+        the kept subtree of ``board``, if reuse finds it, is copied out and back to the front
+        (``uct_tree.compact``), else the tree restarts from a new root. Rows written once stay
+        backed by memory, so that a search does not pay the operating system for fresh pages again
+        (about 7% of the simulations on 8x8, measured)."""
+        kept = self._tree
+        node = self._reused_node(board, kept) if self.reuse and kept is not None else None
+        self._tree_position = None  # the kept tree changes now
+        if kept is None:
+            rows = MAX_NODES * self.threads
+            ni, nf, st = np.empty((rows, T.NI), np.int32), np.empty((rows, T.NF)), np.empty(T.NST, np.int64)
+        else:
+            ni, nf, st = kept
+        if node is not None:
+            rows = int(st[T.FREE])  # every row used lies below it: the subtree fits
+            part_i, part_f = np.empty((rows, T.NI), np.int32), np.empty((rows, T.NF))
+            rows = T.compact(ni, nf, node, part_i, part_f)
+            ni[:rows], nf[:rows] = part_i[:rows], part_f[:rows]
+            st[:] = 0
+            st[T.FREE] = rows
+        else:
+            st[:] = 0
+            T.new_root(ni, nf, st)
+        return [(ni, nf, st)]
+
+    def _thread_states(self, st: np.ndarray, capacity: int) -> list[np.ndarray]:
+        """One ``st`` per thread over the tree whose state is ``st``: each allocates from its own
+        share of the rows above those in use (``uct_tree.run``), with its own random stream."""
+        if self.threads == 1:
+            st[T.RNG] = int(self.rng.integers(1, 1 << 62))
+            return [st]
+        base = int(st[T.FREE])
+        span = (capacity - base) // self.threads
+        states = []
         for k in range(self.threads):
-            if k < len(kept):
-                (ni, nf, st), node = kept[k], nodes[k]
-            else:
-                ni, nf = np.empty((MAX_NODES, T.NI), np.int32), np.empty((MAX_NODES, T.NF))
-                st, node = np.empty(T.NST, np.int64), None
-            if node is not None:
-                rows = int(st[T.FREE])  # the subtree is part of the tree: it fits
-                part_i, part_f = np.empty((rows, T.NI), np.int32), np.empty((rows, T.NF))
-                rows = T.compact(ni, nf, node, part_i, part_f)
-                ni[:rows], nf[:rows] = part_i[:rows], part_f[:rows]
-                st[:] = 0
-                st[T.FREE] = rows
-            else:
-                st[:] = 0
-                T.new_root(ni, nf, st)
-            trees.append((ni, nf, st))
-        return trees
+            own = st.copy()
+            own[T.FREE], own[T.LIMIT] = base + k * span, base + (k + 1) * span
+            own[T.RNG], own[T.SIMS], own[T.EVALS] = int(self.rng.integers(1, 1 << 62)), 0, 0
+            states.append(own)
+        return states
 
     def _reused_node(self, board: Board, kept: Optional[Tree] = None) -> Optional[int]:
         """The node of a kept tree (default: the first) for ``board``: its root if ``board`` is
@@ -303,11 +317,10 @@ class UCT(SearchAgent):
         st: np.ndarray,
         buffers: tuple[np.ndarray, ...],
         stop: float = float("inf"),
-        tree: int = 0,
     ) -> None:
         """Before the simulations: a subclass may expand nodes and set priors (``agents.search.uct_net``:
-        the policy-value net's), within the move's deadline ``stop`` (``perf_counter`` seconds), in
-        the agent's ``tree``-th tree (one per thread); uct itself leaves the tree to the simulations."""
+        the policy-value net's), within the move's deadline ``stop`` (``perf_counter`` seconds);
+        uct itself leaves the tree to the simulations."""
 
     # -- the search -----------------------------------------------------------------------------
 
@@ -326,36 +339,52 @@ class UCT(SearchAgent):
         else:
             icfg[T.MAX_KIDS] = int(icfg[T.KQ]) * reach if icfg[T.KQ] > 0 else core.max_moves(board.size, most)
         trees = self._roots(board)
+        ni, nf, st = trees[0]
         budget = NEVER if limit.simulations is None else limit.simulations
-        jobs: list[tuple[Any, ...]] = []
         weights = self.evaluator.params_for(board.size)  # the evaluator's set for this board size
-        for k, (ni, nf, st) in enumerate(trees):
-            st[T.RNG] = int(self.rng.integers(1, 1 << 62))
-            position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())
-            buffers = self._buffers(board.size, k)
-            self._guide(board, *position, icfg, ni, nf, st, buffers, deadline.stop, k)
-            share = budget // self.threads + (k < budget % self.threads)
-            job: tuple[Any, ...] = (*position, int(board.turn), board.dirs, self.evaluator.kernel, weights, self.fcfg)
-            jobs.append((*job, icfg, ni, nf, st, share, deadline.ns, int(limit.time_max is not None), *buffers))
-        sims, stopped = self._run(jobs, [st for _, _, st in trees], deadline)
+        position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())
+        self._guide(board, *position, icfg, ni, nf, st, self._buffers(board.size, 0), deadline.stop)
+        if self.threads > 1:
+            icfg[T.VLOSS] = self.threads  # virtual loss: the threads spread over the one tree
+        states = self._thread_states(st, ni.shape[0])
+        starts = [int(own[T.FREE]) for own in states]  # the first row each thread allocates
+        settle = int(limit.time_max is not None)
+
+        def job(k: int, sims: int) -> tuple[Any, ...]:
+            position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())  # each thread's own
+            fixed = (int(board.turn), board.dirs, self.evaluator.kernel, weights, self.fcfg, icfg, ni, nf)
+            return (*position, *fixed, states[k], sims, deadline.ns, settle, *self._buffers(board.size, k))
+
+        first = 0
+        if self.threads > 1 and ni[int(st[T.ROOT]), T.FIRST] < 0:
+            # the first thread expands the root alone before the others start: else each would
+            # expand it into its own rows and go on searching there
+            first = T.run(*job(0, 1))
+        budget -= first
+        shares = [budget // self.threads + (k < budget % self.threads) for k in range(self.threads)]
+        sims, stopped = self._run([job(k, share) for k, share in enumerate(shares)], states, deadline)
+        sims += first
+        if self.threads > 1:  # the tree's state: every row used lies below its FREE
+            st[T.FREE] = max(int(own[T.FREE]) for own in states)
+            st[T.SIMS] += sum(int(own[T.SIMS]) for own in states)
+            st[T.EVALS] += sum(int(own[T.EVALS]) for own in states)
         levels = 2 if self.tree == "split" else 1
-        chosen = pick(trees, [int(st[T.ROOT]) for _, _, st in trees], levels)
+        chosen = pick(trees, [int(st[T.ROOT])], levels)
         assert chosen is not None, "a searched root has a visited child"
         reply = pick(trees, chosen.nodes, levels)
         self._trees, self._tree_position = trees, (board.cells.tobytes(), board.ply)
-        evals, rows = (sum(int(st[index]) for _, _, st in trees) for index in (T.EVALS, T.FREE))
+        evals = int(st[T.EVALS])
+        rows = starts[0] + sum(int(own[T.FREE]) - start for own, start in zip(states, starts))
         stats = {"simulations": sims, "evals": evals, "tree": rows, "stopped": stopped}
         stats["ponder"] = None if reply is None else self._move(reply, board.size)
         return SearchResult(self._move(chosen, board.size), chosen.value, nodes=sims, stats=stats)
 
     def _run(self, jobs: list[tuple[Any, ...]], states: list[np.ndarray], deadline: Deadline) -> tuple[int, str]:
-        """``uct_tree.run`` on each job's tree (``states``: their ``st``), one thread each (this
-        one runs the first); returns the simulations played and why the search stopped. A tree
-        that ends the search for all (its root proven, its move settled) moves the deadline to
-        now, so that the others stop at their next clock check: the search stopped for its
-        reason; else for the reason of the last tree to return. (A move settled in one tree's
-        counts is settled in the merged counts only as far as the trees agree, which trees of
-        one position searched alike mostly do.)"""
+        """``uct_tree.run`` of each job on the one tree (``states``: each thread's ``st``), one
+        thread each (this one runs the first); returns the simulations played and why the search
+        stopped. A thread that ends the search for all (the root proven, the move settled) moves
+        the deadline to now, so that the others stop at their next clock check: the search stopped
+        for its reason; else for the reason of the last thread to return."""
         if len(jobs) == 1:
             sims = T.run(*jobs[0])
             return sims, T.STOPS[int(states[0][T.STOPPED])]

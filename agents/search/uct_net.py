@@ -228,7 +228,7 @@ class UCTNet(UCT):
         self.weights, self.net_threads, self.runtime = str(weights), int(net_threads), str(runtime)
         for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # a bad file fails here, not in a game
             self.net(size)
-        self._guided: dict[int, set[bytes]] = {}  # per kept tree: the positions whose children were re-priored
+        self._guided: set[bytes] = set()  # the positions of the kept tree whose children were re-priored
 
     def reset(self) -> None:
         super().reset()
@@ -250,7 +250,6 @@ class UCTNet(UCT):
         st: np.ndarray,
         buffers: tuple[np.ndarray, ...],
         stop: float = float("inf"),
-        tree: int = 0,
     ) -> None:
         """Give the first move levels the net's priors (module docstring, steps 1-3, repeated
         down to ``depth``). The root's level is always guided (one forward pass, ~1-2 ms); the
@@ -275,7 +274,7 @@ class UCTNet(UCT):
             )
 
         level = [(int(st[T.ROOT]), _Position(cells.copy(), queens.copy(), nq, int(board.turn)))]
-        guided = self._guided.setdefault(tree, set())
+        guided = self._guided
         if ni[int(st[T.ROOT]), FIRST] < 0:  # a fresh tree: nothing in it was guided
             guided.clear()
         start = time.perf_counter()

@@ -136,12 +136,11 @@ def test_the_replies_are_guided_only_if_the_deadline_leaves_time(net_path):
 
 
 def test_threads_are_guided_trees_and_net_threads_the_nets(net_path):
-    """``threads`` is uct's (trees searched at once, each guided by the net), ``net_threads``
-    torch's: two trees of 20 simulations each, one torch thread."""
+    """``threads`` is uct's (threads searching the one guided tree), ``net_threads`` torch's."""
     agent = agents.make(f"uct-net:weights={net_path},threads=2,net_threads=1,sims=40", seed=3)
     assert (agent.threads, agent.net_threads) == (2, 1)
     result = agent.search(Board(6))
-    assert result.simulations == 40 and len(agent._trees) == 2
+    assert result.simulations == 40 and len(agent._trees) == 1
 
 
 def _two_moves_on(ni: np.ndarray, st: np.ndarray) -> list[int]:
@@ -183,7 +182,7 @@ def test_a_guided_position_reached_by_tree_reuse_is_not_mixed_again(net_path):
     ni2, nf2, st2 = agent._tree
     assert np.allclose(nf2[list(kids(ni2, int(st2[T.ROOT]))), T.PRIOR], before)
     agent.reset()  # a new game: guided again from scratch
-    assert agent._guided == {}
+    assert agent._guided == set()
 
 
 def test_mix_zero_keeps_uct_priors(net_path):

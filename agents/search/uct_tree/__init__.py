@@ -54,7 +54,7 @@ Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s ch
 >>> new_root(ni, nf, st)
 >>> st[RNG] = 1
 >>> fcfg = np.array([1.0, 0.1, 2.0, 0.5, 1.5])  # C_PUCT, TAU, PW_C, PW_A, SURE
->>> icfg = np.array([1, 0, 1, 0, 0, 4 * 20, FAST_QUEENS], np.int64)  # SPLIT .. FAST; MAX_KIDS: 4 queens x 20
+>>> icfg = np.array([1, 0, 1, 0, 0, 4 * 20, FAST_QUEENS, 0], np.int64)  # SPLIT .. VLOSS; MAX_KIDS: 4 queens x 20
 >>> buffers = (np.empty((rows, 3), np.int64), np.empty(rows), np.empty((rows, 2), np.int64), np.empty(rows))
 >>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
 >>> deadline = np.full(2, 1 << 62)  # ``Deadline.ns`` of a search without a time limit
@@ -88,6 +88,7 @@ from agents.search.uct_tree.nodes import (
     KIND_ARROW,
     KIND_MOVE,
     KQ,
+    LIMIT,
     MAX_KIDS,
     NF,
     NI,
@@ -114,6 +115,7 @@ from agents.search.uct_tree.nodes import (
     TAU,
     TO,
     VISITS,
+    VLOSS,
     WSUM,
     compact,
     new_root,
@@ -149,6 +151,7 @@ __all__ = [
     "ENDGAME",
     "MAX_KIDS",
     "FAST",
+    "VLOSS",
     "FAST_QUEENS",
     "FAST_ARROWS",
     "ROOT",
@@ -157,6 +160,7 @@ __all__ = [
     "EVALS",
     "RNG",
     "STOPPED",
+    "LIMIT",
     "NST",
     "STOPS",
     "STOP_SIMULATIONS",

@@ -166,7 +166,9 @@ def expand(
         for r in range(n):
             ni[first + r, FROM], ni[first + r, TO], ni[first + r, ARROW] = moves[r, 0], moves[r, 1], moves[r, 2]
         _finish_children(ni, nf, st, first, n, scores, KIND_MOVE, tau, True)
-    ni[x, FIRST] = first
+    # FIRST last: another thread that sees it sees the whole block (two threads expanding one node
+    # write equal blocks, each in its own rows, and either block serves)
     ni[x, NKIDS] = n
     ni[x, COMPLETE] = 1 if complete else 0
+    ni[x, FIRST] = first
     st[FREE] = first + n

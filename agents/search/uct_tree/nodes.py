@@ -48,6 +48,7 @@ __all__ = [
     "ENDGAME",
     "MAX_KIDS",
     "FAST",
+    "VLOSS",
     "FAST_QUEENS",
     "FAST_ARROWS",
     "ROOT",
@@ -56,6 +57,7 @@ __all__ = [
     "EVALS",
     "RNG",
     "STOPPED",
+    "LIMIT",
     "NST",
     "STOPS",
     "STOP_SIMULATIONS",
@@ -73,10 +75,13 @@ WSUM, STATIC, PRIOR = range(3)  # columns of ``nf``
 NF = 3
 KIND_MOVE, KIND_ARROW = 0, 1  # a position with a side to move / a queen moved, its arrow to come
 C_PUCT, TAU, PW_C, PW_A, SURE = range(5)  # float config ``fcfg``
-SPLIT, KQ, EXPAND_AT, PLAYOUT, ENDGAME, MAX_KIDS, FAST = range(7)  # int config ``icfg``
+#: int config ``icfg``; ``VLOSS``: the threads searching the tree when several do, else 0 (``simulation.run``)
+SPLIT, KQ, EXPAND_AT, PLAYOUT, ENDGAME, MAX_KIDS, FAST, VLOSS = range(8)
 FAST_QUEENS, FAST_ARROWS = 1, 2  # bits of ``FAST``: the levels ordered by cheap scores
-ROOT, FREE, SIMS, EVALS, RNG, STOPPED = range(6)  # state ``st``
-NST = 6
+#: state ``st``, one per thread searching the tree; ``LIMIT``: the end of the rows this thread
+#: allocates from (``FREE`` up to it), 0 for the whole tree
+ROOT, FREE, SIMS, EVALS, RNG, STOPPED, LIMIT = range(7)
+NST = 7
 #: why ``run`` returned (``st[STOPPED]`` holds the index): its simulation budget, the deadline's
 #: ``stop`` (sure of its move), past ``stop`` until sure or the deadline's ``last``, a root whose
 #: move can no longer change before ``stop``, a solved root

@@ -33,6 +33,7 @@ from agents.search.uct_tree.nodes import (
     KIND,
     KIND_ARROW,
     KIND_MOVE,
+    LIMIT,
     MAX_KIDS,
     NKIDS,
     PLAYOUT,
@@ -53,6 +54,7 @@ from agents.search.uct_tree.nodes import (
     SURE,
     TO,
     VISITS,
+    VLOSS,
     WSUM,
 )
 
@@ -268,12 +270,23 @@ def run(
     becomes sure; with ``settle`` (a game clock, where time not used is banked), before
     ``stop`` as soon as the search is sure of its move and the move is settled: it leads by more
     simulations than the rate so far leaves before ``stop``. A node that would need more rows than
-    the tree has left stays a leaf. ``stats``: ``alphabeta.candidates``' counters (its evaluator calls are added to
-    ``st[EVALS]``)."""
+    the tree has left stays a leaf. ``stats``: ``alphabeta.candidates``' counters (its evaluator
+    calls are added to ``st[EVALS]``).
+
+    Several threads may search one tree at once (tree parallelism), each with its own ``st``: it
+    allocates rows from ``st[FREE]`` up to ``st[LIMIT]`` only (its own region of the arrays), and
+    with ``icfg[VLOSS]`` (the number of threads, 0 for one) a descent counts a visit and a loss on
+    each node as it passes (a virtual loss, replaced by the value at the backup), so that the
+    threads spread over the tree instead of repeating one line. Their updates of shared counters
+    are not atomic (numba has no atomics on CPU arrays): a rare lost update costs a visit, and two
+    threads expanding one node write equal children blocks, either of which serves
+    (``expansion.expand`` links a block last)."""
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     sides = np.empty(MAX_DEPTH, dtype=np.int64)
     qidx = np.empty(MAX_DEPTH, dtype=np.int64)
-    capacity = ni.shape[0]
+    capacity = st[LIMIT] if st[LIMIT] > 0 else ni.shape[0]
+    vloss = icfg[VLOSS] > 0
+    own = 1 if vloss else 0  # the visit this descent has already counted on each node it passed
     done = 0
     root = st[ROOT]
     checked = -CHECK_EVERY
@@ -299,7 +312,8 @@ def run(
                 scan_at = t + SCAN_NS
                 # settled and sure: a move that is settled but unsure would go on past ``stop``
                 # if it got there, so it is not settled against the time it may still take
-                if _sure(ni, nf, root, fcfg[SURE]) and _settled(ni, root, (stop - t) * (done / max(t - started, 1))):
+                rate = (done / max(t - started, 1)) * max(icfg[VLOSS], 1)  # every thread's simulations
+                if _sure(ni, nf, root, fcfg[SURE]) and _settled(ni, root, (stop - t) * rate):
                     stopped = STOP_SETTLED
                     break
         x = root
@@ -307,16 +321,18 @@ def run(
         depth = 0
         path[0] = x
         sides[0] = side
+        if vloss:
+            ni[root, VISITS] += 1
         leaf = True  # the walk stopped at an unexpanded, unsolved node: its value below
         while True:
             if ni[x, SOLVED] != 0 and depth > 0:
                 leaf = False  # the backup reads the solved value
                 break
             if ni[x, FIRST] < 0:
-                if depth > 0 and ni[x, VISITS] == 0 and np.isnan(nf[x, STATIC]):
+                if depth > 0 and ni[x, VISITS] - own == 0 and np.isnan(nf[x, STATIC]):
                     break  # a leaf never evaluated (fast priors): evaluated below
                 if ni[x, KIND] == KIND_MOVE:
-                    if depth > 0 and ni[x, VISITS] < icfg[EXPAND_AT]:
+                    if depth > 0 and ni[x, VISITS] - own < icfg[EXPAND_AT]:
                         break
                     if not core.has_move(cells, queens, nq, side, dirs):
                         ni[x, SOLVED] = 1  # the side to move here has lost: a win for the chooser
@@ -370,6 +386,9 @@ def run(
             path[depth] = c
             sides[depth] = side
             x = c
+            if vloss:
+                ni[c, VISITS] += 1
+                nf[c, WSUM] -= 1.0  # a loss for c's chooser until the backup
         value = 0.0  # for the side that chose the last node of the path
         if leaf and depth > 0:
             if icfg[PLAYOUT] > 0 and ni[x, KIND] == KIND_MOVE:
@@ -389,8 +408,11 @@ def run(
                 ni[c, SOLVED] = proven if sides[k] == chooser else -proven
             if ni[c, SOLVED] != 0:
                 value = float(ni[c, SOLVED])
-            ni[c, VISITS] += 1
-            nf[c, WSUM] += value
+            if vloss:
+                nf[c, WSUM] += value + 1.0  # the virtual loss replaced; the visit is counted
+            else:
+                ni[c, VISITS] += 1
+                nf[c, WSUM] += value
             if k >= 2 and sides[k - 2] != chooser:
                 value = -value  # the parent's chooser is the other side
             if ni[c, KIND] == KIND_ARROW:
@@ -403,7 +425,8 @@ def run(
                 core.unmake_move(cells, queens, chooser, qidx[k], ni[c, FROM], ni[c, TO], ni[c, ARROW])
         if ni[root, FIRST] >= 0 and ni[root, SOLVED] == 0 and ni[root, COMPLETE]:
             ni[root, SOLVED] = _prove(root, ni)  # the root's value is for its side to move
-        ni[root, VISITS] += 1
+        if not vloss:
+            ni[root, VISITS] += 1
         done += 1
     if stopped < 0:
         stopped = STOP_PROVEN if ni[root, SOLVED] != 0 else STOP_SIMULATIONS
