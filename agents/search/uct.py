@@ -19,15 +19,16 @@ the tree, the two shapes and a simulation); this module is the agent around it:
 * **Tree reuse**: after our move and the reply, the subtree of the position reached is copied to
   the front of a fresh tree (``uct_tree.compact``) and searched on; the whole tree is kept for a
   search of the same position (after a ponder search of it).
-* **Threads** (``threads=N``, default 1): root parallelism. N trees of the same position are
-  searched at once, each by its own Python thread (``uct_tree.run`` releases the GIL) with its
-  own random seed and reuse; the move is chosen on their merged root visits
-  (``uct_tree.choice``). ``threads`` is the agent's own and independent of
-  ``NUMBA_NUM_THREADS`` (uct's kernels run no numba-parallel code). Simulations per second
-  against threads: ``benchmarks/threads.py``. A ``sims`` budget is shared out over the trees.
-  Measured, it adds no strength (2 threads against 1 at equal time: Elo -21, -89 to +47,
-  ``benchmarks/README.md``): the search is deterministic without random playouts, so the trees
-  of one position grow nearly alike and their merged visits choose what one tree would.
+* **Threads** (``threads=N``, default 1): tree parallelism. N Python threads (``uct_tree.run``
+  releases the GIL) search the one tree at once, each allocating nodes from its own share of the
+  rows (the tree has ``MAX_NODES`` per thread) and counting a virtual loss on the nodes it
+  passes, so that they spread over the tree (``uct_tree.simulation``); the root is expanded by
+  one thread before the others start. A ``sims`` budget is shared out over the threads.
+  ``threads`` is the agent's own and independent of ``NUMBA_NUM_THREADS`` (uct's kernels run no
+  numba-parallel code). Simulations per second against threads: ``benchmarks/threads.py``.
+  Root parallelism (a tree per thread, root visits merged) was measured first and dropped: the
+  search is deterministic without random playouts, so the trees grew alike and 2 threads scored
+  Elo -21 (-89 to +47) against 1 (``benchmarks/README.md``).
 * **Filling phase**: a separated root is played by ``endgame.filling_move`` directly
   (``SearchAgent``, as the other engines); inside the tree the counts give solved values.
 * **The move** is a proven win if there is one, else the most visited child (at each level of a
@@ -126,10 +127,7 @@ MAX_THREADS = 1024  # the most ``threads`` accepted: one tree each, so a bound o
             ge=1,
         ),
         "threads": opt(
-            "trees searched at once, one thread each, their root visits merged (independent of NUMBA_NUM_THREADS; "
-            "measured: more simulations, no strength, as the trees grow alike)",
-            ge=1,
-            le=1024,
+            "threads searching the tree at once, with virtual loss (independent of NUMBA_NUM_THREADS)", ge=1, le=1024
         ),
     },
 )
@@ -369,9 +367,9 @@ class UCT(SearchAgent):
             st[T.SIMS] += sum(int(own[T.SIMS]) for own in states)
             st[T.EVALS] += sum(int(own[T.EVALS]) for own in states)
         levels = 2 if self.tree == "split" else 1
-        chosen = pick(trees, [int(st[T.ROOT])], levels)
+        chosen = pick(trees[0], int(st[T.ROOT]), levels)
         assert chosen is not None, "a searched root has a visited child"
-        reply = pick(trees, chosen.nodes, levels)
+        reply = pick(trees[0], chosen.node, levels)
         self._trees, self._tree_position = trees, (board.cells.tobytes(), board.ply)
         evals = int(st[T.EVALS])
         rows = starts[0] + sum(int(own[T.FREE]) - start for own, start in zip(states, starts))

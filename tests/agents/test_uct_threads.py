@@ -93,7 +93,7 @@ def test_threads_share_the_simulations_on_one_tree(tree):
     assert (nf[used][visited, T.WSUM] / ni[used][visited, T.VISITS] >= -1.0 - 1e-9).all()
     assert result.stats["tree"] < st[T.FREE]  # three regions, each partly used
     levels = 2 if tree == "split" else 1
-    chosen = pick(agent._trees, [root], levels)
+    chosen = pick(agent._trees[0], root, levels)
     assert chosen is not None and agent._move(chosen, board.size) == result.move
     if tree == "split":
         moves, shares = visit_policy(agent, board)
