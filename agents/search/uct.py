@@ -193,18 +193,14 @@ class UCT(SearchAgent):
         self.prior = prior
         self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, 0, 0], dtype=np.int64)
         now_ns()  # the first call loads numba's object mode (a fraction of a second): not in a timed move
-        self._trees: list[Tree] = []  # the kept trees, one per thread
-        self._tree_position: Optional[tuple[bytes, int]] = None  # root cells and ply of the kept trees
+        #: the kept tree (None before the first search), the search of ``_tree_position`` (None: of
+        #: no position, after ``reset``)
+        self._tree: Optional[Tree] = None
+        self._tree_position: Optional[tuple[bytes, int]] = None  # root cells and ply of the kept tree
         self._scratch: dict[tuple[int, int], tuple[np.ndarray, ...]] = {}
 
     def reset(self) -> None:
-        self._tree_position = None  # the trees' arrays stay, for the next game's trees (``_roots``)
-
-    @property
-    def _tree(self) -> Optional[Tree]:
-        """The first thread's tree (the only one with ``threads=1``), None before the first search;
-        it holds the search of ``_tree_position`` (None: of no position, after ``reset``)."""
-        return self._trees[0] if self._trees else None
+        self._tree_position = None  # the tree's arrays stay, for the next game's tree (``_roots``)
 
     # -- the tree -------------------------------------------------------------------------------
 
@@ -227,9 +223,9 @@ class UCT(SearchAgent):
             return self.prior
         return "mixed" if self.tree == "split" and size <= AUTO_MIXED_UP_TO else "eval"
 
-    def _roots(self, board: Board) -> list[Tree]:
-        """The tree for ``board`` (in a list: one tree, whatever the threads, which search it
-        together), of ``MAX_NODES`` rows per thread. The agent keeps its arrays from move to move:
+    def _roots(self, board: Board) -> Tree:
+        """The tree for ``board`` (one, whatever the threads: they search it together), of
+        ``MAX_NODES`` rows per thread. The agent keeps its arrays from move to move:
         the kept subtree of ``board``, if reuse finds it, is copied out and back to the front
         (``uct_tree.compact``), else the tree restarts from a new root. Rows written once stay
         backed by memory, so that a search does not pay the operating system for fresh pages again
@@ -252,7 +248,7 @@ class UCT(SearchAgent):
         else:
             st[:] = 0
             T.new_root(ni, nf, st)
-        return [(ni, nf, st)]
+        return ni, nf, st
 
     def _thread_states(self, st: np.ndarray, capacity: int) -> list[np.ndarray]:
         """One ``st`` per thread over the tree whose state is ``st``: each allocates from its own
@@ -271,7 +267,7 @@ class UCT(SearchAgent):
         return states
 
     def _reused_node(self, board: Board, kept: Optional[Tree] = None) -> Optional[int]:
-        """The node of a kept tree (default: the first) for ``board``: its root if ``board`` is
+        """The node of the kept tree (or ``kept``) for ``board``: its root if ``board`` is
         the kept tree's position (a ponder search's, after the reply it expected), the node
         reached by ``board``'s last two moves if it is two plies on; else None."""
         kept = self._tree if kept is None else kept
@@ -323,10 +319,10 @@ class UCT(SearchAgent):
     # -- the search -----------------------------------------------------------------------------
 
     def _search(self, board: Board, limit: Limit, deadline: Deadline) -> SearchResult:
-        """Run the simulations for ``board``'s side to move, on each tree in its own thread, and
-        choose the move: ``nodes`` and the ``simulations`` stat count this move's simulations
-        (the arena prints them per second), ``evals`` the evaluator calls and ``tree`` the trees'
-        rows after the search; ``stopped`` says why it ended (``SearchAgent``), ``ponder`` is
+        """Run the simulations for ``board``'s side to move, on the tree by each thread, and choose
+        the move: ``nodes`` and the ``simulations`` stat count this move's simulations (the arena
+        prints them per second), ``evals`` the evaluator calls and ``tree`` the tree's rows in use
+        after the search; ``stopped`` says why it ended (``SearchAgent``), ``ponder`` is
         the reply it expects (None if it never looked at one)."""
         icfg = self.icfg.copy()
         icfg[T.FAST] = PRIORS[self._prior(board.size)]
@@ -336,8 +332,8 @@ class UCT(SearchAgent):
             icfg[T.MAX_KIDS] = most * reach
         else:
             icfg[T.MAX_KIDS] = int(icfg[T.KQ]) * reach if icfg[T.KQ] > 0 else core.max_moves(board.size, most)
-        trees = self._roots(board)
-        ni, nf, st = trees[0]
+        tree = self._roots(board)
+        ni, nf, st = tree
         budget = NEVER if limit.simulations is None else limit.simulations
         weights = self.evaluator.params_for(board.size)  # the evaluator's set for this board size
         position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())
@@ -367,10 +363,10 @@ class UCT(SearchAgent):
             st[T.SIMS] += sum(int(own[T.SIMS]) for own in states)
             st[T.EVALS] += sum(int(own[T.EVALS]) for own in states)
         levels = 2 if self.tree == "split" else 1
-        chosen = pick(trees[0], int(st[T.ROOT]), levels)
+        chosen = pick(tree, int(st[T.ROOT]), levels)
         assert chosen is not None, "a searched root has a visited child"
-        reply = pick(trees[0], chosen.node, levels)
-        self._trees, self._tree_position = trees, (board.cells.tobytes(), board.ply)
+        reply = pick(tree, chosen.node, levels)
+        self._tree, self._tree_position = tree, (board.cells.tobytes(), board.ply)
         evals = int(st[T.EVALS])
         rows = starts[0] + sum(int(own[T.FREE]) - start for own, start in zip(states, starts))
         stats = {"simulations": sims, "evals": evals, "tree": rows, "stopped": stopped}
@@ -412,7 +408,7 @@ class UCT(SearchAgent):
 def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
     """The root visit shares of ``agent``'s last search (on ``board``, split tree) over whole moves:
     ``(moves uint8[M, 3] of public squares, probs float32[M])``, a queen move's share split over its
-    arrows by their visits (summed over the trees of an agent with ``threads``): the policy target
+    arrows by their visits: the policy target
     of expert iteration (``training.selfplay.policy_value``). No rows where no whole move was
     visited (a search of a simulation or two, or one that proved its root before an arrow was
     visited)."""
@@ -420,12 +416,12 @@ def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
         raise InvalidArgumentError("visit_policy: the agent's last search was not a split-tree search of this board")
     public = core.public_index(board.size)
     counts: dict[tuple[int, int, int], float] = {}
-    for ni, _, st in agent._trees:
-        for q in kids(ni, int(st[T.ROOT])):
-            for a in kids(ni, q) if ni[q, T.VISITS] > 0 else ():
-                if ni[a, T.VISITS] > 0:
-                    move = (int(public[ni[q, T.FROM]]), int(public[ni[q, T.TO]]), int(public[ni[a, T.ARROW]]))
-                    counts[move] = counts.get(move, 0.0) + float(ni[a, T.VISITS])
+    ni, _, st = agent._tree
+    for q in kids(ni, int(st[T.ROOT])):
+        for a in kids(ni, q) if ni[q, T.VISITS] > 0 else ():
+            if ni[a, T.VISITS] > 0:
+                move = (int(public[ni[q, T.FROM]]), int(public[ni[q, T.TO]]), int(public[ni[a, T.ARROW]]))
+                counts[move] = float(ni[a, T.VISITS])
     if not counts:
         return np.zeros((0, 3), np.uint8), np.zeros(0, np.float32)
     weights = np.array(list(counts.values()))

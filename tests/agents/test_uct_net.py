@@ -39,7 +39,7 @@ def guided(agent: UCT, board: Board, stop: float = float("inf")) -> tuple[np.nda
     icfg = agent.icfg.copy()
     icfg[T.FAST] = PRIORS[agent._prior(board.size)]
     icfg[T.MAX_KIDS] = int(board.queen_counts.max()) * 4 * (board.size - 1)
-    ni, nf, st = agent._roots(board)[0]  # one tree: threads=1
+    ni, nf, st = agent._roots(board)
     nq = board.queen_counts.copy()
     buffers = agent._buffers(board.size, 0)
     agent._guide(board, board.cells.copy(), board.queens.copy(), nq, icfg, ni, nf, st, buffers, stop)
@@ -140,7 +140,7 @@ def test_threads_are_guided_trees_and_net_threads_the_nets(net_path):
     agent = agents.make(f"uct-net:weights={net_path},threads=2,net_threads=1,sims=40", seed=3)
     assert (agent.threads, agent.net_threads) == (2, 1)
     result = agent.search(Board(6))
-    assert result.simulations == 40 and len(agent._trees) == 1
+    assert result.simulations == 40 and agent._tree is not None
 
 
 def _two_moves_on(ni: np.ndarray, st: np.ndarray) -> list[int]:

@@ -85,7 +85,7 @@ def test_threads_share_the_simulations_on_one_tree(tree):
     assert isinstance(agent, UCT)
     result = agent.search(board)
     assert board.is_legal(result.move) and result.simulations == 1001 and result.stopped == "simulations"
-    ((ni, nf, st),) = agent._trees
+    ni, nf, st = agent._tree
     root = int(st[T.ROOT])
     assert 990 <= ni[root, T.VISITS] <= 1001 and 980 <= _visits_below(ni, root) <= 1001
     used = slice(0, int(st[T.FREE]))
@@ -93,7 +93,7 @@ def test_threads_share_the_simulations_on_one_tree(tree):
     assert (nf[used][visited, T.WSUM] / ni[used][visited, T.VISITS] >= -1.0 - 1e-9).all()
     assert result.stats["tree"] < st[T.FREE]  # three regions, each partly used
     levels = 2 if tree == "split" else 1
-    chosen = pick(agent._trees[0], root, levels)
+    chosen = pick(agent._tree, root, levels)
     assert chosen is not None and agent._move(chosen, board.size) == result.move
     if tree == "split":
         moves, shares = visit_policy(agent, board)
