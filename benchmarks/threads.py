@@ -1,13 +1,13 @@
-"""Simulations per second of ``uct`` against its ``threads`` (root parallelism), from the start.
+"""Simulations per second of ``uct`` against its ``threads`` (tree parallelism), from the start.
 
 Each row is one board size and thread count: ``--repeats`` timed searches of ``uct:time=T,
 threads=N`` from the start position (a fresh tree each: ``reset`` between them, one warm-up search
 first), and the best of them: simulations per wall-clock second in total and per thread, the
 ratio of the total to the first row's (one thread, by default), the CPU seconds the process used
 per wall second (how many cores it really had: on a busy machine fewer than its threads),
-simulations per CPU second (what threading costs: equal to one thread's if the trees run side by
-side without waiting for each other; the figure that a shared machine does not distort) and the
-process's peak resident memory so far (each thread keeps a tree of its own).
+simulations per CPU second (what threading costs: equal to one thread's if the threads search the
+tree without getting in each other's way; the figure that a shared machine does not distort) and
+the process's peak resident memory so far (the tree has its rows per thread).
 
 On a Linux machine with ``sched_autogroup`` (the default of desktop kernels), all threads of one
 session share one session's fair share of the cores: with other sessions busy, ``threads=2``

@@ -1,6 +1,6 @@
-"""``uct``'s threads (root parallelism: one tree per thread, root visits merged) and the stops of
-its search loop under a game clock: settled moves, going on while unsure, a proof ending every
-tree. The unit tests of the stop rules build small trees by hand; the rest run short searches."""
+"""``uct``'s threads (tree parallelism: the threads search one tree, with virtual loss) and the
+stops of its search loop under a game clock: settled moves, going on while unsure, a proof ending
+every thread's search. The unit tests of the stop rules build small trees by hand; the rest run short searches."""
 
 from __future__ import annotations
 
