@@ -171,3 +171,12 @@ def test_a_settled_move_that_the_search_is_unsure_of_is_not_settled():
     agent, board = make("uct:sure=1000000", seed=5), Board(8)
     result = agent.search(board, Limit(time=0.2, time_max=0.5))
     assert result.stopped == "time_max" and 0.45 <= result.seconds < 0.55
+
+
+def test_a_proof_at_the_queen_move_is_the_moves_value():
+    """A queen move proven lost whose arrows carry no proof (their block's counts lost when two
+    threads expanded it at once): the move's value is the proof, not its arrow's mean."""
+    ni, nf = _tree([5, 3], [0.2, 0.1], arrows=(4, 1))
+    ni[1:3, T.SOLVED] = -1
+    chosen = pick((ni, nf, np.zeros(T.NST, np.int64)), 0, 2)
+    assert chosen is not None and chosen.value == -1.0 and chosen.node == 3

@@ -69,7 +69,7 @@ def pick(tree: Tree, node: int, levels: int) -> Optional[Pick]:
     level = _level(ni, nf, node)
     if level is None or level[1].sum() == 0:
         return None
-    squares, value = [-1, -1, -1], 0.0
+    squares, value, proven = [-1, -1, -1], 0.0, False
     for depth in range(levels):
         if depth > 0:
             found = _level(ni, nf, node)
@@ -82,7 +82,9 @@ def pick(tree: Tree, node: int, levels: int) -> Optional[Pick]:
         codes = (actions + 1) @ np.array([1 << 20, 1 << 10, 1])  # ties: the larger action, as ever
         rank = np.where(solved == 1, np.inf, np.where(solved == -1, -1.0, visits))
         best = int(np.lexsort((codes, mean, rank))[-1])
-        value = float(mean[best]) if solved[best] == 0 else float(solved[best])
+        if not proven:  # a proof at the queen move holds for its arrows too
+            value = float(mean[best]) if solved[best] == 0 else float(solved[best])
+            proven = solved[best] != 0
         squares = [int(square) if square >= 0 else old for square, old in zip(actions[best], squares)]
         node = int(rows[best])
     return Pick((squares[0], squares[1], squares[2]), value, node)

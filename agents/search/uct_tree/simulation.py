@@ -61,6 +61,10 @@ from agents.search.uct_tree.nodes import (
 __all__ = ["run"]
 
 CHECK_EVERY = 8  # evaluations (or simulations) between two readings of the clock
+#: ``ni[x, FIRST]`` while a thread expands ``x`` (several threads): the others take it for a leaf.
+#: The claim is not atomic either, but it narrows the window in which two threads expand one node
+#: (and one block's counts and proofs are orphaned) from the whole expansion to a read and a write.
+CLAIMED = -2
 MAX_DEPTH = 512  # path length bound: 2 levels per move, at most 140 moves on 12x12
 #: nanoseconds between two looks at the root's counts (settled? sure?): a scan of the root's
 #: children costs up to a few microseconds, too much for every clock reading
@@ -329,6 +333,8 @@ def run(
                 leaf = False  # the backup reads the solved value
                 break
             if ni[x, FIRST] < 0:
+                if ni[x, FIRST] == CLAIMED:
+                    break  # another thread is expanding it: a leaf for this descent
                 if depth > 0 and ni[x, VISITS] - own == 0 and np.isnan(nf[x, STATIC]):
                     break  # a leaf never evaluated (fast priors): evaluated below
                 if ni[x, KIND] == KIND_MOVE:
@@ -344,6 +350,8 @@ def run(
                         break
                 if st[FREE] + icfg[MAX_KIDS] > capacity:
                     break  # no room: stays a leaf
+                if vloss:
+                    ni[x, FIRST] = CLAIMED  # so that the other threads do not expand it too
                 expand(
                     x,
                     cells,
