@@ -9,9 +9,9 @@ the tree, the two shapes and a simulation); this module is the agent around it:
   agent's ``Clock`` deadline, which keeps back what returning the move takes: the clock is used,
   and not overrun. Under a game clock (``Limit.time_max``, from a time manager) the search stops
   as soon as it is sure of a move that is settled (it leads by more simulations than are left
-  before ``time`` at the rate so far) and goes on past ``time``, up to ``time_max``, while it is unsure (the most
-  visited move leads the runner-up by less than ``sure`` times, 1.5 by default, or has the worse
-  mean). The ``stopped`` stat says which: ``SearchAgent``'s module docstring.
+  before ``time`` at the rate so far) and goes on past ``time``, up to ``time_max``, while it is
+  unsure (the most visited move leads the runner-up by less than ``sure`` times, 1.5 by default,
+  or has the worse mean). The ``stopped`` stat says which: ``SearchAgent``'s module docstring.
 * **Pondering** (``PONDERS``): a search on a caller's ``Deadline`` (``search(board,
   deadline=...)``) reads it at every clock check, so a deadline moved by another thread (a
   ponder hit) takes effect at once; the ``ponder`` stat is the reply the search expects (the
@@ -408,24 +408,23 @@ class UCT(SearchAgent):
 def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
     """The root visit shares of ``agent``'s last search (on ``board``, split tree) over whole moves:
     ``(moves uint8[M, 3] of public squares, probs float32[M])``, a queen move's share split over its
-    arrows by their visits: the policy target
-    of expert iteration (``training.selfplay.policy_value``). No rows where no whole move was
-    visited (a search of a simulation or two, or one that proved its root before an arrow was
-    visited)."""
+    arrows by their visits: the policy target of expert iteration (``training.selfplay.policy_value``).
+    No rows where no whole move was visited (a search of a simulation or two, or one that proved
+    its root before an arrow was visited)."""
     if agent._tree is None or agent._tree_position != (board.cells.tobytes(), board.ply) or agent.tree != "split":
         raise InvalidArgumentError("visit_policy: the agent's last search was not a split-tree search of this board")
     public = core.public_index(board.size)
-    counts: dict[tuple[int, int, int], float] = {}
     ni, _, st = agent._tree
+    moves, visits = [], []
     for q in kids(ni, int(st[T.ROOT])):
         for a in kids(ni, q) if ni[q, T.VISITS] > 0 else ():
-            if ni[a, T.VISITS] > 0:
-                move = (int(public[ni[q, T.FROM]]), int(public[ni[q, T.TO]]), int(public[ni[a, T.ARROW]]))
-                counts[move] = float(ni[a, T.VISITS])
-    if not counts:
+            if ni[a, T.VISITS] > 0:  # a tree holds each whole move once
+                moves.append((int(public[ni[q, T.FROM]]), int(public[ni[q, T.TO]]), int(public[ni[a, T.ARROW]])))
+                visits.append(float(ni[a, T.VISITS]))
+    if not moves:
         return np.zeros((0, 3), np.uint8), np.zeros(0, np.float32)
-    weights = np.array(list(counts.values()))
-    return np.array(list(counts), np.uint8), (weights / weights.sum()).astype(np.float32)
+    weights = np.array(visits)
+    return np.array(moves, np.uint8), (weights / weights.sum()).astype(np.float32)
 
 
 def kids(ni: np.ndarray, x: int) -> range:

@@ -224,7 +224,7 @@ class UCTNet(UCT):
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
             raise OptionError(f"depth={depth!r}: must be a whole number from 0 (the root) to {MAX_DEPTH}")
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
-        # ``threads`` (uct's) is the trees searched at once, each guided; ``net_threads`` the net's
+        # ``threads`` (uct's) are the threads searching the guided tree; ``net_threads`` the net's
         self.weights, self.net_threads, self.runtime = str(weights), int(net_threads), str(runtime)
         for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # a bad file fails here, not in a game
             self.net(size)
