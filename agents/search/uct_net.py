@@ -287,35 +287,41 @@ class UCTNet(UCT):
             todo = [node for node, first in zip(level, expand(level)) if first >= 0] if level else []
             if not todo:
                 return
-            values, slide, arrow = net.evaluate(
-                np.stack([p.cells for _, p in todo]), np.array([p.side for _, p in todo], np.int64)
-            )
-            tops = []  # (the net's row, a queen move node, the position after it)
+            # a position a kept tree's earlier guidance re-priored is in the net's order already,
+            # and so are its top moves' arrows: only the others cost a forward pass
+            fresh = [k for k, (_, pos) in enumerate(todo) if pos.key(False) not in guided]
+            row = {k: j for j, k in enumerate(fresh)}
+            if fresh:
+                values, slide, arrow = net.evaluate(
+                    np.stack([todo[k][1].cells for k in fresh]), np.array([todo[k][1].side for k in fresh], np.int64)
+                )
+            tops = []  # (the net's row or -1, a queen move node, the position after it)
             for k, (x, pos) in enumerate(todo):
                 first, n = int(ni[x, FIRST]), int(ni[x, NKIDS])
-                if pos.key(False) in guided:  # re-priored by an earlier search: in the net's order
+                j = row.get(k, -1)
+                if j < 0:
                     order = np.arange(first, first + n)
                 else:
                     guided.add(pos.key(False))
                     frm, to = public[ni[first : first + n, T.FROM]], public[ni[first : first + n, T.TO]]
                     sidx, _ = move_indices(np.stack([frm, to, to], axis=1), size)
-                    order = _reprior(ni, nf, x, _softmax(slide[k, sidx]), self.mix)
+                    order = _reprior(ni, nf, x, _softmax(slide[j, sidx]), self.mix)
                     if depth > 0 and self.value > 0:
-                        self._mix_value(ni, nf, x, float(values[k]))
-                tops += [(k, int(q), pos.after(ni, int(q))) for q in order[: self.top]]
+                        self._mix_value(ni, nf, x, float(values[j]))
+                tops += [(j, int(q), pos.after(ni, int(q))) for q in order[: self.top]]
             level = []
-            for (k, q, after), first in zip(tops, expand([(q, after) for _, q, after in tops]) if tops else ()):
+            for (j, q, after), first in zip(tops, expand([(q, after) for _, q, after in tops]) if tops else ()):
                 if first < 0:
                     continue
                 m = int(ni[q, NKIDS])
-                if after.key(True) in guided:
+                if j < 0 or after.key(True) in guided:  # guided with the position before it
                     best = first
                 else:
                     guided.add(after.key(True))
                     dest = int(public[ni[q, T.TO]])
                     arrows = public[ni[first : first + m, T.ARROW]]
                     _, aidx = move_indices(np.stack([np.full(m, dest), np.full(m, dest), arrows], axis=1), size)
-                    best = int(_reprior(ni, nf, q, _softmax(arrow[k, aidx]), self.mix)[0])
+                    best = int(_reprior(ni, nf, q, _softmax(arrow[j, aidx]), self.mix)[0])
                 if depth < self.depth:
                     level.append((best, after.after(ni, best)))
 

@@ -165,9 +165,10 @@ def test_deeper_guidance_goes_on_down_the_top_lines(net_path):
     assert ni1[_two_moves_on(ni1, st1)[-1], T.FIRST] < 0
 
 
-def test_a_guided_position_reached_by_tree_reuse_is_not_mixed_again(net_path):
+def test_a_guided_position_reached_by_tree_reuse_is_not_mixed_again(net_path, monkeypatch):
     """With depth=2 the position two whole moves on was guided; when the game gets there, the kept
-    tree's priors there are the ones the first guidance gave (mixing again would move them)."""
+    tree's priors there are the ones the first guidance gave (mixing again would move them), and
+    the net is not run on it again."""
     board = Board(6)
     agent = UCTNet(weights=net_path, mix=0.5, top=2, depth=2, sims=2, seed=0)
     agent.search(board)
@@ -178,9 +179,19 @@ def test_a_guided_position_reached_by_tree_reuse_is_not_mixed_again(net_path):
         board.push(Move(int(public[ni[q, T.FROM]]), int(public[ni[q, T.TO]]), int(public[ni[a, T.ARROW]]), 6))
     before = nf[list(kids(ni, line[-1])), T.PRIOR].copy()
     assert len(before) > 1 and not np.allclose(before, before[0])
+    net, seen = agent.net(6), []
+    evaluate = net.evaluate
+
+    def recording(cells, sides):
+        seen.extend(c.tobytes() for c in cells)
+        return evaluate(cells, sides)
+
+    monkeypatch.setattr(net, "evaluate", recording)
     agent.search(board, Limit(simulations=1))
     ni2, nf2, st2 = agent._tree
     assert np.allclose(nf2[list(kids(ni2, int(st2[T.ROOT]))), T.PRIOR], before)
+    # the root was guided before: no forward pass for it, only for the replies' level below it
+    assert seen and board.cells.tobytes() not in seen
     agent.reset()  # a new game: guided again from scratch
     assert agent._guided == set()
 
