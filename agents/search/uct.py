@@ -316,6 +316,13 @@ class UCT(SearchAgent):
         the policy-value net's), within the move's deadline ``stop`` (``perf_counter`` seconds);
         uct itself leaves the tree to the simulations."""
 
+    #: simulations per part of a search with ``_between`` work (0: one part, ``_between`` unused)
+    _part = 0
+
+    def _between(self, board: Board, tree: Tree, icfg: np.ndarray) -> None:
+        """Between two parts of ``_part`` simulations (no thread searching): a subclass may give
+        nodes priors (``agents.search.uct_net``'s ``guide_at``); uct runs in one part."""
+
     # -- the search -----------------------------------------------------------------------------
 
     def _search(self, board: Board, limit: Limit, deadline: Deadline) -> SearchResult:
@@ -349,15 +356,26 @@ class UCT(SearchAgent):
             fixed = (int(board.turn), board.dirs, self.evaluator.kernel, weights, self.fcfg, icfg, ni, nf)
             return (*position, *fixed, states[k], sims, deadline.ns, settle, *self._buffers(board.size, k))
 
-        first = 0
+        sims = 0
         if self.threads > 1 and ni[int(st[T.ROOT]), T.FIRST] < 0:
             # the first thread expands the root alone before the others start: else each would
             # expand it into its own rows and go on searching there
-            first = T.run(*job(0, 1))
-        budget -= first
-        shares = [budget // self.threads + (k < budget % self.threads) for k in range(self.threads)]
-        sims, stopped = self._run([job(k, share) for k, share in enumerate(shares)], states, deadline)
-        sims += first
+            sims = T.run(*job(0, 1))
+        budget -= sims
+        extended = False  # a part ended on its budget past the deadline's stop: the search went on, unsure
+        while True:
+            # in parts of ``_part`` simulations before the deadline's stop (``_between`` runs
+            # between two), the rest in one
+            part = budget if not self._part or time.perf_counter() >= deadline.stop else min(budget, self._part)
+            shares = [part // self.threads + (k < part % self.threads) for k in range(self.threads)]
+            played, stopped = self._run([job(k, share) for k, share in enumerate(shares)], states, deadline)
+            sims, budget = sims + played, budget - played
+            if stopped != "simulations" or budget <= 0:
+                break
+            extended = time.perf_counter() >= deadline.stop
+            self._between(board, tree, icfg)
+        if extended and stopped == "time":
+            stopped = "time_max"
         if self.threads > 1:  # the tree's state: every row used lies below its FREE
             st[T.FREE] = max(int(own[T.FREE]) for own in states)
             st[T.SIMS] += sum(int(own[T.SIMS]) for own in states)

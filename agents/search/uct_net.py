@@ -22,7 +22,14 @@ With ``depth`` 2 or 3, step 3 is repeated on the positions after the top moves' 
 level above: a line of ``depth`` whole moves guided at each step, ``top`` times as many positions at
 each level. Everything below keeps uct's cheap ordering and territory leaves. Tree reuse jumps two
 whole moves; with ``depth`` 2 or more it lands on a position this guidance has re-priored, so the
-guided positions of the kept tree are remembered (by position) and not mixed twice.
+guided nodes of the kept tree are remembered (by their line of moves) and not mixed twice.
+
+**During the search** (``guide_at=N``, 0 by default): the simulations run in parts of ``PART``,
+and between two parts every position of the tree the simulations have visited ``N`` times or more
+(``uct_tree.visited``) gets the net's priors as the root did: its queen moves the slide policy, the
+arrows of each such queen move the arrow policy. One forward pass for all the new ones, none for a
+position guided before (the same record as tree reuse's); so the net's priors reach wherever the
+search settles, at a cost of one evaluation per position that earned ``N`` simulations.
 
 **Cost.** The net runs once on the root's queen moves and, with ``depth=1``, on the replies to
 its ``top`` best moves; the replies' level is skipped when the deadline leaves less than
@@ -35,7 +42,7 @@ weights are ``pv-uct-8x8``, the self-play net ``pv-8x8`` fine-tuned on uct's own
 ``make("uct-net")`` (until this version also ``make("cnn")``, whose guidance options were
 ``net_mix``, ``net_top``, ``net_depth`` and ``net_value``, see ``agents.evaluation.cnn``). Options:
 uct's, and ``weights`` (committed policy-value weights by name, ``agents.nets.store``, or a model
-file path), ``mix``, ``top``, ``depth``, ``value``, ``net_threads`` (torch threads, 1 by default) and
+file path), ``mix``, ``top``, ``depth``, ``value``, ``guide_at``, ``net_threads`` (torch threads, 1 by default) and
 ``runtime`` (``auto``: the net through ONNX Runtime when it is installed, ``agents.nets.onnx_runtime``;
 ``torch``; ``onnx``).
 
@@ -72,6 +79,7 @@ from agents.registry import register
 from agents.search import endgame
 from agents.search import uct_tree as T
 from agents.search.uct import UCT, kids, visit_policy
+from agents.search.uct_tree import Visited
 
 __all__ = ["UCTNet", "expand_nodes", "visit_policy", "kids"]
 
@@ -81,6 +89,10 @@ FIRST, NKIDS, SOLVED, MAX_KIDS, FREE = T.FIRST, T.NKIDS, T.SOLVED, T.MAX_KIDS, T
 REPLY_COST = 5.0
 #: the deepest guided level (``depth``): the positions of a level are ``top`` times the last's
 MAX_DEPTH = 3
+#: ``guide_at``: simulations between two looks for positions visited often enough (a few ms of them)
+PART = 1024
+#: ``guide_at``: the most positions one look finds (breadth first: the deepest are left for the next)
+VISITED_ROWS = 4096
 _EXPAND_ARGS = (
     types.int64[::1],
     types.uint8[:, ::1],
@@ -135,14 +147,12 @@ def expand_nodes(
 
 
 class _Position:
-    """A position of the tree in Python: padded ``cells``, ``queens``, counts and the side to act."""
+    """A position of the tree in Python: padded ``cells``, ``queens``, counts, the side to act and
+    its ``line``: the tree actions (``_action``) from the game's start to its node, which name the
+    node (a tree may reach one position by two orders of moves; only one of them was guided)."""
 
-    def __init__(self, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, side: int) -> None:
-        self.cells, self.queens, self.nq, self.side = cells, queens, nq, side
-
-    def key(self, arrow_to_come: bool) -> bytes:
-        """The position's identity, at a move node or (``arrow_to_come``) a queen move's node."""
-        return self.cells.tobytes() + bytes((self.side, arrow_to_come))
+    def __init__(self, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, side: int, line: bytes) -> None:
+        self.cells, self.queens, self.nq, self.side, self.line = cells, queens, nq, side, line
 
     def after(self, ni: np.ndarray, x: int) -> "_Position":
         """The position after node ``x``'s action (a queen move, an arrow or a whole move)."""
@@ -155,12 +165,51 @@ class _Position:
         if arrow >= 0:
             cells[arrow] = core.ARROW
             side = 1 - side
-        return _Position(cells, queens, self.nq, side)
+        return _Position(cells, queens, self.nq, side, self.line + _action(ni, x))
+
+
+def _action(ni: np.ndarray, x: int) -> bytes:
+    """Node ``x``'s action, as a part of a line: its padded (from, to, arrow), -1 where unused."""
+    return ni[x, T.FROM : T.ARROW + 1].astype(np.int16).tobytes()
+
+
+def _game_line(board: Board) -> bytes:
+    """The line of ``board``'s position: its moves so far as a split tree's actions (a queen move,
+    then its arrow), so that the line of a node is its root's line and the actions down to it."""
+    padded = core.padded_index(board.size)
+    actions = [
+        (int(padded[m.from_square]), int(padded[m.to_square]), -1, -1, -1, int(padded[m.arrow]))
+        for m in board.move_stack
+    ]
+    return np.array(actions, np.int16).tobytes()
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max())
     return e / e.sum()
+
+
+def _prior_slides(ni: np.ndarray, nf: np.ndarray, x: int, slide: np.ndarray, size: int, mix: float) -> np.ndarray:
+    """Mix the net's slide policy (``slide``: its logits at ``x``'s position) into the priors of the
+    queen moves under ``x``; returns their rows, best first (``_reprior``)."""
+    from agents.nets.policy_value import move_indices
+
+    public, first, n = core.public_index(size), int(ni[x, FIRST]), int(ni[x, NKIDS])
+    frm, to = public[ni[first : first + n, T.FROM]], public[ni[first : first + n, T.TO]]
+    sidx, _ = move_indices(np.stack([frm, to, to], axis=1), size)
+    return _reprior(ni, nf, x, _softmax(slide[sidx]), mix)
+
+
+def _prior_arrows(ni: np.ndarray, nf: np.ndarray, q: int, arrow: np.ndarray, size: int, mix: float) -> np.ndarray:
+    """Mix the net's arrow policy (``arrow``: its logits at the position before the queen move
+    ``q``; the arrow head is conditioned on the slide's destination) into the priors of ``q``'s
+    arrows; returns their rows, best first (``_reprior``)."""
+    from agents.nets.policy_value import move_indices
+
+    public, first, m = core.public_index(size), int(ni[q, FIRST]), int(ni[q, NKIDS])
+    dest, arrows = int(public[ni[q, T.TO]]), public[ni[first : first + m, T.ARROW]]
+    _, aidx = move_indices(np.stack([np.full(m, dest), np.full(m, dest), arrows], axis=1), size)
+    return _reprior(ni, nf, q, _softmax(arrow[aidx]), mix)
 
 
 def _reprior(ni: np.ndarray, nf: np.ndarray, x: int, net_prior: np.ndarray, mix: float) -> np.ndarray:
@@ -192,6 +241,11 @@ def _reprior(ni: np.ndarray, nf: np.ndarray, x: int, net_prior: np.ndarray, mix:
             le=MAX_DEPTH,
         ),
         "value": opt("weight of the net's value in the replies' first-play values", ge=0, le=1),
+        "guide_at": opt(
+            "during the search, every position visited this many times gets the net's priors too "
+            "(0: only the guidance before the simulations)",
+            ge=0,
+        ),
         "net_threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024),
         "runtime": opt(RUNTIME_HELP, choices=RUNTIMES),
     },
@@ -208,6 +262,7 @@ class UCTNet(UCT):
         top: int = 8,
         depth: int = 1,
         value: float = 0.0,
+        guide_at: int = 0,
         net_threads: int = 1,
         runtime: str = "auto",
         **options: Any,
@@ -223,12 +278,17 @@ class UCTNet(UCT):
             raise OptionError(f"top={top!r}: must be a whole number >= 0")
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
             raise OptionError(f"depth={depth!r}: must be a whole number from 0 (the root) to {MAX_DEPTH}")
+        if isinstance(guide_at, bool) or not isinstance(guide_at, int) or guide_at < 0:
+            raise OptionError(f"guide_at={guide_at!r}: must be a whole number >= 0 (0: off)")
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
+        self.guide_at = int(guide_at)
+        self._part = PART if self.guide_at else 0
+        self._visited: dict[int, Visited] = {}  # the scan's arrays, per board size
         # ``threads`` (uct's) are the threads searching the guided tree; ``net_threads`` the net's
         self.weights, self.net_threads, self.runtime = str(weights), int(net_threads), str(runtime)
         for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # a bad file fails here, not in a game
             self.net(size)
-        self._guided: set[bytes] = set()  # the positions of the kept tree whose children were re-priored
+        self._guided: set[bytes] = set()  # the lines (``_Position``) of the nodes whose children have the net's priors
 
     def reset(self) -> None:
         super().reset()
@@ -257,10 +317,7 @@ class UCTNet(UCT):
         the root's level took (it evaluates up to ``top`` positions and expands their children), and
         each deeper level only if the time left is more than ``top`` times what the level above
         took (it has up to ``top`` times the positions), so a short move is not overrun."""
-        from agents.nets.policy_value import move_indices
-
         net, size = self.net(board.size), board.size
-        public = core.public_index(size)
         weights = self.evaluator.params_for(size)  # the set uct's own simulations use on this size
         fixed = (nq, board.dirs, self.evaluator.kernel, weights, self.fcfg, icfg, ni, nf, st, *buffers)
 
@@ -273,10 +330,13 @@ class UCTNet(UCT):
                 *fixed,
             )
 
-        level = [(int(st[T.ROOT]), _Position(cells.copy(), queens.copy(), nq, int(board.turn)))]
+        line = _game_line(board)
+        level = [(int(st[T.ROOT]), _Position(cells.copy(), queens.copy(), nq, int(board.turn), line))]
         guided = self._guided
         if ni[int(st[T.ROOT]), FIRST] < 0:  # a fresh tree: nothing in it was guided
             guided.clear()
+        else:  # a kept tree: the lines that do not pass through its new root left the tree
+            guided.intersection_update([key for key in guided if key.startswith(line)])
         start = time.perf_counter()
         for depth in range(self.depth + 1):
             now = time.perf_counter()
@@ -289,7 +349,7 @@ class UCTNet(UCT):
                 return
             # a position a kept tree's earlier guidance re-priored is in the net's order already,
             # and so are its top moves' arrows: only the others cost a forward pass
-            fresh = [k for k, (_, pos) in enumerate(todo) if pos.key(False) not in guided]
+            fresh = [k for k, (_, pos) in enumerate(todo) if pos.line not in guided]
             row = {k: j for j, k in enumerate(fresh)}
             if fresh:
                 values, slide, arrow = net.evaluate(
@@ -302,10 +362,8 @@ class UCTNet(UCT):
                 if j < 0:
                     order = np.arange(first, first + n)
                 else:
-                    guided.add(pos.key(False))
-                    frm, to = public[ni[first : first + n, T.FROM]], public[ni[first : first + n, T.TO]]
-                    sidx, _ = move_indices(np.stack([frm, to, to], axis=1), size)
-                    order = _reprior(ni, nf, x, _softmax(slide[j, sidx]), self.mix)
+                    guided.add(pos.line)
+                    order = _prior_slides(ni, nf, x, slide[j], size, self.mix)
                     if depth > 0 and self.value > 0:
                         self._mix_value(ni, nf, x, float(values[j]))
                 tops += [(j, int(q), pos.after(ni, int(q))) for q in order[: self.top]]
@@ -313,17 +371,43 @@ class UCTNet(UCT):
             for (j, q, after), first in zip(tops, expand([(q, after) for _, q, after in tops]) if tops else ()):
                 if first < 0:
                     continue
-                m = int(ni[q, NKIDS])
-                if j < 0 or after.key(True) in guided:  # guided with the position before it
+                if j < 0 or after.line in guided:  # guided with the position before it
                     best = first
                 else:
-                    guided.add(after.key(True))
-                    dest = int(public[ni[q, T.TO]])
-                    arrows = public[ni[first : first + m, T.ARROW]]
-                    _, aidx = move_indices(np.stack([np.full(m, dest), np.full(m, dest), arrows], axis=1), size)
-                    best = int(_reprior(ni, nf, q, _softmax(arrow[j, aidx]), self.mix)[0])
+                    guided.add(after.line)
+                    best = int(_prior_arrows(ni, nf, q, arrow[j], size, self.mix)[0])
                 if depth < self.depth:
                     level.append((best, after.after(ni, best)))
+
+    def _between(self, board: Board, tree: tuple[np.ndarray, np.ndarray, np.ndarray], icfg: np.ndarray) -> None:
+        """``guide_at``: give the net's priors to the positions the simulations so far have visited
+        ``guide_at`` times and more (module docstring, "During the search"). One forward pass for
+        all of them; the deepest first, because re-sorting a node's children moves their rows."""
+        ni, nf, st = tree
+        found = self._visited.get(board.size)
+        if found is None:
+            found = self._visited[board.size] = Visited(board, VISITED_ROWS)
+        count = found.scan(ni, int(st[T.ROOT]), self.guide_at, board)
+        lines = [_game_line(board)]  # each entry's node's line (the parents come first)
+        todo: list[tuple[int, bytes]] = []  # (entry, its line): its queen moves' priors or its arrows'
+        for e in range(count):
+            if e:
+                lines.append(lines[int(found.parents[e])] + _action(ni, int(found.nodes[e])))
+            if lines[e] not in self._guided:
+                todo.append((e, lines[e]))
+        if not todo:
+            return
+        # the net runs at a move node's position: a queen move's arrows are its parent's outputs
+        at = sorted({e if ni[found.nodes[e], T.KIND] == T.KIND_MOVE else int(found.parents[e]) for e, _ in todo})
+        row = {e: j for j, e in enumerate(at)}
+        _, slide, arrow = self.net(board.size).evaluate(found.cells[at], found.sides[at])
+        for e, key in reversed(todo):
+            x = int(found.nodes[e])
+            if ni[x, T.KIND] == T.KIND_MOVE:
+                _prior_slides(ni, nf, x, slide[row[e]], board.size, self.mix)
+            else:
+                _prior_arrows(ni, nf, x, arrow[row[int(found.parents[e])]], board.size, self.mix)
+            self._guided.add(key)
 
     def _mix_value(self, ni: np.ndarray, nf: np.ndarray, x: int, net_value: float) -> None:
         """Mix the net's value of the position at move node ``x`` (for its side to move) into the

@@ -18,7 +18,7 @@ from agents.search import uct_tree as T
 from agents.search.alphabeta import AlphaBeta
 from agents.search.result import Limit
 from agents.search.uct import PRIORS, UCT
-from agents.search.uct_net import UCTNet, expand_nodes
+from agents.search.uct_net import UCTNet, _action, _game_line, expand_nodes
 
 
 @pytest.fixture(scope="module")
@@ -295,3 +295,98 @@ def test_visit_policy_is_the_root_visit_shares_of_whole_legal_moves():
     games = engine_games(agents.make("uct:sims=40"), games=1, size=5, seed=1)
     counts = games[0]["pi_counts"]
     assert counts.max() > 1 and np.isclose(np.add.reduceat(games[0]["pi_probs"], np.cumsum(counts) - counts), 1).all()
+
+
+def test_visited_finds_the_often_visited_nodes_with_their_positions():
+    """``uct_tree.visited``: every expanded node visited at least ``least`` times that hangs from the
+    root through such nodes, each with the position replayed along its path (checked here by
+    plain Python moves on the public squares)."""
+    board = Board(6)
+    agent = agents.make("uct:sims=800", seed=2)
+    agent.search(board)
+    ni, _, st = agent._tree
+    least, public, root = 12, core.public_index(6), int(st[T.ROOT])
+    found = T.Visited(board, 4096)
+    count = found.scan(ni, root, least, board)
+    want, frontier = {root}, [root]
+    while frontier:
+        frontier = [c for x in frontier for c in kids(ni, x) if ni[c, T.VISITS] >= least and ni[c, T.FIRST] >= 0]
+        want |= set(frontier)
+    assert sorted(found.nodes[:count]) == sorted(want) and count > 10
+    for e in range(1, count):
+        x, p = int(found.nodes[e]), int(found.parents[e])
+        assert x in kids(ni, int(found.nodes[p]))
+        cells, side = found.cells[p].copy(), int(found.sides[p])
+        if ni[x, T.KIND] == T.KIND_ARROW:  # a queen move: same side, arrow to come
+            frm, to = int(ni[x, T.FROM]), int(ni[x, T.TO])
+            assert cells[frm] == side + 1 and public[frm] >= 0
+            cells[frm], cells[to] = core.EMPTY, side + 1
+        else:
+            cells[int(ni[x, T.ARROW])] = core.ARROW
+            side = 1 - side
+        assert np.array_equal(found.cells[e], cells) and int(found.sides[e]) == side
+        at = found.queens[e][side, : board.queen_counts[side]]
+        assert sorted(np.flatnonzero(cells == side + 1)) == sorted(at)
+
+
+def test_guide_at_with_mix_zero_searches_as_uct(net_path):
+    """Searching in parts with the net's priors mixed at weight 0 between them builds uct's tree:
+    the parts and the re-sorting change nothing by themselves."""
+    board = Board(6)
+    plain = agents.make("uct:sims=3000", seed=4)
+    plain.search(board)
+    parts = UCTNet(weights=net_path, mix=0.0, top=0, depth=0, guide_at=8, sims=3000, seed=4)
+    parts.search(board)
+    assert len(parts._guided) > 20  # the parts ran and found positions to guide
+    (ni0, nf0, st0), (ni, nf, st) = plain._tree, parts._tree
+    rows = int(st0[T.FREE])
+    assert int(st[T.FREE]) == rows
+    assert np.array_equal(ni0[:rows], ni[:rows]) and np.allclose(nf0[:rows], nf[:rows], equal_nan=True)
+
+
+def test_guide_at_gives_the_net_priors_to_the_often_visited_positions(net_path):
+    """mix=1, guide_at=10: after the search, each node the parts guided (found again by
+    ``visited``, named by its line of moves: a position reached by two orders of moves is two
+    nodes) has its queen moves' priors equal to the net's slide softmax at its position, and each
+    queen move it guided its arrows' softmax; deeper than the root."""
+    from agents.nets.policy_value import move_indices
+
+    board = Board(6)
+    agent = UCTNet(weights=net_path, mix=1.0, top=0, depth=0, guide_at=10, sims=4000, seed=1)
+    agent.search(board)
+    ni, nf, st = agent._tree
+    found = T.Visited(board, 4096)
+    count = found.scan(ni, int(st[T.ROOT]), 10, board)
+    public, net, checked = core.public_index(6), agent.net(6), 0
+    lines = [_game_line(board)]
+    for e in range(1, count):
+        x = int(found.nodes[e])
+        arrows = bool(ni[x, T.KIND] == T.KIND_ARROW)
+        lines.append(lines[int(found.parents[e])] + _action(ni, x))
+        if lines[e] not in agent._guided:
+            continue
+        p = int(found.parents[e]) if arrows else e
+        _, slide, arrow = net.evaluate(found.cells[p][None], found.sides[p][None])
+        block = list(kids(ni, x))
+        if arrows:
+            dest = int(public[ni[x, T.TO]])
+            sq = public[ni[block, T.ARROW]]
+            _, idx = move_indices(np.stack([np.full(len(sq), dest), np.full(len(sq), dest), sq], axis=1), 6)
+            logits = arrow[0, idx]
+        else:
+            frm, to = public[ni[block, T.FROM]], public[ni[block, T.TO]]
+            idx, _ = move_indices(np.stack([frm, to, to], axis=1), 6)
+            logits = slide[0, idx]
+        want = np.exp(logits - logits.max())
+        assert np.allclose(nf[block, T.PRIOR], want / want.sum(), rtol=1e-4)
+        checked += 1
+    assert checked > 10
+
+
+def test_guide_at_with_threads_plays_legal_moves(net_path):
+    agent = UCTNet(weights=net_path, guide_at=4, threads=2, sims=600, seed=0)
+    board = Board(6)
+    for _ in range(4):
+        result = agent.search(board)
+        assert board.is_legal(result.move)
+        board.push(result.move)
