@@ -10,13 +10,16 @@ For each board size:
   seeded), each searched afresh for ``--time`` seconds by ``uct`` and by ``uct-net`` (its default
   guidance: the root and the replies to its top moves); simulations per CPU second of each and
   their ratio, and the CPU milliseconds of one move's guidance (``uct-net``'s CPU time less its
-  simulations at ``uct``'s rate).
+  simulations at ``uct``'s rate); with ``--guide-at N ...``, also ``uct-net:guide_at=N``'s
+  simulations per CPU second as a ratio of ``uct``'s (the net's priors on every position visited
+  ``N`` times: the parts of the search and the forward passes cost simulations).
 
 Per CPU second, so a shared machine distorts it less than wall-clock figures would; the ratio is
 the figure to compare between runs.
 
     python3 benchmarks/learned_cost.py                      # 8x8 and 10x10, 0.5 s, 6 positions
     python3 benchmarks/learned_cost.py --sizes 10 --time 1 --positions 10
+    python3 benchmarks/learned_cost.py --sizes 8 --guide-at 64 256
 """
 
 from __future__ import annotations
@@ -97,6 +100,9 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=0.5, help="seconds per search (default 0.5)")
     parser.add_argument("--positions", type=int, default=6, help="positions searched per size (default 6)")
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per net batch measurement")
+    parser.add_argument(
+        "--guide-at", nargs="*", type=int, default=[], help="uct-net:guide_at values to measure too (default none)"
+    )
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
     for size in args.sizes:
@@ -109,15 +115,23 @@ def main() -> None:
         net_sims, net_cpu = search_rates(f"uct-net:time={args.time:g}", boards)
         plain, learned = plain_sims / plain_cpu, net_sims / net_cpu
         guidance_ms = 1000 * (net_cpu - net_sims / plain) / len(boards)
-        rows.append({"size": size, "net": net, "uct": plain, "uct-net": learned, "guidance_ms": guidance_ms})
+        deep = {}
+        for at in args.guide_at:
+            sims, cpu = search_rates(f"uct-net:time={args.time:g},guide_at={at}", boards)
+            deep[at] = sims / cpu / plain
+        rows.append(
+            {"size": size, "net": net, "uct": plain, "uct-net": learned, "guidance_ms": guidance_ms, "deep": deep}
+        )
     header = " | ".join(f"net, batch {b}" for b in BATCHES)
-    print(f"| board | {header} | uct sims/CPU s | uct-net sims/CPU s | ratio | guidance CPU ms/move |")
-    print("|---|" + "---|" * (len(BATCHES) + 4))
+    deep_header = "".join(f" guide_at={at} ratio |" for at in args.guide_at)
+    print(f"| board | {header} | uct sims/CPU s | uct-net sims/CPU s | ratio | guidance CPU ms/move |{deep_header}")
+    print("|---|" + "---|" * (len(BATCHES) + 4 + len(args.guide_at)))
     for row in rows:
         nets = " | ".join(f"{row['net'][b]:,.0f}" for b in BATCHES)
+        deep = "".join(f" {row['deep'][at]:.3f} |" for at in args.guide_at)
         print(
             f"| {row['size']}x{row['size']} | {nets} | {row['uct']:,.0f} | {row['uct-net']:,.0f} | "
-            f"{row['uct-net'] / row['uct']:.3f} | {row['guidance_ms']:.1f} |"
+            f"{row['uct-net'] / row['uct']:.3f} | {row['guidance_ms']:.1f} |{deep}"
         )
     print(f"(positions per CPU second; {args.positions} searches of {args.time:g} s per agent and size)")
 

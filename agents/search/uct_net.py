@@ -90,7 +90,7 @@ REPLY_COST = 5.0
 #: the deepest guided level (``depth``): the positions of a level are ``top`` times the last's
 MAX_DEPTH = 3
 #: ``guide_at``: simulations between two looks for positions visited often enough (a few ms of them)
-PART = 1024
+PART = 4096
 #: ``guide_at``: the most positions one look finds (breadth first: the deepest are left for the next)
 VISITED_ROWS = 4096
 _EXPAND_ARGS = (
