@@ -1,5 +1,6 @@
-"""The clock and tuning scripts (``benchmarks/clock.py``, ``benchmarks/sprt.py``): what they record,
-at fixed depths on small boards. No timing is asserted (the machine is shared)."""
+"""The clock, tuning and net agreement scripts (``benchmarks/clock.py``, ``benchmarks/sprt.py``,
+``benchmarks/net_agreement.py``): what they record, at fixed depths on small boards. No timing is
+asserted (the machine is shared)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ def _script(name: str):
 
 clock = _script("clock")
 sprt = _script("sprt")
+net_agreement = _script("net_agreement")
 
 
 def test_queued_seconds_is_a_count_or_unknown():
@@ -100,3 +102,53 @@ def test_fixed_game_count_writes_its_verdict(tmp_path):
     record = json.loads(Path(sprt.sprt_path(path)).read_text())
     assert record["sprt"]["verdict"] == "fixed" and record["sprt"]["games"] == 2
     assert record["summary"]["a_wins"] == result["a_wins"]
+
+
+def test_net_agreement_scores_the_nets_own_choices_and_refuses_an_illegal_move(tmp_path):
+    """Played moves that are the net's most probable ones agree (whole moves; queen moves by their
+    summed probability) and cost their log-probabilities; its least probable ones do not agree; a
+    move not legal there is refused, naming the position."""
+    torch = pytest.importorskip("torch")
+    import numpy as np
+
+    from amazons_env import Board
+
+    from agents.nets.export import load_model, save_model
+    from agents.nets.models import PolicyValueNet
+    from agents.nets.planes import make_planes
+    from agents.nets.policy_value import legal_moves_batch, move_log_probs
+
+    torch.manual_seed(0)
+    path = str(save_model(PolicyValueNet(channels=8, blocks=1), tmp_path / "pv", board_size=6))
+    rng, board, cells, sides = np.random.default_rng(0), Board(6), [], []
+    for _ in range(6):
+        cells.append(board.cells.copy())
+        sides.append(int(board.turn))
+        moves = board.legal_moves()
+        board.push(moves[int(rng.integers(len(moves)))])
+    cells_a, sides_a = np.array(cells), np.array(sides, np.int64)
+    rows, moves = legal_moves_batch(cells_a, sides_a, 6)
+    model = load_model(path)[0]
+    with torch.no_grad():
+        _, slide, arrow = model(torch.from_numpy(make_planes(cells_a, sides_a, "relative")))
+        logp = move_log_probs(slide, arrow, rows, moves, 6).numpy()
+    best = np.array([moves[rows == k][np.argmax(logp[rows == k])] for k in range(len(sides))])
+    worst = np.array([moves[rows == k][np.argmin(logp[rows == k])] for k in range(len(sides))])
+    top = net_agreement.agreement(path, cells_a, sides_a, best, 6)
+    assert top["positions"] == 6 and top["move"] == 1.0
+    # the queen move: the slide of most probability summed over its arrows (not the best move's slide)
+    slides = []
+    for k in range(6):
+        mass: dict[tuple[int, int], float] = {}
+        for (f, t, _), lp in zip(moves[rows == k], logp[rows == k]):
+            mass[int(f), int(t)] = mass.get((int(f), int(t)), 0.0) + float(np.exp(lp))
+        f, t = max(mass, key=mass.__getitem__)
+        slides.append(next(m for m in moves[rows == k] if (m[0], m[1]) == (f, t)))
+    assert net_agreement.agreement(path, cells_a, sides_a, np.array(slides), 6)["slide"] == 1.0
+    assert top["nll"] == pytest.approx(-np.mean([logp[rows == k].max() for k in range(6)]), rel=1e-5)
+    assert top["uniform_nll"] == pytest.approx(np.mean([np.log((rows == k).sum()) for k in range(6)]))
+    assert net_agreement.agreement(path, cells_a, sides_a, worst, 6)["move"] == 0.0
+    illegal = best.copy()
+    illegal[2] = (best[2, 0], best[2, 0], best[2, 0])
+    with pytest.raises(ValueError, match="position 2"):
+        net_agreement.agreement(path, cells_a, sides_a, illegal, 6)
