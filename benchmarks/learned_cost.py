@@ -115,12 +115,12 @@ def main() -> None:
         net_sims, net_cpu = search_rates(f"uct-net:time={args.time:g}", boards)
         plain, learned = plain_sims / plain_cpu, net_sims / net_cpu
         guidance_ms = 1000 * (net_cpu - net_sims / plain) / len(boards)
-        deep = {}
+        ratios = {}
         for at in args.guide_at:
             sims, cpu = search_rates(f"uct-net:time={args.time:g},guide_at={at}", boards)
-            deep[at] = sims / cpu / plain
+            ratios[at] = sims / cpu / plain
         rows.append(
-            {"size": size, "net": net, "uct": plain, "uct-net": learned, "guidance_ms": guidance_ms, "deep": deep}
+            {"size": size, "net": net, "uct": plain, "uct-net": learned, "guidance_ms": guidance_ms, "deep": ratios}
         )
     header = " | ".join(f"net, batch {b}" for b in BATCHES)
     deep_header = "".join(f" guide_at={at} ratio |" for at in args.guide_at)
@@ -128,10 +128,10 @@ def main() -> None:
     print("|---|" + "---|" * (len(BATCHES) + 4 + len(args.guide_at)))
     for row in rows:
         nets = " | ".join(f"{row['net'][b]:,.0f}" for b in BATCHES)
-        deep = "".join(f" {row['deep'][at]:.3f} |" for at in args.guide_at)
+        deeper = "".join(f" {row['deep'][at]:.3f} |" for at in args.guide_at)
         print(
             f"| {row['size']}x{row['size']} | {nets} | {row['uct']:,.0f} | {row['uct-net']:,.0f} | "
-            f"{row['uct-net'] / row['uct']:.3f} | {row['guidance_ms']:.1f} |{deep}"
+            f"{row['uct-net'] / row['uct']:.3f} | {row['guidance_ms']:.1f} |{deeper}"
         )
     print(f"(positions per CPU second; {args.positions} searches of {args.time:g} s per agent and size)")
 
