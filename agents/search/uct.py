@@ -319,9 +319,10 @@ class UCT(SearchAgent):
     #: simulations per part of a search with ``_between`` work (0: one part, ``_between`` unused)
     _part = 0
 
-    def _between(self, board: Board, tree: Tree, icfg: np.ndarray) -> None:
-        """Between two parts of ``_part`` simulations (no thread searching): a subclass may give
-        nodes priors (``agents.search.uct_net``'s ``guide_at``); uct runs in one part."""
+    def _between(self, board: Board, tree: Tree, icfg: np.ndarray, stop: float) -> None:
+        """Between two parts of ``_part`` simulations (no thread searching), before the deadline's
+        ``stop`` (``perf_counter`` seconds): a subclass may give nodes priors
+        (``agents.search.uct_net``'s ``guide_at``); uct runs in one part."""
 
     # -- the search -----------------------------------------------------------------------------
 
@@ -373,7 +374,7 @@ class UCT(SearchAgent):
             if stopped != "simulations" or budget <= 0:
                 break
             extended = time.perf_counter() >= deadline.stop
-            self._between(board, tree, icfg)
+            self._between(board, tree, icfg, deadline.stop)
         if extended and stopped == "time":
             stopped = "time_max"
         if self.threads > 1:  # the tree's state: every row used lies below its FREE

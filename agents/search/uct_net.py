@@ -93,6 +93,9 @@ MAX_DEPTH = 3
 PART = 4096
 #: ``guide_at``: the most positions one look finds (breadth first: the deepest are left for the next)
 VISITED_ROWS = 4096
+#: ``guide_at``: the share of the time left before the deadline's stop that one look's forward pass
+#: may take, and the net's seconds per position assumed before it has run (a slow single position)
+GUIDE_SHARE, NET_SECONDS = 0.25, 1e-3
 _EXPAND_ARGS = (
     types.int64[::1],
     types.uint8[:, ::1],
@@ -284,6 +287,7 @@ class UCTNet(UCT):
         self.guide_at = int(guide_at)
         self._part = PART if self.guide_at else 0
         self._visited: dict[int, Visited] = {}  # the scan's arrays, per board size
+        self._net_seconds = NET_SECONDS  # the net's seconds per position in the last ``_between``
         # ``threads`` (uct's) are the threads searching the guided tree; ``net_threads`` the net's
         self.weights, self.net_threads, self.runtime = str(weights), int(net_threads), str(runtime)
         for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # a bad file fails here, not in a game
@@ -379,10 +383,14 @@ class UCTNet(UCT):
                 if depth < self.depth:
                     level.append((best, after.after(ni, best)))
 
-    def _between(self, board: Board, tree: tuple[np.ndarray, np.ndarray, np.ndarray], icfg: np.ndarray) -> None:
+    def _between(
+        self, board: Board, tree: tuple[np.ndarray, np.ndarray, np.ndarray], icfg: np.ndarray, stop: float
+    ) -> None:
         """``guide_at``: give the net's priors to the positions the simulations so far have visited
-        ``guide_at`` times and more (module docstring, "During the search"). One forward pass for
-        all of them; the deepest first, because re-sorting a node's children moves their rows."""
+        ``guide_at`` times and more (module docstring, "During the search"), the nearest the root
+        first, as many as the net evaluates in ``GUIDE_SHARE`` of the time left before ``stop`` (at
+        the rate it ran so far; the rest wait for the next part). One forward pass for all of them;
+        the deepest re-sorted first, because re-sorting a node's children moves their rows."""
         ni, nf, st = tree
         found = self._visited.get(board.size)
         if found is None:
@@ -395,12 +403,24 @@ class UCTNet(UCT):
                 lines.append(lines[int(found.parents[e])] + _action(ni, int(found.nodes[e])))
             if lines[e] not in self._guided:
                 todo.append((e, lines[e]))
+        # the net runs at a move node's position: a queen move's arrows are its parent's outputs
+        needs = [e if ni[found.nodes[e], T.KIND] == T.KIND_MOVE else int(found.parents[e]) for e, _ in todo]
+        row: dict[int, int] = {}  # an entry the net runs at -> its row in the batch
+        left = stop - time.perf_counter()
+        room = len(needs) if left == float("inf") else max(0, int(GUIDE_SHARE * left / self._net_seconds))
+        at: list[int] = []
+        for k, e in enumerate(needs):  # breadth first: a prefix of todo keeps its parents before it
+            if e not in row:
+                if len(at) == room:
+                    todo = todo[:k]
+                    break
+                row[e] = len(at)
+                at.append(e)
         if not todo:
             return
-        # the net runs at a move node's position: a queen move's arrows are its parent's outputs
-        at = sorted({e if ni[found.nodes[e], T.KIND] == T.KIND_MOVE else int(found.parents[e]) for e, _ in todo})
-        row = {e: j for j, e in enumerate(at)}
+        began = time.perf_counter()
         _, slide, arrow = self.net(board.size).evaluate(found.cells[at], found.sides[at])
+        self._net_seconds = max((time.perf_counter() - began) / len(at), 1e-6)
         for e, key in reversed(todo):
             x = int(found.nodes[e])
             if ni[x, T.KIND] == T.KIND_MOVE:

@@ -336,6 +336,7 @@ def test_guide_at_with_mix_zero_searches_as_uct(net_path):
     plain = agents.make("uct:sims=3000", seed=4)
     plain.search(board)
     parts = UCTNet(weights=net_path, mix=0.0, top=0, depth=0, guide_at=8, sims=3000, seed=4)
+    parts._part = 512  # several parts in a small search
     parts.search(board)
     assert len(parts._guided) > 20  # the parts ran and found positions to guide
     (ni0, nf0, st0), (ni, nf, st) = plain._tree, parts._tree
@@ -353,6 +354,7 @@ def test_guide_at_gives_the_net_priors_to_the_often_visited_positions(net_path):
 
     board = Board(6)
     agent = UCTNet(weights=net_path, mix=1.0, top=0, depth=0, guide_at=10, sims=4000, seed=1)
+    agent._part = 512  # several parts in a small search
     agent.search(board)
     ni, nf, st = agent._tree
     found = T.Visited(board, 4096)
@@ -385,8 +387,28 @@ def test_guide_at_gives_the_net_priors_to_the_often_visited_positions(net_path):
 
 def test_guide_at_with_threads_plays_legal_moves(net_path):
     agent = UCTNet(weights=net_path, guide_at=4, threads=2, sims=600, seed=0)
+    agent._part = 128  # several parts in a small search
     board = Board(6)
     for _ in range(4):
         result = agent.search(board)
         assert board.is_legal(result.move)
         board.push(result.move)
+    assert len(agent._guided) > 1  # the parts guided nodes below the root
+
+
+def test_guide_at_evaluates_only_what_the_time_left_allows(net_path):
+    """Between two parts the net runs on as many positions as a share of the time left before the
+    deadline's stop allows: none once it has passed (they wait for the next part), all without a
+    deadline."""
+    import time
+
+    board = Board(6)
+    agent = UCTNet(weights=net_path, mix=1.0, top=0, depth=0, guide_at=10, sims=3000, seed=1)
+    agent._part = 0  # one part: nothing guided between parts during the search
+    agent.search(board)
+    tree, icfg = agent._tree, agent.icfg.copy()
+    before = set(agent._guided)
+    agent._between(board, tree, icfg, time.perf_counter() - 1.0)
+    assert agent._guided == before
+    agent._between(board, tree, icfg, float("inf"))
+    assert len(agent._guided) > len(before) + 10
