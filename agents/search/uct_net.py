@@ -96,6 +96,9 @@ VISITED_ROWS = 4096
 #: ``guide_at``: the share of the time left before the deadline's stop that one look's forward pass
 #: may take, and the net's seconds per position assumed before it has run (a slow single position)
 GUIDE_SHARE, NET_SECONDS = 0.25, 1e-3
+#: ``guide_at``: the positions of one look's forward pass in a search without a deadline, so that a
+#: deadline set while it runs (a ponder hit) is not overrun by more than a few tens of milliseconds
+GUIDE_BATCH = 512
 _EXPAND_ARGS = (
     types.int64[::1],
     types.uint8[:, ::1],
@@ -389,8 +392,10 @@ class UCTNet(UCT):
         """``guide_at``: give the net's priors to the positions the simulations so far have visited
         ``guide_at`` times and more (module docstring, "During the search"), the nearest the root
         first, as many as the net evaluates in ``GUIDE_SHARE`` of the time left before ``stop`` (at
-        the rate it ran so far; the rest wait for the next part). One forward pass for all of them;
-        the deepest re-sorted first, because re-sorting a node's children moves their rows."""
+        the rate it ran so far), ``GUIDE_BATCH`` without a deadline (a ponder search, whose deadline
+        a ponder hit may move at any time); the rest wait for the next part. One forward pass for
+        all of them; the deepest re-sorted first, because re-sorting a node's children moves their
+        rows."""
         ni, nf, st = tree
         found = self._visited.get(board.size)
         if found is None:
@@ -407,7 +412,7 @@ class UCTNet(UCT):
         needs = [e if ni[found.nodes[e], T.KIND] == T.KIND_MOVE else int(found.parents[e]) for e, _ in todo]
         row: dict[int, int] = {}  # an entry the net runs at -> its row in the batch
         left = stop - time.perf_counter()
-        room = len(needs) if left == float("inf") else max(0, int(GUIDE_SHARE * left / self._net_seconds))
+        room = GUIDE_BATCH if left == float("inf") else max(0, int(GUIDE_SHARE * left / self._net_seconds))
         at: list[int] = []
         for k, e in enumerate(needs):  # breadth first: a prefix of todo keeps its parents before it
             if e not in row:
