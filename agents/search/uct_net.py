@@ -296,6 +296,7 @@ class UCTNet(UCT):
         for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # a bad file fails here, not in a game
             self.net(size)
         self._guided: set[bytes] = set()  # the lines (``_Position``) of the nodes whose children have the net's priors
+        self._root_line = b""  # the line of this search's root, set by ``_guide`` (which runs first)
 
     def reset(self) -> None:
         super().reset()
@@ -337,7 +338,7 @@ class UCTNet(UCT):
                 *fixed,
             )
 
-        line = _game_line(board)
+        line = self._root_line = _game_line(board)
         level = [(int(st[T.ROOT]), _Position(cells.copy(), queens.copy(), nq, int(board.turn), line))]
         guided = self._guided
         if ni[int(st[T.ROOT]), FIRST] < 0:  # a fresh tree: nothing in it was guided
@@ -401,7 +402,7 @@ class UCTNet(UCT):
         if found is None:
             found = self._visited[board.size] = Visited(board, VISITED_ROWS)
         count = found.scan(ni, int(st[T.ROOT]), self.guide_at, board)
-        lines = [_game_line(board)]  # each entry's node's line (the parents come first)
+        lines = [self._root_line]  # each entry's node's line (the parents come first)
         todo: list[tuple[int, bytes]] = []  # (entry, its line): its queen moves' priors or its arrows'
         for e in range(count):
             if e:
