@@ -38,10 +38,11 @@ COMMANDS = {
     "agents": "amazons_cli.list_agents",
     "engine": "amazons_cli.engine",
     "demo": "amazons_cli.demo",
-    "selfplay": "amazons_cli.selfplay",
-    "train": "amazons_cli.train",
-    "train-loop": "amazons_cli.train_loop",
-    "tune-eval": "amazons_cli.tune_eval",
+    "selfplay": "amazons_cli.learning.selfplay",
+    "train": "amazons_cli.learning.train",
+    "train-loop": "amazons_cli.learning.train_loop",
+    "train-policy": "amazons_cli.learning.train_policy",
+    "tune-eval": "amazons_cli.learning.tune_eval",
 }
 
 

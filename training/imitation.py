@@ -1,0 +1,188 @@
+"""Imitation: a policy-value net trained to play a search's moves, from its recorded games.
+
+The engines' own games are training data (``training.data.records``): every arena results file
+(``amazons match ... --json``) keeps the moves of both sides, so the positions where one engine
+moved, the move it chose (a one-hot policy target) and the game's result (the value target) teach a
+net to predict that engine. ``imitate`` trains (from committed weights, a model file or scratch) on
+the games of results files and on policy-value shard folders (``amazons train-loop``'s data, or
+``write_record_shards``'), then writes the net with its recipe and the data's hash.
+
+This is how the 10x10 net of ``experiments/pv-10x10`` was made: expert iteration's 8x8 net,
+fine-tuned on uct's 1 s moves on 8x8, then on 10x10. Train on games the evaluation will not
+replay: an arena match draws its openings from its seed.
+
+>>> import tempfile
+>>> from agents.arena.matches import match
+>>> folder = tempfile.mkdtemp()
+>>> _ = match("uct:sims=30", "random", games=2, size=5, seed=3, json_path=folder + "/m.json", progress=False)
+>>> config = ImitationConfig(sources=[folder + "/m.json"], out=folder + "/net", size=5, player="uct",
+...                          start="scratch", channels=4, blocks=1, epochs=1)
+>>> report = imitate(config, progress=False)
+>>> report["out"].name, report["positions"] > 0, len(report["history"])
+('net', True, 1)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from amazons_env import core
+from amazons_env.errors import InvalidArgumentError
+from amazons_env.files import file_sha256
+
+from agents.nets.export import load_model, save_model
+from agents.nets.models import PolicyValueNet
+from agents.nets.store import POLICY_VALUE_WEIGHTS, weights_path
+
+from training.data.policy_value import PV_ARRAYS, load_pv_dataset
+from training.data.records import record_games
+
+__all__ = ["ImitationConfig", "load_sources", "imitate"]
+
+_WHOLE = {
+    "size": (core.MIN_SIZE, core.MAX_SIZE),
+    "channels": (1, 512),
+    "blocks": (0, 64),
+    "epochs": (1, 10**4),
+    "batch_size": (1, 10**6),
+    "seed": (0, 2**62),
+    "threads": (0, 1024),
+}
+_REAL = {"lr": (0.0, 1.0), "weight_decay": (0.0, 1.0), "value_weight": (0.0, 100.0)}
+
+
+@dataclass
+class ImitationConfig:
+    """The settings of ``imitate`` (``amazons train-policy --help`` says each)."""
+
+    sources: list[str]
+    out: str
+    size: int
+    player: str = ""
+    start: str = "default"
+    channels: int = 32
+    blocks: int = 3
+    epochs: int = 4
+    batch_size: int = 256
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    value_weight: float = 1.0
+    seed: int = 0
+    device: str = ""
+    threads: int = 1
+    overwrite: bool = False
+
+    def check(self) -> None:
+        """``InvalidArgumentError`` (a ``ValueError``) naming the first bad setting."""
+        for name, (low, high) in _WHOLE.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise InvalidArgumentError(
+                    f"train-policy --{_flag(name)}={value!r}: give an integer from {low} to {high}"
+                )
+        for name, (least, most) in _REAL.items():
+            value = getattr(self, name)
+            bad = isinstance(value, bool) or not isinstance(value, (int, float))
+            if bad or not math.isfinite(value) or not least <= value <= most or (name == "lr" and value == 0):
+                raise InvalidArgumentError(
+                    f"train-policy --{_flag(name)}={value!r}: give a number from {least} to {most}"
+                )
+        if not self.sources:
+            raise InvalidArgumentError("train-policy: give results files or policy-value folders to learn from")
+        for source in self.sources:
+            path = Path(source)
+            if not path.exists():
+                raise InvalidArgumentError(f"train-policy source {source!r}: no such file or folder")
+            if path.is_file() and not self.player:
+                raise InvalidArgumentError(f"train-policy source {source!r} is a results file: give --player")
+        if not str(self.out):
+            raise InvalidArgumentError("train-policy --out='': give the model's path (without a suffix)")
+        made = [p for p in (Path(f"{self.out}.safetensors"), Path(f"{self.out}.json")) if p.exists()]
+        if made and not self.overwrite:
+            raise InvalidArgumentError(f"train-policy --out={self.out!r}: {made[0]} exists (--overwrite replaces it)")
+
+
+def _flag(name: str) -> str:
+    return name.replace("_", "-")
+
+
+def load_sources(sources: list[str], size: int, player: str) -> tuple[dict[str, np.ndarray], str]:
+    """The positions of ``sources`` in the order given, as one ``load_pv_dataset`` dict, and the
+    data's hash: the results files' games where ``player`` (a spec prefix) moved on ``size`` x ``size``
+    boards, and every position of the policy-value folders (which must be of that size)."""
+    parts: list[dict[str, np.ndarray]] = []
+    hashes = []
+    for number, source in enumerate(sources):
+        if Path(source).is_dir():
+            data, data_hash = load_pv_dataset(source)
+            found = int(round(math.sqrt(data["cells"].shape[1]))) - 2
+            if found != size:
+                raise InvalidArgumentError(
+                    f"train-policy source {source!r}: {found}x{found} positions, not {size}x{size}"
+                )
+            parts.append(data)
+            hashes.append(data_hash)
+            continue
+        games = record_games([source], player, size)
+        for index, game in enumerate(games):
+            game["games"] = np.full(len(game["sides"]), (number << 40) + index, np.int64)
+        parts.extend(games)
+        hashes.append(f"{file_sha256(Path(source))}:{player}:{size}")
+    if not parts:
+        raise InvalidArgumentError(f"train-policy: no {size}x{size} positions of {player!r} in {sources}")
+    data = {key: np.concatenate([p[key] for p in parts]) for key in PV_ARRAYS}
+    return data, hashlib.sha256("\n".join(hashes).encode()).hexdigest()[:16]
+
+
+def _start(config: ImitationConfig) -> PolicyValueNet:
+    if config.start == "scratch":
+        import torch
+
+        torch.manual_seed(config.seed)  # the initial weights: the same net from the same settings
+        return PolicyValueNet(config.channels, config.blocks)
+    model = load_model(weights_path(config.start, config.size, POLICY_VALUE_WEIGHTS))[0]
+    if not isinstance(model, PolicyValueNet):
+        raise InvalidArgumentError(
+            f"train-policy --start={config.start!r}: a {type(model).__name__}, not a policy-value net"
+        )
+    return model
+
+
+def imitate(config: ImitationConfig, progress: bool = True) -> dict[str, Any]:
+    """Train a policy-value net on ``config.sources`` and save it at ``config.out`` (module
+    docstring). Returns the saved base path (``out``), the number of ``positions``, the per-epoch
+    mean losses (``history``) and the ``data_hash``. Nothing is written before training ends
+    (Ctrl-C leaves no file; a rerun starts over: minutes on one core for tens of thousands of positions)."""
+    config.check()
+    import torch
+
+    from training.optimize.policy_value import train_pv
+
+    if config.threads:
+        torch.set_num_threads(config.threads)
+    data, data_hash = load_sources(config.sources, config.size, config.player)
+    model = _start(config)
+    history = train_pv(
+        model,
+        data,
+        config.epochs,
+        config.batch_size,
+        config.lr,
+        weight_decay=config.weight_decay,
+        seed=config.seed,
+        device=config.device,
+        value_weight=config.value_weight,
+        progress=progress,
+    )
+    recipe = {k: v for k, v in asdict(config).items() if k not in ("out", "overwrite", "device", "threads")}
+    recipe["sources"] = [os.path.basename(os.path.normpath(s)) for s in config.sources]
+    recipe.update(positions=int(len(data["sides"])), history=history)
+    out = save_model(model, config.out, board_size=config.size, recipe=recipe, data_hash=data_hash)
+    return {"out": out, "positions": int(len(data["sides"])), "history": history, "data_hash": data_hash}
