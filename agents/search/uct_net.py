@@ -29,7 +29,11 @@ and between two parts every position of the tree the simulations have visited ``
 (``uct_tree.visited``) gets the net's priors as the root did: its queen moves the slide policy, the
 arrows of each such queen move the arrow policy. One forward pass for all the new ones, none for a
 position guided before (the same record as tree reuse's); so the net's priors reach wherever the
-search settles, at a cost of one evaluation per position that earned ``N`` simulations.
+search settles, at a cost of one evaluation per position that earned ``N`` simulations. With
+``value_visits=K`` the same forward pass's value of each such position also counts as ``K``
+simulations that ended there (``uct_tree.back_up``: backed up to the root as ``run`` backs up
+one): the net's judgement joins the territory leaves' beneath it, weighted by ``K`` against the
+``N`` or more simulations already below.
 
 **Cost.** The net runs once on the root's queen moves and, with ``depth=1``, on the replies to
 its ``top`` best moves; the replies' level is skipped when the deadline leaves less than
@@ -252,6 +256,11 @@ def _reprior(ni: np.ndarray, nf: np.ndarray, x: int, net_prior: np.ndarray, mix:
             "(0: only the guidance before the simulations)",
             ge=0,
         ),
+        "value_visits": opt(
+            "with guide_at: the simulations that the net's value of each position it guides counts for "
+            "(backed up to the root; 0: its priors only)",
+            ge=0,
+        ),
         "net_threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024),
         "runtime": opt(RUNTIME_HELP, choices=RUNTIMES),
     },
@@ -269,6 +278,7 @@ class UCTNet(UCT):
         depth: int = 1,
         value: float = 0.0,
         guide_at: int = 0,
+        value_visits: int = 0,
         net_threads: int = 1,
         runtime: str = "auto",
         **options: Any,
@@ -286,8 +296,12 @@ class UCTNet(UCT):
             raise OptionError(f"depth={depth!r}: must be a whole number from 0 (the root) to {MAX_DEPTH}")
         if isinstance(guide_at, bool) or not isinstance(guide_at, int) or guide_at < 0:
             raise OptionError(f"guide_at={guide_at!r}: must be a whole number >= 0 (0: off)")
+        if isinstance(value_visits, bool) or not isinstance(value_visits, int) or not 0 <= value_visits <= 1 << 20:
+            raise OptionError(f"value_visits={value_visits!r}: must be a whole number from 0 (off) to {1 << 20}")
+        if value_visits and not guide_at:
+            raise OptionError(f"value_visits={value_visits}: needs guide_at (the positions it values are guide_at's)")
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
-        self.guide_at = int(guide_at)
+        self.guide_at, self.value_visits = int(guide_at), int(value_visits)
         self._part = PART if self.guide_at else 0
         self._visited: dict[int, Visited] = {}  # the scan's arrays, per board size
         self._net_seconds = NET_SECONDS  # the net's seconds per position in the last ``_between``
@@ -425,8 +439,13 @@ class UCTNet(UCT):
         if not todo:
             return
         began = time.perf_counter()
-        _, slide, arrow = self.net(board.size).evaluate(found.cells[at], found.sides[at])
+        values, slide, arrow = self.net(board.size).evaluate(found.cells[at], found.sides[at])
         self._net_seconds = max((time.perf_counter() - began) / len(at), 1e-6)
+        valued = [e for e, _ in todo if e and ni[found.nodes[e], T.KIND] == T.KIND_MOVE]
+        if self.value_visits and valued:  # before any re-sorting moves the rows ``found`` names
+            net_values = np.array([values[row[e]] for e in valued], np.float64)
+            T.back_up(ni, nf, found.nodes, found.parents, found.sides, np.array(valued, np.int64), net_values,
+                      self.value_visits)  # fmt: skip
         for e, key in reversed(todo):
             x = int(found.nodes[e])
             if ni[x, T.KIND] == T.KIND_MOVE:

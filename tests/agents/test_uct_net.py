@@ -412,3 +412,78 @@ def test_guide_at_evaluates_only_what_the_time_left_allows(net_path):
     assert agent._guided == before
     agent._between(board, tree, icfg, float("inf"))
     assert len(agent._guided) > len(before) + 10
+
+
+def test_back_up_counts_a_value_as_simulations_ending_at_its_node():
+    """``uct_tree.back_up``: each node on the way from a valued entry to the root gains the visits
+    and the value for its chooser (the side acting at its parent), with the sign flipping only
+    where the chooser does; nothing else changes. A proof on the way stands for the value above it."""
+    board = Board(6)
+    agent = agents.make("uct:sims=800", seed=2)
+    agent.search(board)
+    ni, nf, st = agent._tree
+    found = T.Visited(board, 4096)
+    count = found.scan(ni, int(st[T.ROOT]), 12, board)
+    entries = [e for e in range(1, count) if ni[found.nodes[e], T.KIND] == T.KIND_MOVE][:6]
+    assert len(entries) >= 3 and not ni[found.nodes[:count], T.SOLVED].any()
+    values = np.linspace(-0.9, 0.7, len(entries))
+    want_visits, want_wsum = ni[:, T.VISITS].copy(), nf[:, T.WSUM].copy()
+    for e, v in zip(entries, values):
+        a = e
+        while a:  # the entry's node and its ancestors below the root
+            parent = int(found.parents[a])
+            chooser_is_valued_side = found.sides[parent] == found.sides[e]
+            want_visits[found.nodes[a]] += 3
+            want_wsum[found.nodes[a]] += 3 * (v if chooser_is_valued_side else -v)
+            a = parent
+        want_visits[found.nodes[0]] += 3
+    before_ni = ni.copy()
+    T.back_up(ni, nf, found.nodes, found.parents, found.sides, np.array(entries, np.int64), values, 3)
+    assert np.array_equal(ni[:, T.VISITS], want_visits) and np.allclose(nf[:, T.WSUM], want_wsum)
+    others = [c for c in range(ni.shape[1]) if c != T.VISITS]
+    assert np.array_equal(ni[:, others], before_ni[:, others])
+    # a proof on the way: the proven node's value (for its chooser) goes on up in the value's place
+    deep = count - 1  # breadth first: the last entry is among the deepest
+    while ni[found.nodes[deep], T.KIND] != T.KIND_MOVE:
+        deep -= 1
+    proven, above = int(found.parents[deep]), int(found.parents[found.parents[deep]])
+    assert above > 0
+    ni[found.nodes[proven], T.SOLVED] = 1
+    wsum = nf[found.nodes[above], T.WSUM]
+    T.back_up(ni, nf, found.nodes, found.parents, found.sides, np.array([deep], np.int64), np.array([-0.5]), 2)
+    same = found.sides[found.parents[above]] == found.sides[found.parents[proven]]
+    assert nf[found.nodes[above], T.WSUM] == pytest.approx(wsum + 2 * (1.0 if same else -1.0))
+    ni[found.nodes[deep], T.SOLVED] = -1  # a proven entry is left out
+    visits = ni[:, T.VISITS].copy()
+    T.back_up(ni, nf, found.nodes, found.parents, found.sides, np.array([deep], np.int64), np.array([0.5]), 2)
+    assert np.array_equal(ni[:, T.VISITS], visits)
+
+
+def test_value_visits_back_up_the_net_values_of_the_guided_positions(net_path):
+    """With value_visits=K (mix=0: the priors stay uct's), the root holds the simulations plus K
+    for each position the parts valued, and the tree is no longer uct's."""
+    board = Board(6)
+    plain = UCTNet(weights=net_path, mix=0.0, top=0, depth=0, guide_at=8, sims=3000, seed=4)
+    plain._part = 512
+    plain.search(board)
+    valued = UCTNet(weights=net_path, mix=0.0, top=0, depth=0, guide_at=8, value_visits=4, sims=3000, seed=4)
+    valued._part = 512
+    result = valued.search(board)
+    ni, nf, st = valued._tree
+    extra = int(ni[st[T.ROOT], T.VISITS]) - result.simulations
+    assert extra > 0 and extra % 4 == 0 and result.simulations == 3000
+    assert not np.array_equal(plain._tree[0][: int(st[T.FREE])], ni[: int(st[T.FREE])])
+    assert board.is_legal(result.move)
+
+
+@pytest.mark.parametrize(
+    "spec, error",
+    [
+        ("uct-net:guide_at=8,value_visits=-1", "value_visits=-1"),
+        ("uct-net:guide_at=8,value_visits=1.5", "value_visits=1.5"),
+        ("uct-net:value_visits=4", "needs guide_at"),
+    ],
+)
+def test_value_visits_options_are_checked(spec, error):
+    with pytest.raises(ValueError, match=error):
+        agents.make(spec)

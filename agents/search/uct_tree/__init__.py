@@ -122,7 +122,7 @@ from agents.search.uct_tree.nodes import (
     new_root,
 )
 from agents.search.uct_tree.simulation import run
-from agents.search.uct_tree.visited import Visited, visited
+from agents.search.uct_tree.visited import Visited, back_up, visited
 
 __all__ = [
     "NI",
@@ -175,5 +175,6 @@ __all__ = [
     "expand",
     "compact",
     "visited",
+    "back_up",
     "Visited",
 ]

@@ -1,5 +1,6 @@
 """The part of a ``uct_tree`` tree the simulations have settled in: its expanded nodes visited at
-least ``n`` times, each with its position.
+least ``n`` times, each with its position; and the values an evaluator gives those positions,
+backed up into the tree.
 
 A search spends most of its simulations under a few nodes; an evaluator too slow for every node
 (``agents.search.uct_net``'s policy-value net) can give those nodes its priors between two calls of
@@ -7,6 +8,7 @@ A search spends most of its simulations under a few nodes; an evaluator too slow
 only (a child has at most its parent's visits, so nothing below a node with fewer is reached) and
 writes each node's row, its parent's entry and the position at it (the padded cells, the queens
 and the side to act: after a queen move of a split tree, the same side, its arrow to come).
+``back_up`` then counts an evaluator's value of such a position as simulations that ended there.
 
 >>> import numpy as np
 >>> from amazons_env import Board
@@ -39,9 +41,9 @@ from numba import njit, types
 
 from amazons_env import Board, core
 
-from agents.search.uct_tree.nodes import ARROW, FIRST, FROM, KIND, KIND_ARROW, NKIDS, TO, VISITS
+from agents.search.uct_tree.nodes import ARROW, FIRST, FROM, KIND, KIND_ARROW, NKIDS, SOLVED, TO, VISITS, WSUM
 
-__all__ = ["Visited", "visited"]
+__all__ = ["Visited", "visited", "back_up"]
 
 
 @njit(
@@ -96,6 +98,40 @@ def visited(ni, root, least, nq, nodes, parents, cells, queens, sides):
             count += 1
         head += 1
     return count
+
+
+@njit(
+    types.void(
+        types.int32[:, ::1],
+        types.float64[:, ::1],
+        types.int64[::1],
+        types.int64[::1],
+        types.int64[::1],
+        types.int64[::1],
+        types.float64[::1],
+        types.int64,
+    ),
+    cache=True,
+)
+def back_up(ni, nf, nodes, parents, sides, entries, values, visits):
+    """Count ``visits`` simulations that ended at the node of each ``visited`` entry ``entries[j]``
+    with the value ``values[j]`` (for the side to act at its position), as ``simulation.run``'s
+    backup counts one: every node on the way to the root gains the visits and their value for the
+    side that chose it (the side acting at its parent), a proven node's proof standing for the value
+    from there up; the root gains the visits. An entry whose own node is proven is left out."""
+    for j in range(len(entries)):
+        e = entries[j]
+        if ni[nodes[e], SOLVED] != 0:
+            continue
+        value, side = values[j], sides[e]  # ``value`` is for ``side``
+        while parents[e] >= 0:
+            x, chooser = nodes[e], sides[parents[e]]
+            if ni[x, SOLVED] != 0:
+                value, side = float(ni[x, SOLVED]), chooser
+            ni[x, VISITS] += visits
+            nf[x, WSUM] += visits * (value if chooser == side else -value)
+            e = parents[e]
+        ni[nodes[e], VISITS] += visits
 
 
 class Visited:
