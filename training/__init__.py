@@ -5,6 +5,7 @@
   policy-value search (policy and value targets).
 * ``optimize``: the training runs, their config and their resumable checkpoints.
 * ``loop``: expert iteration in one command.
+* ``imitation``: a policy-value net fitted to an engine's recorded moves.
 
 The nets themselves, their safe files and the committed weights live in ``agents.nets``: agents
 play with them without this package."""
