@@ -194,46 +194,6 @@ def _game_line(board: Board) -> bytes:
     return np.array(actions, np.int16).tobytes()
 
 
-def _softmax(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max())
-    return e / e.sum()
-
-
-def _prior_slides(ni: np.ndarray, nf: np.ndarray, x: int, slide: np.ndarray, size: int, mix: float) -> np.ndarray:
-    """Mix the net's slide policy (``slide``: its logits at ``x``'s position) into the priors of the
-    queen moves under ``x``; returns their rows, best first (``_reprior``)."""
-    from agents.nets.policy_value import move_indices
-
-    public, first, n = core.public_index(size), int(ni[x, FIRST]), int(ni[x, NKIDS])
-    frm, to = public[ni[first : first + n, T.FROM]], public[ni[first : first + n, T.TO]]
-    sidx, _ = move_indices(np.stack([frm, to, to], axis=1), size)
-    return _reprior(ni, nf, x, _softmax(slide[sidx]), mix)
-
-
-def _prior_arrows(ni: np.ndarray, nf: np.ndarray, q: int, arrow: np.ndarray, size: int, mix: float) -> np.ndarray:
-    """Mix the net's arrow policy (``arrow``: its logits at the position before the queen move
-    ``q``; the arrow head is conditioned on the slide's destination) into the priors of ``q``'s
-    arrows; returns their rows, best first (``_reprior``)."""
-    from agents.nets.policy_value import move_indices
-
-    public, first, m = core.public_index(size), int(ni[q, FIRST]), int(ni[q, NKIDS])
-    dest, arrows = int(public[ni[q, T.TO]]), public[ni[first : first + m, T.ARROW]]
-    _, aidx = move_indices(np.stack([np.full(m, dest), np.full(m, dest), arrows], axis=1), size)
-    return _reprior(ni, nf, q, _softmax(arrow[aidx]), mix)
-
-
-def _reprior(ni: np.ndarray, nf: np.ndarray, x: int, net_prior: np.ndarray, mix: float) -> np.ndarray:
-    """Mix ``net_prior`` (one per child of ``x``, in block order) into the children's priors and
-    sort the block by the result, best first; returns the children's rows in the new order."""
-    first, n = int(ni[x, FIRST]), int(ni[x, NKIDS])
-    block = slice(first, first + n)
-    prior = (1.0 - mix) * nf[block, T.PRIOR] + mix * net_prior
-    order = np.argsort(-prior, kind="stable")
-    ni[block], nf[block] = ni[block][order], nf[block][order]
-    nf[block, T.PRIOR] = prior[order]
-    return np.arange(first, first + n)
-
-
 @register(
     "uct-net",
     extends="uct",
@@ -381,25 +341,21 @@ class UCTNet(UCT):
             for k, (x, pos) in enumerate(todo):
                 first, n = int(ni[x, FIRST]), int(ni[x, NKIDS])
                 j = row.get(k, -1)
-                if j < 0:
-                    order = np.arange(first, first + n)
-                else:
+                if j >= 0:  # the block re-sorted by the mixed priors: its best first
                     guided.add(pos.line)
-                    order = _prior_slides(ni, nf, x, slide[j], size, self.mix)
+                    self._reprior(ni, nf, [x], [j], slide, arrow, size)
                     if depth > 0 and self.value > 0:
                         self._mix_value(ni, nf, x, float(values[j]))
-                tops += [(j, int(q), pos.after(ni, int(q))) for q in order[: self.top]]
+                tops += [(j, q, pos.after(ni, q)) for q in range(first, first + min(n, self.top))]
             level = []
             for (j, q, after), first in zip(tops, expand([(q, after) for _, q, after in tops]) if tops else ()):
                 if first < 0:
                     continue
-                if j < 0 or after.line in guided:  # guided with the position before it
-                    best = first
-                else:
+                if j >= 0 and after.line not in guided:  # else guided with the position before it
                     guided.add(after.line)
-                    best = int(_prior_arrows(ni, nf, q, arrow[j], size, self.mix)[0])
-                if depth < self.depth:
-                    level.append((best, after.after(ni, best)))
+                    self._reprior(ni, nf, [q], [j], slide, arrow, size)
+                if depth < self.depth:  # on down the line of the best arrow
+                    level.append((first, after.after(ni, first)))
 
     def _between(
         self, board: Board, tree: tuple[np.ndarray, np.ndarray, np.ndarray], icfg: np.ndarray, stop: float
@@ -417,12 +373,12 @@ class UCTNet(UCT):
             found = self._visited[board.size] = Visited(board, VISITED_ROWS)
         count = found.scan(ni, int(st[T.ROOT]), self.guide_at, board)
         lines = [self._root_line]  # each entry's node's line (the parents come first)
-        todo: list[tuple[int, bytes]] = []  # (entry, its line): its queen moves' priors or its arrows'
-        for e in range(count):
-            if e:
-                lines.append(lines[int(found.parents[e])] + _action(ni, int(found.nodes[e])))
-            if lines[e] not in self._guided:
-                todo.append((e, lines[e]))
+        actions = ni[found.nodes[:count], T.FROM : T.ARROW + 1].astype(np.int16)  # ``_action`` of each
+        parents = found.parents[:count].tolist()
+        for e in range(1, count):
+            lines.append(lines[parents[e]] + actions[e].tobytes())
+        # (entry, its line): its queen moves' priors or its arrows'
+        todo = [(e, line) for e, line in enumerate(lines) if line not in self._guided]
         # the net runs at a move node's position: a queen move's arrows are its parent's outputs
         needs = [e if ni[found.nodes[e], T.KIND] == T.KIND_MOVE else int(found.parents[e]) for e, _ in todo]
         row: dict[int, int] = {}  # an entry the net runs at -> its row in the batch
@@ -446,13 +402,33 @@ class UCTNet(UCT):
             net_values = np.array([values[row[e]] for e in valued], np.float64)
             T.back_up(ni, nf, found.nodes, found.parents, found.sides, np.array(valued, np.int64), net_values,
                       self.value_visits)  # fmt: skip
-        for e, key in reversed(todo):
-            x = int(found.nodes[e])
-            if ni[x, T.KIND] == T.KIND_MOVE:
-                _prior_slides(ni, nf, x, slide[row[e]], board.size, self.mix)
-            else:
-                _prior_arrows(ni, nf, x, arrow[row[int(found.parents[e])]], board.size, self.mix)
-            self._guided.add(key)
+        # deepest first: re-sorting a node's children moves their rows
+        nodes = [int(found.nodes[e]) for e, _ in reversed(todo)]
+        rows = [
+            row[e] if ni[x, T.KIND] == T.KIND_MOVE else row[int(found.parents[e])]
+            for x, (e, _) in zip(nodes, reversed(todo))
+        ]
+        self._reprior(ni, nf, nodes, rows, slide, arrow, board.size)
+        self._guided.update(key for _, key in todo)
+
+    def _reprior(
+        self,
+        ni: np.ndarray,
+        nf: np.ndarray,
+        nodes: list[int],
+        rows: list[int],
+        slide: np.ndarray,
+        arrow: np.ndarray,
+        size: int,
+    ) -> None:
+        """``uct_tree.reprior``: the net's policy (``slide``/``arrow`` row ``rows[j]``) mixed by
+        ``mix`` into the children of ``nodes[j]``, each block re-sorted best first."""
+        from agents.nets.policy_value import line_channels
+
+        T.reprior(
+            ni, nf, np.array(nodes, np.int64), np.array(rows, np.int64), np.ascontiguousarray(slide),
+            np.ascontiguousarray(arrow), core.public_index(size), line_channels(size), self.mix,
+        )  # fmt: skip
 
     def _mix_value(self, ni: np.ndarray, nf: np.ndarray, x: int, net_value: float) -> None:
         """Mix the net's value of the position at move node ``x`` (for its side to move) into the

@@ -41,7 +41,8 @@ a node with a won child is won, a node whose children are all lost is lost, and 
 The package, by concept: ``nodes`` (the columns of a node row, the indices of the configuration and
 state arrays, a fresh root, the compaction of a kept subtree), ``expansion`` (a node's children,
 scored and given priors), ``simulation`` (``run``: selection, leaf values, backup and proofs) and
-``visited`` (the often visited nodes and their positions, for an evaluator run between two ``run``s).
+``visited`` (the often visited nodes and their positions, for an evaluator run between two ``run``s,
+and its values backed up) and ``priors`` (an outside policy's priors mixed into a node's children).
 Every name is importable from the package itself (``from agents.search import uct_tree as T``).
 
 Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s cheap queen level:
@@ -121,6 +122,7 @@ from agents.search.uct_tree.nodes import (
     compact,
     new_root,
 )
+from agents.search.uct_tree.priors import reprior
 from agents.search.uct_tree.simulation import run
 from agents.search.uct_tree.visited import Visited, back_up, visited
 
@@ -176,5 +178,6 @@ __all__ = [
     "compact",
     "visited",
     "back_up",
+    "reprior",
     "Visited",
 ]
