@@ -14,12 +14,18 @@ For each board size:
   simulations per CPU second as a ratio of ``uct``'s (the net's priors on every position visited
   ``N`` times: the parts of the search and the forward passes cost simulations).
 
+With ``--game RESULTS``, the searches are instead those of a game: at each of White's turns in the
+first ``--plies`` plies of the first game of each size in an arena results file, each agent
+searching as it would in a game, its tree kept from one move to the next (tree reuse; a guided
+tree grows more positions to guide than a fresh search does). ``--weights`` picks ``uct-net``'s net.
+
 Per CPU second, so a shared machine distorts it less than wall-clock figures would; the ratio is
 the figure to compare between runs.
 
     python3 benchmarks/learned_cost.py                      # 8x8 and 10x10, 0.5 s, 6 positions
     python3 benchmarks/learned_cost.py --sizes 10 --time 1 --positions 10
     python3 benchmarks/learned_cost.py --sizes 8 --guide-at 64 256
+    python3 benchmarks/learned_cost.py --sizes 10 --time 0.3 --guide-at 8 --weights NET --game RESULTS.json
 """
 
 from __future__ import annotations
@@ -30,12 +36,13 @@ from typing import Any
 
 import numpy as np
 
-from amazons_env import Board
+from amazons_env import Board, Move
 
 from agents import make
+from agents.arena.files import read_results
 from agents.search.uct_net import UCTNet
 
-__all__ = ["positions", "net_rate", "search_rates", "main"]
+__all__ = ["positions", "game_positions", "net_rate", "search_rates", "main"]
 
 BATCHES = (1, 8, 64)
 
@@ -56,6 +63,20 @@ def positions(size: int, count: int, seed: int = 0) -> list[Board]:
             out.append(board)
         plies += 4
     return out
+
+
+def game_positions(path: str, size: int, plies: int) -> list[Board]:
+    """The positions at White's turns in the first ``plies`` plies of the first ``size`` x ``size``
+    game of the arena results file ``path``."""
+    for result in read_results(path):
+        if result["size"] == size:
+            board, out = Board(size), []
+            for text in result["record"][:plies]:
+                if board.turn == 0:
+                    out.append(board.copy())
+                board.push(Move.parse(text, size))
+            return out
+    raise ValueError(f"--game {path!r}: no {size}x{size} game in it")
 
 
 def _frontier(board: Board, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -80,13 +101,15 @@ def net_rate(agent: UCTNet, board: Board, batch: int, seconds: float) -> float:
     return done / (time.process_time() - start)
 
 
-def search_rates(spec: str, boards: list[Board]) -> tuple[int, float]:
-    """Simulations and CPU seconds of fresh searches of ``spec`` from each of ``boards``."""
+def search_rates(spec: str, boards: list[Board], keep_tree: bool = False) -> tuple[int, float]:
+    """Simulations and CPU seconds of searches of ``spec`` from each of ``boards``: fresh ones, or
+    with ``keep_tree`` one agent's searches in turn, as in a game."""
+    make(spec, seed=1).select_move(boards[0])  # compiled and warm
     agent = make(spec, seed=1)
-    agent.select_move(boards[0])  # compiled and warm
     sims, cpu = 0, 0.0
     for board in boards:
-        agent.reset()
+        if not keep_tree:
+            agent.reset()
         start = time.process_time()
         result = agent.search(board)  # type: ignore[attr-defined]
         cpu += time.process_time() - start
@@ -103,21 +126,26 @@ def main() -> None:
     parser.add_argument(
         "--guide-at", nargs="*", type=int, default=[], help="uct-net:guide_at values to measure too (default none)"
     )
+    parser.add_argument("--weights", default="default", help="uct-net's weights: a name or a model path")
+    parser.add_argument("--game", help="an arena results file: search along its first game of each size instead")
+    parser.add_argument("--plies", type=int, default=60, help="with --game: the plies of the game (default 60)")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
+    learned_spec = f"uct-net:time={args.time:g},weights={args.weights}"
     for size in args.sizes:
-        boards = positions(size, args.positions)
-        guided = make("uct-net")
+        boards = game_positions(args.game, size, args.plies) if args.game else positions(size, args.positions)
+        guided = make(learned_spec)
         assert isinstance(guided, UCTNet)
         middle = boards[len(boards) // 2]
         net = {batch: net_rate(guided, middle, batch, args.seconds) for batch in BATCHES}
-        plain_sims, plain_cpu = search_rates(f"uct:time={args.time:g}", boards)
-        net_sims, net_cpu = search_rates(f"uct-net:time={args.time:g}", boards)
+        keep = bool(args.game)
+        plain_sims, plain_cpu = search_rates(f"uct:time={args.time:g}", boards, keep)
+        net_sims, net_cpu = search_rates(learned_spec, boards, keep)
         plain, learned = plain_sims / plain_cpu, net_sims / net_cpu
         guidance_ms = 1000 * (net_cpu - net_sims / plain) / len(boards)
         ratios = {}
         for at in args.guide_at:
-            sims, cpu = search_rates(f"uct-net:time={args.time:g},guide_at={at}", boards)
+            sims, cpu = search_rates(f"{learned_spec},guide_at={at}", boards, keep)
             ratios[at] = sims / cpu / plain
         rows.append(
             {"size": size, "net": net, "uct": plain, "uct-net": learned, "guidance_ms": guidance_ms, "deep": ratios}
@@ -133,7 +161,8 @@ def main() -> None:
             f"| {row['size']}x{row['size']} | {nets} | {row['uct']:,.0f} | {row['uct-net']:,.0f} | "
             f"{row['uct-net'] / row['uct']:.3f} | {row['guidance_ms']:.1f} |{deeper}"
         )
-    print(f"(positions per CPU second; {args.positions} searches of {args.time:g} s per agent and size)")
+    searches = f"White's searches along {args.game}'s first game" if args.game else f"{args.positions} fresh searches"
+    print(f"(positions per CPU second; {searches}, {args.time:g} s each, per agent and size)")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ __all__ = [
     "ResultsFileError",
     "save_results",
     "load_results",
+    "read_results",
     "check_result",
     "payload_digest",
     "record_name",
@@ -125,6 +126,18 @@ def load_results(path: Optional[str], config: dict[str, Any]) -> list[dict[str, 
             raise refuse(f"entry {number}: {why}")
         seen.add((result["pair"], result["index"]))
     return list(payload["results"])
+
+
+def read_results(path: str) -> list[dict[str, Any]]:
+    """The games of the results file at ``path``, whatever run wrote it (checked as ``load_results``
+    checks them, against the file's own config): for readers of finished matches."""
+    try:
+        config = json.loads(read_text(path)[0], parse_constant=_no_constant).get("config")
+    except (ValueError, RecursionError, AttributeError):
+        config = None  # load_results says what is wrong with the file
+    if not os.path.exists(path):
+        raise ResultsFileError(f"{path!r}: no such results file")
+    return load_results(path, config if isinstance(config, dict) else {})
 
 
 def _no_constant(name: str) -> None:

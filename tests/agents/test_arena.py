@@ -82,6 +82,23 @@ def test_match_json_resume_and_records(tmp_path):
     assert fewer["games"] == 2 and len(json.load(open(path))["results"]) == 4
 
 
+def test_read_results_reads_any_runs_file_checked_against_its_own_config(tmp_path):
+    from agents.arena.files import read_results
+
+    path = str(tmp_path / "m.json")
+    match("random", "two-iteration:depth=1", games=2, seed=1, json_path=path, **FAST)
+    assert [g["record"] for g in read_results(path)] == [g["record"] for g in json.load(open(path))["results"]]
+    edited(path, lambda p: p["results"][0].update(white="mcts"))  # rehashed: the config check catches it
+    with pytest.raises(ValueError, match="colours|not one of this run's"):
+        read_results(path)
+    for content in ("not json", "[1]"):
+        Path(path).write_text(content)
+        with pytest.raises(ValueError, match="not a results file"):
+            read_results(path)
+    with pytest.raises(ValueError, match="'nothing.json': no such results file"):
+        read_results("nothing.json")
+
+
 def edited(path, change, rehash=True):
     payload = json.load(open(path))
     change(payload)

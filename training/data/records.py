@@ -22,7 +22,6 @@ a results file with the seed of an evaluation match holds that match's openings.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -30,7 +29,7 @@ import numpy as np
 
 from amazons_env import Board, Move
 
-from agents.arena.files import load_results
+from agents.arena.files import read_results
 
 from training.data.policy_value import write_manifest, write_pv_shard
 from training.data.shards import PathLike
@@ -47,8 +46,7 @@ def record_games(paths: Sequence[PathLike], agent: str, size: int) -> list[dict[
     prefix) played a side: the positions where it moved, its moves (one-hot) and the results."""
     games = []
     for path in paths:
-        config = json.loads(Path(path).read_text(encoding="utf-8")).get("config", {})  # checked by load_results
-        for result in load_results(str(path), config if isinstance(config, dict) else {}):
+        for result in read_results(str(path)):
             sides = [s for s, spec in enumerate((result["white"], result["black"])) if _plays(spec, agent)]
             if result["size"] != size or not sides:
                 continue
