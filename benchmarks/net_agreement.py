@@ -29,40 +29,16 @@ import numpy as np
 from agents.nets.store import POLICY_VALUE_WEIGHTS, policy_value_net
 
 from training.data.records import record_games
+from training.imitation import agreement as training_agreement
 
 __all__ = ["agreement", "main"]
 
 
 def agreement(weights: str, cells: np.ndarray, sides: np.ndarray, played: np.ndarray, size: int) -> dict[str, float]:
-    """Queen-move and whole-move top-1 agreement of net ``weights`` with the moves ``played``
-    (``int[k, 3]``, public squares) at the positions ``cells``/``sides``, its mean NLL of them, and
-    the uniform policy's."""
-    import torch
-
-    from agents.nets.planes import make_planes
-    from agents.nets.policy_value import legal_moves_batch, move_log_probs
-
-    net = policy_value_net(weights, size, threads=1, runtime="torch")
-    rows, moves = legal_moves_batch(cells, sides, size)
-    with torch.no_grad():
-        _, slide, arrow = net.model(torch.from_numpy(make_planes(cells, sides, "relative")))
-        logp = move_log_probs(slide, arrow, rows, moves, size).numpy()
-    slides = hits = nll = uniform = 0.0
-    starts = np.searchsorted(rows, np.arange(len(sides) + 1))
-    for k in range(len(sides)):
-        m, lp = moves[starts[k] : starts[k + 1]], logp[starts[k] : starts[k + 1]]
-        hits += bool((m[np.argmax(lp)] == played[k]).all())
-        keys, inverse = np.unique(m[:, 0] * 256 + m[:, 1], return_inverse=True)
-        mass = np.zeros(len(keys))
-        np.add.at(mass, inverse, np.exp(lp))
-        slides += keys[np.argmax(mass)] == played[k, 0] * 256 + played[k, 1]
-        j = np.flatnonzero((m == played[k]).all(axis=1))
-        if len(j) != 1:
-            raise ValueError(f"position {k}: the move played {played[k].tolist()} is not legal there")
-        nll -= lp[j[0]]
-        uniform += np.log(len(m))
-    n = len(sides)
-    return {"positions": n, "slide": slides / n, "move": hits / n, "nll": nll / n, "uniform_nll": uniform / n}
+    """``training.imitation.agreement`` of net ``weights`` (a committed name or a model path)."""
+    return training_agreement(
+        policy_value_net(weights, size, threads=1, runtime="torch").model, cells, sides, played, size
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -87,12 +63,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("| net | queen move top-1 | whole move top-1 | NLL (uniform) |")
     print("|---|---|---|---|")
     for weights in args.weights:
-        parts = []
-        for lo in range(0, len(sides), args.batch):
-            part = slice(lo, lo + args.batch)
-            parts.append(agreement(weights, cells[part], sides[part], played[part], args.size))
-        n = sum(p["positions"] for p in parts)
-        mean = {key: sum(p[key] * p["positions"] for p in parts) / n for key in ("slide", "move", "nll", "uniform_nll")}
+        model = policy_value_net(weights, args.size, threads=1, runtime="torch").model
+        mean = training_agreement(model, cells, sides, played, args.size, args.batch)
         name = weights if weights not in POLICY_VALUE_WEIGHTS else f"{weights} (committed)"
         print(f"| {name} | {mean['slide']:.3f} | {mean['move']:.3f} | {mean['nll']:.2f} ({mean['uniform_nll']:.2f}) |")
 

@@ -44,7 +44,7 @@ from agents.nets.store import POLICY_VALUE_WEIGHTS, weights_path
 from training.data.policy_value import PV_ARRAYS, load_pv_dataset
 from training.data.records import record_games
 
-__all__ = ["ImitationConfig", "load_sources", "imitate"]
+__all__ = ["ImitationConfig", "load_sources", "agreement", "imitate"]
 
 _WHOLE = {
     "size": (core.MIN_SIZE, core.MAX_SIZE),
@@ -77,6 +77,8 @@ class ImitationConfig:
     seed: int = 0
     device: str = ""
     threads: int = 1
+    held_out: tuple[str, ...] = ()
+    held_out_player: str = ""
     overwrite: bool = False
 
     def check(self) -> None:
@@ -102,6 +104,13 @@ class ImitationConfig:
                 raise InvalidArgumentError(f"train-policy source {source!r}: no such file or folder")
             if path.is_file() and not self.player:
                 raise InvalidArgumentError(f"train-policy source {source!r} is a results file: give --player")
+        for source in self.held_out:
+            if not Path(source).is_file():
+                raise InvalidArgumentError(f"train-policy --held-out {source!r}: no such results file")
+        if self.held_out and not (self.held_out_player or self.player):
+            raise InvalidArgumentError(
+                "train-policy --held-out: give --player (or --held-out-player), whose moves it scores"
+            )
         if not str(self.out):
             raise InvalidArgumentError("train-policy --out='': give the model's path (without a suffix)")
         made = [p for p in (Path(f"{self.out}.safetensors"), Path(f"{self.out}.json")) if p.exists()]
@@ -141,6 +150,58 @@ def load_sources(sources: list[str], size: int, player: str) -> tuple[dict[str, 
     return data, hashlib.sha256("\n".join(hashes).encode()).hexdigest()[:16]
 
 
+def agreement(
+    model: PolicyValueNet, cells: np.ndarray, sides: np.ndarray, played: np.ndarray, size: int, batch: int = 512
+) -> dict[str, float]:
+    """How often ``model``'s first choice is the move ``played`` (``int[k, 3]``, public squares) at
+    the positions ``cells``/``sides``: ``slide``, the share where its most probable queen move (the
+    factorised policy summed over its arrows) is the one played; ``move``, where its most probable
+    whole move is; ``nll``, the mean negative log-probability of the moves played (nats), beside
+    ``uniform_nll``, a uniform policy's (``log`` of the legal moves). A move not legal at its
+    position is refused, naming the position."""
+    import torch
+
+    from agents.nets.planes import make_planes
+    from agents.nets.policy_value import legal_moves_batch, move_log_probs
+
+    slides = hits = nll = uniform = 0.0
+    model.eval()
+    for lo in range(0, len(sides), batch):
+        part = slice(lo, lo + batch)
+        rows, moves = legal_moves_batch(cells[part], sides[part], size)
+        with torch.no_grad():
+            _, slide, arrow = model(torch.from_numpy(make_planes(cells[part], sides[part], "relative")))
+            logp = move_log_probs(slide, arrow, rows, moves, size).numpy()
+        starts = np.searchsorted(rows, np.arange(len(sides[part]) + 1))
+        for k, want in enumerate(played[part]):
+            m, lp = moves[starts[k] : starts[k + 1]], logp[starts[k] : starts[k + 1]]
+            j = np.flatnonzero((m == want).all(axis=1))
+            if len(j) != 1:
+                raise InvalidArgumentError(f"position {lo + k}: the move played {want.tolist()} is not legal there")
+            hits += bool((m[np.argmax(lp)] == want).all())
+            keys, inverse = np.unique(m[:, 0] * 256 + m[:, 1], return_inverse=True)
+            mass = np.zeros(len(keys))
+            np.add.at(mass, inverse, np.exp(lp))
+            slides += keys[np.argmax(mass)] == want[0] * 256 + want[1]
+            nll -= lp[j[0]]
+            uniform += np.log(len(m))
+    n = len(sides)
+    shares = {"slide": slides / n, "move": hits / n, "nll": nll / n, "uniform_nll": uniform / n}
+    return {"positions": n, **{key: float(value) for key, value in shares.items()}}  # plain floats: JSON
+
+
+def _held_out(config: ImitationConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    player = config.held_out_player or config.player
+    games = record_games(list(config.held_out), player, config.size)
+    if not games:
+        raise InvalidArgumentError(f"train-policy --held-out: no {config.size}x{config.size} moves of {player!r}")
+    return (
+        np.concatenate([g["cells"] for g in games]),
+        np.concatenate([g["sides"] for g in games]).astype(np.int64),
+        np.concatenate([g["pi_moves"] for g in games]).astype(np.int64),
+    )
+
+
 def _start(config: ImitationConfig) -> PolicyValueNet:
     if config.start == "scratch":
         import torch
@@ -158,7 +219,9 @@ def _start(config: ImitationConfig) -> PolicyValueNet:
 def imitate(config: ImitationConfig, progress: bool = True) -> dict[str, Any]:
     """Train a policy-value net on ``config.sources`` and save it at ``config.out`` (module
     docstring). Returns the saved base path (``out``), the number of ``positions``, the per-epoch
-    mean losses (``history``) and the ``data_hash``. Nothing is written before training ends
+    mean losses (``history``), the ``data_hash`` and, with ``held_out`` results files, the
+    ``agreement`` with the player's moves in them of the net ``before`` and ``after`` training
+    (also in the recipe). Nothing is written before training ends
     (Ctrl-C leaves no file; a rerun starts over: minutes on one core for tens of thousands of positions)."""
     config.check()
     import torch
@@ -168,7 +231,11 @@ def imitate(config: ImitationConfig, progress: bool = True) -> dict[str, Any]:
     if config.threads:
         torch.set_num_threads(config.threads)
     data, data_hash = load_sources(config.sources, config.size, config.player)
+    held_out = _held_out(config) if config.held_out else None
     model = _start(config)
+    scores = {}
+    if held_out is not None:
+        scores["before"] = agreement(model, *held_out, config.size)
     history = train_pv(
         model,
         data,
@@ -181,8 +248,12 @@ def imitate(config: ImitationConfig, progress: bool = True) -> dict[str, Any]:
         value_weight=config.value_weight,
         progress=progress,
     )
+    if held_out is not None:
+        scores["after"] = agreement(model, *held_out, config.size)
     recipe = {k: v for k, v in asdict(config).items() if k not in ("out", "overwrite", "device", "threads")}
-    recipe["sources"] = [os.path.basename(os.path.normpath(s)) for s in config.sources]
-    recipe.update(positions=int(len(data["sides"])), history=history)
+    for key in ("sources", "held_out"):
+        recipe[key] = [os.path.basename(os.path.normpath(s)) for s in getattr(config, key)]
+    recipe.update(positions=int(len(data["sides"])), history=history, agreement=scores)
     out = save_model(model, config.out, board_size=config.size, recipe=recipe, data_hash=data_hash)
-    return {"out": out, "positions": int(len(data["sides"])), "history": history, "data_hash": data_hash}
+    positions = int(len(data["sides"]))
+    return {"out": out, "positions": positions, "history": history, "data_hash": data_hash, "agreement": scores}

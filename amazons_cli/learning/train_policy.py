@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", required=True, type=int, help="board size of the positions to learn from")
     defaults = ImitationConfig(sources=[], out="", size=8)
     for field in fields(ImitationConfig):
-        if field.name in ("sources", "out", "size", "overwrite"):
+        if field.name in ("sources", "out", "size", "overwrite", "held_out", "held_out_player"):
             continue
         default = getattr(defaults, field.name)
         parser.add_argument(
@@ -40,6 +40,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             default=default,
             help=f"{NOTES.get(field.name, '')} (default: {default!r})".strip(),
         )
+    parser.add_argument(
+        "--held-out",
+        nargs="+",
+        default=(),
+        metavar="RESULTS",
+        help="results files not trained on: report how often the net's first choice is --player's move there, "
+        "before and after training",
+    )
+    parser.add_argument(
+        "--held-out-player", default="", metavar="SPEC", help="whose moves --held-out scores (default: --player's)"
+    )
     parser.add_argument("--overwrite", action="store_true", help="replace the net at --out if there is one")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -49,11 +60,17 @@ def run(args: argparse.Namespace) -> int:
     from training.imitation import ImitationConfig, imitate
 
     options = {f.name: getattr(args, f.name) for f in fields(ImitationConfig)}
+    options["held_out"] = tuple(args.held_out)
     report = imitate(ImitationConfig(**options), progress=not args.no_progress)
     for row in report["history"]:
         print(
             f"epoch {row['epoch']}: loss {row['loss']:.4f} (value {row['value_loss']:.4f}, "
             f"policy {row['policy_loss']:.4f})"
+        )
+    for when, score in report["agreement"].items():
+        print(
+            f"held out, {when} training: {score['positions']:,} positions, queen move top-1 {score['slide']:.3f}, "
+            f"whole move top-1 {score['move']:.3f}, NLL {score['nll']:.2f} (uniform {score['uniform_nll']:.2f})"
         )
     print(f"{report['positions']:,} positions (data {report['data_hash']}) -> {report['out']}")
     return 0

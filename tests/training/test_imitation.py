@@ -121,3 +121,39 @@ def test_an_existing_net_is_kept_unless_overwrite_is_given(results, tmp_path, ca
     assert main(argv + ["--start", "scratch", "--channels", "4", "--blocks", "1", "--seed", "1", "--overwrite"]) == 0
     assert (tmp_path / "net.safetensors").read_bytes() != before
     assert json.loads((tmp_path / "net.json").read_text())["recipe"]["seed"] == 1
+
+
+def test_held_out_games_score_the_net_before_and_after_training(results, tmp_path, capsys):
+    out = tmp_path / "net"
+    argv = ["train-policy", str(results), "--size", "5", "--player", "uct", "--out", str(out), "--no-progress"]
+    small = ["--start", "scratch", "--channels", "4", "--blocks", "1", "--epochs", "12", "--lr", "0.01"]
+    assert main(argv + small + ["--held-out", str(results)]) == 0  # its own games: the fit shows
+    printed = capsys.readouterr().out
+    assert "held out, before training:" in printed and "held out, after training:" in printed
+    scores = load_model(out)[1]["recipe"]["agreement"]
+    assert scores["after"]["nll"] < scores["before"]["nll"]  # trained on the very games it is scored on
+    assert scores["after"]["positions"] == scores["before"]["positions"] > 0
+    assert load_model(out)[1]["recipe"]["held_out"] == ["m.json"]
+
+
+@pytest.mark.parametrize(
+    "held_out, player, words",
+    [(("nothing.json",), "uct", "--held-out 'nothing.json': no such results file"), ((), "mcts", "no 5x5 moves")],
+)
+def test_bad_held_out_games_are_refused(results, tmp_path, held_out, player, words):
+    changes = {"held_out": held_out or (str(results),), "player": player}
+    if player == "mcts":  # the training data has uct's moves; the held-out check comes first
+        changes["sources"] = [str(tmp_path / "shards")]
+        write_record_shards(tmp_path / "shards", [results], "uct", 5)
+    with pytest.raises(ValueError, match=words):
+        imitate(config(results, tmp_path / "net", **changes), progress=False)
+    assert not list(tmp_path.glob("net.*"))
+
+
+def test_held_out_player_scores_another_sides_moves(results, tmp_path):
+    report = imitate(
+        config(results, tmp_path / "net", held_out=(str(results),), held_out_player="random"), progress=False
+    )
+    mine = imitate(config(results, tmp_path / "own", held_out=(str(results),)), progress=False)
+    uct_moves = mine["agreement"]["before"]["positions"]
+    assert report["agreement"]["before"]["positions"] != uct_moves and uct_moves == report["positions"]
