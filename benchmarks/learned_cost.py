@@ -130,6 +130,8 @@ def main() -> None:
     parser.add_argument("--game", help="an arena results file: search along its first game of each size instead")
     parser.add_argument("--plies", type=int, default=60, help="with --game: the plies of the game (default 60)")
     args = parser.parse_args()
+    if args.plies < 2:
+        parser.error(f"--plies {args.plies}: give 2 or more (White's turns among them are searched)")
     rows: list[dict[str, Any]] = []
     learned_spec = f"uct-net:time={args.time:g},weights={args.weights}"
     for size in args.sizes:

@@ -93,9 +93,17 @@ class ImitationConfig:
             value = getattr(self, name)
             bad = isinstance(value, bool) or not isinstance(value, (int, float))
             if bad or not math.isfinite(value) or not least <= value <= most or (name == "lr" and value == 0):
-                raise InvalidArgumentError(
-                    f"train-policy --{_flag(name)}={value!r}: give a number from {least} to {most}"
-                )
+                lowest = "above 0" if name == "lr" else f"from {least}"
+                raise InvalidArgumentError(f"train-policy --{_flag(name)}={value!r}: give a number {lowest} to {most}")
+        for name in ("out", "player", "start", "device", "held_out_player"):
+            if not isinstance(getattr(self, name), (str, os.PathLike)):
+                raise InvalidArgumentError(f"train-policy --{_flag(name)}={getattr(self, name)!r}: give a text")
+        for name in ("sources", "held_out"):
+            paths = getattr(self, name)
+            if isinstance(paths, (str, bytes, os.PathLike)) or not all(
+                isinstance(p, (str, os.PathLike)) for p in paths
+            ):
+                raise InvalidArgumentError(f"train-policy {name}={paths!r}: give a list of paths")
         if not self.sources:
             raise InvalidArgumentError("train-policy: give results files or policy-value folders to learn from")
         for source in self.sources:
@@ -116,6 +124,19 @@ class ImitationConfig:
         made = [p for p in (Path(f"{self.out}.safetensors"), Path(f"{self.out}.json")) if p.exists()]
         if made and not self.overwrite:
             raise InvalidArgumentError(f"train-policy --out={self.out!r}: {made[0]} exists (--overwrite replaces it)")
+        if self.start != "scratch":
+            start = weights_path(self.start, self.size, POLICY_VALUE_WEIGHTS)
+            if not start.with_suffix(".safetensors").is_file():
+                raise InvalidArgumentError(
+                    f"train-policy --start={self.start!r}: no such net ({start}.safetensors; or give scratch)"
+                )
+        if self.device:
+            import torch
+
+            try:
+                torch.device(self.device)
+            except (RuntimeError, ValueError) as error:
+                raise InvalidArgumentError(f"train-policy --device={self.device!r}: {str(error)[:100]}") from None
 
 
 def _flag(name: str) -> str:
@@ -250,9 +271,13 @@ def imitate(config: ImitationConfig, progress: bool = True) -> dict[str, Any]:
     )
     if held_out is not None:
         scores["after"] = agreement(model, *held_out, config.size)
-    recipe = {k: v for k, v in asdict(config).items() if k not in ("out", "overwrite", "device", "threads")}
+    # the recipe: what the net was made of (file names without their folders; the start's shape is its own)
+    unused = ("out", "overwrite", "device", "threads") + (("channels", "blocks") if config.start != "scratch" else ())
+    recipe = {k: v for k, v in asdict(config).items() if k not in unused}
     for key in ("sources", "held_out"):
         recipe[key] = [os.path.basename(os.path.normpath(s)) for s in getattr(config, key)]
+    if config.start not in POLICY_VALUE_WEIGHTS and config.start != "scratch":
+        recipe["start"] = os.path.basename(os.path.normpath(config.start))
     recipe.update(positions=int(len(data["sides"])), history=history, agreement=scores)
     out = save_model(model, config.out, board_size=config.size, recipe=recipe, data_hash=data_hash)
     positions = int(len(data["sides"]))

@@ -88,8 +88,9 @@ def save_results(path: str, payload: dict[str, Any]) -> None:
     write_json(path, seal(payload), indent=1, allow_nan=False)
 
 
-def load_results(path: Optional[str], config: dict[str, Any]) -> list[dict[str, Any]]:
-    """The games stored at ``path`` by a run with ``config`` (``[]`` if there is no file)."""
+def load_results(path: Optional[str], config: Optional[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The games stored at ``path`` by a run with ``config`` (``[]`` if there is no file); with
+    ``config=None``, by whatever run wrote the file (checked against the file's own config)."""
     if path is None or not os.path.exists(path):
         return []
     text, shown = read_text(path)
@@ -112,6 +113,8 @@ def load_results(path: Optional[str], config: dict[str, Any]) -> list[dict[str, 
     if not is_sealed(payload):
         raise refuse("its sha256 check fails: it was edited or damaged after the arena wrote it")
     old = payload["config"]
+    if config is None:
+        config = old
     differs = sorted(k for k in config if k != "games" and old.get(k) != config[k])
     if differs:
         raise ResultsFileError(
@@ -131,13 +134,9 @@ def load_results(path: Optional[str], config: dict[str, Any]) -> list[dict[str, 
 def read_results(path: str) -> list[dict[str, Any]]:
     """The games of the results file at ``path``, whatever run wrote it (checked as ``load_results``
     checks them, against the file's own config): for readers of finished matches."""
-    try:
-        config = json.loads(read_text(path)[0], parse_constant=_no_constant).get("config")
-    except (ValueError, RecursionError, AttributeError):
-        config = None  # load_results says what is wrong with the file
     if not os.path.exists(path):
         raise ResultsFileError(f"{path!r}: no such results file")
-    return load_results(path, config if isinstance(config, dict) else {})
+    return load_results(path, None)
 
 
 def _no_constant(name: str) -> None:

@@ -46,9 +46,9 @@ weights are ``pv-uct-8x8``, the self-play net ``pv-8x8`` fine-tuned on uct's own
 ``make("uct-net")`` (until this version also ``make("cnn")``, whose guidance options were
 ``net_mix``, ``net_top``, ``net_depth`` and ``net_value``, see ``agents.evaluation.cnn``). Options:
 uct's, and ``weights`` (committed policy-value weights by name, ``agents.nets.store``, or a model
-file path), ``mix``, ``top``, ``depth``, ``value``, ``guide_at``, ``net_threads`` (torch threads, 1 by default) and
-``runtime`` (``auto``: the net through ONNX Runtime when it is installed, ``agents.nets.onnx_runtime``;
-``torch``; ``onnx``).
+file path), ``mix``, ``top``, ``depth``, ``value``, ``guide_at``, ``value_visits``, ``net_threads``
+(torch threads, 1 by default) and ``runtime`` (``auto``: the net through ONNX Runtime when it is
+installed, ``agents.nets.onnx_runtime``; ``torch``; ``onnx``).
 
 >>> import tempfile, os
 >>> from amazons_env import Board
@@ -100,6 +100,9 @@ VISITED_ROWS = 4096
 #: ``guide_at``: the share of the time left before the deadline's stop that one look's forward pass
 #: may take, and the net's seconds per position assumed before it has run (a slow single position)
 GUIDE_SHARE, NET_SECONDS = 0.25, 1e-3
+#: ``value_visits``: at most this many simulations per valued position, so that the visit counts
+#: (``int32``) of a long search's upper nodes stay far from overflowing
+MAX_VALUE_VISITS = 1024
 #: ``guide_at``: the positions of one look's forward pass in a search without a deadline, so that a
 #: deadline set while it runs (a ponder hit) is not overrun by more than a few tens of milliseconds
 GUIDE_BATCH = 512
@@ -220,6 +223,7 @@ def _game_line(board: Board) -> bytes:
             "with guide_at: the simulations that the net's value of each position it guides counts for "
             "(backed up to the root; 0: its priors only)",
             ge=0,
+            le=MAX_VALUE_VISITS,
         ),
         "net_threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024),
         "runtime": opt(RUNTIME_HELP, choices=RUNTIMES),
@@ -256,8 +260,14 @@ class UCTNet(UCT):
             raise OptionError(f"depth={depth!r}: must be a whole number from 0 (the root) to {MAX_DEPTH}")
         if isinstance(guide_at, bool) or not isinstance(guide_at, int) or guide_at < 0:
             raise OptionError(f"guide_at={guide_at!r}: must be a whole number >= 0 (0: off)")
-        if isinstance(value_visits, bool) or not isinstance(value_visits, int) or not 0 <= value_visits <= 1 << 20:
-            raise OptionError(f"value_visits={value_visits!r}: must be a whole number from 0 (off) to {1 << 20}")
+        if (
+            isinstance(value_visits, bool)
+            or not isinstance(value_visits, int)
+            or not 0 <= value_visits <= MAX_VALUE_VISITS
+        ):
+            raise OptionError(
+                f"value_visits={value_visits!r}: must be a whole number from 0 (off) to {MAX_VALUE_VISITS}"
+            )
         if value_visits and not guide_at:
             raise OptionError(f"value_visits={value_visits}: needs guide_at (the positions it values are guide_at's)")
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)

@@ -481,9 +481,45 @@ def test_value_visits_back_up_the_net_values_of_the_guided_positions(net_path):
     [
         ("uct-net:guide_at=8,value_visits=-1", "value_visits=-1"),
         ("uct-net:guide_at=8,value_visits=1.5", "value_visits=1.5"),
+        ("uct-net:guide_at=8,value_visits=2000", "value_visits=2000"),
         ("uct-net:value_visits=4", "needs guide_at"),
     ],
 )
 def test_value_visits_options_are_checked(spec, error):
     with pytest.raises(ValueError, match=error):
         agents.make(spec)
+
+
+def test_reprior_mixes_the_softmax_of_each_childs_logit_and_sorts_the_block():
+    """``uct_tree.reprior`` on a position (its queen moves, slide logits) and on a queen move (its
+    arrows, arrow logits read at its destination): each child keeps its row contents and gets
+    ``(1 - mix) * own + mix * softmax``, the block best first."""
+    from agents.nets.models import LINES
+    from agents.nets.policy_value import line_channels, move_indices
+
+    board = Board(6)
+    agent = agents.make("uct:sims=300", seed=3)
+    agent.search(board)
+    ni, nf, st = agent._tree
+    root = int(st[T.ROOT])
+    queen = max(kids(ni, root), key=lambda c: (ni[c, T.FIRST] >= 0, ni[c, T.VISITS]))
+    assert ni[queen, T.FIRST] >= 0
+    rng, public = np.random.default_rng(0), core.public_index(6)
+    slide, arrow = (rng.normal(size=(2, LINES * 36)).astype(np.float32) for _ in range(2))
+    for x, row in ((queen, 1), (root, 0)):  # the deeper node first: the root's re-sort moves its row
+        block = list(kids(ni, x))
+        squares = np.stack([public[ni[block, T.FROM]], public[ni[block, T.TO]], public[ni[block, T.ARROW]]], axis=1)
+        if ni[x, T.KIND] == T.KIND_ARROW:
+            dest = int(public[ni[x, T.TO]])
+            _, idx = move_indices(np.stack([np.full(len(block), dest)] * 2 + [squares[:, 2]], axis=1), 6)
+            logits = arrow[row, idx]
+        else:
+            idx, _ = move_indices(np.stack([squares[:, 0], squares[:, 1], squares[:, 1]], axis=1), 6)
+            logits = slide[row, idx]
+        net = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+        want = {tuple(ni[c, T.FROM : T.ARROW + 1]): 0.7 * nf[c, T.PRIOR] + 0.3 * p for c, p in zip(block, net)}
+        T.reprior(ni, nf, np.array([x]), np.array([row]), slide, arrow, public, line_channels(6), 0.3)
+        got = {tuple(ni[c, T.FROM : T.ARROW + 1]): nf[c, T.PRIOR] for c in kids(ni, x)}
+        assert got.keys() == want.keys() and all(got[k] == pytest.approx(want[k]) for k in want)
+        priors = nf[list(kids(ni, x)), T.PRIOR]
+        assert (np.diff(priors) <= 0).all() and len(set(np.round(net, 6))) > 1

@@ -67,7 +67,9 @@ def test_a_shard_folder_holds_the_same_positions_as_its_results_file(results, tm
 
 def test_a_start_from_a_model_file_continues_its_weights(results, tmp_path):
     first = imitate(config(results, tmp_path / "a"), progress=False)
-    zero = imitate(config(results, tmp_path / "b", start=str(first["out"]), lr=1e-12), progress=False)
+    zero = imitate(config(results, tmp_path / "b", start=str(first["out"]), lr=1e-12, channels=99), progress=False)
+    recipe = load_model(zero["out"])[1]["recipe"]
+    assert recipe["start"] == "a" and "channels" not in recipe  # the start's shape is its own
     a, b = (dict(load_model(run["out"])[0].named_parameters()) for run in (first, zero))
     assert all(
         np.allclose(a[k].detach().numpy(), b[k].detach().numpy(), atol=1e-6) for k in a
@@ -89,6 +91,11 @@ def test_a_start_from_a_model_file_continues_its_weights(results, tmp_path):
         ({"sources": ["no/such.json"]}, "'no/such.json': no such file"),
         ({"player": "mcts"}, "no 5x5 positions of 'mcts'"),
         ({"size": 6}, "no 6x6 positions"),
+        ({"start": "no/such/net"}, "--start='no/such/net': no such net"),
+        ({"device": "nodevice"}, "--device='nodevice'"),
+        ({"player": 5}, "--player=5: give a text"),
+        ({"sources": "m.json"}, "sources='m.json': give a list of paths"),
+        ({"lr": -1.0}, "--lr=-1.0: give a number above 0 to 1.0"),
         ({"start": "default", "size": 5, "sources": ["SHARDS6"]}, "6x6 positions, not 5x5"),
     ],
 )
