@@ -1,8 +1,6 @@
 """``python -m amazons_cli``: the ``amazons`` command."""
 
-import sys
-
-from amazons_cli.main import main
+from amazons_cli.main import command
 
 if __name__ == "__main__":  # spawned worker processes import this module again: they must not run the command
-    sys.exit(main())
+    command()

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Optional, Sequence
 
 from amazons_env.errors import AmazonsRuntimeError
 
-__all__ = ["main", "COMMANDS", "INPUT_ERROR", "FAILURE"]
+__all__ = ["main", "command", "COMMANDS", "INPUT_ERROR", "FAILURE"]
 
 INPUT_ERROR = 2  #: exit code of bad input (argparse's own for a bad command line)
 FAILURE = 1  #: exit code of a run-time failure
@@ -80,5 +81,23 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 0
 
 
+def command() -> None:
+    """The ``amazons`` executable and ``python -m amazons_cli``: exit with ``main``'s code.
+
+    An interrupted command that ran tasks on Ray leaves at once, as a killed driver does (the
+    cluster then ends the job's tasks; the tasks were cancelled already): Ray 2.60 can abort the
+    process while it shuts down after a cancellation, a race in its task manager between the
+    cancellation and a task's reply ("Tried to complete task that was not pending"; a sibling of
+    the race ray-project/ray#54798 fixed), which turned about one in ten interrupted runs into a
+    crash report and exit code 1 on a busy machine."""
+    code = main()
+    ray = sys.modules.get("ray")
+    if code == 130 and ray is not None and ray.is_initialized():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    command()

@@ -25,3 +25,12 @@ def test_a_bad_option_is_an_input_error(capsys):
 def test_an_engine_path_that_is_no_program_is_an_input_error(capsys):
     assert main(["match", "uci:/no/such/engine", "random", "--games", "1"]) == INPUT_ERROR
     assert "amazons match: error: agent 'uci': engine '/no/such/engine' is not an executable" in capsys.readouterr().err
+
+
+def test_the_executable_exits_with_mains_code(monkeypatch, capsys):
+    from amazons_cli.main import command
+
+    monkeypatch.setattr("sys.argv", ["amazons", "perft", "2", "--size", "0"])
+    with pytest.raises(SystemExit) as ended:
+        command()
+    assert ended.value.code == 2 and "board size 0" in capsys.readouterr().err

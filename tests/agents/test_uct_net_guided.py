@@ -1,0 +1,243 @@
+"""uct-net during the search (agents.search.uct_net's ``guide_at`` and ``value_visits``) and the
+tree kernels they use (agents.search.uct_tree's ``visited``, ``back_up`` and ``reprior``): the
+positions found, the priors and values given, the time they may take."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from amazons_env import Board, core
+
+import agents
+from agents.search import uct_tree as T
+from agents.search.uct import kids
+from agents.search.uct_net import UCTNet, _action, _game_line
+
+
+def test_visited_finds_the_often_visited_nodes_with_their_positions():
+    """``uct_tree.visited``: every expanded node visited at least ``least`` times that hangs from the
+    root through such nodes, each with the position replayed along its path (checked here by
+    plain Python moves on the public squares)."""
+    board = Board(6)
+    agent = agents.make("uct:sims=800", seed=2)
+    agent.search(board)
+    ni, _, st = agent._tree
+    least, public, root = 12, core.public_index(6), int(st[T.ROOT])
+    found = T.Visited(board, 4096)
+    count = found.scan(ni, root, least, board)
+    want, frontier = {root}, [root]
+    while frontier:
+        frontier = [c for x in frontier for c in kids(ni, x) if ni[c, T.VISITS] >= least and ni[c, T.FIRST] >= 0]
+        want |= set(frontier)
+    assert sorted(found.nodes[:count]) == sorted(want) and count > 10
+    for e in range(1, count):
+        x, p = int(found.nodes[e]), int(found.parents[e])
+        assert x in kids(ni, int(found.nodes[p]))
+        cells, side = found.cells[p].copy(), int(found.sides[p])
+        if ni[x, T.KIND] == T.KIND_ARROW:  # a queen move: same side, arrow to come
+            frm, to = int(ni[x, T.FROM]), int(ni[x, T.TO])
+            assert cells[frm] == side + 1 and public[frm] >= 0
+            cells[frm], cells[to] = core.EMPTY, side + 1
+        else:
+            cells[int(ni[x, T.ARROW])] = core.ARROW
+            side = 1 - side
+        assert np.array_equal(found.cells[e], cells) and int(found.sides[e]) == side
+        at = found.queens[e][side, : board.queen_counts[side]]
+        assert sorted(np.flatnonzero(cells == side + 1)) == sorted(at)
+
+
+def test_guide_at_with_mix_zero_searches_as_uct(net_path):
+    """Searching in parts with the net's priors mixed at weight 0 between them builds uct's tree:
+    the parts and the re-sorting change nothing by themselves."""
+    board = Board(6)
+    plain = agents.make("uct:sims=3000", seed=4)
+    plain.search(board)
+    parts = UCTNet(weights=net_path, mix=0.0, top=0, depth=0, guide_at=8, sims=3000, seed=4)
+    parts._part = 512  # several parts in a small search
+    parts.search(board)
+    assert len(parts._guided) > 20  # the parts ran and found positions to guide
+    (ni0, nf0, st0), (ni, nf, st) = plain._tree, parts._tree
+    rows = int(st0[T.FREE])
+    assert int(st[T.FREE]) == rows
+    assert np.array_equal(ni0[:rows], ni[:rows]) and np.allclose(nf0[:rows], nf[:rows], equal_nan=True)
+
+
+def test_guide_at_gives_the_net_priors_to_the_often_visited_positions(net_path):
+    """mix=1, guide_at=10: after the search, each node the parts guided (found again by
+    ``visited``, named by its line of moves: a position reached by two orders of moves is two
+    nodes) has its queen moves' priors equal to the net's slide softmax at its position, and each
+    queen move it guided its arrows' softmax; deeper than the root."""
+    from agents.nets.policy_value import move_indices
+
+    board = Board(6)
+    agent = UCTNet(weights=net_path, mix=1.0, top=0, depth=0, guide_at=10, sims=4000, seed=1)
+    agent._part = 512  # several parts in a small search
+    agent.search(board)
+    ni, nf, st = agent._tree
+    found = T.Visited(board, 4096)
+    count = found.scan(ni, int(st[T.ROOT]), 10, board)
+    public, net, checked = core.public_index(6), agent.net(6), 0
+    lines = [_game_line(board)]
+    for e in range(1, count):
+        x = int(found.nodes[e])
+        arrows = bool(ni[x, T.KIND] == T.KIND_ARROW)
+        lines.append(lines[int(found.parents[e])] + _action(ni, x))
+        if lines[e] not in agent._guided:
+            continue
+        p = int(found.parents[e]) if arrows else e
+        _, slide, arrow = net.evaluate(found.cells[p][None], found.sides[p][None])
+        block = list(kids(ni, x))
+        if arrows:
+            dest = int(public[ni[x, T.TO]])
+            sq = public[ni[block, T.ARROW]]
+            _, idx = move_indices(np.stack([np.full(len(sq), dest), np.full(len(sq), dest), sq], axis=1), 6)
+            logits = arrow[0, idx]
+        else:
+            frm, to = public[ni[block, T.FROM]], public[ni[block, T.TO]]
+            idx, _ = move_indices(np.stack([frm, to, to], axis=1), 6)
+            logits = slide[0, idx]
+        want = np.exp(logits - logits.max())
+        assert np.allclose(nf[block, T.PRIOR], want / want.sum(), rtol=1e-4)
+        checked += 1
+    assert checked > 10
+
+
+def test_guide_at_with_threads_plays_legal_moves(net_path):
+    agent = UCTNet(weights=net_path, guide_at=4, threads=2, sims=600, seed=0)
+    agent._part = 128  # several parts in a small search
+    board = Board(6)
+    for _ in range(4):
+        result = agent.search(board)
+        assert board.is_legal(result.move)
+        board.push(result.move)
+    assert len(agent._guided) > 1  # the parts guided nodes below the root
+
+
+def test_guide_at_evaluates_only_what_the_time_left_allows(net_path):
+    """Between two parts the net runs on as many positions as a share of the time left before the
+    deadline's stop allows: none once it has passed (they wait for the next part), all without a
+    deadline."""
+    import time
+
+    board = Board(6)
+    agent = UCTNet(weights=net_path, mix=1.0, top=0, depth=0, guide_at=10, sims=3000, seed=1)
+    agent._part = 0  # one part: nothing guided between parts during the search
+    agent.search(board)
+    tree, icfg = agent._tree, agent.icfg.copy()
+    before = set(agent._guided)
+    agent._between(board, tree, icfg, time.perf_counter() - 1.0)
+    assert agent._guided == before
+    agent._between(board, tree, icfg, float("inf"))
+    assert len(agent._guided) > len(before) + 10
+
+
+def test_back_up_counts_a_value_as_simulations_ending_at_its_node():
+    """``uct_tree.back_up``: each node on the way from a valued entry to the root gains the visits
+    and the value for its chooser (the side acting at its parent), with the sign flipping only
+    where the chooser does; nothing else changes. A proof on the way stands for the value above it."""
+    board = Board(6)
+    agent = agents.make("uct:sims=800", seed=2)
+    agent.search(board)
+    ni, nf, st = agent._tree
+    found = T.Visited(board, 4096)
+    count = found.scan(ni, int(st[T.ROOT]), 12, board)
+    entries = [e for e in range(1, count) if ni[found.nodes[e], T.KIND] == T.KIND_MOVE][:6]
+    assert len(entries) >= 3 and not ni[found.nodes[:count], T.SOLVED].any()
+    values = np.linspace(-0.9, 0.7, len(entries))
+    want_visits, want_wsum = ni[:, T.VISITS].copy(), nf[:, T.WSUM].copy()
+    for e, v in zip(entries, values):
+        a = e
+        while a:  # the entry's node and its ancestors below the root
+            parent = int(found.parents[a])
+            chooser_is_valued_side = found.sides[parent] == found.sides[e]
+            want_visits[found.nodes[a]] += 3
+            want_wsum[found.nodes[a]] += 3 * (v if chooser_is_valued_side else -v)
+            a = parent
+        want_visits[found.nodes[0]] += 3
+    before_ni = ni.copy()
+    T.back_up(ni, nf, found.nodes, found.parents, found.sides, np.array(entries, np.int64), values, 3)
+    assert np.array_equal(ni[:, T.VISITS], want_visits) and np.allclose(nf[:, T.WSUM], want_wsum)
+    others = [c for c in range(ni.shape[1]) if c != T.VISITS]
+    assert np.array_equal(ni[:, others], before_ni[:, others])
+    # a proof on the way: the proven node's value (for its chooser) goes on up in the value's place
+    deep = count - 1  # breadth first: the last entry is among the deepest
+    while ni[found.nodes[deep], T.KIND] != T.KIND_MOVE:
+        deep -= 1
+    proven, above = int(found.parents[deep]), int(found.parents[found.parents[deep]])
+    assert above > 0
+    ni[found.nodes[proven], T.SOLVED] = 1
+    wsum = nf[found.nodes[above], T.WSUM]
+    T.back_up(ni, nf, found.nodes, found.parents, found.sides, np.array([deep], np.int64), np.array([-0.5]), 2)
+    same = found.sides[found.parents[above]] == found.sides[found.parents[proven]]
+    assert nf[found.nodes[above], T.WSUM] == pytest.approx(wsum + 2 * (1.0 if same else -1.0))
+    ni[found.nodes[deep], T.SOLVED] = -1  # a proven entry is left out
+    visits = ni[:, T.VISITS].copy()
+    T.back_up(ni, nf, found.nodes, found.parents, found.sides, np.array([deep], np.int64), np.array([0.5]), 2)
+    assert np.array_equal(ni[:, T.VISITS], visits)
+
+
+def test_value_visits_back_up_the_net_values_of_the_guided_positions(net_path):
+    """With value_visits=K (mix=0: the priors stay uct's), the root holds the simulations plus K
+    for each position the parts valued, and the tree is no longer uct's."""
+    board = Board(6)
+    plain = UCTNet(weights=net_path, mix=0.0, top=0, depth=0, guide_at=8, sims=3000, seed=4)
+    plain._part = 512
+    plain.search(board)
+    valued = UCTNet(weights=net_path, mix=0.0, top=0, depth=0, guide_at=8, value_visits=4, sims=3000, seed=4)
+    valued._part = 512
+    result = valued.search(board)
+    ni, nf, st = valued._tree
+    extra = int(ni[st[T.ROOT], T.VISITS]) - result.simulations
+    assert extra > 0 and extra % 4 == 0 and result.simulations == 3000
+    assert not np.array_equal(plain._tree[0][: int(st[T.FREE])], ni[: int(st[T.FREE])])
+    assert board.is_legal(result.move)
+
+
+@pytest.mark.parametrize(
+    "spec, error",
+    [
+        ("uct-net:guide_at=8,value_visits=-1", "value_visits=-1"),
+        ("uct-net:guide_at=8,value_visits=1.5", "value_visits=1.5"),
+        ("uct-net:guide_at=8,value_visits=2000", "value_visits=2000"),
+        ("uct-net:value_visits=4", "needs guide_at"),
+    ],
+)
+def test_value_visits_options_are_checked(spec, error):
+    with pytest.raises(ValueError, match=error):
+        agents.make(spec)
+
+
+def test_reprior_mixes_the_softmax_of_each_childs_logit_and_sorts_the_block():
+    """``uct_tree.reprior`` on a position (its queen moves, slide logits) and on a queen move (its
+    arrows, arrow logits read at its destination): each child keeps its row contents and gets
+    ``(1 - mix) * own + mix * softmax``, the block best first."""
+    from agents.nets.models import LINES
+    from agents.nets.policy_value import line_channels, move_indices
+
+    board = Board(6)
+    agent = agents.make("uct:sims=300", seed=3)
+    agent.search(board)
+    ni, nf, st = agent._tree
+    root = int(st[T.ROOT])
+    queen = max(kids(ni, root), key=lambda c: (ni[c, T.FIRST] >= 0, ni[c, T.VISITS]))
+    assert ni[queen, T.FIRST] >= 0
+    rng, public = np.random.default_rng(0), core.public_index(6)
+    slide, arrow = (rng.normal(size=(2, LINES * 36)).astype(np.float32) for _ in range(2))
+    for x, row in ((queen, 1), (root, 0)):  # the deeper node first: the root's re-sort moves its row
+        block = list(kids(ni, x))
+        squares = np.stack([public[ni[block, T.FROM]], public[ni[block, T.TO]], public[ni[block, T.ARROW]]], axis=1)
+        if ni[x, T.KIND] == T.KIND_ARROW:
+            dest = int(public[ni[x, T.TO]])
+            _, idx = move_indices(np.stack([np.full(len(block), dest)] * 2 + [squares[:, 2]], axis=1), 6)
+            logits = arrow[row, idx]
+        else:
+            idx, _ = move_indices(np.stack([squares[:, 0], squares[:, 1], squares[:, 1]], axis=1), 6)
+            logits = slide[row, idx]
+        net = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+        want = {tuple(ni[c, T.FROM : T.ARROW + 1]): 0.7 * nf[c, T.PRIOR] + 0.3 * p for c, p in zip(block, net)}
+        T.reprior(ni, nf, np.array([x]), np.array([row]), slide, arrow, public, line_channels(6), 0.3)
+        got = {tuple(ni[c, T.FROM : T.ARROW + 1]): nf[c, T.PRIOR] for c in kids(ni, x)}
+        assert got.keys() == want.keys() and all(got[k] == pytest.approx(want[k]) for k in want)
+        priors = nf[list(kids(ni, x)), T.PRIOR]
+        assert (np.diff(priors) <= 0).all() and len(set(np.round(net, 6))) > 1
