@@ -4,6 +4,8 @@ traceback."""
 
 import sys
 
+import pytest
+
 from amazons_cli.main import FAILURE, INPUT_ERROR, main
 
 
