@@ -5,7 +5,9 @@ Stages, each finished before the next starts and recorded in ``OUT/loop-state.js
 1. ``bootstrap``: games of the strongest engine (``--bootstrap-agent``, default ``uct``) against
    itself; its chosen moves are the policy targets, the results the value targets
    (``OUT/bootstrap/``, ``training.selfplay.policy_value.engine_games``).
-2. ``train-0``: a fresh ``PolicyValueNet`` trained on them: generation 0 (``OUT/gen-000/pv.*``).
+2. ``train-0``: a fresh ``PolicyValueNet`` trained on them, or with ``--start W`` the net ``W``
+   (committed policy-value weights by name or a model path: e.g. one made by ``amazons
+   train-policy``): generation 0 (``OUT/gen-000/pv.*``).
 3. For each generation ``g`` = 1, 2, ...:
    ``selfplay-g``: the current best net plays ``--games`` games in lock-step batches through
    ``agents.search.pvmcts`` (Dirichlet noise, temperature; ``OUT/gen-g/selfplay/``), or with
@@ -60,6 +62,7 @@ from amazons_env.files import is_sealed, read_json, seal, write_json
 from agents.arena.backends import check_backend
 from agents.nets.export import load_model, save_model
 from agents.nets.policy_value import PolicyValueNet
+from agents.nets.store import POLICY_VALUE_WEIGHTS, weights_path
 from agents.registry import format_spec, parse_spec
 
 from training.data.policy_value import load_pv_dataset
@@ -73,7 +76,7 @@ STATE_VERSION = 1
 
 
 #: settings recorded in a state only when set: their defaults are what a state without them ran
-_ONLY_WHEN_SET: dict[str, Any] = {"expert": "", "root_weight": 0.0}
+_ONLY_WHEN_SET: dict[str, Any] = {"expert": "", "root_weight": 0.0, "start": ""}
 
 
 class LoopStateError(InvalidFileError):
@@ -99,6 +102,7 @@ class LoopConfig:
     bootstrap_agent: str = "uct:sims=400"
     expert: str = ""
     root_weight: float = 0.0
+    start: str = ""
     games: int = 64
     games_per_shard: int = 32
     sims: int = 64
@@ -174,6 +178,16 @@ class LoopConfig:
                     "(one with a weights option), e.g. uct-net:sims=800"
                 )
             AGENTS.validate(self.expert, weights="net")
+        if not isinstance(self.start, str):
+            raise InvalidArgumentError(f"train-loop --start={self.start!r}: give committed weights or a model path")
+        if self.start and not self.start_path().with_suffix(".safetensors").is_file():
+            raise InvalidArgumentError(
+                f"train-loop --start={self.start!r}: no such policy-value net ({self.start_path()}.safetensors)"
+            )
+
+    def start_path(self) -> Path:
+        """The model file (no suffix) of ``start``: committed policy-value weights by name, or a path."""
+        return weights_path(self.start, self.size, POLICY_VALUE_WEIGHTS)
 
     def expert_spec(self, weights: "str | os.PathLike") -> str:
         """``expert`` guided by the net in the model file ``weights``."""
@@ -300,7 +314,7 @@ def train_loop(config: LoopConfig) -> dict[str, Any]:
         )
         finish("bootstrap")
     if "train-0" not in state["done"]:
-        train_stage(0, None, [out / "bootstrap"])
+        train_stage(0, config.start_path() if config.start else None, [out / "bootstrap"])
         finish("train-0")
     for g in range(1, config.generations + 1):
         folder = _gen_dir(out, g)

@@ -17,6 +17,8 @@ HELP = (
 NOTES = {
     "expert": "none: pvmcts self-play; else an agent guided by the best net, e.g. uct-net:sims=800",
     "root_weight": "0: the value target is the result; 1: the expert's root value",
+    "start": "a fresh net; else generation 0 starts from this policy-value net (a committed name or a model path; "
+    "its shape, not --channels/--blocks)",
     "device": "cuda if present, else cpu",
     "workers": "1, this process; games run in parallel processes or Ray tasks",
     "backend": "local; or ray, see agents.arena.backends",

@@ -139,6 +139,22 @@ def test_loop_refuses_an_edited_state_and_other_settings(tmp_path):
         tiny(tmp_path, sims=0).check()
 
 
+def test_generation_zero_starts_from_a_given_net(tmp_path):
+    """``start``: generation 0 is the given net trained on the bootstrap games (its shape, not
+    ``channels``/``blocks``); a run without it resumes as before (the setting is kept only when set)."""
+    from agents.nets.export import load_model, save_model
+
+    torch.manual_seed(1)
+    start = save_model(PolicyValueNet(channels=6, blocks=1), tmp_path / "start" / "pv", board_size=5)
+    out = tmp_path / "run"
+    train_loop(tiny(out, generations=0, start=str(start)))
+    made, meta = load_model(out / "gen-000" / "pv")
+    assert meta["kwargs"]["channels"] == 6 != tiny(out).channels
+    first = load_model(start)[0].state_dict()
+    assert any(not torch.equal(first[k], v) for k, v in made.state_dict().items())  # trained further
+    assert "start" not in tiny(out).fixed() and tiny(out, start=str(start)).fixed()["start"] == str(start)
+
+
 def test_a_learned_net_plays_legal_moves(tmp_path):
     state = train_loop(tiny(tmp_path, generations=0))
     from agents import make
@@ -183,6 +199,8 @@ def test_an_expert_plays_the_generations_games_and_gates_them(tmp_path, monkeypa
         ({"expert": "uct-net:sim=10"}, "did you mean 'sims'"),
         ({"root_weight": 1.5}, "--root-weight=1.5"),
         ({"root_weight": float("nan")}, "--root-weight=nan"),
+        ({"start": "no/such/net"}, "--start='no/such/net': no such policy-value net"),
+        ({"start": 3}, "--start=3"),
     ],
 )
 def test_bad_expert_settings_are_refused(tmp_path, changes, error):
