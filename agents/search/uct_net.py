@@ -181,9 +181,15 @@ class _Position:
         return _Position(cells, queens, self.nq, side, self.line + _action(ni, x))
 
 
+def _actions(ni: np.ndarray, rows: "int | np.ndarray") -> np.ndarray:
+    """The actions of the nodes ``rows`` as parts of lines: their padded (from, to, arrow), -1 where
+    unused, as ``int16`` (one row's bytes a part)."""
+    return ni[rows, T.FROM : T.ARROW + 1].astype(np.int16)
+
+
 def _action(ni: np.ndarray, x: int) -> bytes:
-    """Node ``x``'s action, as a part of a line: its padded (from, to, arrow), -1 where unused."""
-    return ni[x, T.FROM : T.ARROW + 1].astype(np.int16).tobytes()
+    """Node ``x``'s action, as a part of a line (``_actions``)."""
+    return _actions(ni, x).tobytes()
 
 
 def _game_line(board: Board) -> bytes:
@@ -383,7 +389,7 @@ class UCTNet(UCT):
             found = self._visited[board.size] = Visited(board, VISITED_ROWS)
         count = found.scan(ni, int(st[T.ROOT]), self.guide_at, board)
         lines = [self._root_line]  # each entry's node's line (the parents come first)
-        actions = ni[found.nodes[:count], T.FROM : T.ARROW + 1].astype(np.int16)  # ``_action`` of each
+        actions = _actions(ni, found.nodes[:count])
         parents = found.parents[:count].tolist()
         for e in range(1, count):
             lines.append(lines[parents[e]] + actions[e].tobytes())
@@ -407,8 +413,8 @@ class UCTNet(UCT):
         began = time.perf_counter()
         values, slide, arrow = self.net(board.size).evaluate(found.cells[at], found.sides[at])
         self._net_seconds = max((time.perf_counter() - began) / len(at), 1e-6)
-        valued = [e for e, _ in todo if e and ni[found.nodes[e], T.KIND] == T.KIND_MOVE]
-        if self.value_visits and valued:  # before any re-sorting moves the rows ``found`` names
+        if self.value_visits:  # before any re-sorting moves the rows ``found`` names
+            valued = [e for e, _ in todo if e and ni[found.nodes[e], T.KIND] == T.KIND_MOVE]
             net_values = np.array([values[row[e]] for e in valued], np.float64)
             T.back_up(ni, nf, found.nodes, found.parents, found.sides, np.array(valued, np.int64), net_values,
                       self.value_visits)  # fmt: skip
