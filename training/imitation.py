@@ -39,10 +39,11 @@ from amazons_env.files import file_sha256
 
 from agents.nets.export import load_model, save_model
 from agents.nets.models import PolicyValueNet
-from agents.nets.store import POLICY_VALUE_WEIGHTS, weights_path
+from agents.nets.store import POLICY_VALUE_WEIGHTS
 
 from training.data.policy_value import PV_ARRAYS, load_pv_dataset
 from training.data.records import record_games
+from training.optimize.policy_value import start_net
 
 __all__ = ["ImitationConfig", "load_sources", "agreement", "imitate"]
 
@@ -125,11 +126,7 @@ class ImitationConfig:
         if made and not self.overwrite:
             raise InvalidArgumentError(f"train-policy --out={self.out!r}: {made[0]} exists (--overwrite replaces it)")
         if self.start != "scratch":
-            start = weights_path(self.start, self.size, POLICY_VALUE_WEIGHTS)
-            if not start.with_suffix(".safetensors").is_file():
-                raise InvalidArgumentError(
-                    f"train-policy --start={self.start!r}: no such net ({start}.safetensors; or give scratch)"
-                )
+            start_net(self.start, self.size, "train-policy --start")
         if self.device:
             import torch
 
@@ -229,11 +226,8 @@ def _start(config: ImitationConfig) -> PolicyValueNet:
 
         torch.manual_seed(config.seed)  # the initial weights: the same net from the same settings
         return PolicyValueNet(config.channels, config.blocks)
-    model = load_model(weights_path(config.start, config.size, POLICY_VALUE_WEIGHTS))[0]
-    if not isinstance(model, PolicyValueNet):
-        raise InvalidArgumentError(
-            f"train-policy --start={config.start!r}: a {type(model).__name__}, not a policy-value net"
-        )
+    model = load_model(start_net(config.start, config.size, "train-policy --start"))[0]
+    assert isinstance(model, PolicyValueNet), "start_net read its config"
     return model
 
 

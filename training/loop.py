@@ -62,11 +62,10 @@ from amazons_env.files import is_sealed, read_json, seal, write_json
 from agents.arena.backends import check_backend
 from agents.nets.export import load_model, save_model
 from agents.nets.policy_value import PolicyValueNet
-from agents.nets.store import POLICY_VALUE_WEIGHTS, weights_path
 from agents.registry import format_spec, parse_spec
 
 from training.data.policy_value import load_pv_dataset
-from training.optimize.policy_value import train_pv
+from training.optimize.policy_value import start_net, train_pv
 from training.selfplay.policy_value import engine_shard, mcts_shard, play_shards
 
 __all__ = ["LoopConfig", "train_loop", "STATE", "LoopStateError"]
@@ -178,16 +177,12 @@ class LoopConfig:
                     "(one with a weights option), e.g. uct-net:sims=800"
                 )
             AGENTS.validate(self.expert, weights="net")
-        if not isinstance(self.start, str):
-            raise InvalidArgumentError(f"train-loop --start={self.start!r}: give committed weights or a model path")
-        if self.start and not self.start_path().with_suffix(".safetensors").is_file():
-            raise InvalidArgumentError(
-                f"train-loop --start={self.start!r}: no such policy-value net ({self.start_path()}.safetensors)"
-            )
+        if self.start != "":
+            self.start_path()
 
     def start_path(self) -> Path:
         """The model file (no suffix) of ``start``: committed policy-value weights by name, or a path."""
-        return weights_path(self.start, self.size, POLICY_VALUE_WEIGHTS)
+        return start_net(self.start, self.size, "train-loop --start")
 
     def expert_spec(self, weights: "str | os.PathLike") -> str:
         """``expert`` guided by the net in the model file ``weights``."""

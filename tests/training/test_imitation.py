@@ -11,6 +11,7 @@ import pytest
 from agents.arena import match
 from agents.nets.export import load_model, save_model
 from agents.nets.models import PolicyValueNet, ResValueNet
+from agents.nets.store import WEIGHTS_DIR
 
 from training.data.records import write_record_shards
 from training.imitation import ImitationConfig, imitate, load_sources
@@ -91,7 +92,8 @@ def test_a_start_from_a_model_file_continues_its_weights(results, tmp_path):
         ({"sources": ["no/such.json"]}, "'no/such.json': no such file"),
         ({"player": "mcts"}, "no 5x5 positions of 'mcts'"),
         ({"size": 6}, "no 6x6 positions"),
-        ({"start": "no/such/net"}, "--start='no/such/net': no such net"),
+        ({"start": "no/such/net"}, "--start='no/such/net': no such policy-value net"),
+        ({"start": str(WEIGHTS_DIR / "resvalue-8x8")}, "a ResValueNet, not a policy-value net"),
         ({"device": "nodevice"}, "--device='nodevice'"),
         ({"player": 5}, "--player=5: give a text"),
         ({"sources": "m.json"}, "sources='m.json': give a list of paths"),

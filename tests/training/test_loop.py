@@ -11,6 +11,7 @@ import torch
 from amazons_env import Board, Move
 
 from agents.nets.policy_value import PolicyValueNet, legal_moves_batch, symmetry_permutation
+from agents.nets.store import WEIGHTS_DIR
 from agents.search.pvmcts import PVNet
 
 import training.loop as loop
@@ -201,6 +202,7 @@ def test_an_expert_plays_the_generations_games_and_gates_them(tmp_path, monkeypa
         ({"root_weight": float("nan")}, "--root-weight=nan"),
         ({"start": "no/such/net"}, "--start='no/such/net': no such policy-value net"),
         ({"start": 3}, "--start=3"),
+        ({"start": str(WEIGHTS_DIR / "studycnn-8x8")}, "a StudyCNN, not a policy-value net"),
     ],
 )
 def test_bad_expert_settings_are_refused(tmp_path, changes, error):

@@ -26,6 +26,7 @@ present (``pick_device``), else CPU.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,13 +35,35 @@ from torch import nn
 
 from amazons_env.errors import InvalidArgumentError
 
+from agents.nets.export import ModelFileError, read_config
+from agents.nets.models import PolicyValueNet
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import legal_moves_batch, move_keys, move_log_probs, symmetry_permutation, transform_cells
+from agents.nets.store import POLICY_VALUE_WEIGHTS, weights_path
 
 from training.data.policy_value import target_starts
 from training.optimize.value import pick_device
 
-__all__ = ["policy_batch", "batch_loss", "train_pv"]
+__all__ = ["start_net", "policy_batch", "batch_loss", "train_pv"]
+
+
+def start_net(start: str, size: int, option: str) -> Path:
+    """The model file (no suffix) of the policy-value net a training run starts from: ``start``
+    names committed weights (``agents.nets.store``, the net for ``size``) or is a model path. It
+    is refused, in the words of ``option`` (e.g. ``train-loop --start``), when it is not a text,
+    has no file or is another kind of net (read from its config, so before any training)."""
+    if not isinstance(start, str) or not start:
+        raise InvalidArgumentError(f"{option}={start!r}: give committed weights or a model path")
+    path = weights_path(start, size, POLICY_VALUE_WEIGHTS)
+    if not path.with_suffix(".safetensors").is_file():
+        raise InvalidArgumentError(f"{option}={start!r}: no such policy-value net ({path}.safetensors)")
+    try:
+        arch = read_config(path)["arch"]
+    except (ModelFileError, OSError, ValueError) as error:
+        raise InvalidArgumentError(f"{option}={start!r}: {str(error)[:200]}") from None
+    if arch != PolicyValueNet.__name__:
+        raise InvalidArgumentError(f"{option}={start!r}: a {arch}, not a policy-value net")
+    return path
 
 
 def policy_batch(
