@@ -70,8 +70,8 @@ def cnn_evaluator(weights: str = "default", threads: int = 1, chunk: int = 512) 
         ),
         "weights": opt(
             "committed weights by name or a model file path without its suffix: with search=uct a "
-            "policy-value net (default: pv-uct-8x8; pv-8x8), else a value net (default: ResValueNet, study: "
-            "StudyCNN)"
+            "policy-value net (default: pv-uct-8x8 on 8x8, pv-uct-10x10 on 10x10; pv-8x8), else a "
+            "value net (default: ResValueNet, study: StudyCNN)"
         ),
         "threads": THREADS_OPTION,
         "net_mix": opt("search=uct: uct-net's mix", ge=0, le=1),

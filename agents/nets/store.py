@@ -13,7 +13,7 @@ nets are inference-only, so agents that share one never disturb each other.
 >>> weights_path("default", 8, VALUE_WEIGHTS).name, weights_path("default", 12, VALUE_WEIGHTS).name
 ('resvalue-8x8', 'resvalue-10x10')
 >>> weights_path("default", 10, POLICY_VALUE_WEIGHTS).name, weights_path("my/net", 8, VALUE_WEIGHTS).name
-('pv-uct-8x8', 'net')
+('pv-uct-10x10', 'net')
 >>> value_net("default", 8) is value_net("default", 8)
 True
 """
@@ -43,9 +43,14 @@ VALUE_WEIGHTS: dict[str, dict[int, str]] = {
     "default": {8: "resvalue-8x8", 10: "resvalue-10x10"},
     "study": {8: "studycnn-8x8", 10: "studycnn-10x10"},
 }
-#: committed policy-value nets by name and board size: ``default`` is ``pv-8x8`` fine-tuned on 27,082 of
-#: ``uct``'s own moves (``experiments/uct-net-8x8/command.txt``), ``pv-8x8`` the train-loop's net
-POLICY_VALUE_WEIGHTS: dict[str, dict[int, str]] = {"default": {8: "pv-uct-8x8"}, "pv-8x8": {8: "pv-8x8"}}
+#: committed policy-value nets by name and board size: ``default`` is, on 8x8, ``pv-8x8`` fine-tuned on
+#: 27,082 of ``uct``'s own moves (``experiments/uct-net-8x8/command.txt``), on 10x10 the
+#: train-loop's eighth generation fine-tuned on uct's 8x8 moves, then on 19,771 of its 10x10 moves
+#: (``experiments/pv-10x10/command.txt``); ``pv-8x8`` the train-loop's net
+POLICY_VALUE_WEIGHTS: dict[str, dict[int, str]] = {
+    "default": {8: "pv-uct-8x8", 10: "pv-uct-10x10"},
+    "pv-8x8": {8: "pv-8x8"},
+}
 
 _CACHE: dict[tuple[Any, ...], Any] = {}
 

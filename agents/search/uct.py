@@ -316,11 +316,13 @@ class UCT(SearchAgent):
         the policy-value net's), within the move's deadline ``stop`` (``perf_counter`` seconds);
         uct itself leaves the tree to the simulations."""
 
-    #: simulations per part of a search with ``_between`` work (0: one part, ``_between`` unused)
-    _part = 0
+    def _part_size(self, size: int) -> int:
+        """Simulations per part of a search on ``size`` x ``size`` boards with ``_between`` work
+        (0: one part, ``_between`` unused, as in uct itself)."""
+        return 0
 
     def _between(self, board: Board, tree: Tree, icfg: np.ndarray, stop: float) -> None:
-        """Between two parts of ``_part`` simulations (no thread searching), before the deadline's
+        """Between two parts of ``_part_size`` simulations (no thread searching), before the deadline's
         ``stop`` (``perf_counter`` seconds): a subclass may give nodes priors
         (``agents.search.uct_net``'s ``guide_at``); uct runs in one part."""
 
@@ -364,10 +366,11 @@ class UCT(SearchAgent):
             sims = T.run(*job(0, 1))
         budget -= sims
         extended = False  # a part ended on its budget past the deadline's stop: the search went on, unsure
+        parts = self._part_size(board.size)
         while True:
-            # in parts of ``_part`` simulations before the deadline's stop (``_between`` runs
+            # in parts of ``_part_size`` simulations before the deadline's stop (``_between`` runs
             # between two), the rest in one
-            part = budget if not self._part or time.perf_counter() >= deadline.stop else min(budget, self._part)
+            part = budget if not parts or time.perf_counter() >= deadline.stop else min(budget, parts)
             shares = [part // self.threads + (k < part % self.threads) for k in range(self.threads)]
             played, stopped = self._run([job(k, share) for k, share in enumerate(shares)], states, deadline)
             sims, budget = sims + played, budget - played

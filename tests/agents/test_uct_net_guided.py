@@ -194,6 +194,29 @@ def test_value_visits_back_up_the_net_values_of_the_guided_positions(net_path):
     assert board.is_legal(result.move)
 
 
+def test_guide_at_by_default_is_the_board_sizes_setting(net_path):
+    """Not given (or ``none``), ``guide_at`` is ``GUIDE_AT``'s for the board size: on 10x10 the
+    search guides the positions it visits often, on 8x8 it builds the tree of ``guide_at=0``;
+    given, it is the same on every size."""
+    default = UCTNet(weights=net_path, sims=2000, seed=3)
+    assert (default.guided_at(10), default.guided_at(8), default.guided_at(6)) == (8, 0, 0)
+    assert agents.make(f"uct-net:weights={net_path},guide_at=none").guided_at(10) == 8
+    given = UCTNet(weights=net_path, guide_at=16)
+    assert (given.guided_at(10), given.guided_at(8)) == (16, 16)
+    off = UCTNet(weights=net_path, guide_at=0, sims=2000, seed=3)
+    assert off.guided_at(10) == 0
+    for agent in (default, off):
+        agent._part = 256  # several parts in a small search
+        agent.search(Board(10))
+    assert len(default._guided) > len(off._guided) + 10  # positions guided during the search
+    for agent in (default, off):
+        agent.search(Board(8))
+    (ni0, nf0, st0), (ni, nf, st) = off._tree, default._tree
+    rows = int(st0[T.FREE])
+    assert int(st[T.FREE]) == rows and np.array_equal(ni0[:rows], ni[:rows])
+    assert np.allclose(nf0[:rows], nf[:rows], equal_nan=True)
+
+
 @pytest.mark.parametrize(
     "spec, error",
     [
