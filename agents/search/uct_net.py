@@ -96,10 +96,11 @@ FIRST, NKIDS, SOLVED, MAX_KIDS, FREE = T.FIRST, T.NKIDS, T.SOLVED, T.MAX_KIDS, T
 REPLY_COST = 5.0
 #: the deepest guided level (``depth``): the positions of a level are ``top`` times the last's
 MAX_DEPTH = 3
-#: ``guide_at``'s setting per board size when it is not given (others: 0). On 10x10 the net's priors
-#: wherever the search settles won +104 Elo over the root's guidance alone (SPRT at 0.3 s,
-#: ``experiments/pv-10x10/command.txt``); on 8x8, where uct's simulations cost a tenth as much,
-#: ``guide_at=128`` was level with it (101-99) at 0.74x the simulations a second
+#: ``guide_at``'s setting per board size when it is not given (others: 0). On 10x10, with
+#: ``pv-uct-10x10``, it won 80-50 (Elo +82, +21 to +143) against the previous default (the 8x8 net,
+#: the root's guidance only; SPRT at 0.3 s, ``experiments/pv-10x10/command.txt``); on 8x8, where
+#: uct's simulations cost a tenth as much, ``guide_at=128`` was level with the root's guidance
+#: (101-99) at 0.74x the simulations a second
 GUIDE_AT = {10: 8}
 #: ``guide_at``: simulations between two looks for positions visited often enough (a few ms of them)
 PART = 4096
