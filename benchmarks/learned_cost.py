@@ -7,8 +7,9 @@ For each board size:
   1, 8 and 64 real positions (the positions after the queen moves and arrows of a mid-game
   position), positions per CPU second of this process;
 * **search**: ``--positions`` positions (the start, then positions after 4, 8, ... random plies,
-  seeded), each searched afresh for ``--time`` seconds by ``uct`` and by ``uct-net`` (its default
-  guidance: the root and the replies to its top moves); simulations per CPU second of each and
+  seeded), each searched afresh for ``--time`` seconds by ``uct`` and by ``uct-net`` with the
+  guidance before the simulations only (the root and the replies to its top moves, ``guide_at=0``,
+  whatever the size's default); simulations per CPU second of each and
   their ratio, and the CPU milliseconds of one move's guidance (``uct-net``'s CPU time less its
   simulations at ``uct``'s rate); with ``--guide-at N ...``, also ``uct-net:guide_at=N``'s
   simulations per CPU second as a ratio of ``uct``'s (the net's priors on every position visited
@@ -133,7 +134,9 @@ def main() -> None:
     if args.plies < 2:
         parser.error(f"--plies {args.plies}: give 2 or more (White's turns among them are searched)")
     rows: list[dict[str, Any]] = []
-    learned_spec = f"uct-net:time={args.time:g},weights={args.weights}"
+    # guide_at=0: the first levels' guidance alone (on 10x10 the default also guides during the search,
+    # which the --guide-at columns measure)
+    learned_spec = f"uct-net:time={args.time:g},weights={args.weights},guide_at=0"
     for size in args.sizes:
         boards = game_positions(args.game, size, args.plies) if args.game else positions(size, args.positions)
         guided = make(learned_spec)

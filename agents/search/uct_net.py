@@ -24,8 +24,9 @@ each level. Everything below keeps uct's cheap ordering and territory leaves. Tr
 whole moves; with ``depth`` 2 or more it lands on a position this guidance has re-priored, so the
 guided nodes of the kept tree are remembered (by their line of moves) and not mixed twice.
 
-**During the search** (``guide_at=N``; by default ``GUIDE_AT``'s setting for the board size: 8 on
-10x10, off on the other sizes, where it was measured level): the simulations run in parts of ``PART``,
+**During the search** (``guide_at=N``; by default ``GUIDE_AT``'s setting for the board size, whatever
+the net: 8 on 10x10, where it was measured with ``pv-uct-10x10``; off on the other sizes, measured
+level on 8x8 with ``guide_at=128`` and not measured on the rest): the simulations run in parts of ``PART``,
 and between two parts every position of the tree the simulations have visited ``N`` times or more
 (``uct_tree.visited``) gets the net's priors as the root did: its queen moves the slide policy, the
 arrows of each such queen move the arrow policy. One forward pass for all the new ones, none for a
@@ -101,7 +102,7 @@ MAX_DEPTH = 3
 #: the root's guidance only; SPRT at 0.3 s, ``experiments/pv-10x10/command.txt``); on 8x8, where
 #: uct's simulations cost a tenth as much, ``guide_at=128`` was level with the root's guidance
 #: (101-99) at 0.74x the simulations a second
-GUIDE_AT = {10: 8}
+GUIDE_AT: dict[int, int] = {10: 8}
 #: ``guide_at``: simulations between two looks for positions visited often enough (a few ms of them)
 PART = 4096
 #: ``guide_at``: the most positions one look finds (breadth first: the deepest are left for the next)
@@ -231,8 +232,9 @@ def _game_line(board: Board) -> bytes:
         "value": opt("weight of the net's value in the replies' first-play values", ge=0, le=1),
         "guide_at": opt(
             "during the search, every position visited this many times gets the net's priors too "
-            "(0: only the guidance before the simulations; none: the board size's setting, 8 on 10x10, "
-            "0 on the others)",
+            "(0: only the guidance before the simulations; none: the board size's setting, "
+            + ", ".join(f"{n} on {s}x{s}" for s, n in sorted(GUIDE_AT.items()))
+            + ", 0 on the others)",
             ge=0,
         ),
         "value_visits": opt(
@@ -275,7 +277,7 @@ class UCTNet(UCT):
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
             raise OptionError(f"depth={depth!r}: must be a whole number from 0 (the root) to {MAX_DEPTH}")
         if guide_at is not None and (isinstance(guide_at, bool) or not isinstance(guide_at, int) or guide_at < 0):
-            raise OptionError(f"guide_at={guide_at!r}: must be a whole number >= 0 (0: off) or None (the size's)")
+            raise OptionError(f"guide_at={guide_at!r}: a whole number >= 0 (0: off) or none (the size's setting)")
         if (
             isinstance(value_visits, bool)
             or not isinstance(value_visits, int)
@@ -286,7 +288,8 @@ class UCTNet(UCT):
             )
         if value_visits and not guide_at:  # given, so that it never values nothing on some sizes
             raise OptionError(
-                f"value_visits={value_visits}: needs guide_at given (the positions it values are guide_at's)"
+                f"value_visits={value_visits}: needs guide_at >= 1 given (guide_at={guide_at!r}; the positions it "
+                "values are guide_at's, and not given it is the board size's setting, 0 on some sizes)"
             )
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
         self.guide_at = None if guide_at is None else int(guide_at)
@@ -314,6 +317,7 @@ class UCTNet(UCT):
         return GUIDE_AT.get(size, 0) if self.guide_at is None else self.guide_at
 
     def _part_size(self, size: int) -> int:
+        """``PART`` (``_part``) where ``guide_at`` is on for ``size``: the looks run between parts."""
         return self._part if self.guided_at(size) else 0
 
     def _guide(

@@ -223,7 +223,9 @@ def test_guide_at_by_default_is_the_board_sizes_setting(net_path):
         ("uct-net:guide_at=8,value_visits=-1", "value_visits=-1"),
         ("uct-net:guide_at=8,value_visits=1.5", "value_visits=1.5"),
         ("uct-net:guide_at=8,value_visits=2000", "value_visits=2000"),
-        ("uct-net:value_visits=4", "needs guide_at"),
+        ("uct-net:value_visits=4", "needs guide_at >= 1 given"),
+        ("uct-net:guide_at=none,value_visits=4", "guide_at=None"),
+        ("uct-net:guide_at=0,value_visits=4", "guide_at=0"),
     ],
 )
 def test_value_visits_options_are_checked(spec, error):

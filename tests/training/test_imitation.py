@@ -11,10 +11,10 @@ import pytest
 from agents.arena import match
 from agents.nets.export import load_model, save_model
 from agents.nets.models import PolicyValueNet, ResValueNet
-from agents.nets.store import WEIGHTS_DIR
 
 from training.data.records import write_record_shards
 from training.imitation import ImitationConfig, imitate, load_sources
+from training.optimize.policy_value import start_net
 
 from amazons_cli.main import main
 
@@ -93,7 +93,6 @@ def test_a_start_from_a_model_file_continues_its_weights(results, tmp_path):
         ({"player": "mcts"}, "no 5x5 positions of 'mcts'"),
         ({"size": 6}, "no 6x6 positions"),
         ({"start": "no/such/net"}, "--start='no/such/net': no such policy-value net"),
-        ({"start": str(WEIGHTS_DIR / "resvalue-8x8")}, "a ResValueNet, not a policy-value net"),
         ({"device": "nodevice"}, "--device='nodevice'"),
         ({"player": 5}, "--player=5: give a text"),
         ({"sources": "m.json"}, "sources='m.json': give a list of paths"),
@@ -117,6 +116,20 @@ def test_a_value_net_is_not_a_start(results, tmp_path):
     with pytest.raises(ValueError, match="--start=.*value'.*ResValueNet, not a policy-value net"):
         imitate(config(results, tmp_path / "net", start=str(value)), progress=False)
     assert not list(tmp_path.glob("net.*"))
+
+
+def test_a_start_net_is_a_name_or_a_path_whose_config_reads(tmp_path):
+    """``start_net`` (train-policy's and train-loop's ``--start``): a committed name is the net for
+    the size, a path (text or ``Path``) is itself; a config that does not read is refused in the
+    option's words, before any training."""
+    assert start_net("default", 10, "x --start").name == "pv-uct-10x10"
+    net = save_model(PolicyValueNet(channels=4, blocks=1), tmp_path / "pv", board_size=5)
+    assert start_net(net, 5, "x --start") == start_net(str(net), 5, "x --start") == net
+    (tmp_path / "pv.json").write_text("{")
+    with pytest.raises(ValueError, match="x --start=.*pv'"):
+        start_net(str(net), 5, "x --start")
+    with pytest.raises(ValueError, match="x --start=''"):
+        start_net("", 5, "x --start")
 
 
 def test_an_existing_net_is_kept_unless_overwrite_is_given(results, tmp_path, capsys):

@@ -26,6 +26,7 @@ present (``pick_device``), else CPU.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +48,13 @@ from training.optimize.value import pick_device
 __all__ = ["start_net", "policy_batch", "batch_loss", "train_pv"]
 
 
-def start_net(start: str, size: int, option: str) -> Path:
+def start_net(start: "str | os.PathLike[str]", size: int, option: str) -> Path:
     """The model file (no suffix) of the policy-value net a training run starts from: ``start``
     names committed weights (``agents.nets.store``, the net for ``size``) or is a model path. It
     is refused, in the words of ``option`` (e.g. ``train-loop --start``), when it is not a text,
     has no file or is another kind of net (read from its config, so before any training)."""
+    if isinstance(start, os.PathLike):
+        start = os.fspath(start)
     if not isinstance(start, str) or not start:
         raise InvalidArgumentError(f"{option}={start!r}: give committed weights or a model path")
     path = weights_path(start, size, POLICY_VALUE_WEIGHTS)
