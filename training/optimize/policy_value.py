@@ -36,7 +36,7 @@ from torch import nn
 
 from amazons_env.errors import InvalidArgumentError
 
-from agents.nets.export import ModelFileError, read_config
+from agents.nets.export import read_config
 from agents.nets.models import PolicyValueNet
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import legal_moves_batch, move_keys, move_log_probs, symmetry_permutation, transform_cells
@@ -62,7 +62,7 @@ def start_net(start: "str | os.PathLike[str]", size: int, option: str) -> Path:
         raise InvalidArgumentError(f"{option}={start!r}: no such policy-value net ({path}.safetensors)")
     try:
         arch = read_config(path)["arch"]
-    except (ModelFileError, OSError, ValueError) as error:
+    except (OSError, ValueError) as error:  # a ModelFileError is a ValueError
         raise InvalidArgumentError(f"{option}={start!r}: {str(error)[:200]}") from None
     if arch != PolicyValueNet.__name__:
         raise InvalidArgumentError(f"{option}={start!r}: a {arch}, not a policy-value net")
