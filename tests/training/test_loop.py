@@ -201,6 +201,8 @@ def test_an_expert_plays_the_generations_games_and_gates_them(tmp_path, monkeypa
         ({"root_weight": 1.5}, "--root-weight=1.5"),
         ({"root_weight": float("nan")}, "--root-weight=nan"),
         ({"start": "no/such/net"}, "--start='no/such/net': no such policy-value net"),
+        # a committed net's file name is not its name: the message lists the names
+        ({"start": "pv-uct-10x10"}, r"no such policy-value net \(pv-uct-10x10.safetensors\); .* \(default, pv-8x8\)"),
         ({"start": 3}, "--start=3"),
         ({"start": str(WEIGHTS_DIR / "studycnn-8x8")}, "a StudyCNN, not a policy-value net"),
     ],

@@ -59,7 +59,11 @@ def start_net(start: "str | os.PathLike[str]", size: int, option: str) -> Path:
         raise InvalidArgumentError(f"{option}={start!r}: give committed weights or a model path")
     path = weights_path(start, size, POLICY_VALUE_WEIGHTS)
     if not path.with_suffix(".safetensors").is_file():
-        raise InvalidArgumentError(f"{option}={start!r}: no such policy-value net ({path}.safetensors)")
+        names = ", ".join(POLICY_VALUE_WEIGHTS)
+        raise InvalidArgumentError(
+            f"{option}={start!r}: no such policy-value net ({path}.safetensors); give a model path or a committed name"
+            f" ({names})"
+        )
     try:
         arch = read_config(path)["arch"]
     except (OSError, ValueError) as error:  # a ModelFileError is a ValueError
