@@ -43,10 +43,12 @@ VALUE_WEIGHTS: dict[str, dict[int, str]] = {
     "default": {8: "resvalue-8x8", 10: "resvalue-10x10"},
     "study": {8: "studycnn-8x8", 10: "studycnn-10x10"},
 }
-#: committed policy-value nets by name and board size: ``default`` is, on 8x8, ``pv-8x8`` fine-tuned on
-#: 27,082 of ``uct``'s own moves (``experiments/uct-net-8x8/command.txt``), on 10x10 the
-#: train-loop's eighth generation fine-tuned on uct's 8x8 moves, then on 19,771 of its 10x10 moves
-#: (``experiments/pv-10x10/command.txt``); ``pv-8x8`` the train-loop's net
+#: committed policy-value nets by name and board size: ``default`` is the 8x8 train-loop's eighth
+#: generation (``experiments/expert-iteration-8x8``) fine-tuned on ``uct``'s own moves of both sizes,
+#: the size it serves last: on 8x8 on 19,771 of its 10x10 moves, then 50,467 of its 8x8 moves, on
+#: 10x10 the other way round (``experiments/pv-10x10/command.txt``; the 8x8 net before them,
+#: ``pv-8x8`` fine-tuned on uct's 8x8 moves alone, is ``experiments/uct-net-8x8/uct-moves-ft6``);
+#: ``pv-8x8`` the first train-loop's net
 POLICY_VALUE_WEIGHTS: dict[str, dict[int, str]] = {
     "default": {8: "pv-uct-8x8", 10: "pv-uct-10x10"},
     "pv-8x8": {8: "pv-8x8"},

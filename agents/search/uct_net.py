@@ -25,8 +25,8 @@ whole moves; with ``depth`` 2 or more it lands on a position this guidance has r
 guided nodes of the kept tree are remembered (by their line of moves) and not mixed twice.
 
 **During the search** (``guide_at=N``; by default ``GUIDE_AT``'s setting for the board size, whatever
-the net: 8 on 10x10, where it was measured with ``pv-uct-10x10``; off on the other sizes, measured
-level on 8x8 with ``guide_at=128`` and not measured on the rest): the simulations run in parts of ``PART``,
+the net: 8 on 10x10 and 64 on 8x8, where they were measured with ``pv-uct-10x10`` and ``pv-uct-8x8``;
+off on the other sizes, not measured there): the simulations run in parts of ``PART``,
 and between two parts every position of the tree the simulations have visited ``N`` times or more
 (``uct_tree.visited``) gets the net's priors as the root did: its queen moves the slide policy, the
 arrows of each such queen move the arrow policy. One forward pass for all the new ones, none for a
@@ -35,7 +35,8 @@ search settles, at a cost of one evaluation per position that earned ``N`` simul
 ``value_visits=K`` the same forward pass's value of each such position also counts as ``K``
 simulations that ended there (``uct_tree.back_up``: backed up to the root as ``run`` backs up
 one): the net's judgement joins the territory leaves' beneath it, weighted by ``K`` against the
-``N`` or more simulations already below.
+``N`` or more simulations already below (by default ``VALUE_VISITS``' setting for the board size
+where ``guide_at`` is not given either: 16 on 8x8, 0 elsewhere).
 
 **Cost.** The net runs once on the root's queen moves and, with ``depth=1``, on the replies to
 its ``top`` best moves; the replies' level is skipped when the deadline leaves less than
@@ -43,9 +44,9 @@ its ``top`` best moves; the replies' level is skipped when the deadline leaves l
 guided search builds the very tree and move of ``uct`` (tested). What the guidance costs per move,
 how often the net agrees with uct's moves, and what it is worth in games are measured in
 ``benchmarks/README.md`` (its learned-agent section), ``experiments/uct-net-8x8/`` and
-``experiments/pv-10x10/``; the default weights are ``pv-uct-8x8`` on 8x8 (the self-play net
-``pv-8x8`` fine-tuned on uct's own moves) and ``pv-uct-10x10`` on 10x10 (fine-tuned on uct's 8x8,
-then 10x10 moves); other sizes play the nearest size's net (the nets are fully convolutional).
+``experiments/pv-10x10/``; the default weights are the 8x8 expert-iteration net fine-tuned on uct's
+moves on both sizes: ``pv-uct-8x8`` (on uct's 10x10, then 8x8 moves) on 8x8 and ``pv-uct-10x10``
+(8x8, then 10x10) on 10x10; other sizes play the nearest size's net (the nets are fully convolutional).
 
 ``make("uct-net")`` (until this version also ``make("cnn")``, whose guidance options were
 ``net_mix``, ``net_top``, ``net_depth`` and ``net_value``, see ``agents.evaluation.cnn``). Options:
@@ -99,10 +100,15 @@ REPLY_COST = 5.0
 MAX_DEPTH = 3
 #: ``guide_at``'s setting per board size when it is not given (others: 0). On 10x10, with
 #: ``pv-uct-10x10``, it won 80-50 (Elo +82, +21 to +143) against the previous default (the 8x8 net,
-#: the root's guidance only; SPRT at 0.3 s, ``experiments/pv-10x10/command.txt``); on 8x8, where
-#: uct's simulations cost a tenth as much, ``guide_at=128`` was level with the root's guidance
-#: (101-99) at 0.74x the simulations a second
-GUIDE_AT: dict[int, int] = {10: 8}
+#: the root's guidance only; SPRT at 0.3 s, ``experiments/pv-10x10/command.txt``); on 8x8 with
+#: ``VALUE_VISITS``' 16 and ``pv-uct-8x8``, see ``VALUE_VISITS`` (``guide_at=128`` alone, with the
+#: earlier 8x8 net, was level with the root's guidance, 101-99)
+GUIDE_AT: dict[int, int] = {8: 64, 10: 8}
+#: ``value_visits``' setting per board size when neither it nor ``guide_at`` is given (others: 0).
+#: On 8x8, with ``GUIDE_AT``'s 64 and ``pv-uct-8x8``, it won 118-82 (Elo +63, +14 to +112) against
+#: the previous default (the earlier 8x8 net, the root's guidance only; SPRT at 0.3 s, H1 at 200
+#: games, ``experiments/uct-net-guide-at/command.txt``)
+VALUE_VISITS: dict[int, int] = {8: 16}
 #: ``guide_at``: simulations between two looks for positions visited often enough (a few ms of them)
 PART = 4096
 #: ``guide_at``: the most positions one look finds (breadth first: the deepest are left for the next)
@@ -239,7 +245,8 @@ def _game_line(board: Board) -> bytes:
         ),
         "value_visits": opt(
             "with guide_at: the simulations that the net's value of each position it guides counts for "
-            "(backed up to the root; 0: its priors only)",
+            "(backed up to the root; 0: its priors only; none: with guide_at not given either, the board size's "
+            "setting, " + ", ".join(f"{n} on {s}x{s}" for s, n in sorted(VALUE_VISITS.items())) + ", 0 otherwise)",
             ge=0,
             le=MAX_VALUE_VISITS,
         ),
@@ -260,7 +267,7 @@ class UCTNet(UCT):
         depth: int = 1,
         value: float = 0.0,
         guide_at: Optional[int] = None,
-        value_visits: int = 0,
+        value_visits: Optional[int] = None,
         net_threads: int = 1,
         runtime: str = "auto",
         **options: Any,
@@ -278,7 +285,7 @@ class UCTNet(UCT):
             raise OptionError(f"depth={depth!r}: must be a whole number from 0 (the root) to {MAX_DEPTH}")
         if guide_at is not None and (isinstance(guide_at, bool) or not isinstance(guide_at, int) or guide_at < 0):
             raise OptionError(f"guide_at={guide_at!r}: a whole number >= 0 (0: off) or none (the size's setting)")
-        if (
+        if value_visits is not None and (
             isinstance(value_visits, bool)
             or not isinstance(value_visits, int)
             or not 0 <= value_visits <= MAX_VALUE_VISITS
@@ -293,7 +300,7 @@ class UCTNet(UCT):
             )
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
         self.guide_at = None if guide_at is None else int(guide_at)
-        self.value_visits = int(value_visits)
+        self.value_visits = None if value_visits is None else int(value_visits)
         self._part = PART  # the simulations of a part where ``guide_at`` is on
         self._visited: dict[int, Visited] = {}  # the scan's arrays, per board size
         self._net_seconds = NET_SECONDS  # the net's seconds per position in the last ``_between``
@@ -315,6 +322,13 @@ class UCTNet(UCT):
     def guided_at(self, size: int) -> int:
         """``guide_at`` on ``size`` x ``size`` boards: as given, else ``GUIDE_AT``'s (0: off)."""
         return GUIDE_AT.get(size, 0) if self.guide_at is None else self.guide_at
+
+    def valued_visits(self, size: int) -> int:
+        """``value_visits`` on ``size`` x ``size`` boards: as given, else ``VALUE_VISITS``' where
+        ``guide_at`` is not given either (a ``guide_at`` given alone values nothing), else 0."""
+        if self.value_visits is not None:
+            return self.value_visits
+        return VALUE_VISITS.get(size, 0) if self.guide_at is None else 0
 
     def _part_size(self, size: int) -> int:
         """``PART`` (``_part``) where ``guide_at`` is on for ``size``: the looks run between parts."""
@@ -437,11 +451,12 @@ class UCTNet(UCT):
         began = time.perf_counter()
         values, slide, arrow = self.net(board.size).evaluate(found.cells[at], found.sides[at])
         self._net_seconds = max((time.perf_counter() - began) / len(at), 1e-6)
-        if self.value_visits:  # before any re-sorting moves the rows ``found`` names
+        visits = self.valued_visits(board.size)
+        if visits:  # before any re-sorting moves the rows ``found`` names
             valued = [e for e, _ in todo if e and ni[found.nodes[e], T.KIND] == T.KIND_MOVE]
             net_values = np.array([values[row[e]] for e in valued], np.float64)
             T.back_up(ni, nf, found.nodes, found.parents, found.sides, np.array(valued, np.int64), net_values,
-                      self.value_visits)  # fmt: skip
+                      visits)  # fmt: skip
         # deepest first: re-sorting a node's children moves their rows
         nodes = [int(found.nodes[e]) for e, _ in reversed(todo)]
         rows = [

@@ -196,10 +196,10 @@ def test_value_visits_back_up_the_net_values_of_the_guided_positions(net_path):
 
 def test_guide_at_by_default_is_the_board_sizes_setting(net_path):
     """Not given (or ``none``), ``guide_at`` is ``GUIDE_AT``'s for the board size: on 10x10 the
-    search guides the positions it visits often, on 8x8 it builds the tree of ``guide_at=0``;
-    given, it is the same on every size."""
+    search guides the positions it visits often, on 6x6 (no setting) it builds the tree of
+    ``guide_at=0``; given, it is the same on every size."""
     default = UCTNet(weights=net_path, sims=2000, seed=3)
-    assert (default.guided_at(10), default.guided_at(8), default.guided_at(6)) == (8, 0, 0)
+    assert (default.guided_at(10), default.guided_at(8), default.guided_at(6)) == (8, 64, 0)
     assert agents.make(f"uct-net:weights={net_path},guide_at=none").guided_at(10) == 8
     given = UCTNet(weights=net_path, guide_at=16)
     assert (given.guided_at(10), given.guided_at(8)) == (16, 16)
@@ -210,11 +210,22 @@ def test_guide_at_by_default_is_the_board_sizes_setting(net_path):
         agent.search(Board(10))
     assert len(default._guided) > len(off._guided) + 10  # positions guided during the search
     for agent in (default, off):
-        agent.search(Board(8))
+        agent.search(Board(6))
     (ni0, nf0, st0), (ni, nf, st) = off._tree, default._tree
     rows = int(st0[T.FREE])
     assert int(st[T.FREE]) == rows and np.array_equal(ni0[:rows], ni[:rows])
     assert np.allclose(nf0[:rows], nf[:rows], equal_nan=True)
+
+
+def test_value_visits_by_default_is_the_board_sizes_setting_with_guide_at_not_given(net_path):
+    """``value_visits`` not given (or ``none``) is ``VALUE_VISITS``' for the board size while
+    ``guide_at`` is not given either; a ``guide_at`` given alone values nothing; given, it holds."""
+    default = agents.make(f"uct-net:weights={net_path},value_visits=none")
+    assert [default.valued_visits(n) for n in (6, 8, 10)] == [0, 16, 0]
+    assert [UCTNet(weights=net_path, guide_at=64).valued_visits(n) for n in (6, 8, 10)] == [0, 0, 0]
+    given = UCTNet(weights=net_path, guide_at=8, value_visits=4)
+    assert [given.valued_visits(n) for n in (6, 8, 10)] == [4, 4, 4]
+    assert UCTNet(weights=net_path, guide_at=8, value_visits=0).valued_visits(8) == 0
 
 
 @pytest.mark.parametrize(
