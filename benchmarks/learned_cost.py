@@ -134,8 +134,9 @@ def main() -> None:
     if args.plies < 2:
         parser.error(f"--plies {args.plies}: give 2 or more (White's turns among them are searched)")
     rows: list[dict[str, Any]] = []
-    # guide_at=0: the first levels' guidance alone (on 10x10 the default also guides during the search,
-    # which the --guide-at columns measure)
+    # guide_at=0: the first levels' guidance alone (on 8x8 and 10x10 the default also guides during the
+    # search, which the --guide-at columns measure; without value_visits, whose back-up reuses the same
+    # forward pass and costs little beside it)
     learned_spec = f"uct-net:time={args.time:g},weights={args.weights},guide_at=0"
     for size in args.sizes:
         boards = game_positions(args.game, size, args.plies) if args.game else positions(size, args.positions)

@@ -48,7 +48,7 @@ VALUE_WEIGHTS: dict[str, dict[int, str]] = {
 #: the size it serves last: on 8x8 on 19,771 of its 10x10 moves, then 50,467 of its 8x8 moves, on
 #: 10x10 the other way round (``experiments/pv-10x10/command.txt``; the 8x8 net before them,
 #: ``pv-8x8`` fine-tuned on uct's 8x8 moves alone, is ``experiments/uct-net-8x8/uct-moves-ft6``);
-#: ``pv-8x8`` the first train-loop's net
+#: ``pv-8x8`` the net of ``pvmcts``' self-play loop (``experiments/pv-8x8``)
 POLICY_VALUE_WEIGHTS: dict[str, dict[int, str]] = {
     "default": {8: "pv-uct-8x8", 10: "pv-uct-10x10"},
     "pv-8x8": {8: "pv-8x8"},

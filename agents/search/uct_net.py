@@ -43,10 +43,11 @@ its ``top`` best moves; the replies' level is skipped when the deadline leaves l
 ``REPLY_COST`` times what the root's level took, so short moves are not overrun. With ``mix=0`` the
 guided search builds the very tree and move of ``uct`` (tested). What the guidance costs per move,
 how often the net agrees with uct's moves, and what it is worth in games are measured in
-``benchmarks/README.md`` (its learned-agent section), ``experiments/uct-net-8x8/`` and
-``experiments/pv-10x10/``; the default weights are the 8x8 expert-iteration net fine-tuned on uct's
-moves on both sizes: ``pv-uct-8x8`` (on uct's 10x10, then 8x8 moves) on 8x8 and ``pv-uct-10x10``
-(8x8, then 10x10) on 10x10; other sizes play the nearest size's net (the nets are fully convolutional).
+``benchmarks/README.md`` (its learned-agent section), ``experiments/uct-net-8x8/``,
+``experiments/pv-10x10/`` and ``experiments/uct-net-guide-at/``; the default weights are the 8x8
+expert-iteration net fine-tuned on uct's moves on both sizes: ``pv-uct-8x8`` (on uct's 10x10, then
+8x8 moves) on 8x8 and ``pv-uct-10x10`` (8x8, then 10x10) on 10x10; other sizes play the nearest
+size's net (the nets are fully convolutional).
 
 ``make("uct-net")`` (until this version also ``make("cnn")``, whose guidance options were
 ``net_mix``, ``net_top``, ``net_depth`` and ``net_value``, see ``agents.evaluation.cnn``). Options:
@@ -99,14 +100,14 @@ REPLY_COST = 5.0
 #: the deepest guided level (``depth``): the positions of a level are ``top`` times the last's
 MAX_DEPTH = 3
 #: ``guide_at``'s setting per board size when it is not given (others: 0). On 10x10, with
-#: ``pv-uct-10x10``, it won 80-50 (Elo +82, +21 to +143) against the previous default (the 8x8 net,
-#: the root's guidance only; SPRT at 0.3 s, ``experiments/pv-10x10/command.txt``); on 8x8 with
-#: ``VALUE_VISITS``' 16 and ``pv-uct-8x8``, see ``VALUE_VISITS`` (``guide_at=128`` alone, with the
-#: earlier 8x8 net, was level with the root's guidance, 101-99)
+#: ``pv-uct-10x10``, it won 80-50 (Elo +82, +21 to +143) against ``uct-moves-ft6`` with the root's
+#: guidance only (SPRT at 0.3 s, ``experiments/pv-10x10/command.txt``); on 8x8 with ``VALUE_VISITS``'
+#: 16, see there (``guide_at=128`` alone, with the expert-iteration gen-8 net, was level with that
+#: net's root guidance, 101-99). It acts in searches of more than ``PART`` simulations only
 GUIDE_AT: dict[int, int] = {8: 64, 10: 8}
 #: ``value_visits``' setting per board size when neither it nor ``guide_at`` is given (others: 0).
 #: On 8x8, with ``GUIDE_AT``'s 64 and ``pv-uct-8x8``, it won 118-82 (Elo +63, +14 to +112) against
-#: the previous default (the earlier 8x8 net, the root's guidance only; SPRT at 0.3 s, H1 at 200
+#: ``experiments/uct-net-8x8/uct-moves-ft6`` with the root's guidance only (SPRT at 0.3 s, H1 at 200
 #: games, ``experiments/uct-net-guide-at/command.txt``)
 VALUE_VISITS: dict[int, int] = {8: 16}
 #: ``guide_at``: simulations between two looks for positions visited often enough (a few ms of them)
@@ -240,7 +241,7 @@ def _game_line(board: Board) -> bytes:
             "during the search, every position visited this many times gets the net's priors too "
             "(0: only the guidance before the simulations; none: the board size's setting, "
             + ", ".join(f"{n} on {s}x{s}" for s, n in sorted(GUIDE_AT.items()))
-            + ", 0 on the others)",
+            + ", 0 on the others; given, value_visits is 0 unless given too)",
             ge=0,
         ),
         "value_visits": opt(

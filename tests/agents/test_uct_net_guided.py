@@ -226,6 +226,11 @@ def test_value_visits_by_default_is_the_board_sizes_setting_with_guide_at_not_gi
     given = UCTNet(weights=net_path, guide_at=8, value_visits=4)
     assert [given.valued_visits(n) for n in (6, 8, 10)] == [4, 4, 4]
     assert UCTNet(weights=net_path, guide_at=8, value_visits=0).valued_visits(8) == 0
+    default._part = 512  # several parts: the 8x8 default values what it guides
+    result = default.search(Board(8), agents.Limit(simulations=20000))
+    ni, _, st = default._tree
+    extra = int(ni[st[T.ROOT], T.VISITS]) - result.simulations
+    assert extra > 0 and extra % 16 == 0
 
 
 @pytest.mark.parametrize(
