@@ -220,6 +220,11 @@ def _game_line(board: Board) -> bytes:
     return np.array(actions, np.int16).tobytes()
 
 
+def _by_size(setting: dict[int, int]) -> str:
+    """A per-size setting in an option's help: ``64 on 8x8, 8 on 10x10, 0 on the others``."""
+    return ", ".join(f"{n} on {s}x{s}" for s, n in sorted(setting.items())) + ", 0 on the others"
+
+
 @register(
     "uct-net",
     extends="uct",
@@ -240,14 +245,13 @@ def _game_line(board: Board) -> bytes:
         "guide_at": opt(
             "during the search, every position visited this many times gets the net's priors too "
             "(0: only the guidance before the simulations; none: the board size's setting, "
-            + ", ".join(f"{n} on {s}x{s}" for s, n in sorted(GUIDE_AT.items()))
-            + ", 0 on the others; given, value_visits is 0 unless given too)",
+            f"{_by_size(GUIDE_AT)}; given, value_visits is 0 unless given too)",
             ge=0,
         ),
         "value_visits": opt(
             "with guide_at: the simulations that the net's value of each position it guides counts for "
             "(backed up to the root; 0: its priors only; none: with guide_at not given either, the board size's "
-            "setting, " + ", ".join(f"{n} on {s}x{s}" for s, n in sorted(VALUE_VISITS.items())) + ", 0 otherwise)",
+            f"setting, {_by_size(VALUE_VISITS)})",
             ge=0,
             le=MAX_VALUE_VISITS,
         ),
