@@ -321,6 +321,11 @@ class UCT(SearchAgent):
         (0: one part, ``_between`` unused, as in uct itself)."""
         return 0
 
+    def _waiting(self, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """The buffers of the leaves the simulations hold for an outside evaluator on ``size`` x
+        ``size`` boards (``uct_tree.leaves``; ``agents.search.uct_net``'s ``leaves``): none in uct."""
+        return T.leaves.buffers(0, size)
+
     def _between(self, board: Board, tree: Tree, icfg: np.ndarray, stop: float) -> None:
         """Between two parts of ``_part_size`` simulations (no thread searching), before the deadline's
         ``stop`` (``perf_counter`` seconds): a subclass may give nodes priors
@@ -348,8 +353,11 @@ class UCT(SearchAgent):
         weights = self.evaluator.params_for(board.size)  # the evaluator's set for this board size
         position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())
         self._guide(board, *position, icfg, ni, nf, st, self._buffers(board.size, 0), deadline.stop)
-        if self.threads > 1:
-            icfg[T.VLOSS] = self.threads  # virtual loss: the threads spread over the one tree
+        held = self._waiting(board.size)
+        if self.threads > 1 or len(held[0]):
+            # virtual loss: the threads spread over the one tree, and so do the simulations
+            # around the leaves held for an outside evaluator
+            icfg[T.VLOSS] = self.threads
         states = self._thread_states(st, ni.shape[0])
         starts = [int(own[T.FREE]) for own in states]  # the first row each thread allocates
         settle = int(limit.time_max is not None)
@@ -357,7 +365,7 @@ class UCT(SearchAgent):
         def job(k: int, sims: int) -> tuple[Any, ...]:
             position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())  # each thread's own
             fixed = (int(board.turn), board.dirs, self.evaluator.kernel, weights, self.fcfg, icfg, ni, nf)
-            return (*position, *fixed, states[k], sims, deadline.ns, settle, *self._buffers(board.size, k))
+            return (*position, *fixed, states[k], sims, deadline.ns, settle, *self._buffers(board.size, k), *held)
 
         sims = 0
         if self.threads > 1 and ni[int(st[T.ROOT]), T.FIRST] < 0:

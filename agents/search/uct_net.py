@@ -75,25 +75,24 @@ import time
 from typing import Any, Optional
 
 import numpy as np
-from numba import njit, types
 
 from amazons_env import Board, core
 
-from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.nets import require_torch
 from agents.nets.inference import PVNet
 from agents.nets.onnx_runtime import RUNTIME_HELP, RUNTIMES
 from agents.nets.store import POLICY_VALUE_WEIGHTS, policy_value_net, trained_sizes
 from agents.options import OptionError, opt
 from agents.registry import register
-from agents.search import endgame
 from agents.search import uct_tree as T
+from agents.search.agent import Deadline
 from agents.search.uct import UCT, kids, visit_policy
 from agents.search.uct_tree import Visited
+from agents.search.uct_tree.lines import Position, actions, game_line
 
-__all__ = ["UCTNet", "expand_nodes", "visit_policy", "kids"]
+__all__ = ["UCTNet", "visit_policy", "kids"]
 
-FIRST, NKIDS, SOLVED, MAX_KIDS, FREE = T.FIRST, T.NKIDS, T.SOLVED, T.MAX_KIDS, T.FREE
+FIRST, NKIDS = T.FIRST, T.NKIDS
 #: the replies' level of guidance costs about this many times the root's (measured on 8x8, ``top=8``:
 #: 1.7 ms for the root, 10 ms in all, see the module docstring)
 REPLY_COST = 5.0
@@ -123,101 +122,8 @@ MAX_VALUE_VISITS = 1024
 #: ``guide_at``: the positions of one look's forward pass in a search without a deadline, so that a
 #: deadline set while it runs (a ponder hit) is not overrun by more than a few tens of milliseconds
 GUIDE_BATCH = 512
-_EXPAND_ARGS = (
-    types.int64[::1],
-    types.uint8[:, ::1],
-    types.int64[:, :, ::1],
-    types.int64[::1],
-    types.int64[::1],
-    types.int64[::1],
-    KERNEL_TYPE,
-    types.float64[::1],
-    types.float64[::1],
-    types.int64[::1],
-    types.int32[:, ::1],
-    types.float64[:, ::1],
-    types.int64[::1],
-    types.int64[:, ::1],
-    types.float64[::1],
-    types.int64[:, ::1],
-    types.float64[::1],
-    types.int64[::1],
-)
-
-
-@njit(types.int64[::1](*_EXPAND_ARGS), cache=True)
-def expand_nodes(
-    xs, cells, queens, sides, nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores, stats
-):
-    """Expand each node ``xs[k]`` of a ``uct_tree`` tree (``cells[k]``/``queens[k]``: its position,
-    ``sides[k]`` to act there) as ``uct_tree.run`` would on reaching it; returns each one's first
-    child row, or -1 where it stays a leaf: proven (no move left, or counted by the filling phase, as
-    ``run`` marks it), or no room left in the tree. One call for many nodes: numba's dispatch of the
-    kernel argument costs more than a small expansion."""
-    out = np.full(len(xs), -1, np.int64)
-    for k in range(len(xs)):
-        x, side, c, q = xs[k], sides[k], cells[k], queens[k]
-        if ni[x, FIRST] >= 0:
-            out[k] = ni[x, FIRST]
-            continue
-        if ni[x, SOLVED] != 0 or st[FREE] + icfg[MAX_KIDS] > ni.shape[0]:
-            continue
-        if ni[x, T.KIND] == T.KIND_MOVE:
-            if not core.has_move(c, q, nq, side, dirs):
-                ni[x, SOLVED] = 1
-                continue
-            if icfg[T.ENDGAME] > 0:
-                outcome, _ = endgame.fill_value(c, q, nq, side, dirs, icfg[T.ENDGAME])
-                if outcome != 0:
-                    ni[x, SOLVED] = -outcome
-                    continue
-        T.expand(x, c, q, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores, stats)
-        out[k] = ni[x, FIRST]
-    return out
-
-
-class _Position:
-    """A position of the tree in Python: padded ``cells``, ``queens``, counts, the side to act and
-    its ``line``: the tree actions (``_action``) from the game's start to its node, which name the
-    node (a tree may reach one position by two orders of moves; only one of them was guided)."""
-
-    def __init__(self, cells: np.ndarray, queens: np.ndarray, nq: np.ndarray, side: int, line: bytes) -> None:
-        self.cells, self.queens, self.nq, self.side, self.line = cells, queens, nq, side, line
-
-    def after(self, ni: np.ndarray, x: int) -> "_Position":
-        """The position after node ``x``'s action (a queen move, an arrow or a whole move)."""
-        cells, queens, side = self.cells.copy(), self.queens.copy(), self.side
-        frm, to, arrow = (int(v) for v in ni[x, [T.FROM, T.TO, T.ARROW]])
-        if frm >= 0:
-            i = int(np.flatnonzero(queens[side, : self.nq[side]] == frm)[0])
-            cells[to], cells[frm] = cells[frm], core.EMPTY
-            queens[side, i] = to
-        if arrow >= 0:
-            cells[arrow] = core.ARROW
-            side = 1 - side
-        return _Position(cells, queens, self.nq, side, self.line + _action(ni, x))
-
-
-def _actions(ni: np.ndarray, rows: "int | np.ndarray") -> np.ndarray:
-    """The actions of the nodes ``rows`` as parts of lines: their padded (from, to, arrow), -1 where
-    unused, as ``int16`` (one row's bytes a part)."""
-    return ni[rows, T.FROM : T.ARROW + 1].astype(np.int16)
-
-
-def _action(ni: np.ndarray, x: int) -> bytes:
-    """Node ``x``'s action, as a part of a line (``_actions``)."""
-    return _actions(ni, x).tobytes()
-
-
-def _game_line(board: Board) -> bytes:
-    """The line of ``board``'s position: its moves so far as a split tree's actions (a queen move,
-    then its arrow), so that the line of a node is its root's line and the actions down to it."""
-    padded = core.padded_index(board.size)
-    actions = [
-        (int(padded[m.from_square]), int(padded[m.to_square]), -1, -1, -1, int(padded[m.arrow]))
-        for m in board.move_stack
-    ]
-    return np.array(actions, np.int16).tobytes()
+#: ``leaves``: the largest batch accepted (each held leaf keeps a few kilobytes of buffers)
+MAX_LEAVES = 1024
 
 
 def _by_size(setting: dict[int, int]) -> str:
@@ -255,6 +161,13 @@ def _by_size(setting: dict[int, int]) -> str:
             ge=0,
             le=MAX_VALUE_VISITS,
         ),
+        "leaves": opt(
+            "leaves held for the net in one batch: every position below the root that the simulations expand "
+            "gets the net's priors, and its value blended into that simulation's (leaf_value; 0: off; one thread)",
+            ge=0,
+            le=MAX_LEAVES,
+        ),
+        "leaf_value": opt("with leaves: the net's weight in a held leaf's value, against the evaluator's", ge=0, le=1),
         "net_threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024),
         "runtime": opt(RUNTIME_HELP, choices=RUNTIMES),
     },
@@ -273,6 +186,8 @@ class UCTNet(UCT):
         value: float = 0.0,
         guide_at: Optional[int] = None,
         value_visits: Optional[int] = None,
+        leaves: int = 0,
+        leaf_value: float = 0.5,
         net_threads: int = 1,
         runtime: str = "auto",
         **options: Any,
@@ -281,7 +196,7 @@ class UCTNet(UCT):
         super().__init__(**options)
         if self.tree != "split":
             raise OptionError("tree='move': the net's priors are for a split tree (queen move, then arrow)")
-        for key, v in (("mix", mix), ("value", value)):
+        for key, v in (("mix", mix), ("value", value), ("leaf_value", leaf_value)):
             if not (isinstance(v, (int, float)) and 0 <= v <= 1):
                 raise OptionError(f"{key}={v!r}: must be a number in 0..1")
         if not (isinstance(top, int) and top >= 0):
@@ -303,6 +218,15 @@ class UCTNet(UCT):
                 f"value_visits={value_visits}: needs guide_at >= 1 given (guide_at={guide_at!r}; the positions it "
                 "values are guide_at's, and not given it is the board size's setting, 0 on some sizes)"
             )
+        if isinstance(leaves, bool) or not isinstance(leaves, int) or not 0 <= leaves <= MAX_LEAVES:
+            raise OptionError(f"leaves={leaves!r}: must be a whole number from 0 (off) to {MAX_LEAVES}")
+        if leaves and (guide_at or value_visits or self.threads > 1):
+            raise OptionError(
+                f"leaves={leaves}: every expanded position gets the net's priors and value already, so guide_at "
+                f"and value_visits are for searches without it (guide_at={guide_at!r}, value_visits="
+                f"{value_visits!r}); and it holds leaves for one thread (threads={self.threads})"
+            )
+        self.leaves, self.leaf_value = int(leaves), float(leaf_value)
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
         self.guide_at = None if guide_at is None else int(guide_at)
         self.value_visits = None if value_visits is None else int(value_visits)
@@ -313,7 +237,8 @@ class UCTNet(UCT):
         self.weights, self.net_threads, self.runtime = str(weights), int(net_threads), str(runtime)
         for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # a bad file fails here, not in a game
             self.net(size)
-        self._guided: set[bytes] = set()  # the lines (``_Position``) of the nodes whose children have the net's priors
+        self._held: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # ``leaves``' buffers, per board size
+        self._guided: set[bytes] = set()  # the lines (``Position``) of the nodes whose children have the net's priors
         self._root_line = b""  # the line of this search's root, set by ``_guide`` (which runs first)
 
     def reset(self) -> None:
@@ -325,14 +250,17 @@ class UCTNet(UCT):
         return policy_value_net(self.weights, size, self.net_threads, self.runtime)
 
     def guided_at(self, size: int) -> int:
-        """``guide_at`` on ``size`` x ``size`` boards: as given, else ``GUIDE_AT``'s (0: off)."""
+        """``guide_at`` on ``size`` x ``size`` boards: as given, else ``GUIDE_AT``'s (0: off; 0 with
+        ``leaves``, which guides every position the simulations expand)."""
+        if self.leaves:
+            return 0
         return GUIDE_AT.get(size, 0) if self.guide_at is None else self.guide_at
 
     def valued_visits(self, size: int) -> int:
         """``value_visits`` on ``size`` x ``size`` boards: as given, else ``VALUE_VISITS``' where
         ``guide_at`` is not given either (a ``guide_at`` given alone values nothing), else 0."""
-        if self.value_visits is not None:
-            return self.value_visits
+        if self.value_visits is not None or self.leaves:
+            return self.value_visits or 0
         return VALUE_VISITS.get(size, 0) if self.guide_at is None else 0
 
     def _part_size(self, size: int) -> int:
@@ -362,8 +290,8 @@ class UCTNet(UCT):
         weights = self.evaluator.params_for(size)  # the set uct's own simulations use on this size
         fixed = (nq, board.dirs, self.evaluator.kernel, weights, self.fcfg, icfg, ni, nf, st, *buffers)
 
-        def expand(nodes: list[tuple[int, _Position]]) -> np.ndarray:
-            return expand_nodes(
+        def expand(nodes: list[tuple[int, Position]]) -> np.ndarray:
+            return T.expand_nodes(
                 np.array([x for x, _ in nodes], np.int64),
                 np.stack([p.cells for _, p in nodes]),
                 np.stack([p.queens for _, p in nodes]),
@@ -371,8 +299,8 @@ class UCTNet(UCT):
                 *fixed,
             )
 
-        line = self._root_line = _game_line(board)
-        level = [(int(st[T.ROOT]), _Position(cells.copy(), queens.copy(), nq, int(board.turn), line))]
+        line = self._root_line = game_line(board)
+        level = [(int(st[T.ROOT]), Position(cells.copy(), queens.copy(), nq, int(board.turn), line))]
         guided = self._guided
         if ni[int(st[T.ROOT]), FIRST] < 0:  # a fresh tree: nothing in it was guided
             guided.clear()
@@ -432,10 +360,10 @@ class UCTNet(UCT):
             found = self._visited[board.size] = Visited(board, VISITED_ROWS)
         count = found.scan(ni, int(st[T.ROOT]), self.guided_at(board.size), board)
         lines = [self._root_line]  # each entry's node's line (the parents come first)
-        actions = _actions(ni, found.nodes[:count])
+        steps = actions(ni, found.nodes[:count])
         parents = found.parents[:count].tolist()
         for e in range(1, count):
-            lines.append(lines[parents[e]] + actions[e].tobytes())
+            lines.append(lines[parents[e]] + steps[e].tobytes())
         # (entry, its line): its queen moves' priors or its arrows'
         todo = [(e, line) for e, line in enumerate(lines) if line not in self._guided]
         # the net runs at a move node's position: a queen move's arrows are its parent's outputs
@@ -489,6 +417,69 @@ class UCTNet(UCT):
             ni, nf, np.array(nodes, np.int64), np.array(rows, np.int64), np.ascontiguousarray(slide),
             np.ascontiguousarray(arrow), core.public_index(size), line_channels(size), self.mix,
         )  # fmt: skip
+
+    def _waiting(self, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """``leaves``' buffers (``uct_tree.leaves``) for ``size`` x ``size`` boards; none without."""
+        if not self.leaves:
+            return super()._waiting(size)
+        if size not in self._held:
+            self._held[size] = T.leaves.buffers(self.leaves, size)
+        return self._held[size]
+
+    def _run(self, jobs: list[tuple[Any, ...]], states: list[np.ndarray], deadline: Deadline) -> tuple[int, str]:
+        """With ``leaves``: ``uct_tree.run`` again and again until it stops for another reason than
+        a full batch of held leaves, which are evaluated and released after each call
+        (``_release``); uct's ``_run`` without."""
+        if not self.leaves:
+            return super()._run(jobs, states, deadline)
+        job = jobs[0]  # one thread
+        nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, sims = job[2], *job[4:13]
+        *buffers, held, held_cells = job[15:]
+        fixed = (nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, *buffers)
+        played, extended = 0, False  # extended: past the deadline's stop, unsure (as ``run``)
+        while True:
+            played += T.run(*job[:12], sims - played, *job[13:])
+            self._release(ni, nf, st, held, held_cells, fixed)
+            why = T.STOPS[int(st[T.STOPPED])]
+            if why == "batch" and played < sims and time.perf_counter() >= deadline.stop:
+                if T.sure(ni, nf, int(st[T.ROOT]), fcfg[T.SURE]):  # ``run``'s stop, at the batch's end
+                    return played, "time_max" if extended else "time"
+                extended = True
+            if why != "batch" or played >= sims:
+                why = "simulations" if why == "batch" else why
+                return played, "time_max" if extended and why == "time" else why
+
+    def _release(
+        self,
+        ni: np.ndarray,
+        nf: np.ndarray,
+        st: np.ndarray,
+        held: np.ndarray,
+        held_cells: np.ndarray,
+        fixed: tuple[Any, ...],
+    ) -> None:
+        """The leaves ``uct_tree.run`` held (``uct_tree.leaves``): expanded, one forward pass for
+        all, their children given the net's priors, and each one's value, ``(1 - leaf_value) *
+        its score + leaf_value * the net's`` (a proven one's: its proof), backed up its path."""
+        count = int(st[T.PENDING])
+        if not count:
+            return
+        L = T.leaves
+        size = int(np.sqrt(held_cells.shape[1])) - 2
+        xs, sides, cells = held[:count, L.LEAF].copy(), held[:count, L.SIDE].copy(), held_cells[:count]
+        ni[xs, FIRST] = -1  # no longer waiting: expanded now, or left a leaf (proven, or no room)
+        firsts = T.expand_nodes(xs, cells, L.held_queens(held, count), sides, *fixed)
+        values, slide, arrow = self.net(size).evaluate(cells, sides)
+        expanded = np.flatnonzero(firsts >= 0)
+        if len(expanded):
+            self._reprior(ni, nf, xs[expanded].tolist(), expanded.tolist(), slide, arrow, size)
+        w = self.leaf_value
+        blended = (1.0 - w) * nf[xs, T.STATIC] - w * values.astype(np.float64)  # the net's is for the side to move
+        solved = ni[xs, T.SOLVED]
+        L.release(ni, nf, st, held, np.where(solved != 0, solved.astype(np.float64), blended))
+        for j in expanded.tolist():  # their lines, so that ``_guide`` does not mix the net in twice
+            path = held[j, L.PATH + 1 : L.PATH + held[j, L.DEPTH] + 1]
+            self._guided.add(self._root_line + actions(ni, path).tobytes())
 
     def _mix_value(self, ni: np.ndarray, nf: np.ndarray, x: int, net_value: float) -> None:
         """Mix the net's value of the position at move node ``x`` (for its side to move) into the

@@ -17,7 +17,7 @@ from agents.search import uct_tree as T
 from agents.search.alphabeta import AlphaBeta
 from agents.search.result import Limit
 from agents.search.uct import PRIORS, UCT, kids
-from agents.search.uct_net import UCTNet, expand_nodes
+from agents.search.uct_net import UCTNet
 
 
 def guided(agent: UCT, board: Board, stop: float = float("inf")) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -30,7 +30,7 @@ def guided(agent: UCT, board: Board, stop: float = float("inf")) -> tuple[np.nda
     nq = board.queen_counts.copy()
     buffers = agent._buffers(board.size, 0)
     agent._guide(board, board.cells.copy(), board.queens.copy(), nq, icfg, ni, nf, st, buffers, stop)
-    expand_nodes(
+    T.expand_nodes(
         np.array([st[T.ROOT]]),
         board.cells[None].copy(),
         board.queens[None].copy(),

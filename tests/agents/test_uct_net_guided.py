@@ -12,7 +12,8 @@ from amazons_env import Board, core
 import agents
 from agents.search import uct_tree as T
 from agents.search.uct import kids
-from agents.search.uct_net import UCTNet, _action, _game_line
+from agents.search.uct_net import UCTNet
+from agents.search.uct_tree.lines import action, game_line
 
 
 def test_visited_finds_the_often_visited_nodes_with_their_positions():
@@ -68,21 +69,29 @@ def test_guide_at_gives_the_net_priors_to_the_often_visited_positions(net_path):
     ``visited``, named by its line of moves: a position reached by two orders of moves is two
     nodes) has its queen moves' priors equal to the net's slide softmax at its position, and each
     queen move it guided its arrows' softmax; deeper than the root."""
-    from agents.nets.policy_value import move_indices
-
     board = Board(6)
     agent = UCTNet(weights=net_path, mix=1.0, top=0, depth=0, guide_at=10, sims=4000, seed=1)
     agent._part = 512  # several parts in a small search
     agent.search(board)
+    kinds = net_priored(agent, board, 10)
+    assert len(kinds) > 10 and T.KIND_ARROW in kinds
+
+
+def net_priored(agent: UCTNet, board: Board, least: int) -> list[int]:
+    """The kinds of the nodes visited ``least`` times or more that ``agent`` records as guided,
+    each checked to have the net's priors (``mix=1``): a position's queen moves its slide softmax,
+    a queen move's arrows its arrow softmax at the position before it."""
+    from agents.nets.policy_value import move_indices
+
     ni, nf, st = agent._tree
     found = T.Visited(board, 4096)
-    count = found.scan(ni, int(st[T.ROOT]), 10, board)
-    public, net, checked = core.public_index(6), agent.net(6), 0
-    lines = [_game_line(board)]
+    count = found.scan(ni, int(st[T.ROOT]), least, board)
+    public, net, kinds = core.public_index(board.size), agent.net(board.size), []
+    lines = [game_line(board)]
     for e in range(1, count):
         x = int(found.nodes[e])
         arrows = bool(ni[x, T.KIND] == T.KIND_ARROW)
-        lines.append(lines[int(found.parents[e])] + _action(ni, x))
+        lines.append(lines[int(found.parents[e])] + action(ni, x))
         if lines[e] not in agent._guided:
             continue
         p = int(found.parents[e]) if arrows else e
@@ -91,16 +100,16 @@ def test_guide_at_gives_the_net_priors_to_the_often_visited_positions(net_path):
         if arrows:
             dest = int(public[ni[x, T.TO]])
             sq = public[ni[block, T.ARROW]]
-            _, idx = move_indices(np.stack([np.full(len(sq), dest), np.full(len(sq), dest), sq], axis=1), 6)
+            _, idx = move_indices(np.stack([np.full(len(sq), dest), np.full(len(sq), dest), sq], axis=1), board.size)
             logits = arrow[0, idx]
         else:
             frm, to = public[ni[block, T.FROM]], public[ni[block, T.TO]]
-            idx, _ = move_indices(np.stack([frm, to, to], axis=1), 6)
+            idx, _ = move_indices(np.stack([frm, to, to], axis=1), board.size)
             logits = slide[0, idx]
         want = np.exp(logits - logits.max())
         assert np.allclose(nf[block, T.PRIOR], want / want.sum(), rtol=1e-4)
-        checked += 1
-    assert checked > 10
+        kinds.append(int(ni[x, T.KIND]))
+    return kinds
 
 
 def test_guide_at_with_threads_plays_legal_moves(net_path):

@@ -17,7 +17,7 @@ from agents.search import uct_tree as T
 from agents.search.agent import Deadline
 from agents.search.uct import UCT, visit_policy
 from agents.search.uct_tree.choice import pick
-from agents.search.uct_tree.simulation import SURE_LEAD, _settled, _sure
+from agents.search.uct_tree.simulation import SURE_LEAD, _settled, sure
 
 from tests.agents.test_agents import random_position
 
@@ -53,13 +53,13 @@ def test_a_move_is_settled_when_no_runner_up_can_overtake_it_at_any_level():
 def test_a_search_is_sure_of_a_move_that_leads_in_visits_and_mean():
     lead = int(np.ceil(SURE_LEAD * 10))
     ni, nf = _tree([lead, 10], [0.3, 0.2])
-    assert _sure(ni, nf, 0, SURE_LEAD) and not _sure(ni, nf, 0, SURE_LEAD + 0.2)
+    assert sure(ni, nf, 0, SURE_LEAD) and not sure(ni, nf, 0, SURE_LEAD + 0.2)
     ni, nf = _tree([lead - 1, 10], [0.3, 0.2])
-    assert not _sure(ni, nf, 0, SURE_LEAD)  # not far enough ahead
+    assert not sure(ni, nf, 0, SURE_LEAD)  # not far enough ahead
     ni, nf = _tree([lead, 10], [0.1, 0.2])
-    assert not _sure(ni, nf, 0, SURE_LEAD)  # the runner-up has the better mean
+    assert not sure(ni, nf, 0, SURE_LEAD)  # the runner-up has the better mean
     ni, nf = _tree([3], [0.0])
-    assert _sure(ni, nf, 0, 1e9)  # one move
+    assert sure(ni, nf, 0, 1e9)  # one move
 
 
 @pytest.mark.parametrize("spec", ["uct:threads=0", "uct:threads=-1", "uct:threads=1.5", "uct:threads=nan"])

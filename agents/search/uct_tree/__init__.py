@@ -42,7 +42,8 @@ The package, by concept: ``nodes`` (the columns of a node row, the indices of th
 state arrays, a fresh root, the compaction of a kept subtree), ``expansion`` (a node's children,
 scored and given priors), ``simulation`` (``run``: selection, leaf values, backup and proofs) and
 ``visited`` (the often visited nodes and their positions, for an evaluator run between two ``run``s,
-and its values backed up) and ``priors`` (an outside policy's priors mixed into a node's children).
+and its values backed up), ``leaves`` (the leaves ``run`` holds for an evaluator, in batches, and
+their values backed up) and ``priors`` (an outside policy's priors mixed into a node's children).
 Every name is importable from the package itself (``from agents.search import uct_tree as T``).
 
 Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s cheap queen level:
@@ -61,7 +62,7 @@ Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s ch
 >>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
 >>> deadline = np.full(2, 1 << 62)  # ``Deadline.ns`` of a search without a time limit
 >>> run(*position, evaluator.kernel, evaluator.params, fcfg, icfg, ni, nf, st, 800, deadline, 0, *buffers,
-...     search_stats())
+...     search_stats(), *leaves.buffers(0, 6))  # no leaves held for an outside evaluator
 800
 >>> STOPS[st[STOPPED]]
 'simulations'
@@ -72,7 +73,8 @@ Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s ch
 (800, 800, 800)
 """
 
-from agents.search.uct_tree.expansion import expand
+from agents.search.uct_tree import leaves
+from agents.search.uct_tree.expansion import expand, expand_nodes
 from agents.search.uct_tree.nodes import (
     ARROW,
     C_PUCT,
@@ -96,6 +98,7 @@ from agents.search.uct_tree.nodes import (
     NI,
     NKIDS,
     NST,
+    PENDING,
     PLAYOUT,
     PRIOR,
     PW_A,
@@ -106,6 +109,7 @@ from agents.search.uct_tree.nodes import (
     SOLVED,
     SPLIT,
     STATIC,
+    STOP_BATCH,
     STOP_PROVEN,
     STOP_SETTLED,
     STOP_SIMULATIONS,
@@ -123,7 +127,7 @@ from agents.search.uct_tree.nodes import (
     new_root,
 )
 from agents.search.uct_tree.priors import reprior
-from agents.search.uct_tree.simulation import run
+from agents.search.uct_tree.simulation import run, sure
 from agents.search.uct_tree.visited import Visited, back_up, visited
 
 __all__ = [
@@ -172,9 +176,14 @@ __all__ = [
     "STOP_TIME_MAX",
     "STOP_SETTLED",
     "STOP_PROVEN",
+    "STOP_BATCH",
+    "PENDING",
     "new_root",
     "run",
+    "sure",
     "expand",
+    "expand_nodes",
+    "leaves",
     "compact",
     "visited",
     "back_up",

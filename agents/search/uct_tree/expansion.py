@@ -12,16 +12,19 @@ move is a proven win. ``simulation.run`` expands the nodes its simulations reach
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from amazons_env import core
 
+from agents.evaluation.evaluator import KERNEL_TYPE
+from agents.search import endgame
 from agents.search.alphabeta_kernel import EVALS as EVALS_AB
 from agents.search.alphabeta_kernel import candidates
 from agents.search.rays import ray_end
 from agents.search.uct_tree.nodes import (
     ARROW,
     COMPLETE,
+    ENDGAME,
     EVALS,
     FAST,
     FAST_ARROWS,
@@ -33,6 +36,7 @@ from agents.search.uct_tree.nodes import (
     KIND_ARROW,
     KIND_MOVE,
     KQ,
+    MAX_KIDS,
     NKIDS,
     PRIOR,
     SOLVED,
@@ -44,7 +48,7 @@ from agents.search.uct_tree.nodes import (
     WSUM,
 )
 
-__all__ = ["expand", "queen_moves"]
+__all__ = ["expand", "expand_nodes", "queen_moves"]
 
 
 @njit(cache=True)
@@ -172,3 +176,58 @@ def expand(
     ni[x, COMPLETE] = 1 if complete else 0
     ni[x, FIRST] = first
     st[FREE] = first + n
+
+
+_EXPAND_ARGS = (
+    types.int64[::1],
+    types.uint8[:, ::1],
+    types.int64[:, :, ::1],
+    types.int64[::1],
+    types.int64[::1],
+    types.int64[::1],
+    KERNEL_TYPE,
+    types.float64[::1],
+    types.float64[::1],
+    types.int64[::1],
+    types.int32[:, ::1],
+    types.float64[:, ::1],
+    types.int64[::1],
+    types.int64[:, ::1],
+    types.float64[::1],
+    types.int64[:, ::1],
+    types.float64[::1],
+    types.int64[::1],
+)
+
+
+@njit(types.int64[::1](*_EXPAND_ARGS), cache=True)
+def expand_nodes(
+    xs, cells, queens, sides, nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores, stats
+):
+    """Expand each node ``xs[k]`` of a ``uct_tree`` tree (``cells[k]``/``queens[k]``: its position,
+    ``sides[k]`` to act there) as ``uct_tree.run`` would on reaching it; returns each one's first
+    child row, or -1 where it stays a leaf: proven (no move left, or counted by the filling phase, as
+    ``run`` marks it), or no room left in the tree. One call for many nodes: numba's dispatch of the
+    kernel argument costs more than a small expansion. For the nodes expanded from outside
+    ``run``: an evaluator's guidance (``agents.search.uct_net``) and the leaves held for it
+    (``leaves``)."""
+    out = np.full(len(xs), -1, np.int64)
+    for k in range(len(xs)):
+        x, side, c, q = xs[k], sides[k], cells[k], queens[k]
+        if ni[x, FIRST] >= 0:
+            out[k] = ni[x, FIRST]
+            continue
+        if ni[x, SOLVED] != 0 or st[FREE] + icfg[MAX_KIDS] > ni.shape[0]:
+            continue
+        if ni[x, KIND] == KIND_MOVE:
+            if not core.has_move(c, q, nq, side, dirs):
+                ni[x, SOLVED] = 1
+                continue
+            if icfg[ENDGAME] > 0:
+                outcome, _ = endgame.fill_value(c, q, nq, side, dirs, icfg[ENDGAME])
+                if outcome != 0:
+                    ni[x, SOLVED] = -outcome
+                    continue
+        expand(x, c, q, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores, stats)
+        out[k] = ni[x, FIRST]
+    return out

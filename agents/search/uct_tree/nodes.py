@@ -65,6 +65,8 @@ __all__ = [
     "STOP_TIME_MAX",
     "STOP_SETTLED",
     "STOP_PROVEN",
+    "STOP_BATCH",
+    "PENDING",
     "new_root",
     "compact",
 ]
@@ -75,18 +77,21 @@ WSUM, STATIC, PRIOR = range(3)  # columns of ``nf``
 NF = 3
 KIND_MOVE, KIND_ARROW = 0, 1  # a position with a side to move / a queen moved, its arrow to come
 C_PUCT, TAU, PW_C, PW_A, SURE = range(5)  # float config ``fcfg``
-#: int config ``icfg``; ``VLOSS``: the threads searching the tree when several do, else 0 (``simulation.run``)
+#: int config ``icfg``; ``VLOSS``: the threads searching the tree when several do, 1 where leaves
+#: wait for an outside evaluator (``leaves``), else 0 (``simulation.run``)
 SPLIT, KQ, EXPAND_AT, PLAYOUT, ENDGAME, MAX_KIDS, FAST, VLOSS = range(8)
 FAST_QUEENS, FAST_ARROWS = 1, 2  # bits of ``FAST``: the levels ordered by cheap scores
 #: state ``st``, one per thread searching the tree; ``LIMIT``: the end of the rows this thread
-#: allocates from (``FREE`` up to it), 0 for the whole tree
-ROOT, FREE, SIMS, EVALS, RNG, STOPPED, LIMIT = range(7)
-NST = 7
+#: allocates from (``FREE`` up to it), 0 for the whole tree; ``PENDING``: the leaves waiting for an
+#: outside evaluator (``leaves``)
+ROOT, FREE, SIMS, EVALS, RNG, STOPPED, LIMIT, PENDING = range(8)
+NST = 8
 #: why ``run`` returned (``st[STOPPED]`` holds the index): its simulation budget, the deadline's
 #: ``stop`` (sure of its move), past ``stop`` until sure or the deadline's ``last``, a root whose
-#: move can no longer change before ``stop``, a solved root
-STOPS = ("simulations", "time", "time_max", "settled", "proven")
-STOP_SIMULATIONS, STOP_TIME, STOP_TIME_MAX, STOP_SETTLED, STOP_PROVEN = range(5)
+#: move can no longer change before ``stop``, a solved root, the buffer of the leaves waiting for an
+#: outside evaluator full (``leaves``: the caller evaluates them and runs on)
+STOPS = ("simulations", "time", "time_max", "settled", "proven", "batch")
+STOP_SIMULATIONS, STOP_TIME, STOP_TIME_MAX, STOP_SETTLED, STOP_PROVEN, STOP_BATCH = range(6)
 
 
 @njit(cache=True)

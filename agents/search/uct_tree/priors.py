@@ -18,7 +18,7 @@ all the nodes of a look: a few microseconds a node.
 >>> from amazons_env import Board, core
 >>> from agents.evaluation.evaluator import make_evaluator
 >>> from agents.search.alphabeta_kernel import search_stats
->>> from agents.search.uct_tree import NF, NI, NST, RNG, new_root, run
+>>> from agents.search.uct_tree import NF, NI, NST, RNG, leaves, new_root, run
 >>> board, evaluator = Board(6), make_evaluator("territory")
 >>> ni, nf, st = np.empty((1 << 12, NI), np.int32), np.empty((1 << 12, NF)), np.zeros(NST, np.int64)
 >>> new_root(ni, nf, st)
@@ -28,7 +28,7 @@ all the nodes of a look: a few microseconds a node.
 >>> buffers = (np.empty((moves, 3), np.int64), np.empty(moves), np.empty((moves, 2), np.int64), np.empty(moves))
 >>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
 >>> _ = run(*position, evaluator.kernel, evaluator.params, fcfg, icfg, ni, nf, st, 1, np.full(2, 1 << 62), 0,
-...         *buffers, search_stats())
+...         *buffers, search_stats(), *leaves.buffers(0, 6))
 >>> from agents.nets.models import LINES  # the net's move planes: 8 directions x the longest reach
 >>> from agents.nets.policy_value import line_channels
 >>> slide, arrow = np.zeros((1, LINES * 36), np.float32), np.zeros((1, LINES * 36), np.float32)

@@ -19,6 +19,7 @@ from agents.search import endgame
 from agents.search.agent import DEADLINE_LAST, DEADLINE_STOP
 from agents.search.rays import ray_end
 from agents.search.uct_tree.expansion import expand, queen_moves
+from agents.search.uct_tree.leaves import hold
 from agents.search.uct_tree.monotonic import clock_ns
 from agents.search.uct_tree.nodes import (
     ARROW,
@@ -36,6 +37,7 @@ from agents.search.uct_tree.nodes import (
     LIMIT,
     MAX_KIDS,
     NKIDS,
+    PENDING,
     PLAYOUT,
     PRIOR,
     PW_A,
@@ -45,6 +47,7 @@ from agents.search.uct_tree.nodes import (
     SIMS,
     SOLVED,
     STATIC,
+    STOP_BATCH,
     STOP_PROVEN,
     STOP_SETTLED,
     STOP_SIMULATIONS,
@@ -58,12 +61,13 @@ from agents.search.uct_tree.nodes import (
     WSUM,
 )
 
-__all__ = ["run"]
+__all__ = ["run", "sure"]
 
 CHECK_EVERY = 8  # evaluations (or simulations) between two readings of the clock
 #: ``ni[x, FIRST]`` while a thread expands ``x`` (several threads): the others take it for a leaf.
 #: The claim is not atomic either, but it narrows the window in which two threads expand one node
 #: (and one block's counts and proofs are orphaned) from the whole expansion to a read and a write.
+#: A node held for an outside evaluator (``leaves.WAITING``, below it) is a leaf too.
 CLAIMED = -2
 MAX_DEPTH = 512  # path length bound: 2 levels per move, at most 140 moves on 12x12
 #: nanoseconds between two looks at the root's counts (settled? sure?): a scan of the root's
@@ -206,7 +210,7 @@ def _settled(ni, root, remaining):
 
 
 @njit(cache=True)
-def _sure(ni, nf, root, lead):
+def sure(ni, nf, root, lead):
     """Whether the search is sure of the root's move: its most visited child leads the runner-up
     by ``lead`` times the visits and has a mean at least as good."""
     best, second = _top_two(ni, root)
@@ -238,6 +242,8 @@ _RUN_ARGS = (
     types.int64[:, ::1],
     types.float64[::1],
     types.int64[::1],
+    types.int64[:, ::1],
+    types.uint8[:, ::1],
 )
 
 
@@ -265,12 +271,14 @@ def run(
     qmoves,
     qscores,
     stats,
+    held,
+    held_cells,
 ):
     """Play up to ``sims`` simulations from the root ``st[ROOT]`` (``side0`` to move in ``cells``;
     the arrays are restored on return); returns how many were played, and ``st[STOPPED]`` says
     why it returned (``STOPS``): the budget; a solved root; ``deadline`` (``Deadline.ns``, read
     with ``monotonic.clock_ns`` every few evaluations, so that another thread may move it) at
-    its ``stop`` if the search is sure of its move (``_sure``), else at its ``last`` or when it
+    its ``stop`` if the search is sure of its move (``sure``), else at its ``last`` or when it
     becomes sure; with ``settle`` (a game clock, where time not used is banked), before
     ``stop`` as soon as the search is sure of its move and the move is settled: it leads by more
     simulations than the rate so far leaves before ``stop``. A node that would need more rows than
@@ -284,7 +292,13 @@ def run(
     threads spread over the tree instead of repeating one line. Their updates of shared counters
     are not atomic (numba has no atomics on CPU arrays): a rare lost update costs a visit, and two
     threads expanding one node write equal children blocks, either of which serves
-    (``expansion.expand`` links a block last)."""
+    (``expansion.expand`` links a block last).
+
+    With waiting buffers (``held``/``held_cells`` of ``B > 0`` rows, ``leaves``; ``icfg[VLOSS]``
+    on), a move node below the root that a simulation would expand is held for an outside
+    evaluator instead, its virtual loss left on the path, and ``run`` returns when ``B`` wait
+    (``STOP_BATCH``), or on any other stop with fewer waiting: the caller releases them
+    (``leaves.release``) before anything else reads the tree."""
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     sides = np.empty(MAX_DEPTH, dtype=np.int64)
     qidx = np.empty(MAX_DEPTH, dtype=np.int64)
@@ -307,7 +321,7 @@ def run(
                 stopped = STOP_TIME_MAX if extended else STOP_TIME
                 break
             if t >= stop and (not extended or t >= scan_at):
-                if _sure(ni, nf, root, fcfg[SURE]):
+                if sure(ni, nf, root, fcfg[SURE]):
                     stopped = STOP_TIME_MAX if extended else STOP_TIME
                     break
                 extended = True
@@ -317,7 +331,7 @@ def run(
                 # settled and sure: a move that is settled but unsure would go on past ``stop``
                 # if it got there, so it is not settled against the time it may still take
                 rate = (done / max(t - started, 1)) * max(icfg[VLOSS], 1)  # every thread's simulations
-                if _sure(ni, nf, root, fcfg[SURE]) and _settled(ni, root, (stop - t) * rate):
+                if sure(ni, nf, root, fcfg[SURE]) and _settled(ni, root, (stop - t) * rate):
                     stopped = STOP_SETTLED
                     break
         x = root
@@ -328,13 +342,14 @@ def run(
         if vloss:
             ni[root, VISITS] += 1
         leaf = True  # the walk stopped at an unexpanded, unsolved node: its value below
+        waits = False  # the walk stopped at a node held for the evaluator: no backup yet
         while True:
             if ni[x, SOLVED] != 0 and depth > 0:
                 leaf = False  # the backup reads the solved value
                 break
             if ni[x, FIRST] < 0:
-                if ni[x, FIRST] == CLAIMED:
-                    break  # another thread is expanding it: a leaf for this descent
+                if ni[x, FIRST] <= CLAIMED:
+                    break  # another thread is expanding it, or it waits for the evaluator: a leaf
                 if depth > 0 and ni[x, VISITS] - own == 0 and np.isnan(nf[x, STATIC]):
                     break  # a leaf never evaluated (fast priors): evaluated below
                 if ni[x, KIND] == KIND_MOVE:
@@ -350,6 +365,10 @@ def run(
                         break
                 if st[FREE] + icfg[MAX_KIDS] > capacity:
                     break  # no room: stays a leaf
+                if depth > 0 and ni[x, KIND] == KIND_MOVE and held.shape[0] > 0:
+                    waits = hold(x, depth, path, sides, cells, queens, ni, nf, st, held, held_cells)
+                    if waits:
+                        break
                 if vloss:
                     ni[x, FIRST] = CLAIMED  # so that the other threads do not expand it too
                 expand(
@@ -398,7 +417,9 @@ def run(
                 ni[c, VISITS] += 1
                 nf[c, WSUM] -= 1.0  # a loss for c's chooser until the backup
         value = 0.0  # for the side that chose the last node of the path
-        if leaf and depth > 0:
+        if waits:
+            pass  # backed up by ``leaves.release``
+        elif leaf and depth > 0:
             if icfg[PLAYOUT] > 0 and ni[x, KIND] == KIND_MOVE:
                 value = -_playout(cells, queens, nq, side, dirs, icfg[PLAYOUT], kernel, params, st, moves)
             else:
@@ -411,18 +432,19 @@ def run(
         for k in range(depth, 0, -1):  # back up and undo, leaf first
             c = path[k]
             chooser = sides[k - 1]
-            if ni[c, SOLVED] == 0 and ni[c, FIRST] >= 0 and ni[c, COMPLETE]:
-                proven = _prove(c, ni)  # for the side acting at c
-                ni[c, SOLVED] = proven if sides[k] == chooser else -proven
-            if ni[c, SOLVED] != 0:
-                value = float(ni[c, SOLVED])
-            if vloss:
-                nf[c, WSUM] += value + 1.0  # the virtual loss replaced; the visit is counted
-            else:
-                ni[c, VISITS] += 1
-                nf[c, WSUM] += value
-            if k >= 2 and sides[k - 2] != chooser:
-                value = -value  # the parent's chooser is the other side
+            if not waits:
+                if ni[c, SOLVED] == 0 and ni[c, FIRST] >= 0 and ni[c, COMPLETE]:
+                    proven = _prove(c, ni)  # for the side acting at c
+                    ni[c, SOLVED] = proven if sides[k] == chooser else -proven
+                if ni[c, SOLVED] != 0:
+                    value = float(ni[c, SOLVED])
+                if vloss:
+                    nf[c, WSUM] += value + 1.0  # the virtual loss replaced; the visit is counted
+                else:
+                    ni[c, VISITS] += 1
+                    nf[c, WSUM] += value
+                if k >= 2 and sides[k - 2] != chooser:
+                    value = -value  # the parent's chooser is the other side
             if ni[c, KIND] == KIND_ARROW:
                 cells[ni[c, TO]] = core.EMPTY
                 cells[ni[c, FROM]] = chooser + 1
@@ -436,6 +458,9 @@ def run(
         if not vloss:
             ni[root, VISITS] += 1
         done += 1
+        if waits and st[PENDING] == held.shape[0]:
+            stopped = STOP_BATCH
+            break
     if stopped < 0:
         stopped = STOP_PROVEN if ni[root, SOLVED] != 0 else STOP_SIMULATIONS
     st[STOPPED] = stopped

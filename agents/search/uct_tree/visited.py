@@ -13,7 +13,7 @@ and the side to act: after a queen move of a split tree, the same side, its arro
 >>> import numpy as np
 >>> from amazons_env import Board
 >>> from agents.evaluation.evaluator import make_evaluator
->>> from agents.search.uct_tree import NF, NI, NST, RNG, ROOT, new_root, run
+>>> from agents.search.uct_tree import NF, NI, NST, RNG, ROOT, leaves, new_root, run
 >>> from agents.search.alphabeta_kernel import search_stats
 >>> board, evaluator = Board(6), make_evaluator("territory")
 >>> rows = 1 << 14
@@ -25,7 +25,7 @@ and the side to act: after a queen move of a split tree, the same side, its arro
 >>> buffers = (np.empty((moves, 3), np.int64), np.empty(moves), np.empty((moves, 2), np.int64), np.empty(moves))
 >>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
 >>> played = run(*position, evaluator.kernel, evaluator.params, fcfg, icfg, ni, nf, st, 500,
-...     np.full(2, 1 << 62), 0, *buffers, search_stats())
+...     np.full(2, 1 << 62), 0, *buffers, search_stats(), *leaves.buffers(0, 6))
 >>> found = Visited(board, 64)
 >>> k = found.scan(ni, int(st[ROOT]), 50, board)
 >>> int(found.nodes[0]), int(found.parents[0]), bool(np.array_equal(found.cells[0], board.cells))
