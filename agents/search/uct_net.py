@@ -438,7 +438,7 @@ class UCTNet(UCT):
         fixed = (nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, *buffers)
         played, extended = 0, False  # extended: past the deadline's stop, unsure (as ``run``)
         while True:
-            played += T.run(*job[:12], sims - played, *job[13:])
+            played += T.run(*(*job[:12], sims - played, *job[13:]))
             self._release(ni, nf, st, held, held_cells, fixed)
             why = T.STOPS[int(st[T.STOPPED])]
             if why == "batch" and played < sims and time.perf_counter() >= deadline.stop:

@@ -83,6 +83,7 @@ def net_priored(agent: UCTNet, board: Board, least: int) -> list[int]:
     a queen move's arrows its arrow softmax at the position before it."""
     from agents.nets.policy_value import move_indices
 
+    assert agent._tree is not None
     ni, nf, st = agent._tree
     found = T.Visited(board, 4096)
     count = found.scan(ni, int(st[T.ROOT]), least, board)
@@ -148,6 +149,7 @@ def test_back_up_counts_a_value_as_simulations_ending_at_its_node():
     board = Board(6)
     agent = agents.make("uct:sims=800", seed=2)
     agent.search(board)
+    assert agent._tree is not None
     ni, nf, st = agent._tree
     found = T.Visited(board, 4096)
     count = found.scan(ni, int(st[T.ROOT]), 12, board)

@@ -124,6 +124,7 @@ def test_leaf_value_weighs_the_net_against_the_evaluator(net_path):
     def values(weight: float, path: str) -> np.ndarray:
         agent = UCTNet(weights=path, leaves=8, leaf_value=weight, sims=1500, seed=2, mix=0.0, top=0, depth=0)
         agent.search(board)
+        assert agent._tree is not None
         ni, nf, st = agent._tree
         block = list(kids(ni, int(st[T.ROOT])))
         return nf[block, T.WSUM] / np.maximum(ni[block, T.VISITS], 1)
