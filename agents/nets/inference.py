@@ -154,12 +154,12 @@ class PVNet:
         self.model = model.eval()
         self.fast = inference_module(self.model)
         self.device = next(self.model.parameters()).device
+        onnx = runtime.startswith("onnx") or (runtime == "auto" and onnx_runtime.available())
         self.runtime = (
-            "onnx"
-            if self.device.type == "cpu" and (runtime == "onnx" or (runtime == "auto" and onnx_runtime.available()))
-            else "torch"
+            ("onnx-int8" if runtime == "onnx-int8" else "onnx") if self.device.type == "cpu" and onnx else "torch"
         )
-        self._onnx = OnnxRunner(self.fast, threads) if self.runtime == "onnx" else None
+        int8 = self.runtime == "onnx-int8"
+        self._onnx = OnnxRunner(self.fast, threads, int8) if self.runtime != "torch" else None
 
     @classmethod
     def load(cls, path: "str | Path", threads: int = 1, runtime: str = "auto") -> "PVNet":

@@ -1,5 +1,6 @@
 """The policy-value net through ONNX Runtime (agents.nets.onnx_runtime): the same outputs as torch's
-up to float rounding, on every board size and batch, and the runtime option validated."""
+up to float rounding, on every board size and batch; its 8-bit copy close to them; the runtime
+option validated."""
 
 from __future__ import annotations
 
@@ -7,30 +8,15 @@ import numpy as np
 import pytest
 import torch
 
-from amazons_env import Board
+from amazons_env import Board, core
 
 import agents
 from agents.nets import onnx_runtime
 from agents.nets.inference import PVNet
+from agents.nets.onnx_runtime import calibration_positions as positions
 from agents.nets.policy_value import PolicyValueNet
 
 pytestmark = pytest.mark.skipif(not onnx_runtime.available(), reason="the onnx extra is not installed")
-
-
-def positions(size: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """``count`` positions of random games on ``size`` x ``size`` boards (padded cells, side to move)."""
-    rng = np.random.default_rng(seed)
-    cells: list[np.ndarray] = []
-    sides: list[int] = []
-    board = Board(size)
-    while len(cells) < count:
-        if board.is_game_over():
-            board = Board(size)
-        moves = list(board.legal_moves())
-        board.push(moves[int(rng.integers(len(moves)))])
-        cells.append(board.cells.copy())
-        sides.append(int(board.turn))
-    return np.stack(cells), np.array(sides, np.int64)
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +44,34 @@ def test_onnx_outputs_equal_torch(model, size):
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("size", [6, 8])
+def test_int8_runs_a_quantised_copy_close_to_the_float_one(model, size):
+    """``onnx-int8``: the same shapes and types as the float copy's, outputs that follow them
+    closely but are not theirs (8 bits), and the same outputs from a second copy (a seeded
+    calibration)."""
+    int8, reference = PVNet(model, runtime="onnx-int8"), PVNet(model, runtime="onnx")
+    assert int8.runtime == "onnx-int8"
+    cells, sides = positions(size, 64, seed=size + 10)
+    got, want = int8.evaluate(cells, sides), reference.evaluate(cells, sides)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype and np.all(np.isfinite(g))
+        assert not np.array_equal(g, w) and np.corrcoef(g.ravel(), w.ravel())[0, 1] > 0.95
+    assert np.abs(got[0] - want[0]).max() < 0.2
+    for g, w in zip(PVNet(model, runtime="onnx-int8").evaluate(cells, sides), got):
+        assert np.array_equal(g, w)
+
+
+def test_calibration_positions_are_seeded_positions_of_legal_play():
+    """Each position is one of a game of legal moves: its arrows are its plies, so their count's
+    parity is the side to move; the same seed gives the same positions, another seed others."""
+    cells, sides = positions(6, 30, seed=3)
+    arrows = (cells == core.ARROW).sum(axis=1)
+    assert np.array_equal(arrows % 2, sides) and arrows.max() > 20 and arrows.min() < 3
+    assert np.all((cells == core.WHITE_QUEEN).sum(axis=1) == Board(6).queen_counts[0])
+    again, other = positions(6, 30, seed=3), positions(6, 30, seed=4)
+    assert np.array_equal(again[0], cells) and not np.array_equal(other[0], cells)
+
+
 def test_auto_picks_onnx_when_installed_and_torch_otherwise(model, monkeypatch):
     assert PVNet(model).runtime == "onnx"
     monkeypatch.setattr(onnx_runtime, "available", lambda: False)
@@ -69,7 +83,7 @@ def test_auto_picks_onnx_when_installed_and_torch_otherwise(model, monkeypatch):
 def test_runtime_is_validated(model):
     with pytest.raises(ValueError, match="runtime='tensorrt'"):
         PVNet(model, runtime="tensorrt")
-    for spec in ("uct-net:runtime=tensorrt", "pvmcts:runtime=fast"):
+    for spec in ("uct-net:runtime=tensorrt", "pvmcts:runtime=fast", "uct-net:runtime=int8"):
         with pytest.raises(ValueError):
             agents.make(spec)
 
@@ -80,3 +94,4 @@ def test_agents_play_the_same_move_on_either_runtime():
         agents.make(f"uct-net:sims=300,runtime={runtime}", seed=2).select_move(board) for runtime in ("torch", "onnx")
     }
     assert len(moves) == 1
+    assert board.is_legal(agents.make("uct-net:sims=300,runtime=onnx-int8,leaves=8", seed=2).select_move(board))
