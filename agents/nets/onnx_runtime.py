@@ -96,14 +96,16 @@ def calibration_positions(
     uniformly random number of plies up to ``6 * size`` (the openings to the filling phase): their
     padded cells and sides to move."""
     rng = np.random.default_rng(seed)
-    cells, sides = [], []
+    cells: list[np.ndarray] = []
+    sides: list[int] = []
     while len(cells) < count:
         board = Board(size)
         for _ in range(int(rng.integers(0, 6 * size + 1))):
             moves = board.legal_moves_array()
             if not len(moves):
                 break
-            board.push_unchecked(Move(*(int(square) for square in moves[int(rng.integers(len(moves)))]), size))
+            frm, to, arrow = (int(square) for square in moves[int(rng.integers(len(moves)))])
+            board.push_unchecked(Move(frm, to, arrow, size))
         cells.append(board.cells.copy())
         sides.append(int(board.turn))
     return np.stack(cells), np.array(sides, np.int64)
