@@ -427,59 +427,27 @@ class UCTNet(UCT):
         return self._held[size]
 
     def _run(self, jobs: list[tuple[Any, ...]], states: list[np.ndarray], deadline: Deadline) -> tuple[int, str]:
-        """With ``leaves``: ``uct_tree.run`` again and again until it stops for another reason than
-        a full batch of held leaves, which are evaluated and released after each call
-        (``_release``); uct's ``_run`` without."""
+        """With ``leaves``: the held leaves served by the net in batches (``uct_tree.batches``; one
+        thread); uct's ``_run`` without."""
         if not self.leaves:
             return super()._run(jobs, states, deadline)
-        job = jobs[0]  # one thread
-        nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, sims = job[2], *job[4:13]
-        *buffers, held, held_cells = job[15:]
-        fixed = (nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, *buffers)
-        played, extended = 0, False  # extended: past the deadline's stop, unsure (as ``run``)
-        while True:
-            played += T.run(*(*job[:12], sims - played, *job[13:]))
-            self._release(ni, nf, st, held, held_cells, fixed)
-            why = T.STOPS[int(st[T.STOPPED])]
-            if why == "batch" and played < sims and time.perf_counter() >= deadline.stop:
-                if T.sure(ni, nf, int(st[T.ROOT]), fcfg[T.SURE]):  # ``run``'s stop, at the batch's end
-                    return played, "time_max" if extended else "time"
-                extended = True
-            if why != "batch" or played >= sims:
-                why = "simulations" if why == "batch" else why
-                return played, "time_max" if extended and why == "time" else why
+        ni, nf = jobs[0][9:11]
+        held = jobs[0][T.batches.HELD]
 
-    def _release(
-        self,
-        ni: np.ndarray,
-        nf: np.ndarray,
-        st: np.ndarray,
-        held: np.ndarray,
-        held_cells: np.ndarray,
-        fixed: tuple[Any, ...],
-    ) -> None:
-        """The leaves ``uct_tree.run`` held (``uct_tree.leaves``): expanded, one forward pass for
-        all, their children given the net's priors, and each one's value, ``(1 - leaf_value) *
-        its score + leaf_value * the net's`` (a proven one's: its proof), backed up its path."""
-        count = int(st[T.PENDING])
-        if not count:
-            return
-        L = T.leaves
-        size = int(np.sqrt(held_cells.shape[1])) - 2
-        xs, sides, cells = held[:count, L.LEAF].copy(), held[:count, L.SIDE].copy(), held_cells[:count]
-        ni[xs, FIRST] = -1  # no longer waiting: expanded now, or left a leaf (proven, or no room)
-        firsts = T.expand_nodes(xs, cells, L.held_queens(held, count), sides, *fixed)
-        values, slide, arrow = self.net(size).evaluate(cells, sides)
-        expanded = np.flatnonzero(firsts >= 0)
-        if len(expanded):
-            self._reprior(ni, nf, xs[expanded].tolist(), expanded.tolist(), slide, arrow, size)
-        w = self.leaf_value
-        blended = (1.0 - w) * nf[xs, T.STATIC] - w * values.astype(np.float64)  # the net's is for the side to move
-        solved = ni[xs, T.SOLVED]
-        L.release(ni, nf, st, held, np.where(solved != 0, solved.astype(np.float64), blended))
-        for j in expanded.tolist():  # their lines, so that ``_guide`` does not mix the net in twice
-            path = held[j, L.PATH + 1 : L.PATH + held[j, L.DEPTH] + 1]
-            self._guided.add(self._root_line + actions(ni, path).tobytes())
+        def evaluate(xs: np.ndarray, cells: np.ndarray, sides: np.ndarray, expanded: np.ndarray) -> np.ndarray:
+            """One forward pass: the expanded leaves' children get the net's priors, every leaf the
+            value ``(1 - leaf_value) * its score + leaf_value * the net's``."""
+            size = int(np.sqrt(cells.shape[1])) - 2
+            values, slide, arrow = self.net(size).evaluate(cells, sides)
+            if len(expanded):
+                self._reprior(ni, nf, xs[expanded].tolist(), expanded.tolist(), slide, arrow, size)
+                for j in expanded.tolist():  # their lines, so that ``_guide`` does not mix the net in twice
+                    path = held[j, T.leaves.PATH + 1 : T.leaves.PATH + held[j, T.leaves.DEPTH] + 1]
+                    self._guided.add(self._root_line + actions(ni, path).tobytes())
+            w = self.leaf_value
+            return (1.0 - w) * nf[xs, T.STATIC] - w * values  # the net's value is for the side to move
+
+        return T.batches.search(jobs[0], deadline.stop, evaluate)
 
     def _mix_value(self, ni: np.ndarray, nf: np.ndarray, x: int, net_value: float) -> None:
         """Mix the net's value of the position at move node ``x`` (for its side to move) into the

@@ -42,8 +42,9 @@ The package, by concept: ``nodes`` (the columns of a node row, the indices of th
 state arrays, a fresh root, the compaction of a kept subtree), ``expansion`` (a node's children,
 scored and given priors), ``simulation`` (``run``: selection, leaf values, backup and proofs) and
 ``visited`` (the often visited nodes and their positions, for an evaluator run between two ``run``s,
-and its values backed up), ``leaves`` (the leaves ``run`` holds for an evaluator, in batches, and
-their values backed up) and ``priors`` (an outside policy's priors mixed into a node's children).
+and its values backed up), ``leaves`` (the leaves ``run`` holds for an evaluator, and their values
+backed up), ``batches`` (a search whose held leaves an evaluator serves in batches), ``lines``
+(names of nodes that outlive their rows) and ``priors`` (an outside policy's priors mixed into a node's children).
 Every name is importable from the package itself (``from agents.search import uct_tree as T``).
 
 Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s cheap queen level:
@@ -73,7 +74,7 @@ Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s ch
 (800, 800, 800)
 """
 
-from agents.search.uct_tree import leaves
+from agents.search.uct_tree import batches, leaves
 from agents.search.uct_tree.expansion import expand, expand_nodes
 from agents.search.uct_tree.nodes import (
     ARROW,
@@ -184,6 +185,7 @@ __all__ = [
     "expand",
     "expand_nodes",
     "leaves",
+    "batches",
     "compact",
     "visited",
     "back_up",

@@ -1,25 +1,24 @@
 """Leaves that wait for an outside evaluator: ``run`` holds them with a virtual loss on their path,
-the caller evaluates them in one batch and ``release`` backs their values up.
+and ``release`` backs up the values the evaluator then gives them.
 
 An evaluator too slow to call once per leaf from numba (``agents.search.uct_net``'s policy-value
 net through ONNX Runtime, ~50-100 us a position in a batch, against ~5 us of Python per call) can
 still serve every expansion: where ``run`` would expand a move node (not the root), it *holds* it
 instead (``hold``): the node's ``FIRST`` becomes ``WAITING``, its row in the waiting buffers gets
 the node, the position at it (cells, queens, side to move) and the path from the root with the
-side to act at each of its nodes, and the simulation's virtual loss stays on the path (``icfg[VLOSS]`` is on, so a
-descent counts a visit and a loss on each node it passes), so that the next simulations go
-elsewhere, as the threads' do. A simulation that reaches a waiting node takes it for a leaf (its
-score) as it does a node another thread is expanding. When the buffer is full, ``run`` returns
-(``STOP_BATCH``); it also returns with leaves held on its other stops. The caller then expands the
-held nodes (``expansion.expand_nodes``), evaluates their positions in one call, gives their
-children the evaluator's priors (``priors.reprior``) and calls ``release`` with each leaf's value:
-backed up its path, the virtual loss replaced, as ``run`` backs up a value. Proofs are left to the
-next simulations through those nodes.
+side to act at each of its nodes, and the simulation's virtual loss stays on the path
+(``icfg[VLOSS]`` is on, so a descent counts a visit and a loss on each node it passes), so that
+the next simulations go elsewhere, as the threads' do. A simulation that reaches a waiting node
+takes it for a leaf (its score), as it does a node another thread is expanding. When the buffers
+are full, ``run`` returns (``STOP_BATCH``); it also returns with leaves held on its other stops.
+``batches.search`` then expands the held nodes, has the evaluator value them in one call (and give
+their children priors) and calls ``release``: each value backed up its path, the virtual loss
+replaced, as ``run`` backs up a value. Proofs are left to the next simulations through them.
 
 The buffers: ``held`` (``int64[B, WIDTH]``: ``LEAF``, ``DEPTH``, ``SIDE``, the queens from
-``QUEENS``, the path from ``PATH``, the side to act at each of its nodes from ``SIDES``) and ``held_cells``
-(``uint8[B, cells]``); ``B = 0`` holds nothing (``run`` expands as always). A path longer than
-``MAX_PATH`` nodes is not held: its node is expanded at once.
+``QUEENS``, the path from ``PATH``, the side to act at each of its nodes from ``SIDES``) and
+``held_cells`` (``uint8[B, cells]``); ``B = 0`` holds nothing (``run`` expands as always). A
+path longer than ``MAX_PATH`` nodes is not held: its node is expanded at once.
 """
 
 from __future__ import annotations
