@@ -13,7 +13,10 @@ For each board size:
   their ratio, and the CPU milliseconds of one move's guidance (``uct-net``'s CPU time less its
   simulations at ``uct``'s rate); with ``--guide-at N ...``, also ``uct-net:guide_at=N``'s
   simulations per CPU second as a ratio of ``uct``'s (the net's priors on every position visited
-  ``N`` times: the parts of the search and the forward passes cost simulations).
+  ``N`` times: the parts of the search and the forward passes cost simulations); with
+  ``--variants OPTIONS ...``, the same for any ``uct-net`` options (``leaves=16``,
+  ``leaves=16,runtime=onnx-int8``); with ``--int8``, the net's positions per CPU second through
+  its 8-bit copy too (``runtime=onnx-int8``).
 
 With ``--game RESULTS``, the searches are instead those of a game: at each of White's turns in the
 first ``--plies`` plies of the first game of each size in an arena results file, each agent
@@ -27,6 +30,7 @@ the figure to compare between runs.
     python3 benchmarks/learned_cost.py --sizes 10 --time 1 --positions 10
     python3 benchmarks/learned_cost.py --sizes 8 --guide-at 64 256
     python3 benchmarks/learned_cost.py --sizes 10 --time 0.3 --guide-at 8 --weights NET --game RESULTS.json
+    python3 benchmarks/learned_cost.py --int8 --variants leaves=16 leaves=16,runtime=onnx-int8
 """
 
 from __future__ import annotations
@@ -91,7 +95,8 @@ def _frontier(board: Board, count: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def net_rate(agent: UCTNet, board: Board, batch: int, seconds: float) -> float:
-    """Positions per CPU second of ``agent``'s net on batches of ``batch`` positions after ``board``."""
+    """Positions per CPU second of ``agent``'s net (its ``runtime``'s) on batches of ``batch``
+    positions after ``board``."""
     net = agent.net(board.size)
     cells, sides = _frontier(board, batch)
     net.evaluate(cells, sides)  # warm (ONNX Runtime's first call sets up its session)
@@ -127,6 +132,10 @@ def main() -> None:
     parser.add_argument(
         "--guide-at", nargs="*", type=int, default=[], help="uct-net:guide_at values to measure too (default none)"
     )
+    parser.add_argument(
+        "--variants", nargs="*", default=[], help="uct-net options to measure too, e.g. leaves=16 (default none)"
+    )
+    parser.add_argument("--int8", action="store_true", help="also the net's positions per CPU second through int8")
     parser.add_argument("--weights", default="default", help="uct-net's weights: a name or a model path")
     parser.add_argument("--game", help="an arena results file: search along its first game of each size instead")
     parser.add_argument("--plies", type=int, default=60, help="with --game: the plies of the game (default 60)")
@@ -138,31 +147,36 @@ def main() -> None:
     # search, which the --guide-at columns measure; without value_visits, whose back-up reuses the same
     # forward pass and costs little beside it)
     learned_spec = f"uct-net:time={args.time:g},weights={args.weights},guide_at=0"
+    variants = [f"guide_at={at}" for at in args.guide_at] + list(args.variants)
+    runtimes = ("auto", "onnx-int8") if args.int8 else ("auto",)
     for size in args.sizes:
         boards = game_positions(args.game, size, args.plies) if args.game else positions(size, args.positions)
-        guided = make(learned_spec)
-        assert isinstance(guided, UCTNet)
         middle = boards[len(boards) // 2]
-        net = {batch: net_rate(guided, middle, batch, args.seconds) for batch in BATCHES}
+        net = {}
+        for runtime in runtimes:
+            guided = make(f"{learned_spec},runtime={runtime}")
+            assert isinstance(guided, UCTNet)
+            net.update({(runtime, batch): net_rate(guided, middle, batch, args.seconds) for batch in BATCHES})
         keep = bool(args.game)
         plain_sims, plain_cpu = search_rates(f"uct:time={args.time:g}", boards, keep)
         net_sims, net_cpu = search_rates(learned_spec, boards, keep)
         plain, learned = plain_sims / plain_cpu, net_sims / net_cpu
         guidance_ms = 1000 * (net_cpu - net_sims / plain) / len(boards)
         ratios = {}
-        for at in args.guide_at:
-            sims, cpu = search_rates(f"{learned_spec},guide_at={at}", boards, keep)
-            ratios[at] = sims / cpu / plain
+        for options in variants:  # after guide_at=0: a variant's own guide_at replaces it
+            sims, cpu = search_rates(f"{learned_spec},{options}", boards, keep)
+            ratios[options] = sims / cpu / plain
         rows.append(
             {"size": size, "net": net, "uct": plain, "uct-net": learned, "guidance_ms": guidance_ms, "deep": ratios}
         )
-    header = " | ".join(f"net, batch {b}" for b in BATCHES)
-    deep_header = "".join(f" guide_at={at} ratio |" for at in args.guide_at)
+    names = {"auto": "net", "onnx-int8": "int8"}
+    header = " | ".join(f"{names[r]}, batch {b}" for r in runtimes for b in BATCHES)
+    deep_header = "".join(f" {options} ratio |" for options in variants)
     print(f"| board | {header} | uct sims/CPU s | uct-net sims/CPU s | ratio | guidance CPU ms/move |{deep_header}")
-    print("|---|" + "---|" * (len(BATCHES) + 4 + len(args.guide_at)))
+    print("|---|" + "---|" * (len(runtimes) * len(BATCHES) + 4 + len(variants)))
     for row in rows:
-        nets = " | ".join(f"{row['net'][b]:,.0f}" for b in BATCHES)
-        deeper = "".join(f" {row['deep'][at]:.3f} |" for at in args.guide_at)
+        nets = " | ".join(f"{row['net'][r, b]:,.0f}" for r in runtimes for b in BATCHES)
+        deeper = "".join(f" {row['deep'][options]:.3f} |" for options in variants)
         print(
             f"| {row['size']}x{row['size']} | {nets} | {row['uct']:,.0f} | {row['uct-net']:,.0f} | "
             f"{row['uct-net'] / row['uct']:.3f} | {row['guidance_ms']:.1f} |{deeper}"

@@ -191,7 +191,7 @@ class UCT(SearchAgent):
         self.tree, self.reuse, self.threads = tree, bool(reuse), threads
         self.fcfg = np.array([c, tau, pw, pw_exp, sure], dtype=np.float64)
         self.prior = prior
-        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, 0, 0], dtype=np.int64)
+        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, 0, 0, 0], dtype=np.int64)
         now_ns()  # the first call loads numba's object mode (a fraction of a second): not in a timed move
         #: the kept tree (None before the first search), the search of ``_tree_position`` (None: of
         #: no position, after ``reset``)
@@ -321,9 +321,9 @@ class UCT(SearchAgent):
         (0: one part, ``_between`` unused, as in uct itself)."""
         return 0
 
-    def _waiting(self, size: int) -> tuple[np.ndarray, np.ndarray]:
-        """The buffers of the leaves the simulations hold for an outside evaluator on ``size`` x
-        ``size`` boards (``uct_tree.leaves``; ``agents.search.uct_net``'s ``leaves``): none in uct."""
+    def _recorded(self, size: int) -> tuple[np.ndarray, ...]:
+        """The buffers of the positions the simulations record for an outside evaluator on ``size``
+        x ``size`` boards (``uct_tree.leaves``; ``agents.search.uct_net``'s ``leaves``): none in uct."""
         return T.leaves.buffers(0, size)
 
     def _between(self, board: Board, tree: Tree, icfg: np.ndarray, stop: float) -> None:
@@ -353,11 +353,9 @@ class UCT(SearchAgent):
         weights = self.evaluator.params_for(board.size)  # the evaluator's set for this board size
         position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())
         self._guide(board, *position, icfg, ni, nf, st, self._buffers(board.size, 0), deadline.stop)
-        held = self._waiting(board.size)
-        if self.threads > 1 or len(held[0]):
-            # virtual loss: the threads spread over the one tree, and so do the simulations
-            # around the leaves held for an outside evaluator
-            icfg[T.VLOSS] = self.threads
+        held = self._recorded(board.size)
+        if self.threads > 1:
+            icfg[T.VLOSS] = self.threads  # virtual loss: the threads spread over the one tree
         states = self._thread_states(st, ni.shape[0])
         starts = [int(own[T.FREE]) for own in states]  # the first row each thread allocates
         settle = int(limit.time_max is not None)

@@ -162,12 +162,16 @@ def _by_size(setting: dict[int, int]) -> str:
             le=MAX_VALUE_VISITS,
         ),
         "leaves": opt(
-            "leaves held for the net in one batch: every position below the root that the simulations expand "
-            "gets the net's priors, and its value blended into that simulation's (leaf_value; 0: off; one thread)",
+            "positions the net values in one batch: every position below the root the simulations visit leaf_at "
+            "times gets the net's priors, and its value blended into the value that simulation backed up "
+            "through it (leaf_value; 0: off; one thread)",
             ge=0,
             le=MAX_LEAVES,
         ),
-        "leaf_value": opt("with leaves: the net's weight in a held leaf's value, against the evaluator's", ge=0, le=1),
+        "leaf_at": opt("with leaves: the visits at which a position is valued (at least expand_at's)", ge=1),
+        "leaf_value": opt(
+            "with leaves: the net's weight in a valued position's value, against the search's", ge=0, le=1
+        ),
         "net_threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024),
         "runtime": opt(RUNTIME_HELP, choices=RUNTIMES),
     },
@@ -187,6 +191,7 @@ class UCTNet(UCT):
         guide_at: Optional[int] = None,
         value_visits: Optional[int] = None,
         leaves: int = 0,
+        leaf_at: int = 1,
         leaf_value: float = 0.5,
         net_threads: int = 1,
         runtime: str = "auto",
@@ -220,13 +225,15 @@ class UCTNet(UCT):
             )
         if isinstance(leaves, bool) or not isinstance(leaves, int) or not 0 <= leaves <= MAX_LEAVES:
             raise OptionError(f"leaves={leaves!r}: must be a whole number from 0 (off) to {MAX_LEAVES}")
+        if isinstance(leaf_at, bool) or not isinstance(leaf_at, int) or leaf_at < 1:
+            raise OptionError(f"leaf_at={leaf_at!r}: must be a whole number >= 1")
         if leaves and (guide_at or value_visits or self.threads > 1):
             raise OptionError(
-                f"leaves={leaves}: every expanded position gets the net's priors and value already, so guide_at "
+                f"leaves={leaves}: the positions it values get the net's priors and value already, so guide_at "
                 f"and value_visits are for searches without it (guide_at={guide_at!r}, value_visits="
-                f"{value_visits!r}); and it holds leaves for one thread (threads={self.threads})"
+                f"{value_visits!r}); and it serves one thread (threads={self.threads})"
             )
-        self.leaves, self.leaf_value = int(leaves), float(leaf_value)
+        self.leaves, self.leaf_at, self.leaf_value = int(leaves), int(leaf_at), float(leaf_value)
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
         self.guide_at = None if guide_at is None else int(guide_at)
         self.value_visits = None if value_visits is None else int(value_visits)
@@ -237,7 +244,7 @@ class UCTNet(UCT):
         self.weights, self.net_threads, self.runtime = str(weights), int(net_threads), str(runtime)
         for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # a bad file fails here, not in a game
             self.net(size)
-        self._held: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # ``leaves``' buffers, per board size
+        self._held: dict[int, tuple[np.ndarray, ...]] = {}  # ``leaves``' buffers, per board size
         self._guided: set[bytes] = set()  # the lines (``Position``) of the nodes whose children have the net's priors
         self._root_line = b""  # the line of this search's root, set by ``_guide`` (which runs first)
 
@@ -418,36 +425,39 @@ class UCTNet(UCT):
             np.ascontiguousarray(arrow), core.public_index(size), line_channels(size), self.mix,
         )  # fmt: skip
 
-    def _waiting(self, size: int) -> tuple[np.ndarray, np.ndarray]:
+    def _recorded(self, size: int) -> tuple[np.ndarray, ...]:
         """``leaves``' buffers (``uct_tree.leaves``) for ``size`` x ``size`` boards; none without."""
         if not self.leaves:
-            return super()._waiting(size)
+            return super()._recorded(size)
         if size not in self._held:
             self._held[size] = T.leaves.buffers(self.leaves, size)
         return self._held[size]
 
     def _run(self, jobs: list[tuple[Any, ...]], states: list[np.ndarray], deadline: Deadline) -> tuple[int, str]:
-        """With ``leaves``: the held leaves served by the net in batches (``uct_tree.batches``; one
-        thread); uct's ``_run`` without."""
+        """With ``leaves``: the recorded positions valued by the net in batches
+        (``uct_tree.batches``; one thread); uct's ``_run`` without."""
         if not self.leaves:
             return super()._run(jobs, states, deadline)
-        ni, nf = jobs[0][9:11]
-        held = jobs[0][T.batches.HELD]
+        job = jobs[0]
+        ni, nf, held = job[9], job[10], job[T.batches.HELD]
+        job[8][T.LEAF_AT] = max(self.leaf_at, int(job[8][T.EXPAND_AT]))  # a node is expanded first
+        net: dict[str, np.ndarray] = {}  # the last batch's outputs, for its priors
 
-        def evaluate(xs: np.ndarray, cells: np.ndarray, sides: np.ndarray, expanded: np.ndarray) -> np.ndarray:
-            """One forward pass: the expanded leaves' children get the net's priors, every leaf the
-            value ``(1 - leaf_value) * its score + leaf_value * the net's``."""
+        def value(xs: np.ndarray, cells: np.ndarray, sides: np.ndarray, backed: np.ndarray) -> np.ndarray:
+            """One forward pass; each simulation's value through its node blended with the net's."""
             size = int(np.sqrt(cells.shape[1])) - 2
-            values, slide, arrow = self.net(size).evaluate(cells, sides)
-            if len(expanded):
-                self._reprior(ni, nf, xs[expanded].tolist(), expanded.tolist(), slide, arrow, size)
-                for j in expanded.tolist():  # their lines, so that ``_guide`` does not mix the net in twice
-                    path = held[j, T.leaves.PATH + 1 : T.leaves.PATH + held[j, T.leaves.DEPTH] + 1]
-                    self._guided.add(self._root_line + actions(ni, path).tobytes())
+            values, net["slide"], net["arrow"] = self.net(size).evaluate(cells, sides)
+            net["size"] = np.array(size)
+            for j in range(len(xs)):  # their lines, so that ``_guide`` does not mix the net in twice
+                path = held[j, T.leaves.PATH + 1 : T.leaves.PATH + held[j, T.leaves.DEPTH] + 1]
+                self._guided.add(self._root_line + actions(ni, path).tobytes())
             w = self.leaf_value
-            return (1.0 - w) * nf[xs, T.STATIC] - w * values  # the net's value is for the side to move
+            return (1.0 - w) * backed - w * values  # the net's value is for the side to move
 
-        return T.batches.search(jobs[0], deadline.stop, evaluate)
+        def prior(nodes: np.ndarray, rows: np.ndarray) -> None:
+            self._reprior(ni, nf, nodes.tolist(), rows.tolist(), net["slide"], net["arrow"], int(net["size"]))
+
+        return T.batches.search(job, deadline.stop, value, prior)
 
     def _mix_value(self, ni: np.ndarray, nf: np.ndarray, x: int, net_value: float) -> None:
         """Mix the net's value of the position at move node ``x`` (for its side to move) into the

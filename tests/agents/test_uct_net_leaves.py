@@ -1,5 +1,5 @@
-"""uct-net's ``leaves``: the leaves ``uct_tree.run`` holds for the net with a virtual loss on their
-path (agents.search.uct_tree.leaves), released with the net's priors and its value blended in."""
+"""uct-net's ``leaves``: the positions ``uct_tree.run`` records for the net (agents.search.uct_tree.leaves),
+valued in batches (``batches``), the net's priors and its value blended into the search's."""
 
 from __future__ import annotations
 
@@ -22,98 +22,92 @@ from tests.agents.test_uct_net_guided import net_priored
 L = T.leaves
 
 
-def small_tree(board: Board, held: int) -> tuple:
-    """``run``'s arguments for a fresh tree of ``board``, with ``held`` waiting rows (virtual loss on)."""
+def small_tree(board: Board, held: int, leaf_at: int = 1) -> tuple:
+    """``run``'s arguments for a fresh tree of ``board``, with buffers for ``held`` recorded positions."""
     evaluator, rows = make_evaluator("territory"), core.max_moves(board.size, core.MAX_QUEENS)
     ni, nf, st = np.empty((1 << 14, T.NI), np.int32), np.empty((1 << 14, T.NF)), np.zeros(T.NST, np.int64)
     T.new_root(ni, nf, st)
     st[T.RNG] = 7
     fcfg = np.array([1.0, 0.1, 2.0, 0.5, 1.5])
-    icfg = np.array([1, 0, 1, 0, 0, 4 * 4 * (board.size - 1), T.FAST_QUEENS, 1], np.int64)
+    icfg = np.array([1, 0, 1, 0, 0, 4 * 4 * (board.size - 1), T.FAST_QUEENS, 0, leaf_at], np.int64)
     position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
     scratch = (np.empty((rows, 3), np.int64), np.empty(rows), np.empty((rows, 2), np.int64), np.empty(rows))
     head = (*position, evaluator.kernel, evaluator.params, fcfg, icfg, ni, nf, st)
     return head, (np.full(2, 1 << 62), 0, *scratch, search_stats(), *L.buffers(held, board.size))
 
 
-def test_run_holds_a_leaf_with_its_virtual_loss_and_release_backs_its_value_up():
-    """With one waiting row, ``run`` returns ("batch") as soon as it holds a move node: the node
-    waits, its row names its path from the root (each node a child of the one before) and its
-    position (the moves of the path replayed in Python), the path keeps its virtual loss (a
-    visit and a loss each) and the positions are restored; ``release`` with a value ``v`` for the
-    leaf's chooser adds ``+-v + 1`` to each node of the path: ``+v`` where the node's chooser is the
-    leaf's, ``-v`` where it is the other side."""
+@pytest.mark.parametrize("leaf_at", [1, 6])
+def test_run_records_a_node_at_leaf_at_visits_and_release_puts_a_new_value_in_place(leaf_at):
+    """One simulation at a time until one records a node: a move node below the root with
+    ``leaf_at`` visits before it, expanded; its row names its path from the root (each node a child
+    of the one before) and its position (the path's moves replayed in Python); the value it backed
+    up through the node is the node's summed values' change; ``run`` returned ("batch"), the
+    positions restored. ``release`` with that value plus 0.25 adds 0.25 to the summed values of the
+    path's nodes whose chooser is the node's, -0.25 to the others', and changes no visit."""
     board = Board(6)
-    head, tail = small_tree(board, 1)
+    head, tail = small_tree(board, 1, leaf_at)
     ni, nf, st = head[9:12]
-    held, held_cells = tail[-2:]
-    for _ in range(20):  # until a leaf below a whole move of each side is held
-        assert T.run(*head, 300, *tail[:-2], *L.buffers(0, 6)) == 300 and st[T.PENDING] == 0
-        visits, wsum = ni[:, T.VISITS].copy(), nf[:, T.WSUM].copy()
-        played = T.run(*head, 1000, *tail)
-        if held[0, L.DEPTH] >= 4:
+    held, held_cells, held_values = tail[-3:]
+    assert T.run(*head, 200, *tail[:-3], *L.buffers(0, 6)) == 200  # a tree to record a node in
+    for _ in range(2000):
+        wsum = nf[:, T.WSUM].copy()
+        assert T.run(*head, 1, *tail) == 1
+        if st[T.PENDING] == 1 and held[0, L.DEPTH] >= 4:  # below a whole move of each side
             break
-        ni[int(held[0, L.LEAF]), T.FIRST] = -1
-        L.release(ni, nf, st, held, np.zeros(1))
-    assert T.STOPS[int(st[T.STOPPED])] == "batch" and st[T.PENDING] == 1 and 1 <= played < 1000
+        st[T.PENDING] = 0  # none, or recorded too high: dropped
+    assert T.STOPS[int(st[T.STOPPED])] == "batch" and st[T.PENDING] == 1
     assert np.array_equal(head[0], board.cells) and np.array_equal(head[1], board.queens)
     x, depth = int(held[0, L.LEAF]), int(held[0, L.DEPTH])
     path, sides = held[0, L.PATH : L.PATH + depth + 1], held[0, L.SIDES : L.SIDES + depth + 1]
-    assert ni[x, T.FIRST] == L.WAITING and ni[x, T.KIND] == T.KIND_MOVE and path[-1] == x and depth >= 2
+    assert ni[x, T.KIND] == T.KIND_MOVE and ni[x, T.FIRST] >= 0 and ni[x, T.VISITS] == leaf_at + 1
     position = Position(board.cells.copy(), board.queens.copy(), board.queen_counts, int(board.turn), b"")
-    assert path[0] == st[T.ROOT] and sides[0] == position.side
+    assert path[0] == st[T.ROOT] and path[-1] == x and sides[0] == position.side
     for k in range(1, depth + 1):
         assert path[k] in kids(ni, int(path[k - 1]))
         position = position.after(ni, int(path[k]))
         assert sides[k] == position.side
     assert np.array_equal(held_cells[0], position.cells) and held[0, L.SIDE] == position.side
-    assert np.array_equal(L.held_queens(held, 1)[0], position.queens)
-    # the held simulation's virtual loss is on its path (other simulations of the call are backed up)
-    if played == 1:
-        assert np.all(ni[path, T.VISITS] == visits[path] + 1)
-        assert np.allclose(nf[path[1:], T.WSUM], wsum[path[1:]] - 1.0)
-    before = nf[:, T.WSUM].copy()
-    ni[x, T.FIRST] = -1  # as the caller does, expanding it or leaving it a leaf
-    L.release(ni, nf, st, held, np.array([0.25]))
+    assert np.isclose(nf[x, T.WSUM] - wsum[x], held_values[0])
+    before, visits = nf[:, T.WSUM].copy(), ni[:, T.VISITS].copy()
+    L.release(nf, st, held, held_values, held_values[:1] + 0.25)
     chooser = sides[depth - 1]
-    want = [(0.25 if sides[k - 1] == chooser else -0.25) + 1.0 for k in range(1, depth + 1)]
+    want = [0.25 if sides[k - 1] == chooser else -0.25 for k in range(1, depth + 1)]
     assert np.allclose(nf[path[1:], T.WSUM] - before[path[1:]], want) and st[T.PENDING] == 0
-    assert {1.25, 0.75} <= {round(w, 2) for w in want}  # the path crosses a whole move at least
+    assert {0.25, -0.25} <= set(want) and np.array_equal(ni[:, T.VISITS], visits)
 
 
-def test_a_node_waiting_for_the_net_is_a_leaf_to_the_other_simulations():
-    """Held leaves are not expanded by the simulations that reach them again, and ``run`` holds
-    as many as its buffers have rows before returning."""
+def test_leaves_with_no_net_weight_search_as_uct(net_path):
+    """Recording positions, valuing them by batches and mixing the net's priors and value in at
+    weight 0 builds uct's very tree: the batches change nothing by themselves."""
     board = Board(6)
-    head, tail = small_tree(board, 8)
-    ni, nf, st = head[9:12]
-    T.run(*head, 2000, *tail)
-    held = tail[-2]
-    assert T.STOPS[int(st[T.STOPPED])] == "batch" and st[T.PENDING] == 8
-    xs = held[:8, L.LEAF]
-    assert len(set(xs.tolist())) == 8 and np.all(ni[xs, T.FIRST] == L.WAITING)
-    assert int(st[T.FREE]) < ni.shape[0]
+    plain = agents.make("uct:sims=3000", seed=4)
+    plain.search(board)
+    batched = UCTNet(weights=net_path, mix=0.0, top=0, depth=0, leaves=8, leaf_value=0.0, sims=3000, seed=4)
+    batched.search(board)
+    assert len(batched._guided) > 100  # the batches ran
+    assert plain._tree is not None and batched._tree is not None
+    (ni0, nf0, st0), (ni, nf, st) = plain._tree, batched._tree
+    rows = int(st0[T.FREE])
+    assert int(st[T.FREE]) == rows
+    assert np.array_equal(ni0[:rows], ni[:rows]) and np.allclose(nf0[:rows], nf[:rows], equal_nan=True)
 
 
-def leaves_agent(net_path: str, **options) -> UCTNet:
-    return UCTNet(weights=net_path, mix=1.0, top=0, depth=0, leaves=8, sims=3000, seed=2, **options)
-
-
-def test_leaves_give_every_expanded_position_the_net_priors(net_path):
-    """mix=1: every position below the root the simulations expanded has its queen moves' priors
-    equal to the net's slide softmax at it (checked as ``guide_at``'s are); nothing waits after
-    the search, and the root counts every simulation once."""
+def test_leaves_give_the_positions_visited_leaf_at_times_the_net_priors(net_path):
+    """mix=1: the positions below the root the simulations visited ``leaf_at`` times have their
+    queen moves' priors equal to the net's slide softmax at them (checked as ``guide_at``'s are),
+    nearly all of them (a simulation that finds the buffers full records no more)."""
     board = Board(6)
-    agent = leaves_agent(net_path)
-    result = agent.search(board)
-    ni, _, st = agent._tree
-    rows = int(st[T.FREE])
-    assert result.simulations == 3000 and board.is_legal(result.move)
-    assert np.all(ni[:rows, T.FIRST] >= -1) and ni[int(st[T.ROOT]), T.VISITS] == 3000
-    kinds = net_priored(agent, board, 1)
-    assert len(kinds) > 50 and set(kinds) == {T.KIND_MOVE}
-    moves = [n for n in range(rows) if ni[n, T.KIND] == T.KIND_MOVE and ni[n, T.FIRST] >= 0 and n != st[T.ROOT]]
-    assert len(kinds) == len(moves)  # every expanded position: the net's
+    for leaf_at in (1, 10):
+        agent = UCTNet(weights=net_path, mix=1.0, top=0, depth=0, leaves=8, leaf_at=leaf_at, sims=3000, seed=2)
+        result = agent.search(board)
+        assert agent._tree is not None
+        ni, _, st = agent._tree
+        rows, root = int(st[T.FREE]), int(st[T.ROOT])
+        assert result.simulations == 3000 and board.is_legal(result.move) and ni[root, T.VISITS] == 3000
+        kinds = net_priored(agent, board, leaf_at + 1)
+        assert set(kinds) == {T.KIND_MOVE}
+        due = [n for n in range(rows) if n != root and ni[n, T.KIND] == T.KIND_MOVE and ni[n, T.VISITS] > leaf_at]
+        assert len(due) > 40 and 0.95 * len(due) <= len(kinds) <= len(due)
 
 
 def test_leaf_value_weighs_the_net_against_the_evaluator(net_path):
@@ -153,9 +147,7 @@ def test_leaves_play_legal_moves_with_tree_reuse_and_time(net_path):
     board = Board(6)
     for _ in range(6):
         result = agent.search(board)
-        assert board.is_legal(result.move) and result.stats["stopped"] != "batch"
-        ni, _, st = agent._tree
-        assert np.all(ni[: int(st[T.FREE]), T.FIRST] >= -1)
+        assert board.is_legal(result.move) and result.stats["stopped"] in ("time", "time_max", "settled", "proven")
         board.push(result.move)
 
 
@@ -167,6 +159,8 @@ def test_seeded_leaves_search_is_deterministic(net_path):
 @pytest.mark.parametrize(
     "options, error",
     [
+        ({"leaf_at": 0}, "leaf_at=0"),
+        ({"leaf_at": "x"}, "leaf_at='x'"),
         ({"leaves": -1}, "leaves=-1"),
         ({"leaves": 2.5}, "leaves=2.5"),
         ({"leaves": True}, "leaves=True"),

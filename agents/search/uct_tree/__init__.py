@@ -42,8 +42,8 @@ The package, by concept: ``nodes`` (the columns of a node row, the indices of th
 state arrays, a fresh root, the compaction of a kept subtree), ``expansion`` (a node's children,
 scored and given priors), ``simulation`` (``run``: selection, leaf values, backup and proofs) and
 ``visited`` (the often visited nodes and their positions, for an evaluator run between two ``run``s,
-and its values backed up), ``leaves`` (the leaves ``run`` holds for an evaluator, and their values
-backed up), ``batches`` (a search whose held leaves an evaluator serves in batches), ``lines``
+and its values backed up), ``leaves`` (the positions ``run`` records for an evaluator, and the values it
+gives them put in place), ``batches`` (a search whose positions an evaluator values in batches), ``lines``
 (names of nodes that outlive their rows) and ``priors`` (an outside policy's priors mixed into a node's children).
 Every name is importable from the package itself (``from agents.search import uct_tree as T``).
 
@@ -58,7 +58,7 @@ Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s ch
 >>> new_root(ni, nf, st)
 >>> st[RNG] = 1
 >>> fcfg = np.array([1.0, 0.1, 2.0, 0.5, 1.5])  # C_PUCT, TAU, PW_C, PW_A, SURE
->>> icfg = np.array([1, 0, 1, 0, 0, 4 * 20, FAST_QUEENS, 0], np.int64)  # SPLIT .. VLOSS; MAX_KIDS: 4 queens x 20
+>>> icfg = np.array([1, 0, 1, 0, 0, 4 * 20, FAST_QUEENS, 0, 0], np.int64)  # SPLIT .. LEAF_AT; MAX_KIDS: 4 x 20
 >>> buffers = (np.empty((rows, 3), np.int64), np.empty(rows), np.empty((rows, 2), np.int64), np.empty(rows))
 >>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
 >>> deadline = np.full(2, 1 << 62)  # ``Deadline.ns`` of a search without a time limit
@@ -93,6 +93,7 @@ from agents.search.uct_tree.nodes import (
     KIND_ARROW,
     KIND_MOVE,
     KQ,
+    LEAF_AT,
     LIMIT,
     MAX_KIDS,
     NF,
@@ -161,6 +162,7 @@ __all__ = [
     "MAX_KIDS",
     "FAST",
     "VLOSS",
+    "LEAF_AT",
     "FAST_QUEENS",
     "FAST_ARROWS",
     "ROOT",

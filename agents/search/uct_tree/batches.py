@@ -1,15 +1,15 @@
-"""A search whose leaves an outside evaluator serves in batches: ``run`` called again and again,
-the leaves it held (``leaves``) expanded, evaluated and released between two calls.
+"""A search whose positions an outside evaluator values in batches: ``run`` called again and
+again, the positions it recorded (``leaves``) valued and released between two calls.
 
-``search(job, stop, evaluate)`` plays ``run``'s job (its arguments, with waiting buffers of ``B``
-rows) to its end: after each return of ``run`` the held leaves are expanded
-(``expansion.expand_nodes``; one that turns out proven, or finds no room, stays a leaf),
-``evaluate(xs, cells, sides, expanded)`` gives each one's value for the side that chose it (and may
-give the children of the expanded ones their priors, ``priors.reprior``), a proven leaf's proof
-replaces its value, and ``leaves.release`` backs them up. Past the deadline's ``stop`` the search
-ends at a batch's end once it is sure of its move (``simulation.sure``), as ``run`` would have at
-its next look at the clock. ``agents.search.uct_net``'s ``leaves`` is the evaluator of the
-policy-value net.
+``search(job, stop, value, prior)`` plays ``run``'s job (its arguments, with buffers of ``B``
+rows) to its end: after each return of ``run``, ``value(xs, cells, sides, backed)`` gives each
+recorded node ``xs[j]`` (its position: padded ``cells[j]``, ``sides[j]`` to move) its new value
+for the side that chose it, ``backed[j]`` being the value its simulation backed up through it;
+``leaves.release`` puts the new values in their place; then ``prior(nodes, rows)`` may give the
+nodes' children priors (``priors.reprior``): the nodes deepest first, because a re-sort moves
+rows, and each one's row in the batch. Past the deadline's ``stop`` the search ends at a batch's
+end once it is sure of its move (``simulation.sure``), as ``run`` would have at its next look at
+the clock. ``agents.search.uct_net``'s ``leaves`` is the policy-value net's evaluator.
 """
 
 from __future__ import annotations
@@ -19,37 +19,37 @@ from typing import Any, Callable
 
 import numpy as np
 
-from agents.search.uct_tree.expansion import expand_nodes
-from agents.search.uct_tree.leaves import LEAF, SIDE, held_queens, release
-from agents.search.uct_tree.nodes import FIRST, PENDING, ROOT, SOLVED, STOPPED, STOPS, SURE
+from agents.search.uct_tree.leaves import DEPTH, LEAF, SIDE, release
+from agents.search.uct_tree.nodes import PENDING, ROOT, STOPPED, STOPS, SURE
 from agents.search.uct_tree.simulation import run, sure
 
-__all__ = ["search", "Evaluate"]
+__all__ = ["search", "Value", "Prior", "SIMS", "HELD"]
 
-#: ``evaluate(xs, cells, sides, expanded)``: the held nodes, their positions (padded cells, side to
-#: move), the indices of those expanded -> their values for the sides that chose them
-Evaluate = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
-SIMS, HELD = 12, 20  # where ``run``'s arguments have the budget and the waiting buffers
+#: ``value(xs, cells, sides, backed)``: the recorded nodes, their positions (padded cells, side to
+#: move) and the values their simulations backed up through them -> their values
+Value = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+#: ``prior(nodes, rows)``: the recorded nodes, deepest first, and their rows in the batch, after
+#: their values are in place
+Prior = Callable[[np.ndarray, np.ndarray], None]
+SIMS, HELD = 12, 20  # where ``run``'s arguments have the budget and the first buffer
 
 
-def search(job: tuple[Any, ...], stop: float, evaluate: Evaluate) -> tuple[int, str]:
-    """Play ``run(*job)`` to its end with its held leaves served by ``evaluate`` (module
-    docstring); returns the simulations played and why the search stopped (``STOPS``, never
-    ``batch``). ``stop``: the deadline's stop, ``perf_counter`` seconds."""
-    nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, sims = job[2], *job[4 : SIMS + 1]
-    held, held_cells = job[HELD : HELD + 2]
-    fixed = (nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, *job[15:HELD])
+def search(job: tuple[Any, ...], stop: float, value: Value, prior: Prior) -> tuple[int, str]:
+    """Play ``run(*job)`` to its end with its recorded positions valued by ``value`` and
+    ``prior`` (module docstring); returns the simulations played and why the search stopped
+    (``STOPS``, never ``batch``). ``stop``: the deadline's stop, ``perf_counter`` seconds."""
+    fcfg, nf, st, sims = job[7], job[10], job[11], job[SIMS]
+    held, held_cells, held_values = job[HELD : HELD + 3]
+    ni = job[9]
     played, extended = 0, False  # extended: past the stop, unsure (``run``'s word)
     while True:
         played += run(*(*job[:SIMS], sims - played, *job[SIMS + 1 :]))
         count = int(st[PENDING])
         if count:
-            xs, sides, cells = held[:count, LEAF].copy(), held[:count, SIDE].copy(), held_cells[:count]
-            ni[xs, FIRST] = -1  # no longer waiting: expanded now, or left a leaf
-            expanded = np.flatnonzero(expand_nodes(xs, cells, held_queens(held, count), sides, *fixed) >= 0)
-            values = np.asarray(evaluate(xs, cells, sides, expanded), np.float64)
-            solved = ni[xs, SOLVED]
-            release(ni, nf, st, held, np.where(solved != 0, solved.astype(np.float64), values))
+            xs, sides = held[:count, LEAF].copy(), held[:count, SIDE].copy()
+            release(nf, st, held, held_values, np.asarray(value(xs, held_cells[:count], sides, held_values[:count])))
+            rows = np.argsort(-held[:count, DEPTH], kind="stable")
+            prior(xs[rows], rows)
         why = STOPS[int(st[STOPPED])]
         if why == "batch" and played < sims and time.perf_counter() >= stop:
             if sure(ni, nf, int(st[ROOT]), fcfg[SURE]):

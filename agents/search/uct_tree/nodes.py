@@ -49,6 +49,7 @@ __all__ = [
     "MAX_KIDS",
     "FAST",
     "VLOSS",
+    "LEAF_AT",
     "FAST_QUEENS",
     "FAST_ARROWS",
     "ROOT",
@@ -77,19 +78,20 @@ WSUM, STATIC, PRIOR = range(3)  # columns of ``nf``
 NF = 3
 KIND_MOVE, KIND_ARROW = 0, 1  # a position with a side to move / a queen moved, its arrow to come
 C_PUCT, TAU, PW_C, PW_A, SURE = range(5)  # float config ``fcfg``
-#: int config ``icfg``; ``VLOSS``: the threads searching the tree when several do, 1 where leaves
-#: wait for an outside evaluator (``leaves``), else 0 (``simulation.run``)
-SPLIT, KQ, EXPAND_AT, PLAYOUT, ENDGAME, MAX_KIDS, FAST, VLOSS = range(8)
+#: int config ``icfg``; ``VLOSS``: the threads searching the tree when several do, else 0
+#: (``simulation.run``); ``LEAF_AT``: the visits at which a move node is recorded for an outside
+#: evaluator (``leaves``; where ``run`` has buffers for them)
+SPLIT, KQ, EXPAND_AT, PLAYOUT, ENDGAME, MAX_KIDS, FAST, VLOSS, LEAF_AT = range(9)
 FAST_QUEENS, FAST_ARROWS = 1, 2  # bits of ``FAST``: the levels ordered by cheap scores
 #: state ``st``, one per thread searching the tree; ``LIMIT``: the end of the rows this thread
-#: allocates from (``FREE`` up to it), 0 for the whole tree; ``PENDING``: the leaves waiting for an
-#: outside evaluator (``leaves``)
+#: allocates from (``FREE`` up to it), 0 for the whole tree; ``PENDING``: the positions recorded for
+#: an outside evaluator (``leaves``)
 ROOT, FREE, SIMS, EVALS, RNG, STOPPED, LIMIT, PENDING = range(8)
 NST = 8
 #: why ``run`` returned (``st[STOPPED]`` holds the index): its simulation budget, the deadline's
 #: ``stop`` (sure of its move), past ``stop`` until sure or the deadline's ``last``, a root whose
-#: move can no longer change before ``stop``, a solved root, the buffer of the leaves waiting for an
-#: outside evaluator full (``leaves``: the caller evaluates them and runs on)
+#: move can no longer change before ``stop``, a solved root, the buffers of the positions recorded
+#: for an outside evaluator full (``leaves``: the caller has them valued and runs on)
 STOPS = ("simulations", "time", "time_max", "settled", "proven", "batch")
 STOP_SIMULATIONS, STOP_TIME, STOP_TIME_MAX, STOP_SETTLED, STOP_PROVEN, STOP_BATCH = range(6)
 

@@ -23,7 +23,7 @@ all the nodes of a look: a few microseconds a node.
 >>> ni, nf, st = np.empty((1 << 12, NI), np.int32), np.empty((1 << 12, NF)), np.zeros(NST, np.int64)
 >>> new_root(ni, nf, st)
 >>> st[RNG] = 1
->>> fcfg, icfg = np.array([1.0, 0.1, 2.0, 0.5, 1.5]), np.array([1, 0, 1, 0, 0, 80, 1, 0], np.int64)
+>>> fcfg, icfg = np.array([1.0, 0.1, 2.0, 0.5, 1.5]), np.array([1, 0, 1, 0, 0, 80, 1, 0, 0], np.int64)
 >>> moves = core.max_moves(6, core.MAX_QUEENS)
 >>> buffers = (np.empty((moves, 3), np.int64), np.empty(moves), np.empty((moves, 2), np.int64), np.empty(moves))
 >>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)

@@ -34,6 +34,7 @@ from agents.search.uct_tree.nodes import (
     KIND,
     KIND_ARROW,
     KIND_MOVE,
+    LEAF_AT,
     LIMIT,
     MAX_KIDS,
     NKIDS,
@@ -67,7 +68,6 @@ CHECK_EVERY = 8  # evaluations (or simulations) between two readings of the cloc
 #: ``ni[x, FIRST]`` while a thread expands ``x`` (several threads): the others take it for a leaf.
 #: The claim is not atomic either, but it narrows the window in which two threads expand one node
 #: (and one block's counts and proofs are orphaned) from the whole expansion to a read and a write.
-#: A node held for an outside evaluator (``leaves.WAITING``, below it) is a leaf too.
 CLAIMED = -2
 MAX_DEPTH = 512  # path length bound: 2 levels per move, at most 140 moves on 12x12
 #: nanoseconds between two looks at the root's counts (settled? sure?): a scan of the root's
@@ -244,6 +244,7 @@ _RUN_ARGS = (
     types.int64[::1],
     types.int64[:, ::1],
     types.uint8[:, ::1],
+    types.float64[::1],
 )
 
 
@@ -273,6 +274,7 @@ def run(
     stats,
     held,
     held_cells,
+    held_values,
 ):
     """Play up to ``sims`` simulations from the root ``st[ROOT]`` (``side0`` to move in ``cells``;
     the arrays are restored on return); returns how many were played, and ``st[STOPPED]`` says
@@ -294,16 +296,19 @@ def run(
     threads expanding one node write equal children blocks, either of which serves
     (``expansion.expand`` links a block last).
 
-    With waiting buffers (``held``/``held_cells`` of ``B > 0`` rows, ``leaves``; ``icfg[VLOSS]``
-    on), a move node below the root that a simulation would expand is held for an outside
-    evaluator instead, its virtual loss left on the path, and ``run`` returns when ``B`` wait
-    (``STOP_BATCH``), or on any other stop with fewer waiting: the caller releases them
-    (``leaves.release``) before anything else reads the tree."""
+    With buffers for recorded positions (``held``, ``held_cells``, ``held_values`` of ``B > 0``
+    rows, ``leaves``), a simulation records each move node below the root that it passes with
+    ``icfg[LEAF_AT]`` visits, and the value it backs up through it; ``run`` returns when ``B`` are
+    recorded (``STOP_BATCH``), or on any other stop with fewer: the caller has them valued and
+    released (``leaves.release``) before it runs again."""
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     sides = np.empty(MAX_DEPTH, dtype=np.int64)
     qidx = np.empty(MAX_DEPTH, dtype=np.int64)
     capacity = st[LIMIT] if st[LIMIT] > 0 else ni.shape[0]
     vloss = icfg[VLOSS] > 0
+    # the depths of the nodes this simulation recorded for the evaluator (``leaves``), and their rows
+    record_depths = np.empty(MAX_DEPTH, dtype=np.int64)
+    record_rows = np.empty(MAX_DEPTH, dtype=np.int64)
     own = 1 if vloss else 0  # the visit this descent has already counted on each node it passed
     done = 0
     root = st[ROOT]
@@ -342,14 +347,14 @@ def run(
         if vloss:
             ni[root, VISITS] += 1
         leaf = True  # the walk stopped at an unexpanded, unsolved node: its value below
-        waits = False  # the walk stopped at a node held for the evaluator: no backup yet
+        recorded = 0  # the nodes of this path recorded for the evaluator
         while True:
             if ni[x, SOLVED] != 0 and depth > 0:
                 leaf = False  # the backup reads the solved value
                 break
             if ni[x, FIRST] < 0:
-                if ni[x, FIRST] <= CLAIMED:
-                    break  # another thread is expanding it, or it waits for the evaluator: a leaf
+                if ni[x, FIRST] == CLAIMED:
+                    break  # another thread is expanding it: a leaf for this descent
                 if depth > 0 and ni[x, VISITS] - own == 0 and np.isnan(nf[x, STATIC]):
                     break  # a leaf never evaluated (fast priors): evaluated below
                 if ni[x, KIND] == KIND_MOVE:
@@ -365,10 +370,6 @@ def run(
                         break
                 if st[FREE] + icfg[MAX_KIDS] > capacity:
                     break  # no room: stays a leaf
-                if depth > 0 and ni[x, KIND] == KIND_MOVE and held.shape[0] > 0:
-                    waits = hold(x, depth, path, sides, cells, queens, ni, nf, st, held, held_cells)
-                    if waits:
-                        break
                 if vloss:
                     ni[x, FIRST] = CLAIMED  # so that the other threads do not expand it too
                 expand(
@@ -391,6 +392,11 @@ def run(
                     qscores,
                     stats,
                 )
+            if depth > 0 and held.shape[0] > 0 and ni[x, KIND] == KIND_MOVE and ni[x, VISITS] - own == icfg[LEAF_AT]:
+                j = hold(x, depth, path, sides, cells, st, held, held_cells)
+                if j >= 0:
+                    record_depths[recorded], record_rows[recorded] = depth, j
+                    recorded += 1
             c = _select(x, ni, nf, fcfg)
             if c < 0:  # every child lost for the side acting at x
                 leaf = False
@@ -417,9 +423,7 @@ def run(
                 ni[c, VISITS] += 1
                 nf[c, WSUM] -= 1.0  # a loss for c's chooser until the backup
         value = 0.0  # for the side that chose the last node of the path
-        if waits:
-            pass  # backed up by ``leaves.release``
-        elif leaf and depth > 0:
+        if leaf and depth > 0:
             if icfg[PLAYOUT] > 0 and ni[x, KIND] == KIND_MOVE:
                 value = -_playout(cells, queens, nq, side, dirs, icfg[PLAYOUT], kernel, params, st, moves)
             else:
@@ -429,22 +433,25 @@ def run(
                 value = nf[x, STATIC]
         elif not leaf and depth > 0 and ni[x, SOLVED] == 0:
             value = -1.0 if sides[depth] == sides[depth - 1] else 1.0  # all children lost, not proven
+        unset = recorded  # the recorded nodes whose value is still to come, deepest last
         for k in range(depth, 0, -1):  # back up and undo, leaf first
             c = path[k]
             chooser = sides[k - 1]
-            if not waits:
-                if ni[c, SOLVED] == 0 and ni[c, FIRST] >= 0 and ni[c, COMPLETE]:
-                    proven = _prove(c, ni)  # for the side acting at c
-                    ni[c, SOLVED] = proven if sides[k] == chooser else -proven
-                if ni[c, SOLVED] != 0:
-                    value = float(ni[c, SOLVED])
-                if vloss:
-                    nf[c, WSUM] += value + 1.0  # the virtual loss replaced; the visit is counted
-                else:
-                    ni[c, VISITS] += 1
-                    nf[c, WSUM] += value
-                if k >= 2 and sides[k - 2] != chooser:
-                    value = -value  # the parent's chooser is the other side
+            if ni[c, SOLVED] == 0 and ni[c, FIRST] >= 0 and ni[c, COMPLETE]:
+                proven = _prove(c, ni)  # for the side acting at c
+                ni[c, SOLVED] = proven if sides[k] == chooser else -proven
+            if ni[c, SOLVED] != 0:
+                value = float(ni[c, SOLVED])
+            if unset > 0 and record_depths[unset - 1] == k:  # a recorded node: the value through it
+                unset -= 1
+                held_values[record_rows[unset]] = value
+            if vloss:
+                nf[c, WSUM] += value + 1.0  # the virtual loss replaced; the visit is counted
+            else:
+                ni[c, VISITS] += 1
+                nf[c, WSUM] += value
+            if k >= 2 and sides[k - 2] != chooser:
+                value = -value  # the parent's chooser is the other side
             if ni[c, KIND] == KIND_ARROW:
                 cells[ni[c, TO]] = core.EMPTY
                 cells[ni[c, FROM]] = chooser + 1
@@ -458,7 +465,7 @@ def run(
         if not vloss:
             ni[root, VISITS] += 1
         done += 1
-        if waits and st[PENDING] == held.shape[0]:
+        if recorded > 0 and st[PENDING] == held.shape[0]:
             stopped = STOP_BATCH
             break
     if stopped < 0:
