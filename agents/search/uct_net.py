@@ -38,6 +38,16 @@ one): the net's judgement joins the territory leaves' beneath it, weighted by ``
 ``N`` or more simulations already below (by default ``VALUE_VISITS``' setting for the board size
 where ``guide_at`` is not given either: 16 on 8x8, 0 elsewhere).
 
+**At the leaves** (``leaves=B``, one thread; ``guide_at`` and ``value_visits`` off): every move
+node below the root that a simulation passes with ``leaf_at`` visits (1: the simulation that
+expands it) is recorded with its position (``uct_tree.leaves``), the simulation going on as
+always; when ``B`` are recorded, one forward pass values them all (``uct_tree.batches``): the value
+each recording simulation backed up through its node becomes ``(1 - leaf_value) * it +
+leaf_value * the net's`` (AlphaGo's blend of a rollout and the value net, a batch late), and the
+node's queen moves get the net's priors. Nothing waits, so no virtual loss: with ``mix=0`` and
+``leaf_value=0`` the tree is ``uct``'s own (tested). A first design that held each leaf for the
+net with a virtual loss on its path lost every screen (``experiments/uct-net-leaves``).
+
 **Cost.** The net runs once on the root's queen moves and, with ``depth=1``, on the replies to
 its ``top`` best moves; the replies' level is skipped when the deadline leaves less than
 ``REPLY_COST`` times what the root's level took, so short moves are not overrun. With ``mix=0`` the
