@@ -48,7 +48,7 @@ from agents.search.uct_tree.nodes import (
     WSUM,
 )
 
-__all__ = ["expand", "expand_nodes", "queen_moves"]
+__all__ = ["expand", "expand_nodes", "queen_moves", "TREE_TYPES", "SCRATCH_TYPES"]
 
 
 @njit(cache=True)
@@ -178,13 +178,9 @@ def expand(
     st[FREE] = first + n
 
 
-_EXPAND_ARGS = (
-    types.int64[::1],
-    types.uint8[:, ::1],
-    types.int64[:, :, ::1],
-    types.int64[::1],
-    types.int64[::1],
-    types.int64[::1],
+#: the numba types of the arguments every tree kernel takes: ``kernel, params, fcfg, icfg, ni, nf,
+#: st``, and the scratch arrays ``moves, scores, qmoves, qscores, stats`` that ``expand`` writes
+TREE_TYPES = (
     KERNEL_TYPE,
     types.float64[::1],
     types.float64[::1],
@@ -192,11 +188,17 @@ _EXPAND_ARGS = (
     types.int32[:, ::1],
     types.float64[:, ::1],
     types.int64[::1],
-    types.int64[:, ::1],
-    types.float64[::1],
-    types.int64[:, ::1],
-    types.float64[::1],
+)
+SCRATCH_TYPES = (types.int64[:, ::1], types.float64[::1], types.int64[:, ::1], types.float64[::1], types.int64[::1])
+_EXPAND_ARGS = (
     types.int64[::1],
+    types.uint8[:, ::1],
+    types.int64[:, :, ::1],
+    types.int64[::1],
+    types.int64[::1],
+    types.int64[::1],
+    *TREE_TYPES,
+    *SCRATCH_TYPES,
 )
 
 

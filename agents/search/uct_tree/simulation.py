@@ -14,11 +14,10 @@ from numba import njit, types
 
 from amazons_env import core
 
-from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search import endgame
 from agents.search.agent import DEADLINE_LAST, DEADLINE_STOP
 from agents.search.rays import ray_end
-from agents.search.uct_tree.expansion import expand, queen_moves
+from agents.search.uct_tree.expansion import SCRATCH_TYPES, TREE_TYPES, expand, queen_moves
 from agents.search.uct_tree.leaves import hold
 from agents.search.uct_tree.monotonic import clock_ns
 from agents.search.uct_tree.nodes import (
@@ -227,21 +226,11 @@ _RUN_ARGS = (
     types.int64[::1],
     types.int64,
     types.int64[::1],
-    KERNEL_TYPE,
-    types.float64[::1],
-    types.float64[::1],
-    types.int64[::1],
-    types.int32[:, ::1],
-    types.float64[:, ::1],
-    types.int64[::1],
+    *TREE_TYPES,
     types.int64,
     types.int64[::1],
     types.int64,
-    types.int64[:, ::1],
-    types.float64[::1],
-    types.int64[:, ::1],
-    types.float64[::1],
-    types.int64[::1],
+    *SCRATCH_TYPES,
     types.int64[:, ::1],
     types.uint8[:, ::1],
     types.float64[::1],
