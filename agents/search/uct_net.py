@@ -1,70 +1,47 @@
-"""``uct-net``, our learned agent: ``uct`` guided by the policy-value net's priors on the first move levels.
+"""``uct-net``, our learned agent: ``uct`` guided by the policy-value net's priors, and its value.
 
-The net (``agents.nets.policy_value``, ~1 ms a position on one core) is far too slow for every node of
-``uct`` (~30,000 simulations a second on 8x8), so it is asked only where its priors pay: at the top of
-the tree. Before the simulations of a move, ``UCTNet`` (between two calls of ``uct_tree.run``, in
-Python, on the flat arrays of ``agents.search.uct_tree``):
+The net (``agents.nets.policy_value``; 10-50 us a position in a batch on one core) costs as much
+as several of ``uct``'s simulations, so it is asked only where it pays, in one of three ways, all
+in Python on the flat arrays of ``agents.search.uct_tree`` between calls of ``uct_tree.run``.
 
-1. expands the root if it is not (a reused root usually is) and, with one forward pass, gives its
-   queen moves the prior ``(1 - mix) * cheap + mix * net`` (``net``: the slide softmax over the
-   root's queen moves; ``cheap``: uct's own prior), then re-sorts the children block by it, since
-   progressive widening opens a block in order;
-2. expands the ``top`` queen moves by that prior and gives their arrows the net's arrow prior
-   (the arrow head is conditioned on the slide's destination, so the same forward pass serves);
-3. with ``depth=1``, does the same for the positions after those ``top`` queen moves' best arrows
-   (the opponent's replies): one more forward pass for all of them; with ``value > 0`` the net's
-   value of each such position is mixed into the move node's first-play value, ``(1 - value) *
-   kernel + value * (-net)``: the net's value is for the side to move *after* the move, the node's
-   value for the side that chose it, so it flips once per whole move and never between the queen
-   move and its arrow.
+**Before the simulations**, with one forward pass per level: the root's queen moves get the prior
+``(1 - mix) * cheap + mix * net`` (the slide softmax; ``cheap``: uct's own) and are re-sorted by
+it (progressive widening opens a block in order); the ``top`` best are expanded and their arrows
+get the net's arrow prior (conditioned on the slide's destination: the same pass serves). With
+``depth=1`` (2, 3) the same is done for the positions after those moves' best arrows, a level
+deeper each time (``top`` times the positions); with ``value > 0`` the net's value of each such
+position is mixed into its move's first-play value (its sign flips once per whole move). A level
+is skipped when the deadline leaves less than ``REPLY_COST`` (or ``top``) times what the level above
+took. Guided nodes are remembered by their line of moves (``uct_tree.lines``), so that tree reuse
+never mixes the net into one twice.
 
-With ``depth`` 2 or 3, step 3 is repeated on the positions after the top moves' best arrows of the
-level above: a line of ``depth`` whole moves guided at each step, ``top`` times as many positions at
-each level. Everything below keeps uct's cheap ordering and territory leaves. Tree reuse jumps two
-whole moves; with ``depth`` 2 or more it lands on a position this guidance has re-priored, so the
-guided nodes of the kept tree are remembered (by their line of moves) and not mixed twice.
+**During the search** (``guide_at=N``; by default ``GUIDE_AT``'s setting for the board size: 64 on
+8x8, 8 on 10x10; off elsewhere): the simulations run in parts of ``PART``, and between two parts
+every position the simulations have visited ``N`` times or more (``uct_tree.visited``) gets the
+net's priors as the root did, one forward pass for all the new ones. With ``value_visits=K`` the
+same pass's value of each also counts as ``K`` simulations that ended there (``uct_tree.back_up``),
+weighed against the ``N`` or more below it (by default ``VALUE_VISITS``' setting where ``guide_at``
+is not given either: 16 on 8x8, 0 elsewhere).
 
-**During the search** (``guide_at=N``; by default ``GUIDE_AT``'s setting for the board size, whatever
-the net: 8 on 10x10 and 64 on 8x8, where they were measured with ``pv-uct-10x10`` and ``pv-uct-8x8``;
-off on the other sizes, not measured there): the simulations run in parts of ``PART``,
-and between two parts every position of the tree the simulations have visited ``N`` times or more
-(``uct_tree.visited``) gets the net's priors as the root did: its queen moves the slide policy, the
-arrows of each such queen move the arrow policy. One forward pass for all the new ones, none for a
-position guided before (the same record as tree reuse's); so the net's priors reach wherever the
-search settles, at a cost of one evaluation per position that earned ``N`` simulations. With
-``value_visits=K`` the same forward pass's value of each such position also counts as ``K``
-simulations that ended there (``uct_tree.back_up``: backed up to the root as ``run`` backs up
-one): the net's judgement joins the territory leaves' beneath it, weighted by ``K`` against the
-``N`` or more simulations already below (by default ``VALUE_VISITS``' setting for the board size
-where ``guide_at`` is not given either: 16 on 8x8, 0 elsewhere).
+**At the leaves** (``leaves=B``, one thread, ``guide_at`` and ``value_visits`` off; off by default:
+on 10x10 ``leaves=16,leaf_at=8,leaf_value=0`` was level with the default's ``guide_at=8``, see
+``experiments/uct-net-leaves``): every move node below the root that a simulation passes with
+``leaf_at`` visits (1: the simulation that expands it) is recorded with its position
+(``uct_tree.leaves``), the simulation going on as always; when ``B`` are recorded, one forward pass
+values them all (``uct_tree.batches``): the value each recording simulation backed up through its
+node becomes ``(1 - leaf_value) * it + leaf_value * the net's`` (AlphaGo's blend of a rollout and
+the value net, a batch late), and the node's queen moves get the net's priors. Nothing waits, so no
+virtual loss: with ``mix=0`` and ``leaf_value=0`` the tree is ``uct``'s own (tested). A first design
+that held each leaf with a virtual loss on its path lost every screen (``experiments/uct-net-leaves``).
 
-**At the leaves** (``leaves=B``, one thread; ``guide_at`` and ``value_visits`` off): every move
-node below the root that a simulation passes with ``leaf_at`` visits (1: the simulation that
-expands it) is recorded with its position (``uct_tree.leaves``), the simulation going on as
-always; when ``B`` are recorded, one forward pass values them all (``uct_tree.batches``): the value
-each recording simulation backed up through its node becomes ``(1 - leaf_value) * it +
-leaf_value * the net's`` (AlphaGo's blend of a rollout and the value net, a batch late), and the
-node's queen moves get the net's priors. Nothing waits, so no virtual loss: with ``mix=0`` and
-``leaf_value=0`` the tree is ``uct``'s own (tested). A first design that held each leaf for the
-net with a virtual loss on its path lost every screen (``experiments/uct-net-leaves``).
-
-**Cost.** The net runs once on the root's queen moves and, with ``depth=1``, on the replies to
-its ``top`` best moves; the replies' level is skipped when the deadline leaves less than
-``REPLY_COST`` times what the root's level took, so short moves are not overrun. With ``mix=0`` the
-guided search builds the very tree and move of ``uct`` (tested). What the guidance costs per move,
-how often the net agrees with uct's moves, and what it is worth in games are measured in
-``benchmarks/README.md`` (its learned-agent section), ``experiments/uct-net-8x8/``,
-``experiments/pv-10x10/`` and ``experiments/uct-net-guide-at/``; the default weights are the 8x8
-expert-iteration net fine-tuned on uct's moves on both sizes: ``pv-uct-8x8`` (on uct's 10x10, then
-8x8 moves) on 8x8 and ``pv-uct-10x10`` (8x8, then 10x10) on 10x10; other sizes play the nearest
-size's net (the nets are fully convolutional).
-
-``make("uct-net")`` (until this version also ``make("cnn")``, whose guidance options were
-``net_mix``, ``net_top``, ``net_depth`` and ``net_value``, see ``agents.evaluation.cnn``). Options:
-uct's, and ``weights`` (committed policy-value weights by name, ``agents.nets.store``, or a model
-file path), ``mix``, ``top``, ``depth``, ``value``, ``guide_at``, ``value_visits``, ``net_threads``
-(torch threads, 1 by default) and ``runtime`` (``auto``: the net through ONNX Runtime when it is
-installed, ``agents.nets.onnx_runtime``; ``torch``; ``onnx``).
+What each costs and is worth is measured in ``benchmarks/README.md`` (its learned-agent section)
+and ``experiments/`` (``uct-net-8x8``, ``pv-10x10``, ``uct-net-guide-at``, ``uct-net-leaves``). The
+default weights: ``pv-uct-8x8`` on 8x8 and ``pv-uct-10x10`` on 10x10 (the 8x8 expert-iteration net
+fine-tuned on uct's moves of both sizes); other sizes play the nearest size's (fully convolutional).
+Options: uct's, and ``weights`` (a committed name, ``agents.nets.store``, or a model file path),
+``mix``, ``top``, ``depth``, ``value``, ``guide_at``, ``value_visits``, ``leaves``, ``leaf_at``,
+``leaf_value``, ``net_threads`` and ``runtime`` (``agents.nets.onnx_runtime.RUNTIMES``). Until this
+version ``make("cnn")`` also made it (see ``agents.evaluation.cnn``).
 
 >>> import tempfile, os
 >>> from amazons_env import Board
