@@ -109,7 +109,7 @@ MAX_VALUE_VISITS = 1024
 #: ``guide_at``: the positions of one look's forward pass in a search without a deadline, so that a
 #: deadline set while it runs (a ponder hit) is not overrun by more than a few tens of milliseconds
 GUIDE_BATCH = 512
-#: ``leaves``: the largest batch accepted (each held leaf keeps a few kilobytes of buffers)
+#: ``leaves``: the largest batch accepted (each recorded position keeps a few kilobytes of buffers)
 MAX_LEAVES = 1024
 
 
@@ -231,7 +231,7 @@ class UCTNet(UCT):
         self.weights, self.net_threads, self.runtime = str(weights), int(net_threads), str(runtime)
         for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # a bad file fails here, not in a game
             self.net(size)
-        self._held: dict[int, tuple[np.ndarray, ...]] = {}  # ``leaves``' buffers, per board size
+        self._leaf_buffers: dict[int, tuple[np.ndarray, ...]] = {}  # ``leaves``' buffers, per board size
         self._guided: set[bytes] = set()  # the lines (``Position``) of the nodes whose children have the net's priors
         self._root_line = b""  # the line of this search's root, set by ``_guide`` (which runs first)
 
@@ -416,9 +416,9 @@ class UCTNet(UCT):
         """``leaves``' buffers (``uct_tree.leaves``) for ``size`` x ``size`` boards; none without."""
         if not self.leaves:
             return super()._recorded(size)
-        if size not in self._held:
-            self._held[size] = T.leaves.buffers(self.leaves, size)
-        return self._held[size]
+        if size not in self._leaf_buffers:
+            self._leaf_buffers[size] = T.leaves.buffers(self.leaves, size)
+        return self._leaf_buffers[size]
 
     def _run(self, jobs: list[tuple[Any, ...]], states: list[np.ndarray], deadline: Deadline) -> tuple[int, str]:
         """With ``leaves``: the recorded positions valued by the net in batches
@@ -426,7 +426,7 @@ class UCTNet(UCT):
         if not self.leaves:
             return super()._run(jobs, states, deadline)
         job = jobs[0]
-        ni, nf, held = job[9], job[10], job[T.batches.HELD]
+        ni, nf, recorded = job[9], job[10], job[T.batches.RECORDED]
         job[8][T.LEAF_AT] = max(self.leaf_at, int(job[8][T.EXPAND_AT]))  # a node is expanded first
         net: dict[str, np.ndarray] = {}  # the last batch's outputs, for its priors
 
@@ -436,7 +436,7 @@ class UCTNet(UCT):
             values, net["slide"], net["arrow"] = self.net(size).evaluate(cells, sides)
             net["size"] = np.array(size)
             for j in range(len(xs)):  # their lines, so that ``_guide`` does not mix the net in twice
-                path = held[j, T.leaves.PATH + 1 : T.leaves.PATH + held[j, T.leaves.DEPTH] + 1]
+                path = recorded[j, T.leaves.PATH + 1 : T.leaves.PATH + recorded[j, T.leaves.DEPTH] + 1]
                 self._guided.add(self._root_line + actions(ni, path).tobytes())
             w = self.leaf_value
             return (1.0 - w) * backed - w * values  # the net's value is for the side to move

@@ -22,8 +22,8 @@ from tests.agents.test_uct_net_guided import net_priored
 L = T.leaves
 
 
-def small_tree(board: Board, held: int, leaf_at: int = 1) -> tuple:
-    """``run``'s arguments for a fresh tree of ``board``, with buffers for ``held`` recorded positions."""
+def small_tree(board: Board, recorded: int, leaf_at: int = 1) -> tuple:
+    """``run``'s arguments for a fresh tree of ``board``, with buffers for ``recorded`` recorded positions."""
     evaluator, rows = make_evaluator("territory"), core.max_moves(board.size, core.MAX_QUEENS)
     ni, nf, st = np.empty((1 << 14, T.NI), np.int32), np.empty((1 << 14, T.NF)), np.zeros(T.NST, np.int64)
     T.new_root(ni, nf, st)
@@ -33,7 +33,7 @@ def small_tree(board: Board, held: int, leaf_at: int = 1) -> tuple:
     position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
     scratch = (np.empty((rows, 3), np.int64), np.empty(rows), np.empty((rows, 2), np.int64), np.empty(rows))
     head = (*position, evaluator.kernel, evaluator.params, fcfg, icfg, ni, nf, st)
-    return head, (np.full(2, 1 << 62), 0, *scratch, search_stats(), *L.buffers(held, board.size))
+    return head, (np.full(2, 1 << 62), 0, *scratch, search_stats(), *L.buffers(recorded, board.size))
 
 
 @pytest.mark.parametrize("leaf_at", [1, 6])
@@ -47,18 +47,18 @@ def test_run_records_a_node_at_leaf_at_visits_and_release_puts_a_new_value_in_pl
     board = Board(6)
     head, tail = small_tree(board, 1, leaf_at)
     ni, nf, st = head[9:12]
-    held, held_cells, held_values = tail[-3:]
+    recorded, recorded_cells, recorded_values = tail[-3:]
     assert T.run(*head, 200, *tail[:-3], *L.buffers(0, 6)) == 200  # a tree to record a node in
     for _ in range(2000):
         wsum = nf[:, T.WSUM].copy()
         assert T.run(*head, 1, *tail) == 1
-        if st[T.PENDING] == 1 and held[0, L.DEPTH] >= 4:  # below a whole move of each side
+        if st[T.PENDING] == 1 and recorded[0, L.DEPTH] >= 4:  # below a whole move of each side
             break
         st[T.PENDING] = 0  # none, or recorded too high: dropped
     assert T.STOPS[int(st[T.STOPPED])] == "batch" and st[T.PENDING] == 1
     assert np.array_equal(head[0], board.cells) and np.array_equal(head[1], board.queens)
-    x, depth = int(held[0, L.LEAF]), int(held[0, L.DEPTH])
-    path, sides = held[0, L.PATH : L.PATH + depth + 1], held[0, L.SIDES : L.SIDES + depth + 1]
+    x, depth = int(recorded[0, L.LEAF]), int(recorded[0, L.DEPTH])
+    path, sides = recorded[0, L.PATH : L.PATH + depth + 1], recorded[0, L.SIDES : L.SIDES + depth + 1]
     assert ni[x, T.KIND] == T.KIND_MOVE and ni[x, T.FIRST] >= 0 and ni[x, T.VISITS] == leaf_at + 1
     position = Position(board.cells.copy(), board.queens.copy(), board.queen_counts, int(board.turn), b"")
     assert path[0] == st[T.ROOT] and path[-1] == x and sides[0] == position.side
@@ -66,10 +66,10 @@ def test_run_records_a_node_at_leaf_at_visits_and_release_puts_a_new_value_in_pl
         assert path[k] in kids(ni, int(path[k - 1]))
         position = position.after(ni, int(path[k]))
         assert sides[k] == position.side
-    assert np.array_equal(held_cells[0], position.cells) and held[0, L.SIDE] == position.side
-    assert np.isclose(nf[x, T.WSUM] - wsum[x], held_values[0])
+    assert np.array_equal(recorded_cells[0], position.cells) and recorded[0, L.SIDE] == position.side
+    assert np.isclose(nf[x, T.WSUM] - wsum[x], recorded_values[0])
     before, visits = nf[:, T.WSUM].copy(), ni[:, T.VISITS].copy()
-    L.release(nf, st, held, held_values, held_values[:1] + 0.25)
+    L.release(nf, st, recorded, recorded_values, recorded_values[:1] + 0.25)
     chooser = sides[depth - 1]
     want = [0.25 if sides[k - 1] == chooser else -0.25 for k in range(1, depth + 1)]
     assert np.allclose(nf[path[1:], T.WSUM] - before[path[1:]], want) and st[T.PENDING] == 0

@@ -63,7 +63,7 @@ Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s ch
 >>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
 >>> deadline = np.full(2, 1 << 62)  # ``Deadline.ns`` of a search without a time limit
 >>> run(*position, evaluator.kernel, evaluator.params, fcfg, icfg, ni, nf, st, 800, deadline, 0, *buffers,
-...     search_stats(), *leaves.buffers(0, 6))  # no leaves held for an outside evaluator
+...     search_stats(), *leaves.buffers(0, 6))  # nothing recorded for an outside evaluator
 800
 >>> STOPS[st[STOPPED]]
 'simulations'

@@ -23,7 +23,7 @@ from agents.search.uct_tree.leaves import DEPTH, LEAF, SIDE, release
 from agents.search.uct_tree.nodes import PENDING, ROOT, STOPPED, STOPS, SURE
 from agents.search.uct_tree.simulation import run, sure
 
-__all__ = ["search", "Value", "Prior", "SIMS", "HELD"]
+__all__ = ["search", "Value", "Prior", "SIMS", "RECORDED"]
 
 #: ``value(xs, cells, sides, backed)``: the recorded nodes, their positions (padded cells, side to
 #: move) and the values their simulations backed up through them -> their values
@@ -31,7 +31,7 @@ Value = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 #: ``prior(nodes, rows)``: the recorded nodes, deepest first, and their rows in the batch, after
 #: their values are in place
 Prior = Callable[[np.ndarray, np.ndarray], None]
-SIMS, HELD = 12, 20  # where ``run``'s arguments have the budget and the first buffer
+SIMS, RECORDED = 12, 20  # where ``run``'s arguments have the budget and the first buffer
 
 
 def search(job: tuple[Any, ...], stop: float, value: Value, prior: Prior) -> tuple[int, str]:
@@ -39,16 +39,22 @@ def search(job: tuple[Any, ...], stop: float, value: Value, prior: Prior) -> tup
     ``prior`` (module docstring); returns the simulations played and why the search stopped
     (``STOPS``, never ``batch``). ``stop``: the deadline's stop, ``perf_counter`` seconds."""
     fcfg, nf, st, sims = job[7], job[10], job[11], job[SIMS]
-    held, held_cells, held_values = job[HELD : HELD + 3]
+    recorded, recorded_cells, recorded_values = job[RECORDED : RECORDED + 3]
     ni = job[9]
     played, extended = 0, False  # extended: past the stop, unsure (``run``'s word)
     while True:
         played += run(*(*job[:SIMS], sims - played, *job[SIMS + 1 :]))
         count = int(st[PENDING])
         if count:
-            xs, sides = held[:count, LEAF].copy(), held[:count, SIDE].copy()
-            release(nf, st, held, held_values, np.asarray(value(xs, held_cells[:count], sides, held_values[:count])))
-            rows = np.argsort(-held[:count, DEPTH], kind="stable")
+            xs, sides = recorded[:count, LEAF].copy(), recorded[:count, SIDE].copy()
+            release(
+                nf,
+                st,
+                recorded,
+                recorded_values,
+                np.asarray(value(xs, recorded_cells[:count], sides, recorded_values[:count])),
+            )
+            rows = np.argsort(-recorded[:count, DEPTH], kind="stable")
             prior(xs[rows], rows)
         why = STOPS[int(st[STOPPED])]
         if why == "batch" and played < sims and time.perf_counter() >= stop:

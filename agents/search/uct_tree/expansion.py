@@ -210,9 +210,8 @@ def expand_nodes(
     ``sides[k]`` to act there) as ``uct_tree.run`` would on reaching it; returns each one's first
     child row, or -1 where it stays a leaf: proven (no move left, or counted by the filling phase, as
     ``run`` marks it), or no room left in the tree. One call for many nodes: numba's dispatch of the
-    kernel argument costs more than a small expansion. For the nodes expanded from outside
-    ``run``: an evaluator's guidance (``agents.search.uct_net``) and the leaves held for it
-    (``leaves``)."""
+    kernel argument costs more than a small expansion. For the nodes an evaluator's guidance expands
+    from outside ``run`` (``agents.search.uct_net``)."""
     out = np.full(len(xs), -1, np.int64)
     for k in range(len(xs)):
         x, side, c, q = xs[k], sides[k], cells[k], queens[k]

@@ -5,9 +5,9 @@ An evaluator too slow to call once per node from numba (``agents.search.uct_net`
 net through ONNX Runtime, ~50-100 us a position in a batch, against ~5 us of Python per call) can
 still serve every position the simulations settle on. A simulation that passes a move node below
 the root with ``icfg[LEAF_AT]`` visits (before its own: with ``EXPAND_AT``'s, the simulation that
-expands it) *records* it (``hold``): the node, the position at it (padded cells, side to move)
+expands it) *records* it (``record``): the node, the position at it (padded cells, side to move)
 and the path from the root with the side to act at each of its nodes; the simulation goes on as
-always, and the value it backs up through the node is kept too (``held_values``, for the side
+always, and the value it backs up through the node is kept too (``recorded_values``, for the side
 that chose the node). When the buffers are full, ``run`` returns (``STOP_BATCH``); it also
 returns with positions recorded on its other stops. The caller (``batches.search``) has them
 valued in one call and calls ``release`` with the new values: each simulation's value at its
@@ -17,9 +17,9 @@ children priors (``priors.reprior``, deepest first: a re-sort moves rows that th
 No virtual loss: the tree the simulations grow is ``run``'s own (a blend of 0 and no priors
 leave it as it would have been, tested), the evaluator's judgement arriving up to a batch late.
 
-The buffers: ``held`` (``int64[B, WIDTH]``: ``LEAF``, ``DEPTH``, ``SIDE``, the path from ``PATH``,
-the side to act at each of its nodes from ``SIDES``), ``held_cells`` (``uint8[B, cells]``) and
-``held_values`` (``float64[B]``); ``B = 0`` records nothing. A path longer than ``MAX_PATH``
+The buffers: ``recorded`` (``int64[B, WIDTH]``: ``LEAF``, ``DEPTH``, ``SIDE``, the path from ``PATH``,
+the side to act at each of its nodes from ``SIDES``), ``recorded_cells`` (``uint8[B, cells]``) and
+``recorded_values`` (``float64[B]``); ``B = 0`` records nothing. A path longer than ``MAX_PATH``
 nodes is not recorded.
 """
 
@@ -30,11 +30,11 @@ from numba import njit
 
 from agents.search.uct_tree.nodes import PENDING, WSUM
 
-__all__ = ["LEAF", "DEPTH", "SIDE", "PATH", "SIDES", "MAX_PATH", "WIDTH", "buffers", "hold", "release"]
+__all__ = ["LEAF", "DEPTH", "SIDE", "PATH", "SIDES", "MAX_PATH", "WIDTH", "buffers", "record", "release"]
 
 #: the longest path recorded (nodes from the root, both levels of a split move: 64 whole moves)
 MAX_PATH = 128
-LEAF, DEPTH, SIDE = range(3)  # columns of ``held``: the node, its path's last index, the side to move there
+LEAF, DEPTH, SIDE = range(3)  # columns of ``recorded``: the node, its path's last index, the side to move there
 PATH = 3  # the path's nodes, root first
 SIDES = PATH + MAX_PATH  # the side to act at each node of the path (the chooser of the next)
 WIDTH = SIDES + MAX_PATH
@@ -46,32 +46,32 @@ def buffers(rows: int, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def hold(x, depth, path, sides, cells, st, held, held_cells):
+def record(x, depth, path, sides, cells, st, recorded, recorded_cells):
     """Record node ``x`` (reached by ``path[: depth + 1]``, ``sides[k]`` to act at ``path[k]``; the
     position at ``x`` in ``cells``) if the buffers have room and the path fits; returns its row,
     or -1."""
     j = st[PENDING]
-    if j >= held.shape[0] or depth >= MAX_PATH:
+    if j >= recorded.shape[0] or depth >= MAX_PATH:
         return -1
-    held[j, LEAF], held[j, DEPTH], held[j, SIDE] = x, depth, sides[depth]
+    recorded[j, LEAF], recorded[j, DEPTH], recorded[j, SIDE] = x, depth, sides[depth]
     for k in range(depth + 1):
-        held[j, PATH + k] = path[k]
-        held[j, SIDES + k] = sides[k]
-    held_cells[j, :] = cells
+        recorded[j, PATH + k] = path[k]
+        recorded[j, SIDES + k] = sides[k]
+    recorded_cells[j, :] = cells
     st[PENDING] = j + 1
     return j
 
 
 @njit(cache=True)
-def release(nf, st, held, held_values, values):
+def release(nf, st, recorded, recorded_values, values):
     """Replace, along each recorded path, the value its simulation backed up through the node
-    (``held_values[j]``, for the side that chose it) by ``values[j]``: the difference added to each
+    (``recorded_values[j]``, for the side that chose it) by ``values[j]``: the difference added to each
     node's summed values, its sign flipped where the chooser changes (as ``run`` backs a value
     up); no visit changes. Empties the buffers."""
     for j in range(st[PENDING]):
-        value = values[j] - held_values[j]
-        for k in range(held[j, DEPTH], 0, -1):
-            nf[held[j, PATH + k], WSUM] += value
-            if k >= 2 and held[j, SIDES + k - 2] != held[j, SIDES + k - 1]:
+        value = values[j] - recorded_values[j]
+        for k in range(recorded[j, DEPTH], 0, -1):
+            nf[recorded[j, PATH + k], WSUM] += value
+            if k >= 2 and recorded[j, SIDES + k - 2] != recorded[j, SIDES + k - 1]:
                 value = -value
     st[PENDING] = 0

@@ -18,7 +18,7 @@ from agents.search import endgame
 from agents.search.agent import DEADLINE_LAST, DEADLINE_STOP
 from agents.search.rays import ray_end
 from agents.search.uct_tree.expansion import SCRATCH_TYPES, TREE_TYPES, expand, queen_moves
-from agents.search.uct_tree.leaves import hold
+from agents.search.uct_tree.leaves import record
 from agents.search.uct_tree.monotonic import clock_ns
 from agents.search.uct_tree.nodes import (
     ARROW,
@@ -261,9 +261,9 @@ def run(
     qmoves,
     qscores,
     stats,
-    held,
-    held_cells,
-    held_values,
+    recorded,
+    recorded_cells,
+    recorded_values,
 ):
     """Play up to ``sims`` simulations from the root ``st[ROOT]`` (``side0`` to move in ``cells``;
     the arrays are restored on return); returns how many were played, and ``st[STOPPED]`` says
@@ -285,7 +285,7 @@ def run(
     threads expanding one node write equal children blocks, either of which serves
     (``expansion.expand`` links a block last).
 
-    With buffers for recorded positions (``held``, ``held_cells``, ``held_values`` of ``B > 0``
+    With buffers for recorded positions (``recorded``, ``recorded_cells``, ``recorded_values`` of ``B > 0``
     rows, ``leaves``), a simulation records each move node below the root that it passes with
     ``icfg[LEAF_AT]`` visits, and the value it backs up through it; ``run`` returns when ``B`` are
     recorded (``STOP_BATCH``), or on any other stop with fewer: the caller has them valued and
@@ -336,7 +336,7 @@ def run(
         if vloss:
             ni[root, VISITS] += 1
         leaf = True  # the walk stopped at an unexpanded, unsolved node: its value below
-        recorded = 0  # the nodes of this path recorded for the evaluator
+        new_records = 0  # the nodes of this path recorded for the evaluator
         while True:
             if ni[x, SOLVED] != 0 and depth > 0:
                 leaf = False  # the backup reads the solved value
@@ -381,11 +381,16 @@ def run(
                     qscores,
                     stats,
                 )
-            if depth > 0 and held.shape[0] > 0 and ni[x, KIND] == KIND_MOVE and ni[x, VISITS] - own == icfg[LEAF_AT]:
-                j = hold(x, depth, path, sides, cells, st, held, held_cells)
+            if (
+                depth > 0
+                and recorded.shape[0] > 0
+                and ni[x, KIND] == KIND_MOVE
+                and ni[x, VISITS] - own == icfg[LEAF_AT]
+            ):
+                j = record(x, depth, path, sides, cells, st, recorded, recorded_cells)
                 if j >= 0:
-                    record_depths[recorded], record_rows[recorded] = depth, j
-                    recorded += 1
+                    record_depths[new_records], record_rows[new_records] = depth, j
+                    new_records += 1
             c = _select(x, ni, nf, fcfg)
             if c < 0:  # every child lost for the side acting at x
                 leaf = False
@@ -422,7 +427,7 @@ def run(
                 value = nf[x, STATIC]
         elif not leaf and depth > 0 and ni[x, SOLVED] == 0:
             value = -1.0 if sides[depth] == sides[depth - 1] else 1.0  # all children lost, not proven
-        unset = recorded  # the recorded nodes whose value is still to come, deepest last
+        unset = new_records  # the recorded nodes whose value is still to come, deepest last
         for k in range(depth, 0, -1):  # back up and undo, leaf first
             c = path[k]
             chooser = sides[k - 1]
@@ -433,7 +438,7 @@ def run(
                 value = float(ni[c, SOLVED])
             if unset > 0 and record_depths[unset - 1] == k:  # a recorded node: the value through it
                 unset -= 1
-                held_values[record_rows[unset]] = value
+                recorded_values[record_rows[unset]] = value
             if vloss:
                 nf[c, WSUM] += value + 1.0  # the virtual loss replaced; the visit is counted
             else:
@@ -454,7 +459,7 @@ def run(
         if not vloss:
             ni[root, VISITS] += 1
         done += 1
-        if recorded > 0 and st[PENDING] == held.shape[0]:
+        if new_records > 0 and st[PENDING] == recorded.shape[0]:
             stopped = STOP_BATCH
             break
     if stopped < 0:
