@@ -444,7 +444,7 @@ class UCTNet(UCT):
         def prior(nodes: np.ndarray, rows: np.ndarray) -> None:
             self._reprior(ni, nf, nodes.tolist(), rows.tolist(), net["slide"], net["arrow"], int(net["size"]))
 
-        return T.batches.search(job, deadline.stop, value, prior)
+        return T.batches.search(job, value, prior)
 
     def _mix_value(self, ni: np.ndarray, nf: np.ndarray, x: int, net_value: float) -> None:
         """Mix the net's value of the position at move node ``x`` (for its side to move) into the
