@@ -154,12 +154,11 @@ class PVNet:
         self.model = model.eval()
         self.fast = inference_module(self.model)
         self.device = next(self.model.parameters()).device
-        onnx = runtime.startswith("onnx") or (runtime == "auto" and onnx_runtime.available())
-        self.runtime = (
-            ("onnx-int8" if runtime == "onnx-int8" else "onnx") if self.device.type == "cpu" and onnx else "torch"
-        )
-        int8 = self.runtime == "onnx-int8"
-        self._onnx = OnnxRunner(self.fast, threads, int8) if self.runtime != "torch" else None
+        if self.device.type != "cpu" or runtime == "torch" or (runtime == "auto" and not onnx_runtime.available()):
+            self.runtime = "torch"
+        else:
+            self.runtime = "onnx" if runtime == "auto" else runtime
+        self._onnx = None if self.runtime == "torch" else OnnxRunner(self.fast, threads, self.runtime == "onnx-int8")
 
     @classmethod
     def load(cls, path: "str | Path", threads: int = 1, runtime: str = "auto") -> "PVNet":

@@ -353,7 +353,7 @@ class UCT(SearchAgent):
         weights = self.evaluator.params_for(board.size)  # the evaluator's set for this board size
         position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())
         self._guide(board, *position, icfg, ni, nf, st, self._buffers(board.size, 0), deadline.stop)
-        held = self._recorded(board.size)
+        recorded = self._recorded(board.size)
         if self.threads > 1:
             icfg[T.VLOSS] = self.threads  # virtual loss: the threads spread over the one tree
         states = self._thread_states(st, ni.shape[0])
@@ -363,7 +363,7 @@ class UCT(SearchAgent):
         def job(k: int, sims: int) -> tuple[Any, ...]:
             position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())  # each thread's own
             fixed = (int(board.turn), board.dirs, self.evaluator.kernel, weights, self.fcfg, icfg, ni, nf)
-            return (*position, *fixed, states[k], sims, deadline.ns, settle, *self._buffers(board.size, k), *held)
+            return (*position, *fixed, states[k], sims, deadline.ns, settle, *self._buffers(board.size, k), *recorded)
 
         sims = 0
         if self.threads > 1 and ni[int(st[T.ROOT]), T.FIRST] < 0:

@@ -221,6 +221,7 @@ class UCTNet(UCT):
                 f"{value_visits!r}); and it serves one thread (threads={self.threads})"
             )
         self.leaves, self.leaf_at, self.leaf_value = int(leaves), int(leaf_at), float(leaf_value)
+        self.icfg[T.LEAF_AT] = max(self.leaf_at, int(self.icfg[T.EXPAND_AT]))  # a node is expanded first
         self.mix, self.top, self.depth, self.value = float(mix), int(top), int(depth), float(value)
         self.guide_at = None if guide_at is None else int(guide_at)
         self.value_visits = None if value_visits is None else int(value_visits)
@@ -253,8 +254,10 @@ class UCTNet(UCT):
     def valued_visits(self, size: int) -> int:
         """``value_visits`` on ``size`` x ``size`` boards: as given, else ``VALUE_VISITS``' where
         ``guide_at`` is not given either (a ``guide_at`` given alone values nothing), else 0."""
-        if self.value_visits is not None or self.leaves:
-            return self.value_visits or 0
+        if self.leaves:
+            return 0
+        if self.value_visits is not None:
+            return self.value_visits
         return VALUE_VISITS.get(size, 0) if self.guide_at is None else 0
 
     def _part_size(self, size: int) -> int:
@@ -427,22 +430,22 @@ class UCTNet(UCT):
             return super()._run(jobs, states, deadline)
         job = jobs[0]
         ni, nf, recorded = job[9], job[10], job[T.batches.RECORDED]
-        job[8][T.LEAF_AT] = max(self.leaf_at, int(job[8][T.EXPAND_AT]))  # a node is expanded first
-        net: dict[str, np.ndarray] = {}  # the last batch's outputs, for its priors
+        size = int(np.sqrt(len(job[0]))) - 2  # the job's cells are padded
+        slide = arrow = np.empty(0)  # the last forward pass's policy, for its priors
 
         def value(xs: np.ndarray, cells: np.ndarray, sides: np.ndarray, backed: np.ndarray) -> np.ndarray:
             """One forward pass; each simulation's value through its node blended with the net's."""
-            size = int(np.sqrt(cells.shape[1])) - 2
-            values, net["slide"], net["arrow"] = self.net(size).evaluate(cells, sides)
-            net["size"] = np.array(size)
-            for j in range(len(xs)):  # their lines, so that ``_guide`` does not mix the net in twice
-                path = recorded[j, T.leaves.PATH + 1 : T.leaves.PATH + recorded[j, T.leaves.DEPTH] + 1]
-                self._guided.add(self._root_line + actions(ni, path).tobytes())
-            w = self.leaf_value
-            return (1.0 - w) * backed - w * values  # the net's value is for the side to move
+            nonlocal slide, arrow
+            values, slide, arrow = self.net(size).evaluate(cells, sides)
+            return (1.0 - self.leaf_value) * backed - self.leaf_value * values  # the net's: for the side to move
 
         def prior(nodes: np.ndarray, rows: np.ndarray) -> None:
-            self._reprior(ni, nf, nodes.tolist(), rows.tolist(), net["slide"], net["arrow"], int(net["size"]))
+            """The net's priors, each node recorded by its line first (a re-sort moves the rows the
+            paths name), so that ``_guide`` does not mix the net into it again."""
+            for j in rows.tolist():
+                path = recorded[j, T.leaves.PATH + 1 : T.leaves.PATH + recorded[j, T.leaves.DEPTH] + 1]
+                self._guided.add(self._root_line + actions(ni, path).tobytes())
+            self._reprior(ni, nf, nodes.tolist(), rows.tolist(), slide, arrow, size)
 
         return T.batches.search(job, value, prior)
 

@@ -21,13 +21,13 @@ pairs: list[tuple[float, float]] = []
 search = T.batches.search
 
 
-def logged(job, stop, value, prior):  # the net's values beside the search's, as they pass
+def logged(job, value, prior):  # the net's values beside the search's, as they pass
     def spy(xs, cells, sides, backed):
         out = value(xs, cells, sides, backed)
         pairs.extend(zip(backed.tolist(), out.tolist()))
         return out
 
-    return search(job, stop, spy, prior)
+    return search(job, spy, prior)
 
 
 T.batches.search = logged

@@ -40,22 +40,16 @@ def search(job: tuple[Any, ...], value: Value, prior: Prior) -> tuple[int, str]:
     """Play ``run(*job)`` to its end with its recorded positions valued by ``value`` and
     ``prior`` (module docstring); returns the simulations played and why the search stopped
     (``STOPS``, never ``batch``)."""
-    fcfg, nf, st, sims = job[7], job[10], job[11], job[SIMS]
+    fcfg, ni, nf, st, sims = job[7], job[9], job[10], job[11], job[SIMS]
     recorded, recorded_cells, recorded_values = job[RECORDED : RECORDED + 3]
-    ni = job[9]
     played, extended = 0, False  # extended: past the stop, unsure (``run``'s word)
     while True:
         played += run(*(*job[:SIMS], sims - played, *job[SIMS + 1 :]))
         count = int(st[PENDING])
         if count:
             xs, sides = recorded[:count, LEAF].copy(), recorded[:count, SIDE].copy()
-            release(
-                nf,
-                st,
-                recorded,
-                recorded_values,
-                np.asarray(value(xs, recorded_cells[:count], sides, recorded_values[:count])),
-            )
+            values = np.asarray(value(xs, recorded_cells[:count], sides, recorded_values[:count]))
+            release(nf, st, recorded, recorded_values, values)
             rows = np.argsort(-recorded[:count, DEPTH], kind="stable")
             prior(xs[rows], rows)
         why = STOPS[int(st[STOPPED])]

@@ -285,16 +285,17 @@ def run(
     threads expanding one node write equal children blocks, either of which serves
     (``expansion.expand`` links a block last).
 
-    With buffers for recorded positions (``recorded``, ``recorded_cells``, ``recorded_values`` of ``B > 0``
-    rows, ``leaves``), a simulation records each move node below the root that it passes with
-    ``icfg[LEAF_AT]`` visits, and the value it backs up through it; ``run`` returns when ``B`` are
-    recorded (``STOP_BATCH``), or on any other stop with fewer: the caller has them valued and
+    With buffers for recorded positions (``recorded``, ``recorded_cells``, ``recorded_values`` of
+    ``B > 0`` rows, ``leaves``), a simulation records each move node below the root that it passes
+    with ``icfg[LEAF_AT]`` visits, and the value it backs up through it; ``run`` returns when ``B``
+    are recorded (``STOP_BATCH``), or on any other stop with fewer: the caller has them valued and
     released (``leaves.release``) before it runs again."""
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     sides = np.empty(MAX_DEPTH, dtype=np.int64)
     qidx = np.empty(MAX_DEPTH, dtype=np.int64)
     capacity = st[LIMIT] if st[LIMIT] > 0 else ni.shape[0]
     vloss = icfg[VLOSS] > 0
+    recording = recorded.shape[0] > 0  # buffers given: positions are recorded for an evaluator
     # the depths of the nodes this simulation recorded for the evaluator (``leaves``), and their rows
     record_depths = np.empty(MAX_DEPTH, dtype=np.int64)
     record_rows = np.empty(MAX_DEPTH, dtype=np.int64)
@@ -381,12 +382,7 @@ def run(
                     qscores,
                     stats,
                 )
-            if (
-                depth > 0
-                and recorded.shape[0] > 0
-                and ni[x, KIND] == KIND_MOVE
-                and ni[x, VISITS] - own == icfg[LEAF_AT]
-            ):
+            if recording and depth > 0 and ni[x, KIND] == KIND_MOVE and ni[x, VISITS] - own == icfg[LEAF_AT]:
                 j = record(x, depth, path, sides, cells, st, recorded, recorded_cells)
                 if j >= 0:
                     record_depths[new_records], record_rows[new_records] = depth, j
