@@ -117,7 +117,8 @@ def train(args: argparse.Namespace, state: Optional[State] = None) -> tuple[Prog
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     size, b, t_len = args.size, args.envs, args.steps
-    envs = AmazonsVectorEnv(b, size=size, action_encoding="lines", mask_dtype="bool", num_threads=1)
+    # copy=False: the rollout copies each step into its buffers, so the env's own views suffice
+    envs = AmazonsVectorEnv(b, size=size, action_encoding="lines", mask_dtype="bool", num_threads=1, copy=False)
     net = ConvPolicy(size, args.channels, args.blocks)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.lr, eps=1e-5)
     rng, env_rng = np.random.default_rng(args.seed), np.random.default_rng()

@@ -133,8 +133,10 @@ class AmazonsEnv(gymnasium.Env):
     ``int8[N**4]`` (or the chosen encoding and dtype), 1 for the legal actions of the current
     phase, all zeros once the game is over; each is a new array (editing it changes nothing).
     ``info`` also has ``player`` (0 White, 1 Black: the side to move, or the learner with an
-    opponent), ``phase`` (0 queen, 1 arrow) and ``move_number`` (full turns completed); at the end
-    ``winner`` (0/1), and ``illegal_action`` after an illegal action.
+    opponent), ``phase`` (0 queen, 1 arrow), ``move_number`` (full turns completed), ``winner`` (0/1 once
+    the game is over, -1 before), ``illegal_action`` (``True`` on the step of an illegal action) and
+    ``illegal_reason`` (why it was illegal, else ``""``): every step has every key, with one type each,
+    so that vector wrappers and TorchRL can stack them.
 
     **Rewards and termination.** A side to move with no queen move loses, so the game ends on the
     arrow step that leaves the opponent without a move: reward +1 to the mover on that step, 0
@@ -405,9 +407,11 @@ class AmazonsEnv(gymnasium.Env):
             "phase": int(meta[K.PHASE]),
             "move_number": int(meta[K.TURNS]),
             "rewards": np.zeros(2),
+            # the same keys with the same types on every step (vector wrappers and TorchRL stack them)
+            "winner": int(meta[K.WINNER]) if meta[K.DONE] else -1,
+            "illegal_action": False,
+            "illegal_reason": "",
         }
-        if meta[K.DONE]:
-            info["winner"] = int(meta[K.WINNER])
         return info
 
     def _record(self, arrow: int) -> None:

@@ -52,8 +52,10 @@ class AmazonsVectorEnv(VectorEnv):
     ``mask_dtype``, and illegal-action handling are those of ``AmazonsEnv`` (see its docstring),
     batched: observations ``int8[num_envs, 9, N, N]`` (or a dict of them and the masks); ``infos``
     holds ``action_mask`` (``[num_envs, A]``), ``player``, ``phase``, ``move_number``,
-    ``illegal_action`` and ``rewards`` (``float64[num_envs, 2]``: this step's reward of White and
-    of Black in each game, +1/-1 on the step a game ends), each with gymnasium's ``_key`` flags.
+    ``illegal_action``, ``winner`` (0/1 in a game that is over, -1 while it is played) and ``rewards``
+    (``float64[num_envs, 2]``: this step's reward of White and of Black in each game, +1/-1 on the
+    step a game ends), each with gymnasium's ``_key`` flags: the same keys and dtypes on every step,
+    in a new dict every step.
 
     **Opponent.** Without one (default), both sides are played through ``step`` (self-play) and
     ``rewards[i]`` belongs to the side that acted. ``opponent=`` makes every game single-agent:
@@ -74,11 +76,12 @@ class AmazonsVectorEnv(VectorEnv):
 
     **Speed.** Each ``step`` is one numba kernel over all games on ``num_threads`` threads
     (default 1, which involves no threading layer: a busy machine cannot slow it down; pass
-    more to use more cores). ``copy=False`` (default) returns read-only views of the env's own
-    buffers (observations, rewards, flags and every ``infos`` array), overwritten by the next
-    ``step``, and the same ``infos`` dict every time: copy what you keep across steps (a rollout
-    buffer's ``buf[t] = obs`` does; TorchRL's ``GymWrapper`` does not: give it ``copy=True``).
-    ``copy=True`` returns fresh arrays (slower on big boards: a 10x10 mask is 10 kB per game).
+    more to use more cores). ``copy=True`` (default, as gymnasium's own vector envs) returns fresh
+    arrays that the caller owns. ``copy=False`` is an opt-in for loops that copy what they keep
+    (a rollout buffer's ``buf[t] = obs`` does): it returns read-only views of the env's own
+    buffers (observations, rewards, flags and every ``infos`` array), which the next ``step``
+    overwrites, so wrappers that keep references (TorchRL's ``GymWrapper``, gymnasium's
+    ``RecordEpisodeStatistics``) would see one buffer for every step: use the default with them.
     ``sample_legal_actions()`` draws a uniformly random legal action per game.
     ``illegal_action="raise"`` checks every action first and raises ``IllegalMoveError`` naming
     the game, leaving all games unchanged.
@@ -91,7 +94,7 @@ class AmazonsVectorEnv(VectorEnv):
         num_envs: int,
         size: int = 10,
         illegal_action: str = "lose",
-        copy: bool = False,
+        copy: bool = True,
         render_mode: Optional[str] = None,
         *,
         opponent: Any = None,
@@ -150,6 +153,7 @@ class AmazonsVectorEnv(VectorEnv):
         self._terminated = np.zeros(b, np.bool_)
         self._truncated = np.zeros(b, np.bool_)
         self._illegal = np.zeros(b, np.bool_)
+        self._winner = np.full(b, -1, np.int64)  # the info key: the winner of a game that has just ended
         self._learner = np.zeros(b, np.int64)
         self._opp_actions = np.zeros(b, np.int64)
         self._pending = np.zeros(b, np.int64)  # an agent opponent's arrow, chosen with its queen move
@@ -166,14 +170,14 @@ class AmazonsVectorEnv(VectorEnv):
             "phase": self._meta[:, K.PHASE],
             "move_number": self._meta[:, K.TURNS],
             "illegal_action": self._illegal[...],
+            "winner": self._winner[...],
         }
         for view in views.values():  # copy=False hands these out: the env's state must not be edited
             view.flags.writeable = False
         self._views = views
         present = np.ones(b, np.bool_)
         present.flags.writeable = False
-        self._info_keys = ("action_mask", "player", "phase", "move_number", "illegal_action", "rewards")
-        self._info_cache = self._infos_of(views, present)  # copy=False: the same dict every step
+        self._info_keys = ("action_mask", "player", "phase", "move_number", "illegal_action", "winner", "rewards")
         self._present = present
         self._uniforms = np.empty(b)
         # step_batch's arguments around the actions, gathered once (a step's Python overhead counts)
@@ -456,12 +460,14 @@ class AmazonsVectorEnv(VectorEnv):
 
     def _output(self, with_step: bool):
         self._refresh_masks()
+        meta = self._meta
+        # the winner of a game that is over (until its reset), as the single env's info says
+        np.copyto(self._winner, np.where(meta[:, K.DONE] == 1, meta[:, K.WINNER], -1))
         views = self._views
         if self.copy:
             views = {k: v.copy() for k, v in views.items()}
-            infos = self._infos_of(views, self._present)
-        else:
-            infos = self._info_cache
+        # a new dict every step (wrappers add keys to it), its flags fresh too when copying
+        infos = self._infos_of(views, self._present.copy() if self.copy else self._present)
         obs = self._codec.observation(views["obs"], views["action_mask"])
         if not with_step:
             return obs, infos

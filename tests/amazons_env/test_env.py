@@ -292,3 +292,19 @@ def test_seeded_opponent_is_reproducible():
         return env.learner_color, env.board.move_stack
 
     assert play(7) == play(7)
+
+
+def test_info_has_the_same_keys_and_types_on_every_step():
+    """Vector wrappers and TorchRL stack the infos of many envs: a key that comes and goes breaks them."""
+    env = AmazonsEnv(size=4)
+    _, info = env.reset(seed=3)
+    types = {k: type(v) for k, v in info.items()}
+    assert info["winner"] == -1 and info["illegal_action"] is False and info["illegal_reason"] == ""
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert {k: type(v) for k, v in info.items()} == types
+    assert info["winner"] in (0, 1)
+    _, info = env.reset(seed=3)
+    _, _, _, _, info = env.step(0)  # a1-a1 is never legal: the actor loses
+    assert {k: type(v) for k, v in info.items()} == types and info["illegal_action"] and info["winner"] == 1

@@ -65,18 +65,56 @@ def test_make_vec_and_partial_reset():
     assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
 
 
-def test_copy_false_returns_live_buffers_and_copy_true_does_not():
-    fast = AmazonsVectorEnv(2, size=6)  # the default: read-only views
+def test_copy_true_by_default_and_copy_false_returns_live_buffers():
+    safe = AmazonsVectorEnv(2, size=6)  # the default, as gymnasium's own vector envs: fresh arrays
+    assert safe.copy
+    obs, infos = safe.reset()
+    _, _, _, _, later = safe.step(np.full(2, parse_action("b1-b4", 6)))
+    assert not obs[0, 3].any() and later is not infos and later["_phase"] is not infos["_phase"]
+    fast = AmazonsVectorEnv(2, size=6, copy=False)  # the opt-in: read-only views
     obs, infos = fast.reset()
-    fast.step(np.full(2, parse_action("b1-b4", 6)))
+    _, _, _, _, later = fast.step(np.full(2, parse_action("b1-b4", 6)))
     assert obs[0, 3].all()  # the buffer now shows the arrow phase
+    assert later is not infos  # a new dict all the same: wrappers add keys to it
     for array in (obs, infos["action_mask"], infos["rewards"], infos["player"]):
         with pytest.raises(ValueError, match="read-only"):
             array[0] = 0
-    safe = AmazonsVectorEnv(2, size=6, copy=True)
-    obs, infos = safe.reset()
-    safe.step(np.full(2, parse_action("b1-b4", 6)))
-    assert not obs[0, 3].any()
+
+
+@pytest.mark.parametrize("opponent", [None, "random"])
+def test_infos_have_the_same_keys_and_dtypes_on_every_step(opponent):
+    """Through game ends and autoresets, with and without an opponent; ``winner`` is -1 in a game
+    being played and the colour that won in one that is over."""
+    envs = AmazonsVectorEnv(3, size=4, opponent=opponent)
+    _, infos = envs.reset(seed=1)
+    shape = {k: (np.asarray(v).dtype, np.shape(v)) for k, v in infos.items()}
+    ends = 0
+    for _ in range(40):
+        _, rewards, terminated, _, infos = envs.step(envs.sample_legal_actions())
+        assert {k: (np.asarray(v).dtype, np.shape(v)) for k, v in infos.items()} == shape
+        assert (infos["winner"][~terminated] == -1).all()
+        for i in np.flatnonzero(terminated):
+            won = infos["rewards"][i].argmax()
+            assert infos["winner"][i] == won and infos["rewards"][i, 1 - won] == -1
+        ends += int(terminated.sum())
+    assert ends >= 3
+
+
+def test_gymnasium_episode_statistics_over_many_game_ends():
+    """gymnasium's vector ``RecordEpisodeStatistics`` counts every game once (with aliased infos
+    it raised ``key 'episode' already exists`` at the second game end)."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    envs = RecordEpisodeStatistics(AmazonsVectorEnv(4, size=4))
+    envs.reset(seed=2)
+    seen = 0
+    for _ in range(60):
+        _, _, terminated, _, infos = envs.step(envs.unwrapped.sample_legal_actions())
+        if terminated.any():
+            assert (infos["_episode"] == terminated).all()
+            assert (infos["episode"]["l"][terminated] > 0).all()
+        seen += int(terminated.sum())
+    assert seen >= 4 and envs.episode_count == seen == len(envs.length_queue)
 
 
 def test_vector_errors():
