@@ -6,8 +6,10 @@ Its errors are one line on stderr, no traceback, and an exit code that tells the
 
 * bad input (``AmazonsError``, any ``ValueError``): ``amazons CMD: error: ...``, exit code 2, as
   argparse reports a bad command line;
-* a run-time failure (``AmazonsRuntimeError``: an engine that died, a worker process lost):
-  ``amazons CMD: failed: ...``, exit code 1;
+* a run-time failure (``AmazonsRuntimeError``: an engine that died, a worker process lost), an
+  operating-system error (``OSError``: a read-only folder, a full disk, a name too long; its
+  message names the path) or memory refused (``MemoryError``): ``amazons CMD: failed: ...``,
+  exit code 1;
 * Ctrl-C: ``amazons CMD: interrupted``, exit code 130.
 
 >>> main(["perft", "2", "--size", "0"])
@@ -22,7 +24,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from amazons_env.errors import AmazonsRuntimeError
+from amazons_env.errors import AmazonsRuntimeError, InvalidArgumentError
 
 __all__ = ["main", "command", "COMMANDS", "INPUT_ERROR", "FAILURE"]
 
@@ -66,6 +68,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     chosen = next((arg for arg in argv if not arg.startswith("-")), None)
     try:
         args = build_parser([chosen] if chosen in COMMANDS else None).parse_args(argv)
+        seed = getattr(args, "seed", None)  # every command's --seed seeds numpy, which would not name it
+        if isinstance(seed, int) and seed < 0:
+            raise InvalidArgumentError(f"--seed {seed}: must be a whole number >= 0")
         return int(args._run(args) or 0)
     except ValueError as error:  # bad input (AmazonsError is a ValueError): say what was wrong, no traceback
         print(f"amazons {chosen}: error: {error}", file=sys.stderr)
@@ -79,6 +84,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:  # output piped into `head` and closed early
         sys.stderr.close()
         return 0
+    except OSError as error:  # the machine refused (read-only, disk full, name too long): its message names the path
+        print(f"amazons {chosen}: failed: {error}", file=sys.stderr)
+        return FAILURE
+    except MemoryError as error:  # an allocation the machine cannot give: one line, not a traceback
+        print(f"amazons {chosen}: failed: out of memory{f' ({error})' if str(error) else ''}", file=sys.stderr)
+        return FAILURE
 
 
 def command() -> None:
