@@ -1,0 +1,61 @@
+"""Queen lines on tensors: the squares each source square reaches along its eight rays, batched.
+
+Every legal set of the rules is one of these: the queen phase's slides are the reaches of the
+side to move's queens, the arrow's flights the reach of the queen that just moved (the square it
+left is already empty), the observation's reach planes those of either side's queens. A
+*source* list is ``int64[B, Q]`` of squares, padded with ``N*N`` (whose rays are all off the
+board, so a padding source reaches nothing).
+
+>>> from amazons_env.tensor.state import initial_state
+>>> state = initial_state(1, size=6)
+>>> src = queen_squares(state.cells.flatten(1), torch.tensor([1]))
+>>> src.tolist()
+[[1, 4, 6, 11]]
+>>> targets, reach = reaches(state.cells.flatten(1), src, tables(6).rays)
+>>> int(reach.sum())   # the 40 queen moves of the 6x6 start
+40
+"""
+
+from __future__ import annotations
+
+import torch
+
+from amazons_env.tensor.tables import tables
+
+__all__ = ["queen_squares", "reaches", "tables", "has_queen_move"]
+
+
+def queen_squares(flat_cells: torch.Tensor, piece: torch.Tensor) -> torch.Tensor:
+    """The squares holding ``piece[b]`` in each game, increasing, padded with ``N*N`` to the
+    largest count of the batch: ``int64[B, Q]`` (``Q >= 1``). One device synchronisation
+    (reading ``Q``)."""
+    nn = flat_cells.shape[1]
+    held = flat_cells == piece.to(flat_cells.dtype)[:, None]
+    count = max(1, int(held.sum(1).max()))
+    # the largest keys are the smallest squares: topk lists them in increasing square order
+    key = torch.where(held, nn - torch.arange(nn, device=flat_cells.device), 0)
+    values = key.topk(count, dim=1).values
+    return torch.where(values > 0, nn - values, nn)
+
+
+def _free(flat_cells: torch.Tensor) -> torch.Tensor:
+    """``bool[B, N*N + 1]``: the empty squares, and a blocked padding square at ``N*N``."""
+    blocked = torch.zeros_like(flat_cells[:, :1], dtype=torch.bool)
+    return torch.cat([flat_cells == 0, blocked], dim=1)
+
+
+def reaches(flat_cells: torch.Tensor, sources: torch.Tensor, rays: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(targets, reach)``, both ``[B, Q, 8, N-1]``: the square ``k + 1`` steps along direction
+    ``d`` from each source (``N*N`` off the board) and whether every square up to it is empty."""
+    b, q = sources.shape
+    targets = rays[sources]
+    free = torch.gather(_free(flat_cells), 1, targets.view(b, -1)).view(targets.shape)
+    return targets, free.cummin(dim=-1).values
+
+
+def has_queen_move(flat_cells: torch.Tensor, side: torch.Tensor, rays: torch.Tensor) -> torch.Tensor:
+    """``bool[B]``: a queen of ``side`` has an empty neighbour (that is, a legal move)."""
+    sources = queen_squares(flat_cells, side + 1)
+    b = sources.shape[0]
+    first = rays[sources][..., 0]
+    return torch.gather(_free(flat_cells), 1, first.view(b, -1)).any(dim=1)

@@ -1,0 +1,229 @@
+"""The rules on tensors: legal masks, one step and the observation planes of ``AmazonsEnv``,
+for a batch of games on any device. Pure functions of ``(state, action)``: inputs are never
+changed. Action ids, masks, rewards and planes are those of ``AmazonsEnv`` with the same
+``action_encoding`` (``"flat"``: ``from * N*N + to``; ``"lines"``: ``(from * 8 + direction) *
+(N-1) + distance - 1``), so one game replays on both.
+
+>>> from amazons_env import Move
+>>> from amazons_env.envs.actions import move_to_actions
+>>> from amazons_env.tensor.state import initial_state
+>>> state = initial_state(2, size=6)
+>>> legal_mask(state).sum(dim=1).tolist(), legal_mask(state, "lines").shape
+([40, 40], torch.Size([2, 1440]))
+>>> queen, arrow = move_to_actions(Move.parse("b1-b4/b5", size=6))
+>>> state, rewards, terminated = step(state, torch.tensor([queen, queen]))
+>>> state.phase.tolist(), state.shooter.tolist(), state.vacated.tolist()
+([1, 1], [19, 19], [1, 1])
+>>> state, rewards, terminated = step(state, torch.tensor([arrow, 0]))   # game 1: illegal arrow
+>>> state.side.tolist(), terminated.tolist(), state.winner.tolist(), rewards.tolist()
+([1, 0], [False, True], [-1, 1], [[0.0, 0.0], [-1.0, 1.0]])
+>>> observation(state).shape
+torch.Size([2, 9, 6, 6])
+"""
+
+from __future__ import annotations
+
+import torch
+
+from amazons_env.envs.actions import ENCODINGS, num_actions
+from amazons_env.errors import InvalidArgumentError, InvalidMoveError, describe
+from amazons_env.tensor.reach import has_queen_move, queen_squares, reaches
+from amazons_env.tensor.state import TensorState, check_state
+from amazons_env.tensor.tables import tables
+
+__all__ = ["NUM_PLANES", "legal_mask", "step", "observation", "observe"]
+
+EMPTY, ARROW = 0, 3
+NUM_PLANES = 9
+
+
+def _encoding(encoding: object) -> str:
+    if not isinstance(encoding, str) or encoding not in ENCODINGS:
+        raise InvalidArgumentError(f"encoding={describe(encoding)}: use one of {list(ENCODINGS)}")
+    return encoding
+
+
+def _mover_sources(state: TensorState, flat: torch.Tensor) -> torch.Tensor:
+    """The squares whose reach is the side to move's legal set now: its queens in the queen
+    phase, the shooter in the arrow phase. In a finished game its queens (the observation's
+    reach plane; the mask clears them)."""
+    nn = flat.shape[1]
+    sources = queen_squares(flat, state.side + 1)
+    arrow = (state.phase == 1) & ~state.terminated
+    shooter = torch.full_like(sources, nn)
+    shooter[:, 0] = state.shooter.clamp(min=0)
+    return torch.where(arrow[:, None], shooter, sources)
+
+
+def _mask_from_reach(
+    sources: torch.Tensor, targets: torch.Tensor, reach: torch.Tensor, terminated: torch.Tensor, encoding: str
+) -> torch.Tensor:
+    b = sources.shape[0]
+    n = targets.shape[-1] + 1
+    nn = n * n
+    reach = reach & ~terminated[:, None, None, None]
+    if encoding == "flat":
+        # unreachable entries all write to action 0 (a1 to a1, never legal), cleared after
+        index = torch.where(reach, sources[:, :, None, None] * nn + targets, 0)
+        mask = torch.zeros(b, nn * nn, dtype=torch.bool, device=sources.device)
+        mask.scatter_(1, index.view(b, -1), True)
+        mask[:, 0] = False
+        return mask
+    per_square = 8 * (n - 1)
+    offsets = torch.arange(per_square, device=sources.device)
+    # unreachable entries write to the action a1-south-1 (off the board, never legal), cleared after
+    dump = 4 * (n - 1)
+    index = torch.where(reach.view(b, -1, per_square), sources[:, :, None] * per_square + offsets, dump)
+    mask = torch.zeros(b, nn * per_square, dtype=torch.bool, device=sources.device)
+    mask.scatter_(1, index.view(b, -1), True)
+    mask[:, dump] = False
+    return mask
+
+
+def legal_mask(state: TensorState, encoding: str = "flat") -> torch.Tensor:
+    """``bool[B, A]``: the legal actions of the current phase (all ``False`` in a finished game)."""
+    check_state(state)
+    encoding = _encoding(encoding)
+    flat = state.cells.flatten(1)
+    sources = _mover_sources(state, flat)
+    targets, reach = reaches(flat, sources, tables(state.size, state.device).rays)
+    return _mask_from_reach(sources, targets, reach, state.terminated, encoding)
+
+
+def _reach_plane(sources: torch.Tensor, targets: torch.Tensor, reach: torch.Tensor, nn: int) -> torch.Tensor:
+    b = sources.shape[0]
+    plane = torch.zeros(b, nn + 1, dtype=torch.bool, device=sources.device)
+    plane.scatter_(1, torch.where(reach, targets, nn).view(b, -1), True)
+    return plane[:, :nn]
+
+
+def _planes(state: TensorState, flat: torch.Tensor, mover: tuple[torch.Tensor, ...]) -> torch.Tensor:
+    b, n = state.batch_size, state.size
+    nn = n * n
+    rays = tables(n, state.device).rays
+    side = state.side[:, None]
+    squares = torch.arange(nn, device=state.device)
+    arrow_phase = ((state.phase == 1) & ~state.terminated)[:, None]
+    mover_sources, mover_targets, mover_reach = mover
+    opponent = queen_squares(flat, (state.side ^ 1) + 1)
+    opp_targets, opp_reach = reaches(flat, opponent, rays)
+    planes = torch.stack(
+        [
+            flat == (side + 1),
+            flat == (2 - side),
+            flat == ARROW,
+            arrow_phase.expand(b, nn),
+            arrow_phase & (squares == state.shooter[:, None]),
+            arrow_phase & (squares == state.vacated[:, None]),
+            _reach_plane(mover_sources, mover_targets, mover_reach, nn),
+            _reach_plane(opponent, opp_targets, opp_reach, nn),
+            (side == 1).expand(b, nn),
+        ],
+        dim=1,
+    )
+    return planes.to(torch.int8).view(b, NUM_PLANES, n, n)
+
+
+def observe(state: TensorState, encoding: str = "flat") -> tuple[torch.Tensor, torch.Tensor]:
+    """``(observation(state), legal_mask(state, encoding))`` computed together (the mover's
+    reach is shared)."""
+    check_state(state)
+    encoding = _encoding(encoding)
+    flat = state.cells.flatten(1)
+    sources = _mover_sources(state, flat)
+    targets, reach = reaches(flat, sources, tables(state.size, state.device).rays)
+    mask = _mask_from_reach(sources, targets, reach, state.terminated, encoding)
+    return _planes(state, flat, (sources, targets, reach)), mask
+
+
+def observation(state: TensorState) -> torch.Tensor:
+    """``int8[B, 9, N, N]``: ``AmazonsEnv``'s planes seen by the side to move."""
+    return observe(state)[0]
+
+
+def _check_actions(actions: object, state: TensorState, encoding: str) -> torch.Tensor:
+    b = state.batch_size
+    if not isinstance(actions, torch.Tensor):
+        raise InvalidArgumentError(f"actions={describe(actions)}: use an integer tensor of shape ({b},)")
+    integer = not (actions.dtype.is_floating_point or actions.dtype.is_complex or actions.dtype == torch.bool)
+    if actions.shape != (b,) or not integer:
+        raise InvalidArgumentError(
+            f"actions has shape {tuple(actions.shape)} and dtype {actions.dtype}: use an integer tensor of shape ({b},)"
+        )
+    if actions.device != state.device:
+        raise InvalidArgumentError(f"actions are on {actions.device}, the state on {state.device}")
+    actions = actions.to(torch.int64)
+    high = num_actions(state.size, encoding)
+    if bool(((actions < 0) | (actions >= high)).any()):
+        bad = actions[(actions < 0) | (actions >= high)][:5].tolist()
+        raise InvalidMoveError(f"actions {bad} are out of range (0 <= action < {high}, encoding={encoding!r})")
+    return actions
+
+
+def step(
+    state: TensorState, actions: torch.Tensor, encoding: str = "flat"
+) -> tuple[TensorState, torch.Tensor, torch.Tensor]:
+    """One phase of every game: ``(next_state, rewards float32[B, 2], terminated bool[B])``.
+
+    ``rewards`` is this step's reward of [White, Black] (``AmazonsEnv``'s ``info["rewards"]``:
+    +1/-1 on the step a game ends, else 0). An illegal action loses for the side that made it;
+    a game ends when an arrow leaves the opponent without a queen move. Finished games are left
+    as they are (reward 0); ``terminated`` is ``next_state.terminated``. Out-of-range actions
+    raise ``InvalidMoveError`` (``InvalidArgumentError`` for a wrong shape, dtype or device)."""
+    check_state(state)
+    encoding = _encoding(encoding)
+    actions = _check_actions(actions, state, encoding)
+    b, n = state.batch_size, state.size
+    nn, reach_len = n * n, n - 1
+    table = tables(n, state.device)
+    if encoding == "flat":
+        frm, to = actions // nn, actions % nn
+        line = table.line_of_flat[actions]
+    else:
+        line = actions
+        frm = actions // (8 * reach_len)
+    on_line = line >= 0
+    line = line.clamp(min=0)
+    direction, distance = (line // reach_len) % 8, line % reach_len
+    path = table.rays[frm, direction]  # [B, N-1]
+    if encoding == "lines":
+        to = path.gather(1, distance[:, None])[:, 0]
+        on_line = to < nn
+    flat = state.cells.flatten(1)
+    blocked = torch.zeros_like(flat[:, :1], dtype=torch.bool)
+    free = torch.gather(torch.cat([flat == EMPTY, blocked], 1), 1, path)
+    clear = free.cummin(dim=1).values.gather(1, distance[:, None])[:, 0]
+    playing = ~state.terminated
+    queen_phase = state.phase == 0
+    source_ok = torch.where(queen_phase, flat.gather(1, frm[:, None])[:, 0] == state.side + 1, frm == state.shooter)
+    legal = on_line & clear & source_ok & playing
+    illegal = playing & ~legal
+    moves, shots = legal & queen_phase, legal & ~queen_phase
+    to = to.clamp(max=nn - 1)
+    rows = torch.arange(b, device=state.device)
+
+    cells = flat.clone()
+    piece = (state.side + 1).to(cells.dtype)
+    cells[rows, frm] = torch.where(moves, torch.zeros_like(piece), cells[rows, frm])
+    landing = torch.where(moves, piece, torch.where(shots, torch.full_like(piece, ARROW), cells[rows, to]))
+    cells[rows, to] = landing
+
+    side = torch.where(shots, state.side ^ 1, state.side)
+    stuck = shots & ~has_queen_move(cells, side, table.rays)
+    ended = illegal | stuck
+    # an illegal action loses for its side; a stuck opponent loses to the side that shot
+    winner = torch.where(illegal, state.side ^ 1, torch.where(stuck, state.side, state.winner))
+    minus = torch.full_like(frm, -1)
+    next_state = TensorState(
+        cells.view(b, n, n),
+        side,
+        torch.where(moves, 1, torch.where(shots, 0, state.phase)),
+        torch.where(moves, to, torch.where(shots, minus, state.shooter)),
+        torch.where(moves, frm, torch.where(shots, minus, state.vacated)),
+        state.move_number + shots.to(torch.int64),
+        state.terminated | ended,
+        winner,
+    )
+    won = torch.nn.functional.one_hot(winner.clamp(min=0), 2).to(torch.float32) * 2 - 1
+    rewards = torch.where(ended[:, None], won, torch.zeros_like(won))
+    return next_state, rewards, next_state.terminated
