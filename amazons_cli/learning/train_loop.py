@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
 from agents.nets import require_torch
@@ -19,7 +20,7 @@ NOTES = {
     "root_weight": "0: the value target is the result; 1: the expert's root value",
     "start": "a fresh net; else generation 0 starts from this policy-value net (a committed name or a model path; "
     "its shape, not --channels/--blocks)",
-    "device": "cuda if present, else cpu",
+    "device": "auto: cuda when torch sees a GPU, else cpu; or cpu, cuda, cuda:N",
     "workers": "1, this process; games run in parallel processes or Ray tasks",
     "backend": "local; or ray, see agents.arena.backends",
     "ray_address": "with --backend ray, a local Ray instance; or HOST:6379 of `ray start --head`",
@@ -48,15 +49,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     require_torch("amazons train-loop")
     from training.loop import LoopConfig, train_loop
+    from training.loop.state import gate_line
 
     options = {f.name: getattr(args, f.name) for f in fields(LoopConfig) if f.name not in ("out", "progress")}
-    state = train_loop(LoopConfig(out=args.out, progress=not args.no_progress, **options))
-    for row in state["gates"]:
-        mark = "accepted" if row["accepted"] else "rejected"
-        print(
-            f"generation {row['generation']} vs {row['opponent']}: {row['wins']}/{row['games']} "
-            f"(score {row['score']:.2f}, 95% CI {row['score_low']:.2f}-{row['score_high']:.2f}), "
-            f"Elo {row['elo']:+.0f} +/- {row['elo_pm']:.0f}, {mark}"
-        )
-    print(f"best net: generation {state['best']} in {args.out}")
+    config = LoopConfig(out=args.out, progress=not args.no_progress, **options)
+    state = train_loop(config, report=lambda line: print(line, flush=True))
+    if state["gates"]:
+        print("Elo by generation (gates; 95% intervals):")
+        for row in state["gates"]:
+            print("  " + gate_line(row))
+    best = Path(args.out) / f"gen-{state['best']:03d}" / "pv"
+    print(f"best net: generation {state['best']}, {best}.safetensors (play it: uct-net:weights={best})")
     return 0

@@ -15,6 +15,8 @@ from agents.nets.store import WEIGHTS_DIR
 from agents.search.pvmcts import PVNet
 
 import training.loop as loop
+import training.loop.engines as engines
+import training.loop.run as run
 from training.data.policy_value import load_pv_dataset, target_starts
 from training.data.shards import MANIFEST, ShardError
 from training.loop import LoopConfig, LoopStateError, train_loop
@@ -104,7 +106,7 @@ def tiny(out, **changes) -> LoopConfig:
 
 
 def test_loop_resumes_after_an_interruption(tmp_path, monkeypatch):
-    real = loop.train_pv
+    real = run.train_pv
     calls = []
 
     def interrupted(model, data, *args, **kwargs):
@@ -113,7 +115,7 @@ def test_loop_resumes_after_an_interruption(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(model, data, *args, **kwargs)
 
-    monkeypatch.setattr(loop, "train_pv", interrupted)
+    monkeypatch.setattr(run, "train_pv", interrupted)
     with pytest.raises(KeyboardInterrupt):
         train_loop(tiny(tmp_path))
     state = json.loads((tmp_path / loop.STATE).read_text())
@@ -171,14 +173,14 @@ def test_an_expert_plays_the_generations_games_and_gates_them(tmp_path, monkeypa
     policy targets, its root values blended into the value targets by ``root_weight``), and the
     gate pits the expert with the new net against it with the best one."""
     specs, weights = [], []
-    real_engine, real_train = loop.engine_shard, loop.train_pv
-    monkeypatch.setattr(loop, "engine_shard", lambda spec, *a: specs.append(spec) or real_engine(spec, *a))
+    real_engine, real_train = engines.engine_shard, run.train_pv
+    monkeypatch.setattr(engines, "engine_shard", lambda spec, *a: specs.append(spec) or real_engine(spec, *a))
 
     def train(*args, **kwargs):
         weights.append(kwargs["root_weight"])
         return real_train(*args, **kwargs)
 
-    monkeypatch.setattr(loop, "train_pv", train)
+    monkeypatch.setattr(run, "train_pv", train)
     config = tiny(tmp_path, expert="uct-net:sims=12,top=2", root_weight=0.5)
     state = train_loop(config)
     expert = f"uct-net:sims=12,top=2,weights={tmp_path / 'gen-000' / 'pv'}"
@@ -216,3 +218,45 @@ def test_value_targets_blend_results_and_root_values():
     data = {"results": np.array([1, -1], np.int8), "values": np.array([0.5, 0.25], np.float32)}
     assert np.allclose(_value_targets(data, np.array([0, 1]), 0.0), [1, -1])
     assert np.allclose(_value_targets(data, np.array([0, 1]), 0.5), [0.75, -0.375])
+
+
+@pytest.mark.parametrize("device", ["tpu", "cuda:x", "", 3] + ([] if torch.cuda.is_available() else ["cuda"]))
+def test_a_bad_device_is_one_line_naming_it(tmp_path, capsys, device):
+    from amazons_cli.main import main
+
+    assert main(["train-loop", str(tmp_path / "run"), "--device", str(device)]) == 2
+    errors = capsys.readouterr().err.strip().splitlines()
+    assert len(errors) == 1 and errors[0].startswith("amazons train-loop: error: train-loop --device=")
+    assert not (tmp_path / "run").exists()
+    with pytest.raises(ValueError, match="--device"):
+        tiny(tmp_path, device=device).check()
+
+
+def test_the_command_prints_every_stage_and_gate_and_resumes(tmp_path, capsys):
+    """Each stage's line as it finishes, each gate's wins per colour and intervals; a rerun with more
+    generations resumes (the finished stages are named, not run again)."""
+    from amazons_cli.main import main
+
+    args = ["train-loop", str(tmp_path), "--size", "5", "--bootstrap-games", "2", "--bootstrap-agent", "uct:sims=20"]
+    args += ["--games", "2", "--games-per-shard", "1", "--sims", "4", "--channels", "4", "--blocks", "1"]
+    args += ["--epochs", "1", "--gate-games", "2", "--gate-sims", "4", "--device", "cpu", "--no-progress"]
+    assert main([*args, "--generations", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines[:5]] == [
+        "bootstrap",
+        "train 0",
+        "self-play 1",
+        "train 1",
+        "gate 1 (gen 1 vs gen 0)",
+    ]
+    assert "White " in lines[4] and "Black " in lines[4] and "Elo " in lines[4]
+    assert lines[-1].startswith("best net: generation ") and "uct-net:weights=" in lines[-1]
+    assert main([*args, "--generations", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"resuming {tmp_path}: done bootstrap, train-0, selfplay-1, train-1, gate-1"
+    assert lines[1].startswith("self-play 2:") and sum(line.startswith("  gate ") for line in lines) == 2
+    state = loop.read_state(tmp_path)
+    header = (tmp_path / "elo.csv").read_text().splitlines()[0].split(",")
+    assert {"white_wins", "black_wins", "elo_diff_low", "elo_diff_high"} <= set(header) <= set(state["gates"][-1])
+    row = state["gates"][-1]
+    assert row["white_wins"] + row["black_wins"] == row["wins"] and row["white_games"] + row["black_games"] == 2

@@ -1,0 +1,104 @@
+"""The self-play engine of a generation: the one seam between the loop and whatever plays its games.
+
+An engine turns the loop's settings and the best net's model file into a shard player: a picklable
+``play(index, seed) -> games`` (``training.selfplay.policy_value.play_shards`` writes its shards,
+on this machine's processes or on Ray tasks, ``agents.arena.backends``). The same settings and
+seed give the same games wherever a shard runs, so a shard lost with its worker or node is played
+again with the same result.
+
+* ``pvmcts`` (the default): the best net in ``agents.search.pvmcts``'s lock-step PUCT trees
+  (``mcts_games``: Dirichlet noise, temperature), the net on ``device`` (``auto``: the GPU of the
+  process that plays the shard when it has one; on the CPU, ONNX Runtime when installed).
+* ``expert`` (``--expert SPEC``): an agent guided by the best net plays against itself
+  (``engine_games``: its root visit shares the targets, its root values kept).
+
+A batched device search (Gumbel AlphaZero on torch tensors) plugs in here as one more entry of
+``ENGINES``: a function of the same signature returning its shard player.
+
+>>> from training.loop.config import LoopConfig
+>>> play = shard_player(LoopConfig(out="run", size=6, games_per_shard=4), "run/gen-000/pv")
+>>> play.func.__name__, play.args[:3]
+('pvmcts_shard', ('run/gen-000/pv', 'auto', 4))
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from training.loop.config import LoopConfig, resolve_device
+from training.selfplay.policy_value import engine_shard, mcts_games, mcts_shard
+
+__all__ = ["ENGINES", "engine_name", "shard_player", "shard_settings", "pvmcts_shard", "bootstrap_player"]
+
+Player = Callable[[int, int], Sequence[dict[str, np.ndarray]]]
+
+
+def pvmcts_shard(
+    weights: str,
+    device: str,
+    games: int,
+    size: int,
+    sims: int,
+    batch: int,
+    temperature_plies: int,
+    index: int,
+    seed: int,
+) -> list[dict[str, np.ndarray]]:
+    """A shard of ``mcts_games`` by the net in the file ``weights``, the net on ``device`` (resolved
+    where the shard runs: a Ray task may land on a node without a GPU)."""
+    where = resolve_device(device)
+    if where.type == "cpu":
+        return mcts_shard(weights, games, size, sims, batch, temperature_plies, index, seed)
+    from agents.nets.export import load_model
+    from agents.search.pvmcts import PVNet
+
+    net = PVNet(load_model(weights)[0].to(where), threads=0)
+    return mcts_games(net, games, size, sims, batch, seed, temperature_plies)
+
+
+def _pvmcts(config: LoopConfig, weights: Path) -> Player:
+    return partial(
+        pvmcts_shard,
+        str(weights),
+        config.device,
+        config.games_per_shard,
+        config.size,
+        config.sims,
+        config.batch,
+        config.temperature_plies,
+    )
+
+
+def _expert(config: LoopConfig, weights: Path) -> Player:
+    return partial(engine_shard, config.expert_spec(weights), config.games_per_shard, config.size)
+
+
+#: the engines by name: each gives the shard player of a generation from the settings and the best net
+ENGINES: dict[str, Callable[[LoopConfig, Path], Player]] = {"pvmcts": _pvmcts, "expert": _expert}
+
+
+def engine_name(config: LoopConfig) -> str:
+    """The engine that plays ``config``'s generations."""
+    return "expert" if config.expert else "pvmcts"
+
+
+def shard_player(config: LoopConfig, weights: "str | Path") -> Player:
+    """The shard player of a generation whose best net is the model file ``weights``."""
+    return ENGINES[engine_name(config)](config, Path(weights))
+
+
+def bootstrap_player(config: LoopConfig) -> Player:
+    """The shard player of the bootstrap games (``bootstrap_agent`` against itself)."""
+    return partial(engine_shard, config.bootstrap_agent, config.games_per_shard, config.size)
+
+
+def shard_settings(config: LoopConfig, generation: int, best: int) -> dict[str, Any]:
+    """What a generation's self-play folder records (and a rerun must match to keep its shards)."""
+    settings: dict[str, Any] = {"size": config.size, "net": best, "seed": config.seed + 1000 * generation}
+    if config.expert:
+        settings["expert"] = config.expert
+    return settings
