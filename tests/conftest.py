@@ -41,6 +41,8 @@ SLOW: dict[str, tuple[str, ...]] = {
     "agents/test_clock.py": ("test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far",),
     "agents/test_uct.py": ("test_proven_results_match_an_exhaustive_solver",),
     "amazons_env/test_vector_reference.py": ("test_vector_env_matches_board_reference",),
+    # gymnasium's AsyncVectorEnv: worker processes that import the package
+    "amazons_env/test_torchrl_client.py": ("test_gym_env_with_num_envs_runs_through_game_ends",),
     "amazons_env/test_core_reference.py": ("test_symmetries_preserve_counts_and_map_legal_moves",),
     # killed and resumed runs
     "training/test_faults.py": (
@@ -50,7 +52,7 @@ SLOW: dict[str, tuple[str, ...]] = {
     "training/test_loop.py": ("test_loop_resumes_after_an_interruption",),
 }
 # fixtures that make every test using them slow
-SLOW_FIXTURES = {"ray_address"}  # starts a local Ray cluster (training/test_ray_backend.py)
+SLOW_FIXTURES = {"ray_address", "ray_cluster"}  # start local Ray clusters (training/test_ray_*.py)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -134,9 +134,9 @@ class AmazonsEnv(gymnasium.Env):
     phase, all zeros once the game is over; each is a new array (editing it changes nothing).
     ``info`` also has ``player`` (0 White, 1 Black: the side to move, or the learner with an
     opponent), ``phase`` (0 queen, 1 arrow), ``move_number`` (full turns completed), ``winner`` (0/1 once
-    the game is over, -1 before), ``illegal_action`` (``True`` on the step of an illegal action) and
-    ``illegal_reason`` (why it was illegal, else ``""``): every step has every key, with one type each,
-    so that vector wrappers and TorchRL can stack them.
+    the game is over, -1 before) and ``illegal_action`` (``True`` on the step of an illegal action):
+    every step has every key, with one number type each, so that vector wrappers and TorchRL can
+    stack them. Why an action was illegal is ``env.illegal_reason`` (``""`` after a legal step).
 
     **Rewards and termination.** A side to move with no queen move loses, so the game ends on the
     arrow step that leaves the opponent without a move: reward +1 to the mover on that step, 0
@@ -203,6 +203,7 @@ class AmazonsEnv(gymnasium.Env):
         self._legal = np.zeros((1, K.max_legal(n)), np.int32)
         self._meta: Optional[np.ndarray] = None
         self.learner_color: Optional[Color] = None
+        self.illegal_reason = ""  #: why the last action was illegal ("" after a legal one)
 
     # -- gymnasium API ---------------------------------------------------------------------------
 
@@ -223,6 +224,7 @@ class AmazonsEnv(gymnasium.Env):
         self._board = self._origin.copy()
         self._history: list[tuple[int, int, int]] = []
         self.learner_color = None
+        self.illegal_reason = ""
         if self.opponent is not None:
             choice = self._learner_choice
             self.learner_color = choice if isinstance(choice, Color) else Color(int(self.np_random.integers(2)))
@@ -266,7 +268,7 @@ class AmazonsEnv(gymnasium.Env):
             meta[K.DONE] = 1
             meta[K.WINNER] = actor ^ 1
             obs, mask = self._observe(actor)
-            info_extra = {"illegal_action": True, "illegal_reason": reason}
+            info_extra = {"illegal_action": True}
         else:
             if phase == 1:
                 self._record(to)
@@ -277,6 +279,7 @@ class AmazonsEnv(gymnasium.Env):
             else:
                 obs = obs.reshape(NUM_PLANES, self.size, self.size)
         self._mask = mask
+        self.illegal_reason = reason if code == K.ILLEGAL else ""
         info = self._info()
         info.update(info_extra)
         rewards = info["rewards"]
@@ -410,7 +413,6 @@ class AmazonsEnv(gymnasium.Env):
             # the same keys with the same types on every step (vector wrappers and TorchRL stack them)
             "winner": int(meta[K.WINNER]) if meta[K.DONE] else -1,
             "illegal_action": False,
-            "illegal_reason": "",
         }
         return info
 

@@ -177,7 +177,7 @@ def test_illegal_action_lose_mode_ends_the_game():
     env.reset()
     obs, reward, terminated, truncated, info = env.step(parse_action("a1-a2", 6))
     assert (reward, terminated, truncated) == (-1.0, True, False)
-    assert info["illegal_action"] and "no white queen" in info["illegal_reason"] and info["winner"] == 1
+    assert info["illegal_action"] and "no white queen" in env.illegal_reason and info["winner"] == 1
     assert not info["action_mask"].any()
     with pytest.raises(gymnasium.error.ResetNeeded, match="game is over"):
         env.step(parse_action("b1-b2", 6))
@@ -299,7 +299,7 @@ def test_info_has_the_same_keys_and_types_on_every_step():
     env = AmazonsEnv(size=4)
     _, info = env.reset(seed=3)
     types = {k: type(v) for k, v in info.items()}
-    assert info["winner"] == -1 and info["illegal_action"] is False and info["illegal_reason"] == ""
+    assert info["winner"] == -1 and info["illegal_action"] is False and env.illegal_reason == ""
     terminated = False
     while not terminated:
         _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))

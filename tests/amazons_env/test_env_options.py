@@ -155,7 +155,7 @@ def test_off_board_line_action_is_illegal_not_out_of_range():
     env = AmazonsEnv(size=6, action_encoding="lines")
     env.reset()
     _, reward, terminated, _, info = env.step(encode_line_action(0, 4, 1, 6))  # a1 south
-    assert terminated and reward == -1.0 and "leaves" in info["illegal_reason"]
+    assert terminated and reward == -1.0 and "leaves" in env.illegal_reason
     env = AmazonsEnv(size=6, action_encoding="lines", illegal_action="raise")
     env.reset()
     with pytest.raises(amazons_env.IllegalMoveError, match="leaves"):

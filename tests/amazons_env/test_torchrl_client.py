@@ -6,9 +6,9 @@ game.
 What TorchRL needs from us: dict observations with a boolean mask (``obs_mode="dict"``,
 ``mask_dtype="bool"``), read by its ``ActionMask`` transform or ``use_mask=True``; for the vector
 env, ``autoreset_mode="Disabled"`` (``GymWrapper`` refuses gymnasium's default ``NextStep``: it
-resets ended games itself, through ``reset(options={"reset_mask": ...})``) and ``copy=True``
-(``GymWrapper`` turns the arrays it is given into tensors without copying them, so the env's
-reused buffers would overwrite every recorded step).
+resets ended games itself, through ``reset(options={"reset_mask": ...})``) and the default
+``copy=True`` (``GymWrapper`` turns the arrays it is given into tensors without copying them, so
+with ``copy=False`` the env's reused buffers would overwrite every recorded step).
 
 Without TorchRL (the ``rl`` extra) the root ``conftest.py`` skips this module, saying so.
 """
@@ -34,6 +34,22 @@ START_QUEENS = int(Board(SIZE).queen_counts[0])  # queens of a side: a plane of 
 
 def _taken_actions_were_legal(actions: torch.Tensor, masks: torch.Tensor) -> bool:
     return bool(masks.gather(-1, actions.unsqueeze(-1)).all())
+
+
+def test_gym_env_with_num_envs_runs_through_game_ends():
+    """``GymEnv(name, num_envs=n)`` runs gymnasium's ``AsyncVectorEnv`` of our env in worker
+    processes (``amazons_env:`` in the name makes them import the package, which registers the
+    env): the info keys must be the same on every step (a key that came and went was a
+    ``KeyError``), the winner -1 until a game ends."""
+    env = GymEnv("amazons_env:Amazons-v0", num_envs=2, size=4)
+    try:
+        check_env_specs(env, seed=0)
+        rollout = env.rollout(40, break_when_any_done=False)
+    finally:
+        env.close()
+    done = rollout["next", "done"].squeeze(-1)
+    winner = rollout["next", "winner"]
+    assert done.any() and (winner[~done] == -1).all() and ((winner[done] == 0) | (winner[done] == 1)).all()
 
 
 def test_the_gymnasium_env_through_gym_env_plays_a_whole_game():
