@@ -13,7 +13,7 @@ wrapper). ``import amazons_env`` does not import this package (torch is optional
 from __future__ import annotations
 
 from amazons_env.tensor.games import TensorGames
-from amazons_env.tensor.rules import NUM_PLANES, legal_mask, observation, observe, step
+from amazons_env.tensor.rules import NUM_PLANES, legal_counts, legal_mask, observation, observe, step
 from amazons_env.tensor.sampling import random_actions
 from amazons_env.tensor.state import TensorState, from_boards, initial_state, select, to_boards, where
 
@@ -26,6 +26,7 @@ __all__ = [
     "where",
     "NUM_PLANES",
     "legal_mask",
+    "legal_counts",
     "step",
     "observation",
     "observe",

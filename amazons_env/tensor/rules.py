@@ -31,7 +31,7 @@ from amazons_env.tensor.reach import has_queen_move, queen_squares, reaches
 from amazons_env.tensor.state import TensorState, check_state
 from amazons_env.tensor.tables import tables
 
-__all__ = ["NUM_PLANES", "legal_mask", "step", "observation", "observe"]
+__all__ = ["NUM_PLANES", "legal_mask", "legal_counts", "step", "observation", "observe"]
 
 EMPTY, ARROW = 0, 3
 NUM_PLANES = 9
@@ -88,6 +88,20 @@ def legal_mask(state: TensorState, encoding: str = "flat") -> torch.Tensor:
     sources = _mover_sources(state, flat)
     targets, reach = reaches(flat, sources, tables(state.size, state.device).rays)
     return _mask_from_reach(sources, targets, reach, state.terminated, encoding)
+
+
+def legal_counts(state: TensorState) -> torch.Tensor:
+    """``int64[B]``: the number of legal actions of the current phase (the mask's sum, without
+    building it; 0 in a finished game).
+
+    >>> from amazons_env.tensor.state import initial_state
+    >>> legal_counts(initial_state(1, size=10)).tolist()
+    [80]
+    """
+    check_state(state)
+    flat = state.cells.flatten(1)
+    _, reach = reaches(flat, _mover_sources(state, flat), tables(state.size, state.device).rays)
+    return torch.where(state.terminated, 0, reach.flatten(1).sum(dim=1))
 
 
 def _reach_plane(sources: torch.Tensor, targets: torch.Tensor, reach: torch.Tensor, nn: int) -> torch.Tensor:
