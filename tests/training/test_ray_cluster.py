@@ -1,0 +1,93 @@
+"""A generation's self-play spread over a multi-node Ray cluster (``ray.cluster_utils.Cluster``: a
+head that runs no task and two worker nodes of one CPU each, all on this machine), one worker node
+killed while it plays a shard: the generation completes on the node left, with every shard once
+and the same data hash as an undisturbed run of the same seed on this process."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from training.data.shards import read_manifest
+from training.loop import LoopConfig, train_loop
+
+TOY = dict(
+    size=5,
+    bootstrap_games=2,
+    bootstrap_agent="uct:sims=20",
+    games=8,
+    games_per_shard=1,
+    sims=8,
+    channels=4,
+    blocks=1,
+    epochs=1,
+    gate_games=2,
+    gate_sims=4,
+    device="cpu",
+    progress=False,
+)
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """The cluster and its two worker nodes (started once for the module: it takes seconds)."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'amazons[ray]')")
+    pytest.importorskip("torch", reason="the training loop needs torch")
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False})
+    nodes = [cluster.add_node(num_cpus=1) for _ in range(2)]
+    cluster.wait_for_nodes()
+    ray.init(address=cluster.address, log_to_driver=False)
+    yield cluster, nodes
+    ray.shutdown()
+    cluster.shutdown()
+
+
+def busy_workers(raylet: int, name: str) -> list[int]:
+    """The worker processes of the raylet ``raylet`` running a task of function ``name`` (``ray::NAME``)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                if parent == raylet and (entry / "cmdline").read_bytes().startswith(f"ray::{name}".encode()):
+                    found.append(int(entry.name))
+            except (OSError, IndexError, ValueError):
+                continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds Ray workers through Linux /proc")
+def test_a_node_killed_mid_generation_loses_nothing_and_counts_nothing_twice(ray_cluster, tmp_path):
+    cluster, nodes = ray_cluster
+    train_loop(LoopConfig(out=str(tmp_path / "undisturbed"), generations=0, **TOY))  # one generation 0 for both
+    shutil.copytree(tmp_path / "undisturbed", tmp_path / "cluster")
+    train_loop(LoopConfig(out=str(tmp_path / "undisturbed"), generations=1, **TOY))
+    reference = read_manifest(tmp_path / "undisturbed" / "gen-001" / "selfplay")
+
+    run: dict = {}
+    config = LoopConfig(
+        out=str(tmp_path / "cluster"), generations=1, workers=2, backend="ray", ray_address=cluster.address, **TOY
+    )
+    thread = threading.Thread(target=lambda: run.update(state=train_loop(config)))
+    thread.start()
+    manifest = tmp_path / "cluster" / "gen-001" / "selfplay" / "manifest.json"
+    raylet = nodes[0].all_processes["raylet"][0].process.pid
+    deadline, shards_then = time.monotonic() + 240, None
+    while thread.is_alive() and time.monotonic() < deadline:
+        if manifest.exists() and busy_workers(raylet, "pvmcts_shard"):
+            shards_then = len(read_manifest(manifest.parent)["shards"])
+            cluster.remove_node(nodes[0], allow_graceful=False)  # its shard is lost with it: Ray runs it again
+            break
+        time.sleep(0.01)
+    thread.join(300)
+    assert shards_then is not None and 1 <= shards_then < 8, "the node was not killed mid-generation"
+    assert run["state"]["done"][-1] == "gate-1"
+    played = read_manifest(manifest.parent)
+    assert played["games"] == 8 and sorted(s["index"] for s in played["shards"]) == list(range(8))
+    assert played["shards"] == reference["shards"] and played["data_hash"] == reference["data_hash"]
