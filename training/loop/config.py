@@ -27,8 +27,6 @@ from amazons_env.errors import InvalidArgumentError
 from agents.arena.backends import check_backend
 from agents.registry import format_spec, parse_spec
 
-from training.optimize.policy_value import start_net
-
 __all__ = ["LoopConfig", "check_device", "resolve_device", "config_fields"]
 
 #: settings recorded in a state only when set: their defaults are what a state without them ran
@@ -156,6 +154,8 @@ class LoopConfig:
 
     def start_path(self) -> Path:
         """The model file (no suffix) of ``start``: committed policy-value weights by name, or a path."""
+        from training.optimize.policy_value import start_net  # torch: here, so `--help` builds without it
+
         return start_net(self.start, self.size, "train-loop --start")
 
     def expert_spec(self, weights: "str | os.PathLike") -> str:
