@@ -58,6 +58,7 @@ AGENT_MODULES = (
     "agents.search.uct",
     "agents.search.uct_net",
     "agents.search.pvmcts",
+    "agents.search.gumbel.agent",
     "agents.evaluation.cnn",
     "agents.protocols.uci_client",
 )
