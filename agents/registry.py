@@ -41,6 +41,9 @@ __all__ = [
     "Registry",
     "AGENTS",
     "DEFAULT_OPPONENT",
+    "STRONGEST",
+    "strongest_installed",
+    "installed",
     "register",
     "make",
     "parse_spec",
@@ -312,9 +315,31 @@ def format_spec(name: str, options: Mapping[str, Any]) -> str:
     return name + (":" + ",".join(f"{k}={text(v)}" for k, v in options.items()) if options else "")
 
 
-#: The strongest agent we have (README, "Strength at equal time per move"): the command line's
-#: default opponent.
-DEFAULT_OPPONENT = "uct"
+#: Our agents from the strongest down, each with the extra it needs beyond the base install and that
+#: extra's modules (README, "Strength at equal time per move": ``uct-net`` beats ``uct`` on 8x8 and 10x10).
+STRONGEST: tuple[tuple[str, str, tuple[str, ...]], ...] = (("uct-net", "nn", ("torch", "safetensors")), ("uct", "", ()))
+
+
+def installed(module: str) -> bool:
+    """Whether ``module`` can be imported here, found without importing it (so without its cost).
+
+    >>> installed("numpy"), installed("no_such_module")
+    (True, False)
+    """
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a finder that refuses it, or a module in sys.modules without a spec
+        return False
+
+
+def strongest_installed() -> str:
+    """The strongest agent of ``STRONGEST`` whose modules are installed: ``uct-net`` with the ``nn``
+    extra, ``uct`` without it."""
+    return next(name for name, _, needs in STRONGEST if all(installed(module) for module in needs))
+
+
+#: The command line's default opponent: the strongest agent that runs on this installation.
+DEFAULT_OPPONENT = strongest_installed()
 
 AGENTS = Registry("agent", AGENT_MODULES, Agent)
 register = AGENTS.register

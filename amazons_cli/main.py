@@ -19,53 +19,99 @@ Its errors are one line on stderr, no traceback, and an exit code that tells the
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import os
 import sys
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
-from amazons_env.errors import AmazonsRuntimeError, InvalidArgumentError
-
-__all__ = ["main", "command", "COMMANDS", "INPUT_ERROR", "FAILURE"]
+__all__ = ["main", "command", "build_parser", "Command", "COMMANDS", "INPUT_ERROR", "FAILURE"]
 
 INPUT_ERROR = 2  #: exit code of bad input (argparse's own for a bad command line)
 FAILURE = 1  #: exit code of a run-time failure
 
+
+class Command(NamedTuple):
+    """A subcommand: the module that provides ``HELP`` (its description), ``add_arguments(parser)`` and
+    ``run(args) -> int``, and its line in ``amazons --help``, kept here so that the list needs no import."""
+
+    module: str
+    summary: str
+
+
 COMMANDS = {
-    "play": "amazons_cli.play",
-    "watch": "amazons_cli.watch",
-    "replay": "amazons_cli.replay",
-    "perft": "amazons_cli.perft",
-    "match": "amazons_cli.match",
-    "tournament": "amazons_cli.tournament",
-    "agents": "amazons_cli.list_agents",
-    "engine": "amazons_cli.engine",
-    "demo": "amazons_cli.demo",
-    "selfplay": "amazons_cli.learning.selfplay",
-    "train": "amazons_cli.learning.train",
-    "train-loop": "amazons_cli.learning.train_loop",
-    "train-policy": "amazons_cli.learning.train_policy",
-    "tune-eval": "amazons_cli.learning.tune_eval",
+    "play": Command("amazons_cli.play", "play a game against an agent, in the terminal or a window (--gui)"),
+    "watch": Command("amazons_cli.watch", "watch two agents play one game move by move"),
+    "replay": Command("amazons_cli.replay", "step through a game record (SGF or move list); --html for a web page"),
+    "perft": Command("amazons_cli.perft", "count the leaves of the move tree to depth N (rules check, speed test)"),
+    "match": Command("amazons_cli.match", "a match between two agents: score with 95% CI and Elo (resumable)"),
+    "tournament": Command("amazons_cli.tournament", "a round robin between agents (resumable)"),
+    "agents": Command("amazons_cli.list_agents", "the agents and evaluators, their options and defaults"),
+    "engine": Command("amazons_cli.engine", "an agent as a UCI or Botzone engine on stdin/stdout"),
+    "demo": Command("amazons_cli.demo", "a short demo: our engines play a round robin on 8x8"),
+    "selfplay": Command("amazons_cli.learning.selfplay", "self-play games into shards (resumable)"),
+    "train": Command("amazons_cli.learning.train", "train a value net on self-play data (needs the nn extra)"),
+    "train-loop": Command(
+        "amazons_cli.learning.train_loop", "expert iteration for a policy-value net (needs the nn extra)"
+    ),
+    "train-policy": Command(
+        "amazons_cli.learning.train_policy", "a policy-value net fitted to an engine's games (needs the nn extra)"
+    ),
+    "tune-eval": Command(
+        "amazons_cli.learning.tune_eval", "fit the territory evaluation's weights to uct games (needs the tune extra)"
+    ),
 }
 
 
 def build_parser(names: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
-    """The parser with the subcommands ``names`` (all by default). Each command's module is
-    imported only when its subcommand is added, so ``amazons perft`` does not import torch."""
-    parser = argparse.ArgumentParser(prog="amazons", description="The Game of the Amazons toolkit.")
+    """The parser with the subcommands ``names`` in full (none by default: the list of commands).
+
+    Only the modules of ``names`` are imported, so that ``amazons --help`` imports neither numba
+    nor torch and ``amazons perft`` does not import torch:
+
+    >>> "perft" in build_parser().format_help()
+    True
+    """
+    parser = argparse.ArgumentParser(
+        prog="amazons",
+        description="The Game of the Amazons toolkit. `amazons COMMAND --help` says more about each command.",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS if names is None else names:
-        module = importlib.import_module(COMMANDS[name])
+    for name, (path, summary) in COMMANDS.items():
+        if names is None or name not in names:
+            sub.add_parser(name, help=summary.replace("%", "%%"), add_help=False)
+            continue
+        module = importlib.import_module(path)
         # argparse %-formats help strings (so escape them), not descriptions
-        command = sub.add_parser(name, help=module.HELP.replace("%", "%%"), description=module.HELP)
+        command = sub.add_parser(name, help=summary.replace("%", "%%"), description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(_run=module.run)
     return parser
 
 
+def list_commands(argv: Sequence[str], chosen: Optional[str]) -> int:
+    """``amazons`` alone or with ``--help``: the commands, exit code 0; an unknown command: what it
+    may have meant, exit code 2 (argparse's own)."""
+    parser = build_parser()
+    if chosen is not None:
+        close = difflib.get_close_matches(chosen, COMMANDS, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        parser.error(f"unknown command {chosen!r}; {hint}choose from {', '.join(COMMANDS)}")
+    if not argv:
+        parser.print_help()
+        return 0
+    parser.parse_args(argv)  # --help exits with 0, a bad option with 2
+    return INPUT_ERROR
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = next((arg for arg in argv if not arg.startswith("-")), None)
+    if chosen not in COMMANDS:
+        return list_commands(argv, chosen)
+    # here, not at the top: amazons_env imports numba, which `amazons --help` does without
+    from amazons_env.errors import AmazonsRuntimeError, InvalidArgumentError
+
     try:
         args = build_parser([chosen] if chosen in COMMANDS else None).parse_args(argv)
         seed = getattr(args, "seed", None)  # every command's --seed seeds numpy, which would not name it

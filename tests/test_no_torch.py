@@ -1,6 +1,7 @@
-"""Without torch: the env, the classical agents and the command line work; the CNN parts say how to
-install the ``nn`` extra. Each check runs in a fresh interpreter whose imports of torch and
-safetensors fail, as on a machine where they are not installed."""
+"""The base install (no extra): the env, the classical agents and every command line work; what needs
+an extra says how to install it. Each check runs in a fresh interpreter whose imports of the extras'
+modules (torch, safetensors, ONNX Runtime, pygame, Ray, matplotlib, scipy) fail, as on a machine
+where they are not installed."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ import textwrap
 BLOCK = textwrap.dedent("""
     import sys
 
+    HEAVY = ("torch", "safetensors", "onnxruntime", "onnx", "pygame", "ray", "matplotlib", "scipy")
+
     class NoTorch:
         def find_spec(self, name, path=None, target=None):
-            if name.partition(".")[0] in ("torch", "safetensors"):
+            if name.partition(".")[0] in HEAVY:
                 raise ModuleNotFoundError(f"No module named {name!r}", name=name)
             return None
 
@@ -78,3 +81,67 @@ def test_command_line_without_torch(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "amazons train: error: amazons train needs torch" in done.stderr
     assert 'pip install "amazons[nn]"' in done.stderr
+
+
+def test_every_command_help_on_the_base_install():
+    """``amazons``, ``amazons --help`` and each ``amazons COMMAND --help`` exit with 0 and import no extra."""
+    done = run_without_torch("""
+        from amazons_cli.main import COMMANDS, main
+        assert main([]) == 0
+        for argv in [["--help"], ["-h"]] + [[name, "--help"] for name in COMMANDS]:
+            try:
+                main(argv)
+            except SystemExit as stop:
+                assert stop.code == 0, (argv, stop.code)
+            else:
+                raise AssertionError(f"{argv}: no help")
+        assert not [m for m in sys.modules if m.partition(".")[0] in HEAVY], sorted(sys.modules)
+        print("ok")
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("ok")
+
+
+def test_commands_that_need_no_extra_run_on_the_base_install(tmp_path):
+    game = tmp_path / "game.txt"
+    game.write_text("b1-b3/b4\n")
+    done = run_without_torch(f"""
+        import io
+        from amazons_cli.main import main
+        sys.stdin = io.StringIO("resign\\n")
+        assert main(["play", "random", "--size", "5", "--seed", "1"]) == 0
+        assert main(["agents"]) == 0 and main(["agents", "uct"]) == 0
+        assert main(["watch", "random", "random", "--size", "5", "--delay", "0"]) == 0
+        assert main(["match", "random", "random", "--games", "2", "--size", "5", "--workers", "1"]) == 0
+        assert main(["tournament", "random", "random:seed=1", "--games", "2", "--size", "5", "--workers", "1"]) == 0
+        assert main(["replay", {str(game)!r}, "--size", "5", "--all"]) == 0
+        sys.stdin = io.StringIO("uci\\nquit\\n")
+        assert main(["engine", "--agent", "random"]) == 0
+        assert not [m for m in sys.modules if m.partition(".")[0] in HEAVY]
+        print("ok")
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("ok")
+    assert "uct-net" in done.stdout and "[2nd strongest; the default opponent]" in done.stdout
+
+
+def test_commands_that_need_an_extra_say_which(tmp_path):
+    """Exit code 2 and one line with the install command, before any work."""
+    out = str(tmp_path / "out")
+    done = run_without_torch(f"""
+        from amazons_cli.main import main
+        for argv in (
+            ["train", {out!r}, "--out", {out!r}],
+            ["train-loop", {out!r}, "--size", "5"],
+            ["train-policy", {out!r}, "--out", {out!r}, "--size", "5"],
+            ["tune-eval", {out!r}, "--size", "5"],
+            ["play", "random", "--gui"],
+            ["match", "random", "random", "--backend", "ray"],
+            ["selfplay", {out!r}, "--games", "1", "--backend", "ray"],
+        ):
+            assert main(argv) == 2, argv
+        print("ok")
+    """)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 7 and all('pip install "amazons[' in line for line in lines), lines

@@ -27,13 +27,12 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from amazons_env import core
 from amazons_env.errors import InvalidArgumentError
 from amazons_env.files import file_sha256
 
@@ -43,101 +42,10 @@ from agents.nets.store import POLICY_VALUE_WEIGHTS
 
 from training.data.policy_value import PV_ARRAYS, load_pv_dataset
 from training.data.records import record_games
+from training.imitation_config import ImitationConfig
 from training.optimize.policy_value import start_net
 
 __all__ = ["ImitationConfig", "load_sources", "agreement", "imitate"]
-
-_WHOLE = {
-    "size": (core.MIN_SIZE, core.MAX_SIZE),
-    "channels": (1, 512),
-    "blocks": (0, 64),
-    "epochs": (1, 10**4),
-    "batch_size": (1, 10**6),
-    "seed": (0, 2**62),
-    "threads": (0, 1024),
-}
-_REAL = {"lr": (0.0, 1.0), "weight_decay": (0.0, 1.0), "value_weight": (0.0, 100.0)}
-
-
-@dataclass
-class ImitationConfig:
-    """The settings of ``imitate`` (``amazons train-policy --help`` says each)."""
-
-    sources: list[str]
-    out: str
-    size: int
-    player: str = ""
-    start: str = "default"
-    channels: int = 32
-    blocks: int = 3
-    epochs: int = 4
-    batch_size: int = 256
-    lr: float = 1e-3
-    weight_decay: float = 1e-4
-    value_weight: float = 1.0
-    seed: int = 0
-    device: str = ""
-    threads: int = 1
-    held_out: tuple[str, ...] = ()
-    held_out_player: str = ""
-    overwrite: bool = False
-
-    def check(self) -> None:
-        """``InvalidArgumentError`` (a ``ValueError``) naming the first bad setting."""
-        for name, (low, high) in _WHOLE.items():
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise InvalidArgumentError(
-                    f"train-policy --{_flag(name)}={value!r}: give an integer from {low} to {high}"
-                )
-        for name, (least, most) in _REAL.items():
-            value = getattr(self, name)
-            bad = isinstance(value, bool) or not isinstance(value, (int, float))
-            if bad or not math.isfinite(value) or not least <= value <= most or (name == "lr" and value == 0):
-                lowest = "above 0" if name == "lr" else f"from {least}"
-                raise InvalidArgumentError(f"train-policy --{_flag(name)}={value!r}: give a number {lowest} to {most}")
-        for name in ("out", "player", "start", "device", "held_out_player"):
-            if not isinstance(getattr(self, name), (str, os.PathLike)):
-                raise InvalidArgumentError(f"train-policy --{_flag(name)}={getattr(self, name)!r}: give a text")
-        for name in ("sources", "held_out"):
-            paths = getattr(self, name)
-            if isinstance(paths, (str, bytes, os.PathLike)) or not all(
-                isinstance(p, (str, os.PathLike)) for p in paths
-            ):
-                raise InvalidArgumentError(f"train-policy {name}={paths!r}: give a list of paths")
-        if not self.sources:
-            raise InvalidArgumentError("train-policy: give results files or policy-value folders to learn from")
-        for source in self.sources:
-            path = Path(source)
-            if not path.exists():
-                raise InvalidArgumentError(f"train-policy source {source!r}: no such file or folder")
-            if path.is_file() and not self.player:
-                raise InvalidArgumentError(f"train-policy source {source!r} is a results file: give --player")
-        for source in self.held_out:
-            if not Path(source).is_file():
-                raise InvalidArgumentError(f"train-policy --held-out {source!r}: no such results file")
-        if self.held_out and not (self.held_out_player or self.player):
-            raise InvalidArgumentError(
-                "train-policy --held-out: give --player (or --held-out-player), whose moves it scores"
-            )
-        if not str(self.out):
-            raise InvalidArgumentError("train-policy --out='': give the model's path (without a suffix)")
-        made = [p for p in (Path(f"{self.out}.safetensors"), Path(f"{self.out}.json")) if p.exists()]
-        if made and not self.overwrite:
-            raise InvalidArgumentError(f"train-policy --out={self.out!r}: {made[0]} exists (--overwrite replaces it)")
-        if self.start != "scratch":
-            start_net(self.start, self.size, "train-policy --start")
-        if self.device:
-            import torch
-
-            try:
-                torch.device(self.device)
-            except (RuntimeError, ValueError) as error:
-                raise InvalidArgumentError(f"train-policy --device={self.device!r}: {str(error)[:100]}") from None
-
-
-def _flag(name: str) -> str:
-    return name.replace("_", "-")
 
 
 def load_sources(sources: list[str], size: int, player: str) -> tuple[dict[str, np.ndarray], str]:

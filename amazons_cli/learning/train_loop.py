@@ -28,7 +28,7 @@ NOTES = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from training.loop import LoopConfig
+    from training.loop.config import LoopConfig  # not training.loop, which imports torch
 
     parser.add_argument("out", help="output folder (state, data, nets, elo.csv, elo.png); rerun to resume")
     defaults = LoopConfig(out="")

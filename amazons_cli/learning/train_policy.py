@@ -24,7 +24,7 @@ NOTES = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from training.imitation import ImitationConfig
+    from training.imitation_config import ImitationConfig
 
     parser.add_argument("sources", nargs="+", help="arena results files (.json) and policy-value shard folders")
     parser.add_argument("--out", required=True, help="the net's path without suffix (PATH.safetensors, PATH.json)")
@@ -57,7 +57,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     require_torch("amazons train-policy")
-    from training.imitation import ImitationConfig, imitate
+    from training.imitation import imitate
+    from training.imitation_config import ImitationConfig
 
     options = {f.name: getattr(args, f.name) for f in fields(ImitationConfig)}
     options["held_out"] = tuple(args.held_out)

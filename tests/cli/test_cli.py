@@ -76,3 +76,40 @@ def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys):
     assert main(["agents"]) == 130
     captured = capsys.readouterr()
     assert captured.err.strip() == "amazons agents: interrupted" and "Traceback" not in captured.err
+
+
+def test_the_list_of_commands_imports_no_command():
+    """``amazons --help`` builds the list from ``COMMANDS`` alone: no numba, no torch (well under a second)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom amazons_cli.main import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit as stop:\n    assert stop.code == 0\n"
+        "print(sorted(m for m in sys.modules if m.partition('.')[0] in "
+        "('numba', 'torch', 'amazons_env', 'agents', 'training', 'onnxruntime', 'ray', 'pygame', 'scipy')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("[]")
+
+
+def test_a_misspelt_command_or_agent_gets_a_suggestion(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["plya"])
+    assert exit_info.value.code == 2
+    assert "unknown command 'plya'; did you mean 'play'?" in capsys.readouterr().err
+    assert main(["agents", "uctt"]) == 2
+    assert "unknown agent or evaluator 'uctt' (did you mean 'uct'?)" in capsys.readouterr().err
+
+
+def test_agents_marks_the_strongest_and_the_default(capsys):
+    from agents.registry import DEFAULT_OPPONENT, STRONGEST, installed
+
+    assert [name for name, _, _ in STRONGEST][:2] == ["uct-net", "uct"]
+    pytest.importorskip("torch")  # the base install's marks: tests/test_no_torch.py
+    assert installed("safetensors") and DEFAULT_OPPONENT == "uct-net"
+    assert main(["agents"]) == 0
+    out = capsys.readouterr().out
+    assert "\nuct-net  [strongest; the default opponent]  " in out and "\nuct  [2nd strongest]  " in out
+    assert "Default opponent (play, match, engine): uct-net" in out

@@ -46,8 +46,19 @@ The modules: ``config`` (the settings, checked), ``engines`` (the self-play seam
 record), ``run`` (the stages).
 """
 
+from typing import Any
+
 from training.loop.config import LoopConfig, config_fields
-from training.loop.run import train_loop
 from training.loop.state import STATE, LoopStateError, read_state
 
 __all__ = ["LoopConfig", "train_loop", "STATE", "LoopStateError", "read_state", "config_fields"]
+
+
+def __getattr__(name: str) -> Any:
+    """``train_loop`` on first use: it imports torch, which the settings (``amazons train-loop --help``
+    on the base install) do without."""
+    if name == "train_loop":
+        from training.loop.run import train_loop
+
+        return train_loop
+    raise AttributeError(f"module 'training.loop' has no attribute {name!r}")

@@ -30,7 +30,7 @@ from agents.evaluation.territory_weights import write_weights
 
 from training.data.shards import load_dataset
 from training.tuning.data import LABELS, SELFPLAY, DataSettings, data_settings, labelled_positions, selfplay_positions
-from training.tuning.fit import fit_weights
+from training.tuning.fit import fit_weights, require_scipy
 from training.tuning.model import position_terms
 
 __all__ = ["tune", "add_arguments", "run", "summary", "HELP"]
@@ -53,6 +53,7 @@ def tune(
     (the labels, or with ``deep_weight=0`` every self-play position and its outcome: no deeper
     search runs), and the data's settings."""
     spec = data_settings(**options)  # checked before anything runs
+    require_scipy()  # the fit needs it: say so before the data takes minutes
     size = spec.size
     if deep_weight == 0:  # outcomes only: every self-play position, no deeper search needed
         selfplay_positions(folder, progress, **options)

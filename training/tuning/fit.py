@@ -38,14 +38,30 @@ from typing import Any, Optional
 
 import numpy as np
 
-from amazons_env.errors import InvalidArgumentError
+from amazons_env.errors import AmazonsError, InvalidArgumentError
 
 from agents.evaluation.territory_mailbox import PARAM_NAMES
 from agents.evaluation.territory_weights import STUDY, as_array
 
 from training.tuning.model import log_values, phase, values
 
-__all__ = ["fit_weights", "holdout_games", "losses", "BOUNDS"]
+__all__ = ["fit_weights", "holdout_games", "losses", "BOUNDS", "ScipyMissingError", "require_scipy"]
+
+
+class ScipyMissingError(ImportError, AmazonsError):
+    """scipy (the ``tune`` extra) is not installed. An input error too, as ``agents.nets.TorchMissingError``:
+    the command line prints its one line with the install command."""
+
+
+def require_scipy() -> None:
+    """``ScipyMissingError`` unless scipy imports: called before the data is made, which takes minutes."""
+    try:
+        import scipy.optimize  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError:
+        raise ScipyMissingError(
+            'the fit of the territory weights needs scipy: pip install "amazons[tune]" (or pip install scipy)'
+        ) from None
+
 
 #: the range each weight is fitted in: the evaluator's own (``check_params``), closed where it is
 #: open or unbounded, so that the optimiser stays on finite, accepted values
@@ -99,10 +115,8 @@ def losses(params: np.ndarray, data: dict[str, np.ndarray], size: int, deep_weig
 
 
 def _optimise(data: dict[str, np.ndarray], size: int, deep_weight: float, start: np.ndarray) -> np.ndarray:
-    try:  # scipy only where a fit runs
-        from scipy.optimize import minimize  # type: ignore[import-untyped]
-    except ImportError:
-        raise ImportError("the fit of the territory weights needs scipy: pip install 'amazons[tune]'") from None
+    require_scipy()
+    from scipy.optimize import minimize  # type: ignore[import-untyped]  # scipy only where a fit runs
 
     target = _targets(data, deep_weight)
     bounds = [(lo / t, hi / t) for (lo, hi), t in zip(BOUNDS.values(), _TYPICAL, strict=True)]
