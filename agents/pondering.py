@@ -2,9 +2,12 @@
 
 ``Thinking(agent, board, limit)`` runs one move's thought (``agents.search.agent.think``) on a
 daemon thread, so that whoever waits for it (the UCI engine's command loop) stays free to read
-``isready`` or ``stop`` meanwhile. With ``ponder=True`` the search is a **ponder search**: it
-starts with no deadline at all (``Deadline.move`` moves it later) and runs until ``hit(limit)``
-gives it its time, counted from the hit, or ``stop()`` ends it now. Only a search with
+``isready`` or ``stop`` meanwhile. A search runs on a deadline the thought holds
+(``SearchAgent.timed``), so that ``stop()`` ends it now (``Deadline.halt``: a search with
+``SearchAgent.PONDERS`` and alpha-beta's kernel search end at their next clock check; another
+runs to its own limit). With ``ponder=True`` the search is a **ponder search**: it starts with
+no deadline at all (``Deadline.move`` moves it later) and runs until ``hit(limit)`` gives it its
+time, counted from the hit, or ``stop()`` ends it now. Only a search with
 ``SearchAgent.PONDERS`` notices its deadline moving (``can_ponder``).
 
 ``Ponderer(agent)`` is an in-process search as a ``ClockedPlayer``: what the arena calls for a
@@ -90,8 +93,14 @@ class Thinking:
         self.agent = agent
         self.board = board.copy()
         self.limit = limit
+        self.ponders = ponder
         self.started = time.perf_counter()
-        self.deadline = Deadline(self.started) if ponder else None
+        self.deadline: Optional[Deadline] = None  # a search's (module docstring); None: an agent that does not search
+        self._kept: Optional[Limit] = None  # the fields of ``limit`` the search honours (None: its own limit)
+        if isinstance(agent, SearchAgent):
+            self._kept = None if limit is None else limit.only(agent.LIMITS) or None
+            own = agent.limit if self._kept is None else self._kept
+            self.deadline = Deadline(self.started) if ponder else agent.timed(own, self.started)
         self._then = then
         self._started = threading.Event()  # ``_job`` is set: ``then`` may ask for the result
         self._job = Job(self._think, self._ended, name="amazons-thinking")
@@ -100,15 +109,14 @@ class Thinking:
     @property
     def pondering(self) -> bool:
         """Whether this is a ponder search that has not been given its time (nor stopped) yet."""
-        return self.deadline is not None and self.deadline.stop == float("inf")
+        return self.ponders and self.deadline is not None and self.deadline.stop == float("inf")
 
     def _think(self) -> tuple[Move, Optional[SearchResult]]:
         if self.deadline is None:
             return think(self.agent, self.board, self.limit)
         agent = self.agent
-        assert isinstance(agent, SearchAgent)  # checked in __init__ (can_ponder)
-        kept = None if self.limit is None else self.limit.only(agent.LIMITS) or None
-        result = agent.search(self.board, kept, deadline=self.deadline)
+        assert isinstance(agent, SearchAgent)  # the deadline is a search's (__init__)
+        result = agent.search(self.board, self._kept, deadline=self.deadline)
         assert result.move is not None  # only a cut iteration inside a search has none
         return result.move, result
 
@@ -122,7 +130,7 @@ class Thinking:
         agent's own limit) from now on, less what the agent's clock keeps back for returning the
         move (``Clock.stop``); a limit without a time ends it now. Nothing happens to a thought
         that is not a ponder search."""
-        if self.deadline is None:
+        if not self.ponders or self.deadline is None:
             return
         agent = self.agent
         assert isinstance(agent, SearchAgent)  # a ponder search's agent (__init__)
@@ -135,10 +143,10 @@ class Thinking:
         self.deadline.move(agent.clock.stop(now, limit.time), agent.clock.stop(now, most))
 
     def stop(self) -> None:
-        """End a ponder search now (its move comes within one clock check); nothing for a
-        thought that is not one."""
+        """End the search now (``Deadline.halt``: its move comes within one clock check of a
+        search that notices it); nothing for an agent that does not search."""
         if self.deadline is not None:
-            self.deadline.move(time.perf_counter())
+            self.deadline.halt()
 
     def done(self) -> bool:
         """Whether the thought has ended (answered or failed)."""

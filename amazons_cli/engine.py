@@ -4,6 +4,11 @@ ladders: ``--protocol uci`` (Fairy-Stockfish's ``amazons`` notation, see ``agent
 
     $ printf 'uci\\nposition startpos\\ngo movetime 500\\nquit\\n' | amazons engine --agent mcts
     $ amazons engine --protocol botzone --agent alphabeta --time 0.9
+
+Over UCI the GUI may change the agent (``setoption name Agent``) to a registered one only: a spec
+that names a Python file or module would run its code, ``uci:`` a program, on this machine, at
+the word of whatever drives the engine (a GUI bridge, a remote service).
+``--allow-agent-files`` lifts that for a GUI you trust; ``--agent`` is yours and takes any spec.
 """
 
 from __future__ import annotations
@@ -41,6 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="seconds per move when the protocol gives no limit (default: the agent's own)",
     )
+    parser.add_argument(
+        "--allow-agent-files",
+        action="store_true",
+        help="uci: let 'setoption name Agent' name a Python file, module or uci: engine (runs its code)",
+    )
     parser.add_argument("--size", type=int, default=8, help="botzone: board size (default 8, Botzone's)")
     parser.add_argument(
         "--no-keep-running",
@@ -56,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
         with frozen_heap():  # no full garbage collection at a search's deadline (agents.search.clock)
             if args.protocol == "uci":
                 movetime = 0 if args.time is None else max(1, round(args.time * 1000))
-                return UCIEngine(args.agent, sys.stdout, movetime_ms=movetime).run(sys.stdin)
+                engine = UCIEngine(args.agent, sys.stdout, movetime_ms=movetime, allow_files=args.allow_agent_files)
+                return engine.run(sys.stdin)
             bot = BotzoneBot(make(args.agent), sys.stdout, args.size, args.time, not args.no_keep_running)
             return bot.run(sys.stdin)
     except KeyboardInterrupt:  # Ctrl-C ends the engine quietly

@@ -36,6 +36,10 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_uci_agent_from_a_spec_and_its_process_ends_on_garbage_collection",
         "test_uci_agent_plays_a_game_against_random_through_our_engine",
     ),
+    "agents/test_engine_faults.py": (
+        "test_a_handshake_that_never_ends_fails_by_its_deadline",
+        "test_an_engine_that_dies_or_never_answers_a_move_fails_naming_it",
+    ),
     "agents/test_arena_clocks.py": ("test_a_uci_engine_is_given_the_clocks_and_ponders_on_its_opponents_time",),
     # searches run to their limits, exhaustive references
     "agents/test_clock.py": ("test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far",),

@@ -9,7 +9,8 @@ f1, a3, h3. So Botzone's Black is our White, Botzone's White our Black, and
 ``(x, y)`` is our square ``y * 8 + x``: file ``x`` (a = 0), rank ``y + 1``. (Botzone draws row 0
 at the top, we draw rank 1 at the bottom: the same game seen from the other side.)
 
-**Interaction.** The bot's first input is the turn number ``n``, then ``2n - 1`` lines: Botzone's
+**Interaction.** The bot's first input is the turn number ``n`` (at most the board's squares: no
+game has more turns), then ``2n - 1`` lines: Botzone's
 requests (the opponent's moves) alternating with the bot's own earlier responses, ending with the
 newest request (any ``data``/``globaldata`` lines after them are ignored). The first request
 ``-1 -1 -1 -1 -1 -1`` means there was no opponent move: we are Botzone's Black and move first.
@@ -37,6 +38,7 @@ Botzone's White answers ``0 5 0 3 3 3`` (a6-a4/d4 for us) and we move again::
 
 from __future__ import annotations
 
+import itertools
 import sys
 from typing import IO, Iterator, Optional
 
@@ -118,10 +120,11 @@ class BotzoneBot:
             turns = int(first)
         except ValueError:
             raise InvalidMoveError(f"Botzone input must start with the turn number, got {first!r}") from None
-        if turns < 1:
-            raise InvalidMoveError(f"Botzone turn number {turns} must be >= 1")
-        history = [next(lines, "") for _ in range(2 * turns - 1)]
-        if not history[-1].strip():
+        most = self.size * self.size  # more turns than a game has plies: no game gets there
+        if not 1 <= turns <= most:
+            raise InvalidMoveError(f"Botzone turn number {first[:40]!r} must be in 1..{most}")
+        history = list(itertools.islice(lines, 2 * turns - 1))  # read as far as the input goes
+        if len(history) < 2 * turns - 1 or not history[-1].strip():
             raise InvalidMoveError(f"Botzone input ended before its {2 * turns - 1} request/response lines")
         self.agent.reset()
         for i, line in enumerate(history):

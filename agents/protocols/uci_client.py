@@ -25,11 +25,22 @@ position. The engine's ``Ponder`` option, if it lists one, is set to ``true`` be
 
 The engine starts on ``reset`` (before each game) or the first move, not when the agent is built
 (``amazons match`` builds agents to check their options); it is told ``ucinewgame`` on ``reset``
-and ended on ``close()``, on garbage collection and at interpreter exit (``quit``, then killed if
-it lingers). It is sent ``position startpos moves ...`` from the 10x10 start, else ``position
-fen FEN moves ...`` from the first position of the game. A move not answered within ``time +
-grace`` seconds gets a ``stop``; one second later the engine is killed and ``EngineError`` names
-it, with the last lines of its stderr. An illegal or missing move is an ``EngineError`` too.
+and ended on ``close()``, on garbage collection and at interpreter exit. It is sent ``position
+startpos moves ...`` from the 10x10 start, else ``position fen FEN moves ...`` from the first
+position of the game.
+
+**Every wait has a deadline, every child dies with the engine.** The engine runs in a process
+group of its own (a new session), and ending it (``quit``, a second to leave, then ``SIGKILL``)
+kills the whole group, so that a wrapper script that does not ``exec`` the engine, or an engine
+that forks, leaves no process behind. Its output is read by threads that put lines (cut at
+``MAX_LINE`` characters) on a queue, and every read of the queue has a deadline; a pipe is
+closed only by the thread that reads it, once the group is gone, never under a blocked read.
+The handshake (``uci`` to ``uciok``, ``isready`` to ``readyok``) has ``handshake`` seconds in
+all, however many lines the engine prints meanwhile. A move not answered within ``time +
+grace`` seconds gets a ``stop``; one second later the engine is killed. Each way an engine can
+fail (it does not start, exits, hangs, floods, answers an illegal or malformed move) is an
+``EngineError`` naming the engine, what it was asked, the last line it said and the last lines
+of its stderr. An ``info`` line it garbles is ignored (it only informs).
 
 Building Fairy-Stockfish with ``amazons`` (its Debian package, 11.1, predates the variant): the
 ``pyffish`` source distribution carries the whole engine::
@@ -52,9 +63,11 @@ from __future__ import annotations
 import collections
 import difflib
 import math
+import os
 import queue
 import shlex
 import shutil
+import signal
 import subprocess
 import threading
 import time as _time
@@ -74,7 +87,12 @@ from agents.search.result import Limit, SearchResult
 
 __all__ = ["UCIAgent", "EngineError", "EngineOptionError"]
 
-_HANDSHAKE_SECONDS = 60.0  # `uci` and `isready` answers: an engine may load weights or compile first
+#: the longest line kept from an engine (a longer one is cut, its rest read as further lines)
+MAX_LINE = 1 << 16
+#: the most lines of an engine's output queued unread (past it, lines are dropped: a flood)
+_QUEUED = 10_000
+#: seconds an engine is given to leave after ``quit`` before its process group is killed
+_LEAVE_SECONDS = 1.0
 
 
 class EngineError(AmazonsRuntimeError):
@@ -96,22 +114,27 @@ def _setoption_value(value: Any) -> str:
 
 
 def _terminate(proc: subprocess.Popen) -> None:
-    """End ``proc``: ``quit``, then kill it if it has not gone within a second."""
-    stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
-    assert stdin is not None and stdout is not None and stderr is not None  # ``_start`` made all three pipes
+    """End ``proc`` and its process group: ``quit``, a second to leave, then ``SIGKILL`` to the
+    group (whatever it forked dies with it). Only our end of its input is closed here: the
+    reader threads close the output pipes when they end, which the kill brings about."""
+    stdin = proc.stdin
+    assert stdin is not None  # ``_start`` made the pipes
     if proc.poll() is None:
         try:
             stdin.write("quit\n")
             stdin.flush()
-            proc.wait(timeout=1.0)
+            proc.wait(timeout=_LEAVE_SECONDS)
         except (OSError, ValueError, subprocess.TimeoutExpired):
-            proc.kill()
-            proc.wait()
-    for stream in (stdin, stdout, stderr):
-        try:
-            stream.close()
-        except (OSError, ValueError):
             pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # the group outlives its leader if a child lingers
+    except (ProcessLookupError, PermissionError):
+        pass  # the group is gone already
+    proc.wait()
+    try:
+        stdin.close()
+    except (OSError, ValueError):
+        pass  # the pipe broke: the engine had gone
 
 
 @register(
@@ -124,6 +147,7 @@ def _terminate(proc: subprocess.Popen) -> None:
         "depth": opt("depth limit (go depth)", ge=1),
         "variant": opt("the UCI_Variant it is set to"),
         "grace": opt("seconds past time before the engine is stopped, then killed", gt=0),
+        "handshake": opt("seconds the engine has for the handshake (uci to uciok, isready to readyok)", gt=0),
     },
 )
 class UCIAgent(SearchAgent):
@@ -143,6 +167,7 @@ class UCIAgent(SearchAgent):
         depth: Optional[int] = None,
         variant: str = "amazons",
         grace: float = 5.0,
+        handshake: float = 60.0,
         seed: Optional[int] = None,
         **options: Any,
     ) -> None:
@@ -158,12 +183,17 @@ class UCIAgent(SearchAgent):
             raise OptionError(f"agent 'uci': depth={depth!r}: must be a whole number >= 1")
         if not (isinstance(grace, (int, float)) and 0 < grace < float("inf")):
             raise OptionError(f"agent 'uci': grace={grace!r}: must be a number of seconds > 0")
+        if not (isinstance(handshake, (int, float)) and 0 < handshake < float("inf")):
+            raise OptionError(f"agent 'uci': handshake={handshake!r}: must be a number of seconds > 0")
         super().__init__(Limit(time=1.0) if time is None and depth is None else Limit(time=time, depth=depth), seed)
         self.argv = [executable] + argv[1:]
         self.variant = str(variant)
         self.grace = float(grace)
+        self.handshake = float(handshake)
+        self._said = ""  # the last line the engine wrote, for the errors
         self.options = dict(options)
-        self.engine_name = argv[0]
+        command = shlex.join(argv)  # the errors name the whole command: a wrapper's argument tells engines apart
+        self.engine_name = command if len(command) <= 120 else command[:117] + "..."
         self._proc: Optional[subprocess.Popen] = None
         self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=10)
@@ -176,28 +206,46 @@ class UCIAgent(SearchAgent):
     # -- the process ------------------------------------------------------------------------------
 
     def _fail(self, why: str, error: type[Exception] = EngineError) -> Exception:
-        """Kill the engine and make the error that says why (with its last stderr lines)."""
+        """Kill the engine and make the error that says why (with the last line it said and its
+        last stderr lines)."""
         self.close()
-        tail = " | ".join(self._stderr)
-        return error(f"engine {self.engine_name!r}: {why}" + (f"; its stderr: {tail}" if tail else ""))
+        said = f"; its last line: {self._said[:200]!r}" if self._said else "; it said nothing"
+        tail = " | ".join(line[:200] for line in self._stderr)
+        return error(f"engine {self.engine_name!r}: {why}{said}" + (f"; its stderr: {tail}" if tail else ""))
 
     def _start(self) -> None:
         try:
             proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                bufsize=1,
+                errors="replace",  # an engine's bytes that are not UTF-8 are its fault, not a crash here
+                start_new_session=True,  # a process group of its own, killed as one (module docstring)
             )
         except OSError as error:
             raise EngineError(f"engine {self.engine_name!r} could not start: {error}") from None
-        self._proc, self._pondering, self._ponder_set = proc, None, False
-        self._lines = queue.Queue()
+        self._proc, self._pondering, self._ponder_set, self._said = proc, None, False, ""
+        lines: "queue.Queue[Optional[str]]" = queue.Queue(maxsize=_QUEUED)
+        self._lines = lines
         self._finalizer = weakref.finalize(self, _terminate, proc)
+
+        def offer(line: Optional[str]) -> None:  # a flood is dropped past the queue's size, not kept
+            try:
+                lines.put(line, timeout=_LEAVE_SECONDS)
+            except queue.Full:
+                pass
+
         # reader threads: a pipe read cannot time out, a queue can
-        for stream, sink, end in ((proc.stdout, self._lines.put, True), (proc.stderr, self._stderr.append, False)):
+        for stream, sink, end in ((proc.stdout, offer, True), (proc.stderr, self._stderr.append, False)):
             threading.Thread(target=_pump, args=(stream, sink, end), daemon=True).start()
+        by = _time.perf_counter() + self.handshake  # the whole handshake's deadline
         self._send("uci")
         listed = self._listed = {}
         while True:
-            line = self._expect(_HANDSHAKE_SECONDS, "uciok")
+            line = self._expect(by, "uciok")
             if line.startswith("option name "):
                 name = line[len("option name ") :].split(" type ")[0].strip()
                 listed[_option_key(name)] = name
@@ -215,7 +263,7 @@ class UCIAgent(SearchAgent):
             self._send(f"setoption name {engine_name} value {_setoption_value(value)}")
         if "uci variant" in listed:  # after the options: a VariantPath may define the variant
             self._send(f"setoption name UCI_Variant value {self.variant}")
-        self._ready()
+        self._ready(by)
 
     def _running(self) -> subprocess.Popen:
         """The engine's process: only called while one runs (``_start`` made it, ``close`` ends it)."""
@@ -231,20 +279,30 @@ class UCIAgent(SearchAgent):
         except (OSError, ValueError):
             raise self._fail(f"exited (code {proc.poll()}) before reading {line!r}") from None
 
-    def _expect(self, seconds: float, what: str) -> str:
-        """The engine's next line, waiting at most ``seconds``; ``EngineError`` on exit or timeout."""
+    def _expect(self, by: float, what: str) -> str:
+        """The engine's next line, waiting until ``by`` (``perf_counter``) at most; ``EngineError``
+        on exit or when ``by`` passes (however many other lines came meanwhile)."""
         try:
-            line = self._lines.get(timeout=seconds)
+            line = self._lines.get(timeout=max(by - _time.perf_counter(), 0.0))
         except queue.Empty:
-            raise self._fail(f"gave no {what!r} within {seconds:g} s") from None
+            raise self._fail(f"gave no {what!r} within the handshake's {self.handshake:g} s") from None
         if line is None:
-            code = self._running().wait()
-            raise self._fail(f"exited (code {code}) while we waited for {what!r}")
+            raise self._fail(f"{self._gone()} while we waited for {what!r}")
+        self._said = line
         return line.strip()
 
-    def _ready(self) -> None:
+    def _gone(self) -> str:
+        """How the engine's output ended: its exit code, or that it closed the pipe and lives on."""
+        try:
+            return f"exited (code {self._running().wait(timeout=_LEAVE_SECONDS)})"
+        except subprocess.TimeoutExpired:
+            return "closed its output"
+
+    def _ready(self, by: Optional[float] = None) -> None:
+        """``isready``, then read up to ``readyok`` within ``by`` (default: ``handshake`` from now)."""
         self._send("isready")
-        while self._expect(_HANDSHAKE_SECONDS, "readyok") != "readyok":
+        by = _time.perf_counter() + self.handshake if by is None else by
+        while self._expect(by, "readyok") != "readyok":
             pass
 
     def close(self) -> None:
@@ -364,7 +422,8 @@ class UCIAgent(SearchAgent):
                     ) from None
                 continue
             if line is None:
-                raise self._fail(f"exited (code {self._running().wait()}) while thinking on {board.text()!r}")
+                raise self._fail(f"{self._gone()} while thinking on {board.text()!r}")
+            self._said = line
             words = line.split()
             if words[:1] == ["info"]:
                 info.update(_info_fields(words))
@@ -392,26 +451,35 @@ class UCIAgent(SearchAgent):
 
 
 def _pump(stream: Any, sink: Any, end: bool) -> None:
-    """Feed ``stream``'s lines to ``sink`` (then ``None`` if ``end``); a reader thread's body. It
-    holds no reference to the agent, so the agent can still be garbage collected."""
+    """Feed ``stream``'s lines (cut at ``MAX_LINE``) to ``sink`` (then ``None`` if ``end``), and
+    close it at its end; a reader thread's body. It holds no reference to the agent, so the
+    agent can still be garbage collected."""
     try:
-        for line in stream:
+        while line := stream.readline(MAX_LINE):
             sink(line.rstrip("\r\n"))
     except (OSError, ValueError):
-        pass  # the pipe was closed under us: the engine is being ended
+        pass  # the pipe broke: the engine is gone
+    finally:
+        stream.close()
     if end:
         sink(None)
 
 
 def _info_fields(words: list[str]) -> dict[str, Any]:
-    """``depth``, ``nodes`` and ``value`` (``score cp X`` / 100) of one ``info`` line."""
+    """``depth``, ``nodes`` and ``value`` (``score cp X`` / 100) of one ``info`` line; a garbled
+    field (``depth ²``, a score past a float's range) is left out.
+
+    >>> _info_fields("info depth 7 nodes ² score cp 25".split())
+    {'depth': 7, 'value': 0.25}
+    """
     out: dict[str, Any] = {}
     for i, word in enumerate(words[:-1]):
-        if word in ("depth", "nodes") and words[i + 1].isdigit():
-            out[word] = int(words[i + 1])
-        elif word == "score" and words[i + 1] == "cp" and i + 2 < len(words):
+        following = words[i + 1]
+        if word in ("depth", "nodes") and following.isascii() and following.isdigit() and len(following) < 20:
+            out[word] = int(following)
+        elif word == "score" and following == "cp" and i + 2 < len(words) and len(words[i + 2]) < 20:
             try:
                 out["value"] = int(words[i + 2]) / 100
             except ValueError:
-                pass
+                pass  # not a number: no score
     return out

@@ -23,10 +23,15 @@ the agent. A game clock (``wtime``/``btime``, ``winc``/``binc``, ``movestogo``) 
 the move's ``time`` and ``time_max`` by the searches' time manager
 (``agents.search.clock.allot``, the one the arena uses for ``--tc``).
 
-The search runs on a thread of its own (``agents.pondering.Thinking``), so the command loop
-answers ``isready`` and hears ``stop`` while it thinks (an ordinary ``go``'s search is answered
-when it ends at its time); ``go``, ``ucinewgame`` and ``setoption`` wait for the running search
-to end. ``bestmove X ponder Y`` names the reply the search expects,
+The search runs on a thread of its own (``agents.pondering.Thinking``), for every agent, so the
+command loop answers ``isready`` at once while it thinks and acts on ``stop``, ``quit`` and
+``ponderhit`` at once: ``stop`` halts the search (``Deadline.halt``: ``uct``, ``uct-net`` and
+alpha-beta end at their next clock check and answer their best move) and its ``bestmove`` goes
+out within ``STOP_WAIT`` seconds; a search that does not notice a halt (an agent outside those)
+is answered with its first legal move, an ``info string`` saying so, and its own answer is
+dropped when it comes. ``quit`` is a ``stop`` that then ends the loop. ``go``, ``ucinewgame`` and
+``setoption`` halt the running search and wait for it to end (an ordinary ``go``'s ``bestmove``
+is sent, a held one's dropped). ``bestmove X ponder Y`` names the reply the search expects,
 when it names one (``uct``). **Pondering:** ``go ponder`` searches the position given (the one
 after the expected reply) with no deadline, for a search that notices a moved deadline
 (``SearchAgent.PONDERS``); ``ponderhit`` gives it the time of this move from then on (the
@@ -36,6 +41,20 @@ answered on ``stop`` only, as UCI requires. An agent that cannot ponder thinks i
 limit at once and holds its ``bestmove`` until ``ponderhit`` or ``stop``. A held search that
 the GUI abandons with a new ``go`` (no ``stop``) is ended without an answer. A bad command never
 ends the engine: it gets an ``info string error: ...`` line and the loop goes on.
+
+**Numbers from the GUI** are held to what a move can use: a time (``movetime``, ``wtime``,
+``btime``, ``winc``, ``binc``) above ``MAX_MS`` (a year), a ``depth`` above ``MAX_DEPTH``, a
+``movestogo`` above ``MAX_MOVES_TO_GO`` or ``nodes`` above ``MAX_NODES`` is clamped to it, with an
+``info string`` saying so, and the ``go`` is still answered; an option's value outside the range
+that ``uci`` lists is refused (``info string error``, the old value kept).
+
+**No code from the wire.** The ``Agent`` option takes registered agent specs only
+(``wire_spec``): not ``FILE.py:CLASS`` or ``package.module:CLASS`` (importing runs the file), and
+not ``uci:`` (it starts a program), anywhere in the spec. A GUI, a bridge or a remote service
+that drives the engine can then choose among our agents, never run a file of the machine it
+runs on. The command line that starts the engine is trusted: ``--agent`` takes any spec, and
+``amazons engine --allow-agent-files`` (``UCIEngine(allow_files=True)``) lets ``setoption``
+name files too.
 
 >>> import io
 >>> out = io.StringIO()
@@ -62,15 +81,28 @@ from dataclasses import dataclass, replace
 from typing import IO, Iterable, Optional
 
 from amazons_env import Board, Move
-from amazons_env.errors import IllegalMoveError, InvalidArgumentError
+from amazons_env.errors import IllegalMoveError, InvalidArgumentError, describe
 
 from agents.base import Agent
 from agents.pondering import Thinking, can_ponder, expected_reply
-from agents.registry import AGENTS, DEFAULT_OPPONENT, make
+from agents.registry import AGENTS, DEFAULT_OPPONENT, Registry, make, parse_spec
 from agents.search.clock import GameClocks, freeze_survivors
 from agents.search.result import Limit, SearchResult
 
-__all__ = ["UCIEngine", "fen", "parse_go", "go_limit", "FEN_10", "VARIANT"]
+__all__ = [
+    "UCIEngine",
+    "fen",
+    "parse_go",
+    "go_limit",
+    "wire_spec",
+    "FEN_10",
+    "VARIANT",
+    "STOP_WAIT",
+    "MAX_MS",
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "MAX_MOVES_TO_GO",
+]
 
 VARIANT = "amazons"
 #: Fairy-Stockfish's start position of its ``amazons`` variant (our ``Board(10)``)
@@ -78,6 +110,26 @@ FEN_10 = "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1"
 _GO_NUMBERS = ("movetime", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate")
 #: the least time a move is given from ``movetime`` once the overhead is kept back (ms)
 _LEAST_MS = 10
+#: seconds a ``stop`` waits for the halted search's own answer before it answers for it
+STOP_WAIT = 0.04
+#: the largest time (ms), depth, node count and moves to go that a ``go`` is given (a year of
+#: thought, more plies and nodes than a game has): larger numbers are clamped to them
+MAX_MS, MAX_DEPTH, MAX_NODES, MAX_MOVES_TO_GO = 365 * 86_400_000, 1_000, 10**15, 1_000
+_MOST = {
+    "movetime": MAX_MS,
+    "wtime": MAX_MS,
+    "btime": MAX_MS,
+    "winc": MAX_MS,
+    "binc": MAX_MS,
+    "depth": MAX_DEPTH,
+    "nodes": MAX_NODES,
+    "movestogo": MAX_MOVES_TO_GO,
+    "mate": MAX_DEPTH,
+}
+#: the options that ``uci`` lists as spins, with their ranges (``setoption`` refuses others)
+_SPINS = {"movetime": (0, 86_400_000), "move overhead": (0, 5_000)}
+#: registered agents that run a program: refused over the wire like files (``wire_spec``)
+_STARTS_PROGRAMS = ("uci",)
 
 
 def fen(board: Board) -> str:
@@ -85,9 +137,15 @@ def fen(board: Board) -> str:
     return board.text() + " - - 0 1"
 
 
-def parse_go(tokens: list[str]) -> dict[str, int]:
+def parse_go(tokens: list[str], clamped: Optional[list[str]] = None) -> dict[str, int]:
     """The limits of a ``go`` command's arguments: ``{"movetime": 500}``, ``{"infinite": 1}``, ...
-    Raises ``ValueError`` naming a bad token."""
+    Raises ``ValueError`` naming a bad token. A number above its most (``MAX_MS``, ...; below
+    ``-MAX_MS`` for a clock) is clamped, and what was clamped is added to ``clamped``.
+
+    >>> notes = []
+    >>> parse_go(["depth", "9" * 30, "movetime", "5"], notes), notes
+    ({'depth': 1000, 'movetime': 5}, ['depth 999999999999999999999999999999 clamped to 1000'])
+    """
     limits: dict[str, int] = {}
     i = 0
     while i < len(tokens):
@@ -104,6 +162,12 @@ def parse_go(tokens: list[str]) -> dict[str, int]:
                 raise InvalidArgumentError(f"{word} {tokens[i + 1]!r} is not a whole number") from None
             if value < 0 and word not in ("wtime", "btime"):  # a clock may run below zero
                 raise InvalidArgumentError(f"{word} {value} is negative")
+            most = _MOST[word]
+            if abs(value) > most:
+                held = most if value > 0 else -most
+                if clamped is not None:
+                    clamped.append(f"{word} {tokens[i + 1][:40]} clamped to {held}")
+                value = held
             limits[word] = value
             i += 2
         elif word == "searchmoves":
@@ -150,6 +214,35 @@ def go_limit(limits: dict[str, int], board: Board, movetime_ms: int = 0, overhea
     return replace(limit, depth=depth or None, nodes=nodes or None) or None
 
 
+def wire_spec(spec: str) -> str:
+    """``spec`` if it names registered agents and evaluators only (module docstring: no code from
+    the wire); else ``InvalidArgumentError`` saying why. Any option value that is a spec with a
+    ``:`` is held to the same rule.
+
+    >>> wire_spec("alphabeta:eval=territory,depth=2")
+    'alphabeta:eval=territory,depth=2'
+    >>> wire_spec("/tmp/x.py:Agent")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    amazons_env.errors.InvalidArgumentError: agent '/tmp/x.py:Agent' over the protocol: only registered agents, ...
+    """
+    name, options = parse_spec(spec)
+    known = set(AGENTS.available())  # loading the agents registers the evaluators they use
+    known |= set(Registry.BY_KIND["evaluator"].available())
+    for text in [name] + [str(v).partition(":")[0] for v in options.values() if ":" in str(v)]:
+        if text in _STARTS_PROGRAMS:
+            raise InvalidArgumentError(
+                f"agent {describe(spec)} over the protocol: {text!r} starts a program"
+                " (start the engine with --allow-agent-files to allow it)"
+            )
+        if text not in known:
+            raise InvalidArgumentError(
+                f"agent {describe(spec)} over the protocol: only registered agents, not a file or module"
+                " (start the engine with --allow-agent-files to allow them)"
+            )
+    return spec
+
+
 @dataclass
 class _Thought:
     """The engine's current search: its ``go`` limits and position, whether its ``bestmove`` is
@@ -167,12 +260,20 @@ class _Thought:
 class UCIEngine:
     """The UCI loop around one agent (module docstring). ``handle(line)`` answers one command on
     ``out`` and returns ``False`` after ``quit``; ``run(lines)`` handles lines until ``quit`` or
-    the end of input; ``wait()`` waits until the running search has answered."""
+    the end of input; ``wait()`` waits until the running search has answered. ``allow_files``:
+    the ``Agent`` option may name files and programs (module docstring; ``agent``, from whoever
+    starts the engine, always may)."""
 
     def __init__(
-        self, agent: str = DEFAULT_OPPONENT, out: IO[str] = sys.stdout, movetime_ms: int = 0, overhead_ms: int = 50
+        self,
+        agent: str = DEFAULT_OPPONENT,
+        out: IO[str] = sys.stdout,
+        movetime_ms: int = 0,
+        overhead_ms: int = 50,
+        allow_files: bool = False,
     ) -> None:
         AGENTS.validate(agent)  # a bad spec fails here, before the loop starts; built on `isready`
+        self.allow_files = allow_files
         self.spec = agent
         self.out = out
         self.movetime_ms = movetime_ms
@@ -192,12 +293,12 @@ class UCIEngine:
         self.send(f"info string error: {text}")
 
     def run(self, lines: Iterable[str]) -> int:
+        """Handle ``lines`` until ``quit`` or their end (a ``stop``: the search is answered)."""
         for line in lines:
             if not self.handle(line):
                 break
         else:
-            self.cmd_stop([])  # the end of input: answer the search, if one runs
-        self.wait()
+            self.cmd_stop([])
         return 0
 
     def handle(self, line: str) -> bool:
@@ -206,9 +307,8 @@ class UCIEngine:
         if not tokens:
             return True
         command, args = tokens[0], tokens[1:]
-        if command == "quit":
+        if command == "quit":  # the search is answered (``stop``), not waited for
             self.cmd_stop([])
-            self.wait()
             return False
         method = getattr(self, "cmd_" + command, None)
         if method is None:
@@ -220,21 +320,24 @@ class UCIEngine:
             self.error(f"{command}: {error}")
         return True
 
-    def wait(self) -> None:
-        """Wait until the running search (if any) has ended and answered."""
+    def wait(self, timeout: Optional[float] = None) -> bool:
+        """Wait up to ``timeout`` seconds (``None``: as long as it takes) until the running search
+        (if any) has ended and answered; whether it has."""
         thought = self.thought
         if thought is not None and thought.thinking is not None:
-            thought.thinking.wait()
+            return thought.thinking.wait(timeout)
+        return True
 
     def _idle(self) -> None:
-        """Wait for the running search before a command that changes what it uses; a held one
-        (``go ponder``/``infinite`` never stopped) is ended first, and its answer dropped."""
+        """Before a command that changes what the search uses: halt the running search and wait
+        for it to end (an agent that ignores the halt: until its own limit); a held one's answer
+        (``go ponder``/``infinite`` never stopped) is dropped, an ordinary one's is sent."""
         with self._lock:
             thought = self.thought
-            if thought is not None and thought.held:
-                thought.held, thought.sent = False, True
-                if thought.thinking is not None:
-                    thought.thinking.stop()
+            if thought is not None and thought.thinking is not None:
+                if thought.held:
+                    thought.held, thought.sent = False, True
+                thought.thinking.stop()
         self.wait()
 
     def _agent(self) -> Agent:
@@ -249,8 +352,12 @@ class UCIEngine:
         self.send("id author the amazons authors")
         self.send(f"option name UCI_Variant type combo default {VARIANT} var {VARIANT}")
         self.send(f"option name Agent type string default {self.spec}")
-        self.send(f"option name MoveTime type spin default {self.movetime_ms} min 0 max 86400000")
-        self.send(f"option name Move Overhead type spin default {self.overhead_ms} min 0 max 5000")
+        for name, (low, high) in _SPINS.items():
+            default = self.movetime_ms if name == "movetime" else self.overhead_ms
+            self.send(
+                f"option name {'MoveTime' if name == 'movetime' else 'Move Overhead'} type spin"
+                f" default {default} min {low} max {high}"
+            )
         self.send("option name Ponder type check default false")
         self.send("uciok")
 
@@ -274,12 +381,20 @@ class UCIEngine:
             if value != VARIANT:
                 raise InvalidArgumentError(f"variant {value!r} is not supported: only {VARIANT!r}")
         elif name == "agent":
+            if not self.allow_files:
+                wire_spec(value)  # before validating: that imports a file that a spec names
             AGENTS.validate(value)  # raises on a bad spec: the old agent stays
             self.spec, self.agent = value, None  # built on the next `isready` or `go`
-        elif name in ("movetime", "move overhead"):
-            number = int(value)
+        elif name in _SPINS:
+            try:
+                number = int(value)
+            except ValueError:
+                raise InvalidArgumentError(f"{name} {describe(value)} is not a whole number") from None
+            low, high = _SPINS[name]
             if number < 0:
                 raise InvalidArgumentError(f"{name} {number} is negative")
+            if not low <= number <= high:
+                raise InvalidArgumentError(f"{name} {describe(value)}: must be in {low}..{high}")
             if name == "movetime":
                 self.movetime_ms = number
             else:
@@ -314,11 +429,14 @@ class UCIEngine:
 
     def cmd_go(self, args: list[str]) -> None:
         self._idle()
+        clamped: list[str] = []
         try:
-            limits = parse_go(args)
+            limits = parse_go(args, clamped)
         except ValueError as error:  # still answer: a GUI waits for its bestmove
             self.error(f"go: {error}; thinking with the default limits")
             limits = {}
+        for note in clamped:
+            self.send(f"info string go: {note}")
         board = self.board
         if board is None:
             self.error("go: no valid position (the last 'position' command failed)")
@@ -382,7 +500,8 @@ class UCIEngine:
 
     def _release(self, hit: bool) -> None:
         """``stop`` (``hit=False``) or ``ponderhit``: the held ``bestmove`` goes out once found;
-        a ponder search ends now or, on a hit, gets this move's time from now on."""
+        on a hit a ponder search gets this move's time from now on. A stop halts the search
+        and answers within ``STOP_WAIT`` (module docstring)."""
         with self._lock:
             thought = self.thought
             if thought is None or thought.sent:
@@ -397,6 +516,18 @@ class UCIEngine:
             if thought.line is not None:
                 thought.sent = True
                 self.send(thought.line)
+        if hit:
+            return
+        thinking.wait(STOP_WAIT)  # its own answer, sent by its thread (not under the lock)
+        with self._lock:
+            if thought.sent:
+                return
+            if thought.line is None:  # still thinking: answer for it, drop its answer when it comes
+                move = thought.board.legal_moves()[0]
+                self.send(f"info string {self.spec}: the search did not stop within {STOP_WAIT:g} s: first legal move")
+                thought.line = f"bestmove {move.fsf()}"
+            thought.sent = True
+            self.send(thought.line)
 
     def cmd_stop(self, args: list[str]) -> None:
         self._release(hit=False)

@@ -56,7 +56,7 @@ import time
 from abc import abstractmethod
 from dataclasses import replace
 from numbers import Real
-from typing import ClassVar, Optional
+from typing import Callable, ClassVar, Optional
 
 import numpy as np
 
@@ -94,6 +94,14 @@ class Deadline:
     ``hold()`` when the deadline comes into force: time spent before it (a slow first iteration,
     a net loading) is not lateness for the clock to learn (``Clock.returned``).
 
+    ``halt()`` is the caller's "move now" (the engine protocol's ``stop``): the deadline moves to
+    now and ``halted`` is set, so that even an iteration that otherwise runs unbounded ends at
+    its next clock check and the search plays the best move it has. A search that copies the
+    deadline into arrays of its own (alpha-beta's ``stats``) registers a ``watch`` callback,
+    called after every move of the deadline. ``clock`` is the agent's clock that set the
+    deadline (``SearchAgent.timed``), which learns from how late the search came back; ``None``
+    for a caller's own deadline (a ponder search's).
+
     >>> deadline = Deadline(10.0)
     >>> deadline.stop, deadline.passed(), int(deadline.ns[DEADLINE_STOP]) == NEVER
     (inf, False, True)
@@ -104,13 +112,23 @@ class Deadline:
     Traceback (most recent call last):
     ...
     amazons_env.errors.InvalidArgumentError: Deadline last=10.5: must be a number >= stop (11.0)
+    >>> seen = []
+    >>> deadline.watch(lambda: seen.append(deadline.halted))
+    >>> deadline.halt()
+    >>> seen, deadline.passed()
+    ([True], True)
     """
 
-    def __init__(self, start: float, stop: float = math.inf, last: Optional[float] = None) -> None:
+    def __init__(
+        self, start: float, stop: float = math.inf, last: Optional[float] = None, clock: Optional[Clock] = None
+    ) -> None:
         self.start = start
         self.held_from = -math.inf
         self.ns = np.full(2, NEVER, dtype=np.int64)
         self.stop = self.last = math.inf
+        self.halted = False
+        self.clock = clock
+        self._watchers: list[Callable[[], None]] = []
         self.move(stop, last)
 
     def move(self, stop: float, last: Optional[float] = None) -> None:
@@ -127,6 +145,18 @@ class Deadline:
         self.stop, self.last = float(stop), float(last)
         self.ns[DEADLINE_LAST] = as_ns(self.last)
         self.ns[DEADLINE_STOP] = as_ns(self.stop)
+        for watcher in self._watchers:
+            watcher()
+
+    def halt(self) -> None:
+        """Move now, whatever the search is doing (class docstring); safe from another thread."""
+        self.halted = True  # before the move: a watcher, or a search reading it, sees both
+        now = time.perf_counter()
+        self.move(min(now, self.stop), min(now, self.last))
+
+    def watch(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after each later ``move`` (and ``halt``), on the moving thread."""
+        self._watchers.append(callback)
 
     def hold(self) -> None:
         """The deadline holds from now on."""
@@ -191,22 +221,18 @@ class SearchAgent(Agent):
         keep the result in ``last_result``. The board is left unchanged.
 
         ``deadline``: a caller's own deadline (a ponder search's, which the caller ``move``s
-        when the opponent plays), used as given: nothing kept back for returning the move and
-        nothing learnt from how late the search came back; ``limit``'s ``time`` and
-        ``time_max`` are then the caller's business (its other fields still bound the search).
-        Only a search with ``PONDERS`` notices a deadline moved while it runs."""
+        when the opponent plays; one from ``timed``, which the caller may ``halt``), used as
+        given: ``limit``'s ``time`` and ``time_max`` are then the caller's business (its other
+        fields still bound the search), and the clock learns only from a deadline it set
+        (``timed``). Only a search with ``PONDERS`` notices a deadline moved while it runs;
+        ``halt`` ends those and alpha-beta's kernel search."""
         if board.is_game_over():
             raise GameOverError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
         limit = self.limit if limit is None else self.accepted(limit)
         if deadline is not None and not isinstance(deadline, Deadline):
             raise InvalidArgumentError(f"{self.spec}: deadline must be a Deadline, got {type(deadline).__name__}")
-        own = deadline is None and limit.time is not None
         if deadline is None:
-            start = time.perf_counter()
-            deadline = Deadline(start)
-            if limit.time is not None:
-                most = limit.time if limit.time_max is None else limit.time_max
-                deadline.move(self._stop(start, limit.time), self._stop(start, most))
+            deadline = self.timed(limit)
         filling = endgame.filling_move(board) if self.endgame else None
         if filling is not None:
             stats = {**dict.fromkeys(self.STATS, 0), "stopped": "decided"}
@@ -215,11 +241,30 @@ class SearchAgent(Agent):
             result = SearchResult(filling[0], filling[1] * self.WIN_VALUE, stats=stats)
         else:
             result = self._search(board, limit, deadline)
-            if own:  # after the work: lateness covers it
+            if deadline.clock is self.clock and limit.time is not None:  # after the work: lateness covers it
                 went_on = result.stats.get("stopped") == "time_max"
                 self.clock.returned(deadline.last if went_on else deadline.stop, deadline.held_from)
         self.last_result = replace(result, seconds=time.perf_counter() - deadline.start)
         return self.last_result
+
+    def timed(self, limit: Limit, start: Optional[float] = None) -> Deadline:
+        """The deadline of a move within ``limit`` started at ``start`` (default: now), as
+        ``search`` sets it when given none: the clock's stop for ``time`` and ``time_max`` (no
+        stop without a time), learning from how late the search returns. A caller that may
+        want the move early (the engine protocol's ``stop``) makes it, passes it to ``search``
+        and ``halt``s it.
+
+        >>> from agents import make
+        >>> agent = make("alphabeta:time=1")
+        >>> deadline = agent.timed(Limit(time=1.0), start=100.0)
+        >>> round(deadline.stop, 3), deadline.clock is agent.clock, agent.timed(Limit(depth=2)).stop
+        (100.99, True, inf)
+        """
+        start = time.perf_counter() if start is None else start
+        if limit.time is None:
+            return Deadline(start)
+        most = limit.time if limit.time_max is None else limit.time_max
+        return Deadline(start, self._stop(start, limit.time), self._stop(start, most), clock=self.clock)
 
     def _stop(self, start: float, seconds: float) -> float:
         """When a search started at ``start`` with ``seconds`` to think must stop: the clock's

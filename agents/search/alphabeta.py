@@ -43,7 +43,7 @@ from amazons_env import Board, Move, core
 from agents.evaluation.evaluator import Evaluator, make_evaluator
 from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import register
-from agents.search.agent import Deadline, SearchAgent
+from agents.search.agent import DEADLINE_STOP, Deadline, SearchAgent
 from agents.search.alphabeta_kernel import (
     ABORTED,
     DEADLINE,
@@ -64,7 +64,7 @@ from agents.search.alphabeta_kernel import (
     zobrist_table,
 )
 from agents.search.batched_alphabeta import MoveSource, Pace, batched_alphabeta
-from agents.search.clock import CLOCKS, NEVER, RENAMED_CLOCKS, as_ns, clock_name
+from agents.search.clock import CLOCKS, RENAMED_CLOCKS, as_ns, clock_name
 from agents.search.result import Limit, SearchResult
 
 # the kernel's names, importable from here as before the kernel had its own module
@@ -250,12 +250,17 @@ class AlphaBeta(SearchAgent):
         stats: np.ndarray,
         best: np.ndarray,
         stop: float = float("inf"),
+        deadline: Optional[Deadline] = None,
     ) -> float:
         zob, moves, scores, qmoves, qscores = self._scratch(board)
         cells, queens = board.cells.copy(), board.queens.copy()
         stats[LIMIT], stats[ABORTED], stats[ROOT_IMPROVED] = limit, 0, 0
         stats[DEADLINE] = as_ns(stop)
-        stats[NEXT_CHECK] = stats[EVALS] if stats[DEADLINE] < NEVER else NEVER
+        if deadline is not None and deadline.halted:  # read after the write: a halt in between is not lost
+            stats[DEADLINE] = deadline.ns[DEADLINE_STOP]
+        # the clock is read even with no deadline: the read lets the engine's command loop in (the
+        # kernel holds the GIL) and a caller's halt reach an iteration that runs unbounded
+        stats[NEXT_CHECK] = stats[EVALS]
         side = int(board.turn)
         return negamax(
             cells,
@@ -315,14 +320,23 @@ class AlphaBeta(SearchAgent):
         clock) the aspiration window failed high (that move beats the last value by the
         window's width) before the full-window search was cut."""
         predict = self.clock_mode == "predict"
-        start, stop = deadline.start, deadline.stop
+        start = deadline.start
+
+        def halted() -> None:  # the caller's `stop`: the running iteration ends at its next clock check
+            if deadline.halted:
+                stats[DEADLINE], stats[NEXT_CHECK] = deadline.ns[DEADLINE_STOP], stats[EVALS]
+
+        deadline.watch(halted)
         done: Optional[Iteration] = None
         for depth in range(1, deepest + 1):
             if limit.time is None and depth < deepest:
                 continue  # a fixed-depth search: only the last iteration
-            evals, bound = NO_LIMIT, float("inf")  # the first iteration always finishes: a move to play
+            if deadline.halted:
+                break
+            # the first iteration finishes unless halted: a move to play
+            evals, bound = NO_LIMIT, float("inf")
             if done is not None and limit.time is not None:
-                now = _time.perf_counter()
+                now, stop = _time.perf_counter(), deadline.stop
                 if predict:
                     if now - start > 0.5 * (stop - start):
                         break  # an iteration rarely finishes in less than the time already spent
@@ -332,11 +346,11 @@ class AlphaBeta(SearchAgent):
                 else:
                     bound = stop
             window = self._window(depth, done)
-            value = self._once(board, depth, *window, evals, stats, best, bound)
+            value = self._once(board, depth, *window, evals, stats, best, bound, deadline)
             fail_high = None
             if not stats[ABORTED] and (value <= window[0] or value >= window[1]):
                 fail_high = best.copy() if value >= window[1] and not predict else None
-                value = self._once(board, depth, -INF, INF, evals, stats, best, bound)
+                value = self._once(board, depth, -INF, INF, evals, stats, best, bound, deadline)
             if stats[ABORTED]:
                 if done is not None and stats[ROOT_IMPROVED]:
                     done = (best.copy(), done[1], done[2])
@@ -348,7 +362,9 @@ class AlphaBeta(SearchAgent):
             done = (best.copy(), value, depth)
             if abs(value) >= WIN:
                 break  # proven
-        assert done is not None  # the first iteration runs without a limit
+        if done is None:  # halted before an iteration finished: the depth-1 move (milliseconds)
+            value = self._once(board, 1, -INF, INF, NO_LIMIT, stats, best)
+            done = (best.copy(), value, 1)
         return done
 
     def _search_batch(self, board: Board, deepest: int, limit: Limit, deadline: Deadline) -> SearchResult:
