@@ -53,7 +53,10 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_killed_selfplay_leaves_no_worker_and_resumes_exactly",
         "test_killed_arena_leaves_no_worker",
     ),
-    "training/test_loop.py": ("test_loop_resumes_after_an_interruption",),
+    "training/test_loop.py": (
+        "test_loop_resumes_after_an_interruption",
+        "test_the_command_prints_every_stage_and_gate_and_resumes",
+    ),
 }
 # fixtures that make every test using them slow
 SLOW_FIXTURES = {"ray_address", "ray_cluster"}  # start local Ray clusters (training/test_ray_*.py)

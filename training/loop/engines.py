@@ -1,38 +1,52 @@
 """The self-play engine of a generation: the one seam between the loop and whatever plays its games.
 
-An engine turns the loop's settings and the best net's model file into a shard player: a picklable
-``play(index, seed) -> games`` (``training.selfplay.policy_value.play_shards`` writes its shards,
-on this machine's processes or on Ray tasks, ``agents.arena.backends``). The same settings and
+An engine turns the loop's settings and a net's model file into a shard player, a picklable
+``play(index, seed) -> games``, and into the agent spec that plays the net in the gating match:
+the player's shards are written by ``training.selfplay.policy_value.play_shards``, on this machine's processes
+or on Ray tasks (``agents.arena.backends``). The same settings and
 seed give the same games wherever a shard runs, so a shard lost with its worker or node is played
 again with the same result.
 
 * ``pvmcts`` (the default): the best net in ``agents.search.pvmcts``'s lock-step PUCT trees
   (``mcts_games``: Dirichlet noise, temperature), the net on ``device`` (``auto``: the GPU of the
-  process that plays the shard when it has one; on the CPU, ONNX Runtime when installed).
+  process that plays the shard when it has one; on the CPU, ONNX Runtime when installed); gated
+  as ``pvmcts`` at ``gate_sims``.
 * ``expert`` (``--expert SPEC``): an agent guided by the best net plays against itself
-  (``engine_games``: its root visit shares the targets, its root values kept).
+  (``engine_games``: its root visit shares the targets, its root values kept); gated as itself.
 
 A batched device search (Gumbel AlphaZero on torch tensors) plugs in here as one more entry of
-``ENGINES``: a function of the same signature returning its shard player.
+``ENGINES``: its shard player and its agent spec.
 
 >>> from training.loop.config import LoopConfig
 >>> play = shard_player(LoopConfig(out="run", size=6, games_per_shard=4), "run/gen-000/pv")
 >>> play.func.__name__, play.args[:3]
 ('pvmcts_shard', ('run/gen-000/pv', 'auto', 4))
+>>> gate_spec(LoopConfig(out="run", gate_sims=32), "run/gen-001/pv")
+'pvmcts:sims=32,batch=8,weights=run/gen-001/pv'
+
 """
 
 from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
 from training.loop.config import LoopConfig, resolve_device
 from training.selfplay.policy_value import engine_shard, mcts_games, mcts_shard
 
-__all__ = ["ENGINES", "engine_name", "shard_player", "shard_settings", "pvmcts_shard", "bootstrap_player"]
+__all__ = [
+    "Engine",
+    "ENGINES",
+    "engine_name",
+    "shard_player",
+    "gate_spec",
+    "shard_settings",
+    "pvmcts_shard",
+    "bootstrap_player",
+]
 
 Player = Callable[[int, int], Sequence[dict[str, np.ndarray]]]
 
@@ -77,8 +91,22 @@ def _expert(config: LoopConfig, weights: Path) -> Player:
     return partial(engine_shard, config.expert_spec(weights), config.games_per_shard, config.size)
 
 
-#: the engines by name: each gives the shard player of a generation from the settings and the best net
-ENGINES: dict[str, Callable[[LoopConfig, Path], Player]] = {"pvmcts": _pvmcts, "expert": _expert}
+class Engine(NamedTuple):
+    """A self-play engine: from the settings and a net's model file, its shard player and its agent spec."""
+
+    player: Callable[[LoopConfig, Path], Player]
+    gate_spec: Callable[[LoopConfig, Path], str]
+
+
+def _pvmcts_gate(config: LoopConfig, weights: Path) -> str:
+    return f"pvmcts:sims={config.gate_sims},batch={config.batch},weights={weights}"
+
+
+#: the engines by name
+ENGINES: dict[str, Engine] = {
+    "pvmcts": Engine(_pvmcts, _pvmcts_gate),
+    "expert": Engine(_expert, lambda config, weights: config.expert_spec(weights)),
+}
 
 
 def engine_name(config: LoopConfig) -> str:
@@ -88,7 +116,12 @@ def engine_name(config: LoopConfig) -> str:
 
 def shard_player(config: LoopConfig, weights: "str | Path") -> Player:
     """The shard player of a generation whose best net is the model file ``weights``."""
-    return ENGINES[engine_name(config)](config, Path(weights))
+    return ENGINES[engine_name(config)].player(config, Path(weights))
+
+
+def gate_spec(config: LoopConfig, weights: "str | Path") -> str:
+    """The agent spec that plays the net in the model file ``weights`` in a gating match."""
+    return ENGINES[engine_name(config)].gate_spec(config, Path(weights))
 
 
 def bootstrap_player(config: LoopConfig) -> Player:

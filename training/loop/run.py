@@ -26,7 +26,7 @@ from agents.nets.policy_value import PolicyValueNet
 
 from training.data.policy_value import load_pv_dataset
 from training.loop.config import LoopConfig, resolve_device
-from training.loop.engines import bootstrap_player, engine_name, shard_player, shard_settings
+from training.loop.engines import bootstrap_player, gate_spec, shard_player, shard_settings
 from training.loop.state import gate_line, gate_row, load_state, save_state
 from training.optimize.policy_value import train_pv
 from training.selfplay.policy_value import play_shards
@@ -128,14 +128,9 @@ def train_loop(config: LoopConfig, report: Optional[Callable[[str], None]] = Non
             train_stage(g, model_path(best), [out / "bootstrap", *recent])
             finish(f"train-{g}")
         if f"gate-{g}" not in state["done"]:
-            if engine_name(config) == "expert":
-                new, old = (config.expert_spec(model_path(h)) for h in (g, best))
-            else:
-                spec = "pvmcts:sims={},batch={},weights={}"
-                new, old = (spec.format(config.gate_sims, config.batch, model_path(h)) for h in (g, best))
             result = match(
-                new,
-                old,
+                gate_spec(config, model_path(g)),
+                gate_spec(config, model_path(best)),
                 games=config.gate_games,
                 size=size,
                 seed=config.seed + g,
