@@ -17,9 +17,9 @@ from typing import Optional
 import torch
 
 from amazons_env.errors import InvalidArgumentError, describe
-from amazons_env.tensor.rules import _encoding, observe, step
+from amazons_env.tensor.rules import observe, step
 from amazons_env.tensor.sampling import random_actions
-from amazons_env.tensor.state import TensorState, initial_state, where
+from amazons_env.tensor.state import TensorState, check_encoding, initial_state, where
 
 __all__ = ["TensorGames"]
 
@@ -31,7 +31,7 @@ class TensorGames:
     def __init__(
         self, batch_size: int, size: int = 10, device: torch.device | str | None = None, encoding: str = "flat"
     ) -> None:
-        self.encoding = _encoding(encoding)
+        self.encoding = check_encoding(encoding)
         self._start = initial_state(batch_size, size, device)
         self.state: TensorState = self._start
         self.generator = torch.Generator(device=self._start.device)

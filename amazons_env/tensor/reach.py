@@ -11,7 +11,7 @@ board, so a padding source reaches nothing).
 >>> src = queen_squares(state.cells.flatten(1), torch.tensor([1]))
 >>> src.tolist()
 [[1, 4, 6, 11]]
->>> targets, reach = reaches(state.cells.flatten(1), src, tables(6).rays)
+>>> targets, reach = reaches(state.cells.flatten(1), src, tables(6, "cpu").rays)
 >>> int(reach.sum())   # the 40 queen moves of the 6x6 start
 40
 """
@@ -20,21 +20,25 @@ from __future__ import annotations
 
 import torch
 
+from amazons_env.tensor.state import TensorState
 from amazons_env.tensor.tables import tables
 
-__all__ = ["queen_squares", "reaches", "tables", "has_queen_move"]
+__all__ = ["queen_squares", "reaches", "has_queen_move", "mover_reach"]
 
 
 def queen_squares(flat_cells: torch.Tensor, piece: torch.Tensor) -> torch.Tensor:
     """The squares holding ``piece[b]`` in each game, increasing, padded with ``N*N`` to the
-    largest count of the batch: ``int64[B, Q]`` (``Q >= 1``). One device synchronisation
-    (reading ``Q``)."""
-    nn = flat_cells.shape[1]
+    largest count of the batch: ``int64[B, Q]`` (``Q >= 1``). Reads the counts from the device
+    (one synchronisation)."""
+    b, nn = flat_cells.shape
     held = flat_cells == piece.to(flat_cells.dtype)[:, None]
-    count = max(1, int(held.sum(1).max()))
+    counts = held.sum(dim=1)
+    low, high = torch.stack([counts.min(), counts.max()]).tolist()
+    if low == high and low > 0:  # the usual case: every game has the same number of queens
+        return held.nonzero()[:, 1].view(b, low)
     # the largest keys are the smallest squares: topk lists them in increasing square order
     key = torch.where(held, nn - torch.arange(nn, device=flat_cells.device), 0)
-    values = key.topk(count, dim=1).values
+    values = key.topk(max(1, high), dim=1).values
     return torch.where(values > 0, nn - values, nn)
 
 
@@ -47,10 +51,13 @@ def _free(flat_cells: torch.Tensor) -> torch.Tensor:
 def reaches(flat_cells: torch.Tensor, sources: torch.Tensor, rays: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """``(targets, reach)``, both ``[B, Q, 8, N-1]``: the square ``k + 1`` steps along direction
     ``d`` from each source (``N*N`` off the board) and whether every square up to it is empty."""
-    b, q = sources.shape
+    b = sources.shape[0]
     targets = rays[sources]
-    free = torch.gather(_free(flat_cells), 1, targets.view(b, -1)).view(targets.shape)
-    return targets, free.cummin(dim=-1).values
+    reach = torch.gather(_free(flat_cells), 1, targets.view(b, -1)).view(targets.shape)
+    # a running "and" along each ray (in place on the fresh gather; cummin would also compute indices)
+    for k in range(1, reach.shape[-1]):
+        reach[..., k] &= reach[..., k - 1]
+    return targets, reach
 
 
 def has_queen_move(flat_cells: torch.Tensor, side: torch.Tensor, rays: torch.Tensor) -> torch.Tensor:
@@ -59,3 +66,23 @@ def has_queen_move(flat_cells: torch.Tensor, side: torch.Tensor, rays: torch.Ten
     b = sources.shape[0]
     first = rays[sources][..., 0]
     return torch.gather(_free(flat_cells), 1, first.view(b, -1)).any(dim=1)
+
+
+def mover_reach(state: TensorState) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(sources, targets, reach, distinct)`` of the side to move's legal set now: the reaches
+    of its queens in the queen phase, of the shooter in the arrow phase (its queens in a finished
+    game: the observation's own reach plane; masks clear them).
+
+    ``sources`` (``int64[B, Q]``) has no padding: spare columns repeat column 0 (the shooter in
+    every column in the arrow phase), so a row written per source is written with equal values;
+    ``distinct`` (``bool[B, Q]``) marks the columns to count (column 0 and the real queens)."""
+    flat = state.cells.flatten(1)
+    nn = flat.shape[1]
+    queens = queen_squares(flat, state.side + 1)
+    arrow = ((state.phase == 1) & ~state.terminated)[:, None]
+    first = torch.where(arrow, state.shooter.clamp(min=0)[:, None], queens[:, :1])
+    sources = torch.where(arrow | (queens == nn), first, queens)
+    distinct = sources != first
+    distinct[:, 0] = True
+    targets, reach = reaches(flat, sources, tables(state.size, state.device).rays)
+    return sources, targets, reach, distinct

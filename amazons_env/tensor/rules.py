@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import torch
 
-from amazons_env.envs.actions import ENCODINGS, num_actions
+from amazons_env.envs.actions import num_actions
 from amazons_env.errors import InvalidArgumentError, InvalidMoveError, describe
-from amazons_env.tensor.reach import has_queen_move, queen_squares, reaches
-from amazons_env.tensor.state import TensorState, check_state
+from amazons_env.tensor.reach import has_queen_move, mover_reach, queen_squares, reaches
+from amazons_env.tensor.state import TensorState, check_encoding, check_state
 from amazons_env.tensor.tables import tables
 
 __all__ = ["NUM_PLANES", "legal_mask", "legal_counts", "step", "observation", "observe"]
@@ -37,56 +37,34 @@ EMPTY, ARROW = 0, 3
 NUM_PLANES = 9
 
 
-def _encoding(encoding: object) -> str:
-    if not isinstance(encoding, str) or encoding not in ENCODINGS:
-        raise InvalidArgumentError(f"encoding={describe(encoding)}: use one of {list(ENCODINGS)}")
-    return encoding
-
-
-def _mover_sources(state: TensorState, flat: torch.Tensor) -> torch.Tensor:
-    """The squares whose reach is the side to move's legal set now: its queens in the queen
-    phase, the shooter in the arrow phase. In a finished game its queens (the observation's
-    reach plane; the mask clears them)."""
-    nn = flat.shape[1]
-    sources = queen_squares(flat, state.side + 1)
-    arrow = (state.phase == 1) & ~state.terminated
-    shooter = torch.full_like(sources, nn)
-    shooter[:, 0] = state.shooter.clamp(min=0)
-    return torch.where(arrow[:, None], shooter, sources)
-
-
 def _mask_from_reach(
     sources: torch.Tensor, targets: torch.Tensor, reach: torch.Tensor, terminated: torch.Tensor, encoding: str
 ) -> torch.Tensor:
-    b = sources.shape[0]
+    """The mask of ``encoding`` whose rows ``sources`` (``mover_reach``'s, repeats included)
+    hold ``reach``, the rest ``False``. Written a source's row at a time (``[B, N*N, N*N]`` flat,
+    ``[B, N*N, 8 * (N-1)]`` lines): contiguous writes, where a scatter of single entries would
+    wander over the whole output."""
+    b, q = sources.shape
     n = targets.shape[-1] + 1
     nn = n * n
     reach = reach & ~terminated[:, None, None, None]
+    rows = torch.arange(b, device=sources.device)[:, None]
     if encoding == "flat":
-        # unreachable entries all write to action 0 (a1 to a1, never legal), cleared after
-        index = torch.where(reach, sources[:, :, None, None] * nn + targets, 0)
-        mask = torch.zeros(b, nn * nn, dtype=torch.bool, device=sources.device)
-        mask.scatter_(1, index.view(b, -1), True)
-        mask[:, 0] = False
-        return mask
-    per_square = 8 * (n - 1)
-    offsets = torch.arange(per_square, device=sources.device)
-    # unreachable entries write to the action a1-south-1 (off the board, never legal), cleared after
-    dump = 4 * (n - 1)
-    index = torch.where(reach.view(b, -1, per_square), sources[:, :, None] * per_square + offsets, dump)
-    mask = torch.zeros(b, nn * per_square, dtype=torch.bool, device=sources.device)
-    mask.scatter_(1, index.view(b, -1), True)
-    mask[:, dump] = False
-    return mask
+        dense = torch.zeros(b, q, nn + 1, dtype=torch.bool, device=sources.device)
+        dense.scatter_(2, torch.where(reach, targets, nn).view(b, q, -1), True)
+        mask = torch.zeros(b, nn, nn, dtype=torch.bool, device=sources.device)
+        mask[rows, sources] = dense[:, :, :nn]
+        return mask.view(b, nn * nn)
+    mask = torch.zeros(b, nn, 8 * (n - 1), dtype=torch.bool, device=sources.device)
+    mask[rows, sources] = reach.view(b, q, -1)
+    return mask.view(b, -1)
 
 
 def legal_mask(state: TensorState, encoding: str = "flat") -> torch.Tensor:
     """``bool[B, A]``: the legal actions of the current phase (all ``False`` in a finished game)."""
     check_state(state)
-    encoding = _encoding(encoding)
-    flat = state.cells.flatten(1)
-    sources = _mover_sources(state, flat)
-    targets, reach = reaches(flat, sources, tables(state.size, state.device).rays)
+    encoding = check_encoding(encoding)
+    sources, targets, reach, _ = mover_reach(state)
     return _mask_from_reach(sources, targets, reach, state.terminated, encoding)
 
 
@@ -99,28 +77,29 @@ def legal_counts(state: TensorState) -> torch.Tensor:
     [80]
     """
     check_state(state)
-    flat = state.cells.flatten(1)
-    _, reach = reaches(flat, _mover_sources(state, flat), tables(state.size, state.device).rays)
-    return torch.where(state.terminated, 0, reach.flatten(1).sum(dim=1))
+    _, _, reach, distinct = mover_reach(state)
+    counts = (reach.flatten(2).sum(dim=2) * distinct).sum(dim=1)
+    return torch.where(state.terminated, 0, counts)
 
 
-def _reach_plane(sources: torch.Tensor, targets: torch.Tensor, reach: torch.Tensor, nn: int) -> torch.Tensor:
-    b = sources.shape[0]
-    plane = torch.zeros(b, nn + 1, dtype=torch.bool, device=sources.device)
+def _reach_plane(targets: torch.Tensor, reach: torch.Tensor, nn: int) -> torch.Tensor:
+    """``bool[B, N*N]``: the squares some source reaches."""
+    b = targets.shape[0]
+    plane = torch.zeros(b, nn + 1, dtype=torch.bool, device=targets.device)
     plane.scatter_(1, torch.where(reach, targets, nn).view(b, -1), True)
     return plane[:, :nn]
 
 
-def _planes(state: TensorState, flat: torch.Tensor, mover: tuple[torch.Tensor, ...]) -> torch.Tensor:
+def _planes(state: TensorState, mover_targets: torch.Tensor, mover_reach: torch.Tensor) -> torch.Tensor:
+    """The planes, given the side to move's reach (``mover_reach``)."""
     b, n = state.batch_size, state.size
     nn = n * n
-    rays = tables(n, state.device).rays
+    flat = state.cells.flatten(1)
     side = state.side[:, None]
     squares = torch.arange(nn, device=state.device)
     arrow_phase = ((state.phase == 1) & ~state.terminated)[:, None]
-    mover_sources, mover_targets, mover_reach = mover
     opponent = queen_squares(flat, (state.side ^ 1) + 1)
-    opp_targets, opp_reach = reaches(flat, opponent, rays)
+    opp_targets, opp_reach = reaches(flat, opponent, tables(n, state.device).rays)
     planes = torch.stack(
         [
             flat == (side + 1),
@@ -129,8 +108,8 @@ def _planes(state: TensorState, flat: torch.Tensor, mover: tuple[torch.Tensor, .
             arrow_phase.expand(b, nn),
             arrow_phase & (squares == state.shooter[:, None]),
             arrow_phase & (squares == state.vacated[:, None]),
-            _reach_plane(mover_sources, mover_targets, mover_reach, nn),
-            _reach_plane(opponent, opp_targets, opp_reach, nn),
+            _reach_plane(mover_targets, mover_reach, nn),
+            _reach_plane(opp_targets, opp_reach, nn),
             (side == 1).expand(b, nn),
         ],
         dim=1,
@@ -139,20 +118,20 @@ def _planes(state: TensorState, flat: torch.Tensor, mover: tuple[torch.Tensor, .
 
 
 def observe(state: TensorState, encoding: str = "flat") -> tuple[torch.Tensor, torch.Tensor]:
-    """``(observation(state), legal_mask(state, encoding))`` computed together (the mover's
-    reach is shared)."""
+    """``(observation(state), legal_mask(state, encoding))`` computed together (the side to
+    move's reach is shared)."""
     check_state(state)
-    encoding = _encoding(encoding)
-    flat = state.cells.flatten(1)
-    sources = _mover_sources(state, flat)
-    targets, reach = reaches(flat, sources, tables(state.size, state.device).rays)
+    encoding = check_encoding(encoding)
+    sources, targets, reach, _ = mover_reach(state)
     mask = _mask_from_reach(sources, targets, reach, state.terminated, encoding)
-    return _planes(state, flat, (sources, targets, reach)), mask
+    return _planes(state, targets, reach), mask
 
 
 def observation(state: TensorState) -> torch.Tensor:
     """``int8[B, 9, N, N]``: ``AmazonsEnv``'s planes seen by the side to move."""
-    return observe(state)[0]
+    check_state(state)
+    _, targets, reach, _ = mover_reach(state)
+    return _planes(state, targets, reach)
 
 
 def _check_actions(actions: object, state: TensorState, encoding: str) -> torch.Tensor:
@@ -185,7 +164,7 @@ def step(
     as they are (reward 0); ``terminated`` is ``next_state.terminated``. Out-of-range actions
     raise ``InvalidMoveError`` (``InvalidArgumentError`` for a wrong shape, dtype or device)."""
     check_state(state)
-    encoding = _encoding(encoding)
+    encoding = check_encoding(encoding)
     actions = _check_actions(actions, state, encoding)
     b, n = state.batch_size, state.size
     nn, reach_len = n * n, n - 1

@@ -18,10 +18,8 @@ from typing import Optional
 
 import torch
 
-from amazons_env.tensor.reach import reaches
-from amazons_env.tensor.rules import _encoding, _mover_sources
-from amazons_env.tensor.state import TensorState, check_state
-from amazons_env.tensor.tables import tables
+from amazons_env.tensor.reach import mover_reach
+from amazons_env.tensor.state import TensorState, check_encoding, check_state
 
 __all__ = ["random_actions"]
 
@@ -31,19 +29,16 @@ def random_actions(
 ) -> torch.Tensor:
     """``int64[B]``: a uniformly random legal action of each game (0 in a finished game)."""
     check_state(state)
-    encoding = _encoding(encoding)
+    encoding = check_encoding(encoding)
     b, n = state.batch_size, state.size
-    nn = n * n
-    flat = state.cells.flatten(1)
-    sources = _mover_sources(state, flat)
-    targets, reach = reaches(flat, sources, tables(n, state.device).rays)
-    reach = reach.view(b, -1)
+    sources, targets, reach, distinct = mover_reach(state)
+    reach = (reach & distinct[:, :, None, None]).view(b, -1)
     noise = torch.rand(reach.shape, generator=generator, device=state.device)
     choice = torch.where(reach, noise, -1.0).argmax(dim=1, keepdim=True)
     per_source = 8 * (n - 1)
     source = sources.gather(1, choice // per_source)[:, 0]
     if encoding == "flat":
-        action = source * nn + targets.view(b, -1).gather(1, choice)[:, 0]
+        action = source * (n * n) + targets.view(b, -1).gather(1, choice)[:, 0]
     else:
         action = source * per_source + choice[:, 0] % per_source
     return torch.where(state.terminated, 0, action)

@@ -23,10 +23,20 @@ import torch
 
 from amazons_env import core
 from amazons_env.board import Board
+from amazons_env.envs.actions import ENCODINGS
 from amazons_env.errors import InvalidArgumentError, InvalidPositionError, describe
 from amazons_env.squares import check_size
 
-__all__ = ["TensorState", "initial_state", "from_boards", "to_boards", "select", "where", "check_state"]
+__all__ = [
+    "TensorState",
+    "initial_state",
+    "from_boards",
+    "to_boards",
+    "select",
+    "where",
+    "check_state",
+    "check_encoding",
+]
 
 
 class TensorState(NamedTuple):
@@ -149,3 +159,11 @@ def check_state(state: object, name: str = "state") -> TensorState:
         if value.device != cells.device:
             raise InvalidArgumentError(f"{name}.{field} is on {value.device}, {name}.cells on {cells.device}")
     return state
+
+
+def check_encoding(encoding: object) -> str:
+    """``encoding`` if it is an action encoding (``"flat"`` or ``"lines"``), else
+    ``InvalidArgumentError`` naming it."""
+    if not isinstance(encoding, str) or encoding not in ENCODINGS:
+        raise InvalidArgumentError(f"encoding={describe(encoding)}: use one of {list(ENCODINGS)}")
+    return encoding
