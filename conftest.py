@@ -24,6 +24,8 @@ OPTIONAL_EXTRAS = {
     "stable_baselines3": "rl",
     "sb3_contrib": "rl",
     "torchrl": "rl",
+    "tianshou": "rl",
+    "supersuit": "rl",
 }
 
 

@@ -48,6 +48,12 @@ SLOW: dict[str, tuple[str, ...]] = {
     # gymnasium's AsyncVectorEnv: worker processes that import the package
     "amazons_env/test_torchrl_client.py": ("test_gym_env_with_num_envs_runs_through_game_ends",),
     "amazons_env/test_core_reference.py": ("test_symmetries_preserve_counts_and_map_legal_moves",),
+    # RL libraries' training loops through the adapters (amazons_env.adapters)
+    "amazons_env/test_adapters_sb3.py": ("test_maskable_ppo_trains_with_the_extractor_and_never_takes_an_illegal_action",),
+    "amazons_env/test_adapters_tianshou.py": (
+        "test_dqn_against_an_opponent_trains_masked_and_would_not_without_the_mask",
+        "test_two_dqns_play_each_other_through_pettingzoo_without_an_illegal_move",
+    ),
     # killed and resumed runs
     "training/test_faults.py": (
         "test_killed_selfplay_leaves_no_worker_and_resumes_exactly",

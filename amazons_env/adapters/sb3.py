@@ -1,0 +1,180 @@
+"""Stable-Baselines3 and sb3-contrib: ``AmazonsVecEnv``, SB3's ``VecEnv`` over ``AmazonsVectorEnv``
+(all games in one numba call per step, MaskablePPO's ``action_masks``), and ``PlanesExtractor``,
+a features extractor for the int8 channel-first planes at any board size.
+
+>>> from sb3_contrib import MaskablePPO
+>>> from amazons_env.envs.vector_env import AmazonsVectorEnv
+>>> env = AmazonsVecEnv(AmazonsVectorEnv(4, size=4, opponent="random", learner_color="random"))
+>>> model = MaskablePPO("CnnPolicy", env, n_steps=16, batch_size=32, seed=0, device="cpu",
+...                     policy_kwargs={"features_extractor_class": PlanesExtractor})
+>>> _ = model.learn(64)
+>>> env.action_masks().shape
+(4, 256)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import gymnasium
+import numpy as np
+import torch
+from gymnasium import spaces
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.common.vec_env import VecEnv
+from torch import nn
+
+from amazons_env.envs.vector_env import AmazonsVectorEnv
+from amazons_env.errors import InvalidArgumentError, describe
+
+__all__ = ["AmazonsVecEnv", "PlanesExtractor"]
+
+# the per-game entries of SB3's infos (the masks come from ``action_masks()`` instead)
+_INFO_KEYS = ("player", "phase", "move_number", "winner", "illegal_action")
+
+
+class AmazonsVecEnv(VecEnv):
+    """SB3's ``VecEnv`` interface to an ``AmazonsVectorEnv`` (which keeps all its options:
+    opponents, action encodings, ``obs_mode="dict"`` for ``MultiInputPolicy``, threads).
+
+    SB3's conventions, not gymnasium's: a game that ends is reset at once inside ``step_wait``
+    (its last observation is in ``infos[i]["terminal_observation"]``, the new game's first in
+    ``obs[i]``), ``dones`` is ``terminated`` (games never truncate) and ``infos`` is a list of one
+    dict per game with ``player``, ``phase``, ``move_number``, ``winner``, ``illegal_action`` and
+    ``rewards`` (both players'). ``action_masks()`` (the one ``env_method`` sb3-contrib calls:
+    ``env_method("action_masks")`` gives the games' rows) is ``[num_envs, A]``. ``seed(s)`` seeds
+    the next ``reset`` of the whole batch with ``s`` (the vector env draws every game from one
+    generator); ``get_attr`` gives the vector env's attribute once per game. The vector env
+    must autoreset after its games end (gymnasium's default ``NEXT_STEP`` or ``Disabled``: this
+    class resets ended games itself either way).
+
+    >>> from amazons_env.envs.vector_env import AmazonsVectorEnv
+    >>> env = AmazonsVecEnv(AmazonsVectorEnv(2, size=4))
+    >>> env.seed(0)
+    [0, 1]
+    >>> obs = env.reset()
+    >>> obs.shape, env.action_masks().sum(axis=1).tolist()
+    ((2, 9, 4, 4), [16, 16])
+    """
+
+    def __init__(self, vector_env: AmazonsVectorEnv) -> None:
+        if not isinstance(vector_env, AmazonsVectorEnv):
+            raise InvalidArgumentError(f"AmazonsVecEnv wraps an AmazonsVectorEnv, got {describe(vector_env)}")
+        self.vector_env = vector_env
+        self._actions: Optional[np.ndarray] = None
+        super().__init__(vector_env.num_envs, vector_env.single_observation_space, vector_env.single_action_space)
+
+    def reset(self) -> Any:
+        if any(self._options):
+            raise InvalidArgumentError(f"AmazonsVecEnv takes no reset options, got {self._options[0]!r}")
+        obs, infos = self.vector_env.reset(seed=self._seeds[0])
+        self._reset_seeds()
+        self.reset_infos = self._per_game(infos)
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self) -> Any:
+        if self._actions is None:
+            raise gymnasium.error.ResetNeeded("call step_async(actions) before step_wait()")
+        actions, self._actions = self._actions, None
+        obs, rewards, terminated, truncated, infos = self.vector_env.step(actions)
+        dones = terminated | truncated
+        per_game = self._per_game(infos)
+        ended = np.flatnonzero(dones)
+        if len(ended):
+            for i in ended:  # copies: the reset below may reuse the env's buffers (copy=False)
+                per_game[i]["terminal_observation"] = _game(obs, int(i))
+            obs, infos = self.vector_env.reset(options={"reset_mask": dones.copy()})
+        return obs, rewards.astype(np.float32), dones.copy(), per_game
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every game, ``[num_envs, A]`` (a copy)."""
+        return self.vector_env.action_masks()
+
+    def close(self) -> None:
+        self.vector_env.close()
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        value = getattr(self, attr_name) if attr_name == "action_masks" else getattr(self.vector_env, attr_name)
+        return [value for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        setattr(self.vector_env, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
+        games = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            return list(self.action_masks()[games])
+        result = getattr(self.vector_env, method_name)(*method_args, **method_kwargs)  # once for all games
+        return [result for _ in games]
+
+    def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper], indices: Any = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+    def get_images(self) -> Sequence[Optional[np.ndarray]]:
+        return [None for _ in range(self.num_envs)]
+
+    def _per_game(self, infos: dict[str, Any]) -> list[dict[str, Any]]:
+        columns = {key: infos[key].tolist() for key in _INFO_KEYS}
+        rewards = infos["rewards"]
+        return [
+            {**{key: column[i] for key, column in columns.items()}, "rewards": rewards[i].copy()}
+            for i in range(self.num_envs)
+        ]
+
+
+def _game(obs: Any, i: int) -> Any:
+    """Game ``i``'s observation (planes, or a dict of planes and mask), copied."""
+    if isinstance(obs, dict):
+        return {key: value[i].copy() for key, value in obs.items()}
+    return obs[i].copy()
+
+
+class PlanesExtractor(BaseFeaturesExtractor):
+    """3x3 convolutions over the observation planes, then one dense layer: SB3's features
+    extractor for ``Box`` planes of any dtype, board size and plane count (frame-stacked planes
+    too), channel-first (``[planes, rank, file]``, the envs' layout) or, with
+    ``channels_last=True``, ``[rank, file, planes]``. With ``obs_mode="dict"`` the policy is
+    ``MultiInputPolicy`` and SB3's ``CombinedExtractor`` takes ``cnn_output_dim`` instead.
+
+    ``policy_kwargs={"features_extractor_class": PlanesExtractor}`` (options in
+    ``features_extractor_kwargs``) with ``"CnnPolicy"`` or ``"MlpPolicy"``: the same policy then.
+
+    >>> extractor = PlanesExtractor(spaces.Box(0, 1, (9, 5, 5), np.int8), features_dim=64)
+    >>> extractor(torch.zeros(2, 9, 5, 5)).shape
+    torch.Size([2, 64])
+    """
+
+    def __init__(
+        self,
+        observation_space: gymnasium.Space,
+        features_dim: int = 256,
+        channels: int = 32,
+        layers: int = 3,
+        channels_last: bool = False,
+    ) -> None:
+        shape = getattr(observation_space, "shape", None)
+        if not isinstance(observation_space, spaces.Box) or shape is None or len(shape) != 3:
+            raise InvalidArgumentError(
+                f"PlanesExtractor reads a Box of planes [planes, rank, file], got {describe(observation_space)}"
+            )
+        for name, value in (("features_dim", features_dim), ("channels", channels), ("layers", layers)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InvalidArgumentError(f"PlanesExtractor: {name}={describe(value)} must be an integer >= 1")
+        super().__init__(observation_space, features_dim)
+        self.channels_last = bool(channels_last)
+        planes, ranks, files = (shape[2], shape[0], shape[1]) if self.channels_last else shape
+        convolutions: list[nn.Module] = []
+        for layer in range(layers):
+            convolutions += [nn.Conv2d(planes if layer == 0 else channels, channels, 3, padding=1), nn.ReLU()]
+        self.net = nn.Sequential(
+            *convolutions, nn.Flatten(), nn.Linear(channels * ranks * files, features_dim), nn.ReLU()
+        )
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        planes = observations.float()
+        if self.channels_last:
+            planes = planes.permute(0, 3, 1, 2)
+        return self.net(planes)

@@ -1,0 +1,97 @@
+"""``amazons_env.adapters.sb3`` with Stable-Baselines3's and sb3-contrib's own objects: MaskablePPO
+trains on the vector env through ``AmazonsVecEnv`` with ``PlanesExtractor`` and no other code.
+
+Without SB3 (the ``rl`` extra) the root ``conftest.py`` skips this module, saying so.
+"""
+
+import numpy as np
+import pytest
+import torch
+from gymnasium import spaces
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.vec_env import VecMonitor
+
+from amazons_env.adapters.sb3 import AmazonsVecEnv, PlanesExtractor
+from amazons_env.envs.vector_env import AmazonsVectorEnv
+from amazons_env.errors import InvalidArgumentError
+
+SIZE = 5
+
+
+def test_maskable_ppo_trains_with_the_extractor_and_never_takes_an_illegal_action():
+    """``illegal_action="raise"`` turns any unmasked choice into an error; the same untrained
+    policy without the masks does choose illegal actions, so the masks are what keeps it legal."""
+    vector_env = AmazonsVectorEnv(8, size=SIZE, opponent="random", learner_color="random", illegal_action="raise")
+    env = VecMonitor(AmazonsVecEnv(vector_env))
+    model = MaskablePPO(
+        "CnnPolicy",
+        env,
+        n_steps=32,
+        batch_size=64,
+        n_epochs=1,
+        seed=0,
+        device="cpu",
+        policy_kwargs={"features_extractor_class": PlanesExtractor, "features_extractor_kwargs": {"features_dim": 64}},
+    )
+    model.learn(total_timesteps=512)
+    assert model.num_timesteps >= 512 and len(model.ep_info_buffer) > 0  # games ended and were reset
+    obs = env.reset()
+    masks = env.env_method("action_masks")
+    masked, _ = model.predict(obs, action_masks=np.stack(masks))
+    unmasked, _ = model.predict(obs)
+    legal = np.stack(masks).astype(bool)
+    rows = np.arange(len(obs))
+    assert legal[rows, masked].all() and not legal[rows, unmasked].all()
+
+
+def test_step_wait_resets_ended_games_and_keeps_their_last_observation():
+    vector_env = AmazonsVectorEnv(3, size=4)
+    env = AmazonsVecEnv(vector_env)
+    env.seed(1)
+    env.reset()
+    ended = 0
+    for _ in range(60):
+        obs, rewards, dones, infos = env.step(vector_env.sample_legal_actions())
+        assert rewards.dtype == np.float32 and len(infos) == 3
+        for i in np.flatnonzero(dones):
+            ended += 1
+            final = infos[i]["terminal_observation"]
+            assert final.shape == (9, 4, 4) and not np.array_equal(final, obs[i])
+            assert infos[i]["winner"] in (0, 1) and abs(rewards[i]) == 1
+            assert obs[i][2].sum() == 0 and infos[i]["move_number"] > 0  # a new game: no arrows yet
+        for i in np.flatnonzero(~dones):
+            assert "terminal_observation" not in infos[i] and infos[i]["winner"] == -1
+    assert ended > 0
+
+
+def test_the_same_seed_gives_the_same_games():
+    def play(seed):
+        env = AmazonsVecEnv(AmazonsVectorEnv(2, size=4, opponent="random"))
+        env.seed(seed)
+        first = env.reset()
+        actions = [int(np.flatnonzero(row)[0]) for row in env.action_masks()]
+        return first, env.step(np.array(actions))[0]
+
+    (a0, a1), (b0, b1) = play(3), play(3)
+    assert np.array_equal(a0, b0) and np.array_equal(a1, b1)
+
+
+@pytest.mark.parametrize("size", [4, 7, 12])
+@pytest.mark.parametrize("channels_last", [False, True])
+def test_the_extractor_reads_planes_of_any_board_size_and_layout(size, channels_last):
+    shape = (size, size, 18) if channels_last else (18, size, size)  # two stacked frames
+    extractor = PlanesExtractor(spaces.Box(0, 1, shape, np.int8), features_dim=32, channels_last=channels_last)
+    assert extractor(torch.ones(3, *shape, dtype=torch.int8)).shape == (3, 32)
+
+
+def test_bad_arguments_are_refused_naming_them():
+    with pytest.raises(InvalidArgumentError, match="AmazonsVectorEnv"):
+        AmazonsVecEnv("Amazons-v0")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="channels"):
+        PlanesExtractor(spaces.Box(0, 1, (9, 4, 4), np.int8), channels=0)
+    with pytest.raises(InvalidArgumentError, match="planes"):
+        PlanesExtractor(spaces.Box(0, 1, (81,), np.int8))
+    env = AmazonsVecEnv(AmazonsVectorEnv(2, size=4))
+    env.set_options({"position": "x"})
+    with pytest.raises(InvalidArgumentError, match="reset options"):
+        env.reset()
