@@ -193,9 +193,10 @@ def test_an_undo_while_the_engine_thinks_drops_its_answer(pygame, window):
 def test_hint_shows_a_legal_move_on_the_board_and_in_the_status(pygame, window):
     click_game = window("uct:sims=30")
     game = click_game.game
-    post_button(pygame, click_game, "hint")
-    click_game.step()
-    assert "hint: uct is thinking" in game.status()
+    # the click handled as step() handles it, the status read before step() polls the search: a
+    # 30-simulation search can finish within one step, so a status read after it could miss "thinking"
+    click_game.mouse(click_game.layout.buttons["hint"].centre, 1)
+    assert game.busy and "hint: uct is thinking" in game.status()
     settle(click_game)
     hint = game.hint
     assert hint is not None and game.board.is_legal(hint.move)
