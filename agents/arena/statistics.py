@@ -2,10 +2,10 @@
 
 * ``summarize``: the first agent's score (wins / games; Amazons has no draws) with a 95% Wilson
   interval (``score_interval``), the Elo difference ``400 log10(s / (1 - s))`` with the interval
-  mapped the same way (``elo``: a score of 0 or 1 is clamped to 0.5 / games or 1 - 0.5 / games so
-  the Elo stays finite), the results per colour, and the mean and longest think per move of each
-  agent. Games are counted by the agent's *slot* in the pairing (first or second), so an agent
-  can play itself (``match("random", "random")`` scores about 0.5, not 1).
+  mapped the same way (``elo``: at a score of 0 or 1 the Elo is unbounded; the summary stores it
+  clamped to stay finite, ``format_match`` prints ``+inf`` or ``-inf``), the results per colour,
+  and the mean and longest think per move of each agent. Games are counted by the agent's *slot*
+  in the pairing (first or second), so an agent can play itself (``match("random", "random")`` scores about 0.5, not 1).
 * ``format_match`` and ``format_tournament``: a summary or a round robin's standings as text.
 
 The games are the arena's results (``agents.arena.matches``; a pairing ``a`` vs ``b`` is keyed
@@ -43,8 +43,16 @@ def score_interval(wins: float, games: int) -> tuple[float, float]:
 
 
 def elo(score: float, games: int) -> float:
-    """Elo difference for ``score``, clamped to ``[0.5/games, 1 - 0.5/games]`` to stay finite."""
-    low = 0.5 / max(games, 1)
+    """Elo difference for ``score``. Its true value at a score of 0 or 1 is unbounded: there it is
+    clamped to ``0.5/games`` or ``1 - 0.5/games`` (a single game counted as two, so that one win is
+    not an even score) to stay a finite number in results files; ``format_match`` prints ``+inf``.
+
+    >>> round(elo(0.207, 1)), round(elo(1.0, 1)), round(elo(1.0, 10))
+    (-233, 191, 512)
+    """
+    if 0 < score < 1:
+        return 400.0 * math.log10(score / (1 - score))
+    low = 0.5 / max(games, 2)
     s = min(max(score, low), 1 - low)
     return 400.0 * math.log10(s / (1 - s))
 
@@ -120,11 +128,15 @@ def format_match(m: dict[str, Any]) -> str:
     per, secs = m["per_colour"], m["move_seconds"]
     low, high = m["score_ci95"]
     elo_low, elo_high = m["elo_ci95"]
+    # no game lost (or none won): the Elo and that end of its interval are unbounded, not a number
+    won_all, lost_all = m["games"] > 0 and m["b_wins"] == 0, m["games"] > 0 and m["a_wins"] == 0
+    rating = "+inf" if won_all else "-inf" if lost_all else f"{m['elo']:+.0f}"
+    interval = f"{'-inf' if lost_all else f'{elo_low:+.0f}'} to {'+inf' if won_all else f'{elo_high:+.0f}'}"
+    unbounded = "; unbounded: no game lost" if won_all else "; unbounded: no game won" if lost_all else ""
     return "\n".join(
         [
             f"{m['a']}  vs  {m['b']}: {m['games']} games, {m['a_wins']}-{m['b_wins']}",
-            f"  score {m['score']:.3f} (95% CI {low:.3f}-{high:.3f}), Elo {m['elo']:+.0f} "
-            f"(95% CI {elo_low:+.0f} to {elo_high:+.0f})",
+            f"  score {m['score']:.3f} (95% CI {low:.3f}-{high:.3f}), Elo {rating} (95% CI {interval}{unbounded})",
             f"  first agent as White {per['a_white']['a_wins']}/{per['a_white']['games']}, "
             f"as Black {per['a_black']['a_wins']}/{per['a_black']['games']}; White won {m['white_wins']}",
             f"  {m['mean_plies']:.1f} plies and {m['mean_game_seconds']:.2f} s per game; nodes/s "

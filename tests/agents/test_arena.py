@@ -44,6 +44,19 @@ def test_statistics():
     assert elo(1.0, 10) == pytest.approx(-elo(0.0, 10)) == pytest.approx(400 * 1.2787536, rel=1e-6)
 
 
+def test_a_match_won_or_lost_in_full_says_its_elo_is_unbounded():
+    def game(index, winner):
+        return {"pair": "a vs b", "index": index, "winner": winner, "plies": 30, "seconds": [1.0, 1.0],
+                "max_seconds": [0.1, 0.1], "nodes": [10, 10], "moves": [15, 15]}  # fmt: skip
+
+    one_win = format_match(summarize([game(0, 0)], "a", "b"))
+    assert "1-0" in one_win and "Elo +inf (95% CI -234 to +inf; unbounded: no game lost)" in one_win
+    assert "Elo -inf (95% CI -inf to +234; unbounded: no game won)" in format_match(summarize([game(0, 1)], "a", "b"))
+    even = format_match(summarize([game(0, 0), game(1, 0)], "a", "b"))  # White won both: 1-1
+    assert "Elo +0 (95% CI" in even and "inf" not in even
+    assert elo(1.0, 1) > 0 and elo(0.0, 1) < 0  # the stored figures stay finite, and on the right side
+
+
 def test_match_alternates_colours_and_reproduces(tmp_path):
     a, b = "two-iteration:depth=1,eval=basic", "random"
     first = match(a, b, games=4, seed=3, opening=2, **FAST)
