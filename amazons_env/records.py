@@ -42,11 +42,12 @@ path)`` and ``GameRecord.load_all(path)``.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Any, Iterator, Optional, Union
 
 from amazons_env import sgf
 from amazons_env.board import Board
@@ -61,13 +62,17 @@ from amazons_env.errors import (
 from amazons_env.move import Move
 from amazons_env.squares import Color, as_int, check_size
 
-__all__ = ["GameRecord", "RESULTS", "read_text"]
+__all__ = ["GameRecord", "RESULTS", "MAX_RECORD_BYTES", "read_text"]
 
 RESULTS = ("1-0", "0-1")
+#: the largest record file ``GameRecord.load``/``load_all`` read unless told otherwise (``max_bytes``):
+#: a game is well under a kilobyte, a collection of a hundred thousand games fits
+MAX_RECORD_BYTES = 64 << 20
 _STRUCTURAL = ("Size", "Start", "Result")
 _KEY_RE = re.compile(r"[A-Za-z][\w-]*\Z")
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*\Z')
 _NUMBER_RE = re.compile(r"[0-9]+\.+")
+_PIECE_RE = re.compile(r"[#;{}]|[^#;{}\s]+|\s+")  # a move list line's pieces, read one at a time
 PathLike = Union[str, "os.PathLike[str]"]
 
 
@@ -195,72 +200,46 @@ class GameRecord:
     @classmethod
     def from_movelist(cls, text: str, size: Optional[int] = None, source: str = "<move list>") -> "GameRecord":
         """Read a plain move list (see the module docstring). ``size`` is used when the text has
-        neither a ``Size`` tag nor a ``Start`` position (default 10)."""
+        neither a ``Size`` tag nor a ``Start`` position (default 10). Each move is played as it
+        is read: an illegal one fails before the rest of the text is read."""
         if not isinstance(text, str):
             raise InvalidMoveError(f"{source}: expected move list text, got {type(text).__name__}")
         headers: dict[str, str] = {}
-        tokens: list[tuple[str, int]] = []
+        record: Optional[GameRecord] = None  # made at the first move, once the tags have been read
+        board = Board(10)
+        moves: list[Move] = []
         result_token = None
-        depth = opened = 0
-        for line_no, raw in enumerate(text.split("\n"), 1):
-            if depth == 0 and raw.strip().startswith("["):
-                m = _TAG_RE.match(raw.strip())
-                if m is None:
-                    raise InvalidMoveError(
-                        f'{sgf.where(source, line_no)}: {describe(raw.strip())} is not a tag like [Size "10"]'
-                    )
-                headers[m.group(1)] = _unquote(m.group(2))
+
+        def begin() -> GameRecord:
+            made = cls.__new__(cls)
+            fields = _movelist_fields(headers, size, result_token, source)
+            _init(made, (), *fields, source)  # checks size, start, headers
+            return made
+
+        for kind, value, line_no in _movelist_items(text, source):
+            if kind == "tag":
+                key, tag_value = value
+                if record is not None and key in ("Size", "Start"):
+                    raise InvalidMoveError(f"{sgf.where(source, line_no)}: the {key} tag must come before the moves")
+                headers[key] = tag_value
                 continue
-            kept = []
-            for ch in raw:
-                if depth == 0 and ch in "#;":
-                    break
-                if ch == "{":
-                    depth, opened = depth + 1, line_no
-                elif ch == "}":
-                    if depth == 0:
-                        raise InvalidMoveError(f"{sgf.where(source, line_no)}: '}}' without '{{'")
-                    depth -= 1
-                    kept.append(" ")
-                elif depth == 0:
-                    kept.append(ch)
-            for token in "".join(kept).split():
-                if _NUMBER_RE.match(token):
-                    token = _NUMBER_RE.sub("", token, count=1)
-                    if not token:
-                        continue
-                if result_token is not None:
-                    raise InvalidMoveError(
-                        f"{sgf.where(source, line_no)}: {describe(token)} after the result {result_token!r}"
-                    )
-                if token in (*RESULTS, "*"):
-                    result_token = token
-                else:
-                    tokens.append((token, line_no))
-        if depth:
-            raise InvalidMoveError(f"{sgf.where(source, opened)}: comment '{{' is never closed")
-        tag_size = headers.pop("Size", None)
-        start = headers.pop("Start", None)
-        result = headers.pop("Result", None)
-        if result == "*":
-            result = None
-        if result_token in RESULTS:
-            if result is not None and result != result_token:
-                raise InvalidMoveError(f"{source}: Result tag {describe(result)} disagrees with {result_token!r}")
-            result = result_token
-        if tag_size is not None:
-            size = sgf.read_size(tag_size, source)
-        elif start is not None:
-            size = None
-        record = cls.__new__(cls)
-        _init(record, (), size, start, result, headers, source)  # checks size, start, headers
-        moves = []
-        for token, line_no in tokens:
+            if result_token is not None:
+                raise InvalidMoveError(
+                    f"{sgf.where(source, line_no)}: {describe(value)} after the result {result_token!r}"
+                )
+            if value in (*RESULTS, "*"):
+                result_token = value
+                continue
+            if record is None:
+                record = begin()
+                board = Board.from_text(record.start)
             try:
-                moves.append(Move.parse(token, record.size))
+                move = Move.parse(value, record.size)
             except InvalidMoveError as error:
                 raise InvalidMoveError(f"{sgf.where(source, line_no)}: {error}") from None
-        _init(record, moves, size, start, result, headers, source)
+            moves.append(_push(board, move, len(moves) + 1, source))
+        record = cls.__new__(cls)
+        _init(record, moves, *_movelist_fields(headers, size, result_token, source), source)
         return record
 
     # -- SGF -----------------------------------------------------------------------------------------
@@ -271,13 +250,29 @@ class GameRecord:
 
     @classmethod
     def from_sgf(cls, text: str, source: str = "<sgf>") -> "GameRecord":
-        """Read the main line of an SGF game record (FF[4] GM[18]; see the module docstring)."""
-        games = sgf.SgfParser(text, source).collection()
-        if len(games) > 1:
+        """Read the main line of an SGF game record (FF[4] GM[18]; see the module docstring). Each
+        move is played as it is read: an illegal one fails before the rest of the text is read."""
+        events = sgf.SgfParser(text, source).main_lines()
+        later: list[int] = []  # the number of the next game, once one is read
+
+        def first_game() -> Iterator[tuple[sgf.Node, int]]:
+            for game, node, line in events:
+                if game:
+                    later.append(game)
+                    return
+                yield node, line
+
+        def play(board: Board, move: Move, number: int) -> None:
+            _push(board, move, number, source)
+
+        record = cls.__new__(cls)
+        _init(record, *sgf.read_game(first_game(), source, play), source)
+        if later:
+            games = 1 + len({game for game, _, _ in events} | set(later))
             raise InvalidMoveError(
-                f"{source}: holds {len(games)} games; read them with GameRecord.sgf_collection or GameRecord.load_all"
+                f"{source}: holds {games} games; read them with GameRecord.sgf_collection or GameRecord.load_all"
             )
-        return cls._from_sgf_nodes(games[0], source)
+        return record
 
     @classmethod
     def sgf_collection(cls, text: str, source: str = "<sgf>") -> list["GameRecord"]:
@@ -299,11 +294,11 @@ class GameRecord:
             handle.write(text)
 
     @classmethod
-    def load(cls, path: PathLike, size: Optional[int] = None) -> "GameRecord":
+    def load(cls, path: PathLike, size: Optional[int] = None, max_bytes: int = MAX_RECORD_BYTES) -> "GameRecord":
         """Read a record from ``path``: SGF if the text starts with ``(``, else a move list.
         ``UnreadableFileError`` (an ``OSError`` and a ``ValueError``) if the file cannot be read
-        as UTF-8 text."""
-        text, source = read_text(path)
+        as UTF-8 text or is larger than ``max_bytes``."""
+        text, source = read_text(path, max_bytes)
         return cls.parse(text, size, source=source)
 
     @staticmethod
@@ -314,9 +309,9 @@ class GameRecord:
             handle.write(text)
 
     @classmethod
-    def load_all(cls, path: PathLike) -> list["GameRecord"]:
-        """Every game of an SGF collection file (see ``save_all``)."""
-        text, source = read_text(path)
+    def load_all(cls, path: PathLike, max_bytes: int = MAX_RECORD_BYTES) -> list["GameRecord"]:
+        """Every game of an SGF collection file (see ``save_all``), of at most ``max_bytes``."""
+        text, source = read_text(path, max_bytes)
         return cls.sgf_collection(text, source=source)
 
     @classmethod
@@ -350,10 +345,11 @@ def _init(
     record._finish(source)
 
 
-def read_text(path: PathLike) -> tuple[str, str]:
+def read_text(path: PathLike, max_bytes: Optional[int] = None) -> tuple[str, str]:
     """The UTF-8 text of the file at ``path`` and the path as a string (how errors name it).
     Every failure is an ``UnreadableFileError`` naming the file: a path that is not a path, a
-    missing file, a directory, bytes that are not UTF-8 (with their offset).
+    missing file, a directory, a file over ``max_bytes`` (None: any size; no more than that is
+    read), bytes that are not UTF-8 (with their offset).
 
     >>> read_text("no/such/file.sgf")
     Traceback (most recent call last):
@@ -367,16 +363,77 @@ def read_text(path: PathLike) -> tuple[str, str]:
     shown = describe(source, 300)  # a path is worth showing whole
     try:
         with open(source, "rb") as handle:
-            data = handle.read()
+            data = handle.read(-1 if max_bytes is None else max_bytes + 1)
     except (OSError, ValueError) as error:  # ValueError: a NUL in the path
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise UnreadableFileError(f"cannot read {shown}: {reason}") from None
+    if max_bytes is not None and len(data) > max_bytes:
+        raise UnreadableFileError(
+            f"cannot read {shown}: larger than {max_bytes} bytes, the most read (max_bytes; a game is far smaller)"
+        )
     try:
         return data.decode("utf-8"), os.fsdecode(source)
     except UnicodeDecodeError as error:
         raise UnreadableFileError(
             f"{shown} is not UTF-8 text: byte {error.start} is {data[error.start : error.start + 1]!r}"
         ) from None
+
+
+def _movelist_fields(
+    headers: dict[str, str], size: Optional[int], result_token: Optional[str], source: str
+) -> tuple[Optional[int], Optional[str], Optional[str], dict[str, str]]:
+    """A move list's ``(size, start, result, headers)`` from its tags (not changed), the
+    ``size`` asked for and the result token that ended its moves, if any."""
+    headers = dict(headers)
+    tag_size = headers.pop("Size", None)
+    start = headers.pop("Start", None)
+    result = headers.pop("Result", None)
+    if result == "*":
+        result = None
+    if result_token in RESULTS:
+        if result is not None and result != result_token:
+            raise InvalidMoveError(f"{source}: Result tag {describe(result)} disagrees with {result_token!r}")
+        result = result_token
+    if tag_size is not None:
+        size = sgf.read_size(tag_size, source)
+    elif start is not None:
+        size = None
+    return size, start, result, headers
+
+
+def _movelist_items(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
+    """A move list's tags ``("tag", (key, value), line)`` and its other words (moves, results)
+    ``("word", text, line)``, comments and move numbers left out, as they are read."""
+    depth = opened = 0
+    for line_no, raw in enumerate(io.StringIO(text), 1):
+        raw = raw.rstrip("\n")
+        if depth == 0 and raw.strip().startswith("["):
+            m = _TAG_RE.match(raw.strip())
+            if m is None:
+                raise InvalidMoveError(
+                    f'{sgf.where(source, line_no)}: {describe(raw.strip())} is not a tag like [Size "10"]'
+                )
+            yield "tag", (m.group(1), _unquote(m.group(2))), line_no
+            continue
+        for piece in _PIECE_RE.finditer(raw):
+            word = piece.group()
+            if word == "{":
+                depth, opened = depth + 1, line_no
+            elif word == "}":
+                if depth == 0:
+                    raise InvalidMoveError(f"{sgf.where(source, line_no)}: '}}' without '{{'")
+                depth -= 1
+            elif depth:
+                continue
+            elif word in ("#", ";"):
+                break  # a comment to the end of the line
+            elif not word.isspace():
+                if _NUMBER_RE.match(word):
+                    word = _NUMBER_RE.sub("", word, count=1)
+                if word:
+                    yield "word", word, line_no
+    if depth:
+        raise InvalidMoveError(f"{sgf.where(source, opened)}: comment '{{' is never closed")
 
 
 def _check_headers(headers: object, source: str) -> dict[str, str]:

@@ -9,8 +9,9 @@ Points are two letters, the file then the row counted from the top: on 10x10 ``"
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Optional
 
 from amazons_env.board import Board
@@ -136,46 +137,65 @@ def write_game(start: Board, moves: Iterable[Move], headers: Mapping[str, str], 
 
 
 def read_game(
-    nodes: list[tuple[Node, int]], source: str
+    nodes: Iterable[tuple[Node, int]], source: str, play: Optional[Callable[[Board, Move, int], None]] = None
 ) -> tuple[list[Move], int, Optional[str], Optional[str], dict[str, str]]:
-    """The main line of one game tree (``SgfParser.collection``'s nodes with their lines) as the
-    fields of a record: ``(moves, size, start, result, headers)``; ``start`` is None for the
-    standard start. Colours follow ``records``' convention; errors name ``source`` and the line."""
-    root, line_of = nodes[0]
+    """The main line of one game tree (``SgfParser.collection``'s nodes with their lines, or
+    ``SgfParser.main_lines``' as they are read) as the fields of a record: ``(moves, size, start,
+    result, headers)``; ``start`` is None for the standard start. Colours follow ``records``'
+    convention; errors name ``source`` and the line. ``play(board, move, number)``, if given,
+    plays each move on the start position as it is read (and raises on an illegal one), so a
+    bad move fails before the rest of the text is read."""
+    nodes = iter(nodes)
+    root, line_of = next(nodes)
     at_root = where(source, line_of)
     game = root.get("GM", ["18"])[0].strip()
     if game != "18":
         raise InvalidMoveError(f"{at_root}: GM[{_cut(game)}] is not Amazons (GM[18])")
     size = read_size(root["SZ"][0], at_root) if root.get("SZ", [""])[0].strip() else 10
+    setup = any(k in root for k in ("AW", "AB", "AA"))
+    player = root.get("PL", [""])[0].strip().upper()
+    if player not in ("W", "B", ""):
+        raise InvalidMoveError(f"{at_root}: PL[{_cut(player)}] is not W or B")
+
+    def start_of(first: str) -> Optional[str]:
+        """The set-up position's text with ``first`` to move (None: no set-up, the standard start)."""
+        if not setup:
+            return None
+        try:
+            squares = {k: [square(p, size, at_root) for p in root.get(k, [])] for k in ("AW", "AB", "AA")}
+            turn = Color.BLACK if first == "B" else Color.WHITE
+            return Board.from_squares(size, squares["AW"], squares["AB"], squares["AA"], turn).text()
+        except InvalidPositionError as error:
+            raise InvalidMoveError(f"{at_root}: {error}") from None
+
     labels: list[str] = []
     moves = []
-    for index, (node, line_no) in enumerate(nodes):
+    board: Optional[Board] = None  # the game as played so far (with ``play``), from its first move
+    # who moves first: set-up's PL, else the first move's label (without set-up the labels are
+    # only labels: whoever moves first in the file is our White), else PL, else White
+    first = player if setup and player else None
+    for index, (node, line_no) in enumerate(itertools.chain([(root, line_of)], nodes)):
         if index and not _SETUP.isdisjoint(node):
             raise InvalidMoveError(
                 f"{where(source, line_no)}: set-up (AW/AB/AA/AE) after the first node is not supported"
             )
         for ident in ("W", "B"):
             for value in node.get(ident, []):
+                first = ident if first is None else first
+                if ident != (first if len(labels) % 2 == 0 else "BW"[first == "B"]):
+                    raise InvalidMoveError(
+                        f"{source}: move {len(labels) + 1} is labelled {ident}, "
+                        f"but the colours must alternate starting with {first}"
+                    )
                 moves.append(parse_move(value, size, where(source, line_no)))
                 labels.append(ident)
-    setup = any(k in root for k in ("AW", "AB", "AA"))
-    player = root.get("PL", [labels[0] if labels else "W"])[0].strip().upper()
-    if player not in ("W", "B"):
-        raise InvalidMoveError(f"{at_root}: PL[{_cut(player)}] is not W or B")
-    first = player if setup or not labels else labels[0]
-    start = None
-    if setup:
-        try:
-            squares = {k: [square(p, size, at_root) for p in root.get(k, [])] for k in ("AW", "AB", "AA")}
-            turn = Color.BLACK if first == "B" else Color.WHITE
-            start = Board.from_squares(size, squares["AW"], squares["AB"], squares["AA"], turn).text()
-        except InvalidPositionError as error:
-            raise InvalidMoveError(f"{at_root}: {error}") from None
-    for number, label in enumerate(labels):
-        if label != (first if number % 2 == 0 else "BW"[first == "B"]):
-            raise InvalidMoveError(
-                f"{source}: move {number + 1} is labelled {label}, but the colours must alternate starting with {first}"
-            )
+                if play is not None:
+                    if board is None:
+                        start = start_of(first)
+                        board = Board(size) if start is None else Board.from_text(start)
+                    play(board, moves[-1], len(moves))
+    first = first or player or "W"
+    start = start_of(first)
     swap = first == "B" and not setup  # SGF's Black moved first: that is our White
     headers: dict[str, str] = {}
     for ident, values in root.items():
@@ -231,7 +251,18 @@ class SgfParser:
     def collection(self) -> list[list[tuple[Node, int]]]:
         """The main line of every game tree in the text."""
         games: list[list[tuple[Node, int]]] = []
-        nodes: list[tuple[Node, int]] = []
+        for game, node, line in self.main_lines():
+            if game == len(games):
+                games.append([])
+            games[game].append((node, line))
+        return games
+
+    def main_lines(self) -> Iterator[tuple[int, Node, int]]:
+        """``(game, node, line)`` for each node of each game tree's main line, as the text is
+        read: a node once its properties are read, a game (numbered from 0) once it ends, so a
+        reader that stops early reads no further (``collection`` gathers them all)."""
+        games = 0
+        nodes: list[tuple[Node, int]] = []  # the main line's nodes not yet handed out (the last one is being read)
         stack: list[list[bool]] = []  # per open tree: [on the main line, has had a variation]
         node: Optional[Node] = None  # the node whose properties are being read
         text, pos = self.text, 0
@@ -241,25 +272,30 @@ class SgfParser:
             assert m is not None and m.lastgroup is not None
             kind = m.lastgroup
             self.pos, pos = m.start("ident" if kind == "values" else kind), m.end()
+            if kind != "values" and nodes:  # the node being read is complete once anything but a property follows
+                yield from ((games, *done) for done in nodes)
+                nodes.clear()
             if kind == "open":
                 if stack:
                     top = stack[-1]
                     stack.append([top[0] and not top[1], False])
                     top[1] = True
                 else:
-                    nodes, stack = [], [[True, False]]
+                    stack = [[True, False]]
+                    started = False  # the game has a node
                 node = None
             elif kind == "node" and stack and not stack[-1][1]:
                 node = {}
                 if stack[-1][0]:
                     nodes.append((node, self.line()))
+                    started = True
             elif kind == "close" and stack:
                 stack.pop()
                 node = None
                 if not stack:
-                    if not nodes:
+                    if not started:
                         raise self.error("SGF game tree has no nodes")
-                    games.append(nodes)
+                    games += 1
             elif kind == "values" and node is not None:
                 ident = m.group("ident")
                 if not ident.isupper():  # FF[3] allowed 'AddWhite' for AW
@@ -273,7 +309,7 @@ class SgfParser:
                 for value in _VALUE_RE.findall(m.group("values")):
                     values.append(_ESCAPE_RE.sub(_unescape, value))
             elif kind == "end" and not stack and games:
-                return games
+                return
             else:
                 found = describe(text[self.pos]) if kind != "end" else "the end of the text"
                 if not games and not stack:
