@@ -76,6 +76,7 @@ from amazons_env.errors import InvalidArgumentError
 from agents.evaluation.evaluator import make_evaluator
 from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import register
+from agents.resources import cores, most_threads, reserve
 from agents.search import uct_tree as T
 from agents.search.agent import Deadline, SearchAgent
 from agents.search.alphabeta_kernel import search_stats
@@ -182,6 +183,11 @@ class UCT(SearchAgent):
                 raise OptionError(f"{key}={value!r}: must be a whole number >= 0")
         if isinstance(threads, bool) or not (isinstance(threads, int) and 1 <= threads <= MAX_THREADS):
             raise OptionError(f"threads={threads!r}: must be a whole number in 1..{MAX_THREADS}")
+        if threads > most_threads():
+            raise OptionError(
+                f"threads={threads}: more than this machine can run at once ({cores()} cores; at most "
+                f"{most_threads()} threads: agents.resources.most_threads)"
+            )
         super().__init__(
             Limit(time=1.0) if time is None and sims is None else Limit(time=time, simulations=sims), seed, endgame
         )
@@ -235,6 +241,7 @@ class UCT(SearchAgent):
         self._tree_position = None  # the kept tree changes now
         if kept is None:
             rows = MAX_NODES * self.threads
+            reserve(rows * (T.NI * 4 + T.NF * 8), f"uct's tree ({MAX_NODES} rows for each of {self.threads} threads)")
             ni, nf, st = np.empty((rows, T.NI), np.int32), np.empty((rows, T.NF)), np.empty(T.NST, np.int64)
         else:
             ni, nf, st = kept

@@ -1,0 +1,29 @@
+"""Options bounded by the machine: search threads by its cores, a tree by its memory, refused
+with the reason before anything is allocated."""
+
+import pytest
+
+from amazons_env import Board
+
+from agents import make, resources
+from agents.options import OptionError
+from agents.resources import ResourceError
+
+
+def test_threads_above_what_the_cores_run_are_refused_naming_them(monkeypatch):
+    monkeypatch.setattr(resources, "cores", lambda: 2)
+    assert resources.most_threads() == 4
+    make("uct:threads=4")
+    with pytest.raises(OptionError, match=r"threads=1024: more than this machine can run at once \(2 cores"):
+        make("uct:threads=1024")
+    monkeypatch.setattr(resources, "cores", lambda: 16)
+    assert resources.most_threads() == 32
+
+
+def test_a_tree_larger_than_the_memory_available_is_refused_before_it_is_allocated(monkeypatch):
+    agent = make("uct:sims=50,threads=2")
+    monkeypatch.setattr(resources, "available_memory", lambda: 1 << 20)
+    with pytest.raises(ResourceError, match=r"uct's tree .* for each of 2 threads\) needs .* GiB of memory; 0.0 GiB"):
+        agent.search(Board(6))
+    monkeypatch.setattr(resources, "available_memory", lambda: None)  # a system that does not say
+    assert agent.search(Board(6)).move is not None
