@@ -34,8 +34,10 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
+from agents.search.pvmcts import PVNet
+
 from training.loop.config import LoopConfig, resolve_device
-from training.selfplay.policy_value import engine_shard, mcts_games, mcts_shard
+from training.selfplay.policy_value import engine_shard, mcts_games
 
 __all__ = [
     "Engine",
@@ -62,15 +64,12 @@ def pvmcts_shard(
     index: int,
     seed: int,
 ) -> list[dict[str, np.ndarray]]:
-    """A shard of ``mcts_games`` by the net in the file ``weights``, the net on ``device`` (resolved
-    where the shard runs: a Ray task may land on a node without a GPU)."""
-    where = resolve_device(device)
-    if where.type == "cpu":
-        return mcts_shard(weights, games, size, sims, batch, temperature_plies, index, seed)
+    """A shard of ``mcts_games`` by the net in the file ``weights`` on ``device``, resolved where the
+    shard runs (a Ray task may land on a node without a GPU); on the CPU the net runs as
+    ``PVNet.load`` runs it (ONNX Runtime when installed), so the same seed gives the same games."""
     from agents.nets.export import load_model
-    from agents.search.pvmcts import PVNet
 
-    net = PVNet(load_model(weights)[0].to(where), threads=0)
+    net = PVNet(load_model(weights)[0].to(resolve_device(device)), threads=0)
     return mcts_games(net, games, size, sims, batch, seed, temperature_plies)
 
 
