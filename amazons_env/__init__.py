@@ -51,13 +51,16 @@ __all__ = [
     "GameRecord",
     "AmazonsEnv",
     "AmazonsVectorEnv",
+    "AmazonsTorchEnv",
+    "AmazonsTensorVectorEnv",
 ]
 
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    """``AmazonsEnv`` and ``AmazonsVectorEnv`` on first use (importing the package stays light)."""
+    """The envs on first use (importing the package stays light; the tensor envs need torch,
+    ``AmazonsTorchEnv`` torchrl too)."""
     if name == "AmazonsEnv":
         from amazons_env.envs.gym_env import AmazonsEnv
 
@@ -66,6 +69,14 @@ def __getattr__(name: str):
         from amazons_env.envs.vector_env import AmazonsVectorEnv
 
         return AmazonsVectorEnv
+    if name == "AmazonsTorchEnv":
+        from amazons_env.tensor.torchrl_env import AmazonsTorchEnv
+
+        return AmazonsTorchEnv
+    if name == "AmazonsTensorVectorEnv":
+        from amazons_env.tensor.vector_env import AmazonsTensorVectorEnv
+
+        return AmazonsTensorVectorEnv
     raise AttributeError(f"module 'amazons_env' has no attribute {name!r}")
 
 
