@@ -20,25 +20,36 @@ from __future__ import annotations
 
 import torch
 
+from amazons_env.core import MAX_QUEENS
 from amazons_env.tensor.state import TensorState
 from amazons_env.tensor.tables import tables
 
-__all__ = ["queen_squares", "reaches", "has_queen_move", "mover_reach"]
+__all__ = ["queen_bound", "queen_squares", "reaches", "side_reach", "has_queen_move", "mover_reach"]
 
 
-def queen_squares(flat_cells: torch.Tensor, piece: torch.Tensor) -> torch.Tensor:
-    """The squares holding ``piece[b]`` in each game, increasing, padded with ``N*N`` to the
-    largest count of the batch: ``int64[B, Q]`` (``Q >= 1``). Reads the counts from the device
-    (one synchronisation)."""
+def queen_bound(device: torch.device) -> int | None:
+    """How many queen columns the rules' source lists have on ``device``: ``None`` on the CPU
+    (the batch's largest count, read from the tensors: a synchronisation costs nothing there),
+    ``MAX_QUEENS`` on an accelerator (a fixed shape: no synchronisation, so the host keeps
+    queueing kernels while the device works)."""
+    return None if device.type == "cpu" else MAX_QUEENS
+
+
+def queen_squares(flat_cells: torch.Tensor, piece: torch.Tensor, bound: int | None = None) -> torch.Tensor:
+    """The squares holding ``piece[b]`` in each game, increasing, padded with ``N*N``:
+    ``int64[B, Q]`` with ``Q = bound`` (at least the largest count), or with ``bound=None`` the
+    batch's largest count (``Q >= 1``; read from the device: one synchronisation)."""
     b, nn = flat_cells.shape
     held = flat_cells == piece.to(flat_cells.dtype)[:, None]
-    counts = held.sum(dim=1)
-    low, high = torch.stack([counts.min(), counts.max()]).tolist()
-    if low == high and low > 0:  # the usual case: every game has the same number of queens
-        return held.nonzero()[:, 1].view(b, low)
+    if bound is None:
+        counts = held.sum(dim=1)
+        low, high = torch.stack([counts.min(), counts.max()]).tolist()
+        if low == high and low > 0:  # the usual case: every game has the same number of queens
+            return held.nonzero()[:, 1].view(b, low)
+        bound = max(1, high)
     # the largest keys are the smallest squares: topk lists them in increasing square order
     key = torch.where(held, nn - torch.arange(nn, device=flat_cells.device), 0)
-    values = key.topk(max(1, high), dim=1).values
+    values = key.topk(min(bound, nn), dim=1).values
     return torch.where(values > 0, nn - values, nn)
 
 
@@ -60,9 +71,17 @@ def reaches(flat_cells: torch.Tensor, sources: torch.Tensor, rays: torch.Tensor)
     return targets, reach
 
 
+def side_reach(flat_cells: torch.Tensor, side: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(sources, targets, reach)`` of the queens of ``side`` (``int64[B]``), padded sources
+    included (they reach nothing)."""
+    n = int(round(flat_cells.shape[1] ** 0.5))
+    sources = queen_squares(flat_cells, side + 1, queen_bound(flat_cells.device))
+    return (sources, *reaches(flat_cells, sources, tables(n, flat_cells.device).rays))
+
+
 def has_queen_move(flat_cells: torch.Tensor, side: torch.Tensor, rays: torch.Tensor) -> torch.Tensor:
     """``bool[B]``: a queen of ``side`` has an empty neighbour (that is, a legal move)."""
-    sources = queen_squares(flat_cells, side + 1)
+    sources = queen_squares(flat_cells, side + 1, queen_bound(flat_cells.device))
     b = sources.shape[0]
     first = rays[sources][..., 0]
     return torch.gather(_free(flat_cells), 1, first.view(b, -1)).any(dim=1)
@@ -78,7 +97,7 @@ def mover_reach(state: TensorState) -> tuple[torch.Tensor, torch.Tensor, torch.T
     ``distinct`` (``bool[B, Q]``) marks the columns to count (column 0 and the real queens)."""
     flat = state.cells.flatten(1)
     nn = flat.shape[1]
-    queens = queen_squares(flat, state.side + 1)
+    queens = queen_squares(flat, state.side + 1, queen_bound(flat.device))
     arrow = ((state.phase == 1) & ~state.terminated)[:, None]
     first = torch.where(arrow, state.shooter.clamp(min=0)[:, None], queens[:, :1])
     sources = torch.where(arrow | (queens == nn), first, queens)

@@ -27,7 +27,7 @@ import torch
 
 from amazons_env.envs.actions import num_actions
 from amazons_env.errors import InvalidArgumentError, InvalidMoveError, describe
-from amazons_env.tensor.reach import has_queen_move, mover_reach, queen_squares, reaches
+from amazons_env.tensor.reach import has_queen_move, mover_reach, side_reach
 from amazons_env.tensor.state import TensorState, check_encoding, check_state
 from amazons_env.tensor.tables import tables
 
@@ -98,8 +98,7 @@ def _planes(state: TensorState, mover_targets: torch.Tensor, mover_reach: torch.
     side = state.side[:, None]
     squares = torch.arange(nn, device=state.device)
     arrow_phase = ((state.phase == 1) & ~state.terminated)[:, None]
-    opponent = queen_squares(flat, (state.side ^ 1) + 1)
-    opp_targets, opp_reach = reaches(flat, opponent, tables(n, state.device).rays)
+    _, opp_targets, opp_reach = side_reach(flat, state.side ^ 1)
     planes = torch.stack(
         [
             flat == (side + 1),
@@ -134,7 +133,10 @@ def observation(state: TensorState) -> torch.Tensor:
     return _planes(state, targets, reach)
 
 
-def _check_actions(actions: object, state: TensorState, encoding: str) -> torch.Tensor:
+def _check_actions(
+    actions: object, state: TensorState, encoding: str, check_range: bool
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The actions as ``int64`` clamped into range, and where they were out of range."""
     b = state.batch_size
     if not isinstance(actions, torch.Tensor):
         raise InvalidArgumentError(f"actions={describe(actions)}: use an integer tensor of shape ({b},)")
@@ -147,14 +149,15 @@ def _check_actions(actions: object, state: TensorState, encoding: str) -> torch.
         raise InvalidArgumentError(f"actions are on {actions.device}, the state on {state.device}")
     actions = actions.to(torch.int64)
     high = num_actions(state.size, encoding)
-    if bool(((actions < 0) | (actions >= high)).any()):
-        bad = actions[(actions < 0) | (actions >= high)][:5].tolist()
+    outside = (actions < 0) | (actions >= high)
+    if check_range and bool(outside.any()):
+        bad = actions[outside][:5].tolist()
         raise InvalidMoveError(f"actions {bad} are out of range (0 <= action < {high}, encoding={encoding!r})")
-    return actions
+    return actions.clamp(0, high - 1), outside
 
 
 def step(
-    state: TensorState, actions: torch.Tensor, encoding: str = "flat"
+    state: TensorState, actions: torch.Tensor, encoding: str = "flat", *, check_range: bool = True
 ) -> tuple[TensorState, torch.Tensor, torch.Tensor]:
     """One phase of every game: ``(next_state, rewards float32[B, 2], terminated bool[B])``.
 
@@ -162,10 +165,12 @@ def step(
     +1/-1 on the step a game ends, else 0). An illegal action loses for the side that made it;
     a game ends when an arrow leaves the opponent without a queen move. Finished games are left
     as they are (reward 0); ``terminated`` is ``next_state.terminated``. Out-of-range actions
-    raise ``InvalidMoveError`` (``InvalidArgumentError`` for a wrong shape, dtype or device)."""
+    raise ``InvalidMoveError`` (``InvalidArgumentError`` for a wrong shape, dtype or device);
+    ``check_range=False`` skips that check, which reads from the device (a synchronisation):
+    an out-of-range action then loses like any illegal action."""
     check_state(state)
     encoding = check_encoding(encoding)
-    actions = _check_actions(actions, state, encoding)
+    actions, outside = _check_actions(actions, state, encoding, check_range)
     b, n = state.batch_size, state.size
     nn, reach_len = n * n, n - 1
     table = tables(n, state.device)
@@ -189,7 +194,7 @@ def step(
     playing = ~state.terminated
     queen_phase = state.phase == 0
     source_ok = torch.where(queen_phase, flat.gather(1, frm[:, None])[:, 0] == state.side + 1, frm == state.shooter)
-    legal = on_line & clear & source_ok & playing
+    legal = on_line & clear & source_ok & playing & ~outside
     illegal = playing & ~legal
     moves, shots = legal & queen_phase, legal & ~queen_phase
     to = to.clamp(max=nn - 1)

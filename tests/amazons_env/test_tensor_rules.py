@@ -8,6 +8,7 @@ perft(2) from the 8x8 and 10x10 starts equals ``amazons_env.perft``'s. The bigge
 (>= 100,000 positions) is ``benchmarks/tensor_rules_sweep.py``.
 """
 
+import contextlib
 import random
 
 import numpy as np
@@ -36,6 +37,7 @@ from amazons_env.tensor import (
     to_boards,
     where,
 )
+from amazons_env.tensor import reach as tensor_reach
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
@@ -69,6 +71,16 @@ def custom_positions(draw):
 
 
 positions = st.one_of(played_positions(), custom_positions())
+
+
+@contextlib.contextmanager
+def queen_columns(fixed):
+    """With ``fixed``, the CPU runs the accelerators' path: ``MAX_QUEENS`` queen columns, no
+    synchronisation (see ``reach.queen_bound``)."""
+    with pytest.MonkeyPatch.context() as patch:
+        if fixed:
+            patch.setattr(tensor_reach, "queen_bound", lambda device: MAX_QUEENS)
+        yield
 
 
 def env_action(flat_action, encoding, size):
@@ -117,8 +129,13 @@ def play_actions(state, env, obs, info, encoding, rng, steps):
 
 
 @SETTINGS
-@given(positions, st.sampled_from(["flat", "lines"]), st.randoms(use_true_random=False))
-def test_positions_and_their_next_steps_match_the_env(board, encoding, rng):
+@given(positions, st.sampled_from(["flat", "lines"]), st.booleans(), st.randoms(use_true_random=False))
+def test_positions_and_their_next_steps_match_the_env(board, encoding, fixed, rng):
+    with queen_columns(fixed):
+        check_position(board, encoding, rng)
+
+
+def check_position(board, encoding, rng):
     state = from_boards([board])
     if board.is_game_over():
         assert state.terminated.tolist() == [True] and state.winner.tolist() == [1 - int(board.turn)]
@@ -129,10 +146,15 @@ def test_positions_and_their_next_steps_match_the_env(board, encoding, rng):
     play_actions(state, env, obs, info, encoding, rng, steps=4)
 
 
-@pytest.mark.parametrize("encoding", ["flat", "lines"])
-def test_whole_games_replay_in_lock_step_on_a_batch(encoding):
+@pytest.mark.parametrize(("encoding", "fixed"), [("flat", False), ("lines", True)])
+def test_whole_games_replay_in_lock_step_on_a_batch(encoding, fixed):
     """Games of every size, one batch per size, played to the end on the tensors and on one env per
     game: every step's planes, masks, rewards and outcome equal, illegal actions included."""
+    with queen_columns(fixed):
+        replay_games(encoding)
+
+
+def replay_games(encoding):
     rng = random.Random(7)
     for size in range(MIN_SIZE, MAX_SIZE + 1):
         games = 3
@@ -195,6 +217,14 @@ def test_tensor_games_steps_and_resets_some_games():
     obs, mask = games.reset(torch.tensor([True, False, True]))
     assert games.state.phase.tolist() == [0, 1, 0]
     assert torch.equal(obs, observe(games.state, "lines")[0]) and torch.equal(mask, legal_mask(games.state, "lines"))
+
+
+def test_unchecked_out_of_range_actions_lose_like_illegal_ones():
+    state = initial_state(3, 6)
+    actions = torch.tensor([-5, 6**4, int(random_actions(state)[2])])
+    after, rewards, terminated = step(state, actions, check_range=False)
+    assert terminated.tolist() == [True, True, False] and after.winner.tolist() == [1, 1, -1]
+    assert rewards.tolist() == [[-1.0, 1.0], [-1.0, 1.0], [0.0, 0.0]]
 
 
 def test_step_leaves_its_inputs_alone():
