@@ -10,7 +10,14 @@ manifests, arena results, the train-loop state) goes through here:
 * ``atomic_writer`` / ``write_atomic`` / ``write_json``: a write goes to ``NAME.tmp`` in the same
   folder, is flushed to disk (``fsync``), then renamed over ``NAME`` (``os.replace``), so a kill
   at any moment leaves the old file or the new one, never a torn one. The temporary name is fixed,
-  not random, so the next write of the same file replaces what a killed one left.
+  not random, so the next write of the same file replaces what a killed one left. **Links and
+  special files:** a symbolic link at ``NAME`` is written through (its target, wherever it
+  points, is replaced atomically, and the link stays), so a results file kept behind a link is
+  updated; a folder, FIFO, device or socket at ``NAME`` is refused (``InvalidFileError``), never
+  replaced by a regular file (``--html /dev/full`` used to turn the device into a file); a link
+  at ``NAME.tmp`` is removed, not written through. ``check_writable`` is the same path check
+  plus a probe write of ``NAME.tmp``, for a command to refuse an unwritable path (a read-only
+  folder, a name too long) before its work starts, with the operating system's own error.
 * ``checked_path``, ``regular_file``, ``read_json``: reading that trusts nothing: a path that is a
   path, a regular file (not a folder, link or device) of bounded size, UTF-8 JSON that is an
   object, of the expected format version, with the expected keys. Each refusal is an ``error``
@@ -53,6 +60,8 @@ __all__ = [
     "is_sealed",
     "file_sha256",
     "atomic_writer",
+    "writable_target",
+    "check_writable",
     "write_atomic",
     "write_json",
     "checked_path",
@@ -108,20 +117,72 @@ def file_sha256(path: PathLike) -> str:
 # -- atomic writes -------------------------------------------------------------------------------
 
 
+def writable_target(path: PathLike) -> Path:
+    """The file that writing ``path`` replaces: ``path`` itself, or the target of the symbolic
+    link at ``path`` (followed to its end); ``InvalidFileError`` naming ``path`` when what is
+    there is not a regular file (a folder, FIFO, device, socket).
+
+    >>> import tempfile
+    >>> writable_target(tempfile.gettempdir())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    amazons_env.errors.InvalidFileError: cannot write ...: it is a folder, not a regular file
+    """
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return target  # a new file (or a link to one not made yet)
+    except OSError:
+        return target  # the write itself will say what is wrong (a name too long, a folder not there)
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO, device or socket"
+        raise InvalidFileError(f"cannot write {os.fspath(path)!r}: it is {kind}, not a regular file")
+    return target
+
+
+def _temporary(target: Path) -> tuple[Path, int]:
+    """``NAME.tmp`` beside ``target``, opened for writing (a link left there is removed first)."""
+    temporary = target.with_name(target.name + ".tmp")
+    if os.path.islink(temporary):
+        temporary.unlink()
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    return temporary, os.open(temporary, flags, 0o666)
+
+
+def check_writable(path: PathLike) -> None:
+    """Refuse, before any work, a ``path`` that ``atomic_writer`` could not write: what
+    ``writable_target`` refuses, and the operating system's error (naming ``path``) of creating
+    ``NAME.tmp`` there (a read-only or missing folder, no permission, a name too long)."""
+    target = writable_target(path)
+    try:
+        temporary, descriptor = _temporary(target)
+    except OSError as error:
+        raise type(error)(error.errno, error.strerror, os.fspath(path)) from None
+    os.close(descriptor)
+    temporary.unlink(missing_ok=True)
+
+
 @contextmanager
 def atomic_writer(path: PathLike) -> Iterator[IO[bytes]]:
     """A binary handle on ``PATH.tmp`` that becomes ``path`` when the ``with`` block ends
     normally (flushed and ``fsync``-ed first); when the block raises, ``path`` is left as it was
-    and the temporary file removed."""
-    target = Path(path)
-    temporary = target.with_name(target.name + ".tmp")
-    handle = open(temporary, "wb")
+    and the temporary file removed. A link at ``path`` is written through, a special file
+    refused (module docstring)."""
+    target = writable_target(path)
+    temporary, descriptor = _temporary(target)
+    handle = os.fdopen(descriptor, "wb")
     try:
         with handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, target)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        if error.filename is not None or error.errno is None:
+            raise
+        raise type(error)(error.errno, error.strerror, os.fspath(path)) from None  # disk full: name the file
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise

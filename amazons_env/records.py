@@ -59,6 +59,7 @@ from amazons_env.errors import (
     UnreadableFileError,
     describe,
 )
+from amazons_env.files import write_atomic
 from amazons_env.move import Move
 from amazons_env.squares import Color, as_int, check_size
 
@@ -288,10 +289,10 @@ class GameRecord:
     # -- files -------------------------------------------------------------------------------------
 
     def save(self, path: PathLike) -> None:
-        """Write the record to ``path``: SGF if it ends in ``.sgf``, else a move list."""
+        """Write the record to ``path``: SGF if it ends in ``.sgf``, else a move list; atomically
+        (``amazons_env.files.write_atomic``: a link written through, a special file refused)."""
         text = self.to_sgf() if os.fspath(path).lower().endswith(".sgf") else self.to_movelist()
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        write_atomic(path, text)
 
     @classmethod
     def load(cls, path: PathLike, size: Optional[int] = None, max_bytes: int = MAX_RECORD_BYTES) -> "GameRecord":
@@ -304,9 +305,7 @@ class GameRecord:
     @staticmethod
     def save_all(records: Iterable["GameRecord"], path: PathLike) -> None:
         """Write several records to one file as an SGF collection (one game tree per line)."""
-        text = "".join(record.to_sgf() for record in records)
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        write_atomic(path, "".join(record.to_sgf() for record in records))
 
     @classmethod
     def load_all(cls, path: PathLike, max_bytes: int = MAX_RECORD_BYTES) -> list["GameRecord"]:

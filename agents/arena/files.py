@@ -31,7 +31,7 @@ from typing import Any, Optional
 from amazons_env import GameRecord
 from amazons_env.drawing.html import save_game_page
 from amazons_env.errors import InvalidArgumentError, InvalidFileError
-from amazons_env.files import is_sealed, json_sha256, seal, write_json
+from amazons_env.files import check_writable, is_sealed, json_sha256, seal, write_json
 from amazons_env.move_values import VALUES_HEADER, format_values
 from amazons_env.records import read_text
 
@@ -189,6 +189,9 @@ def check_result(result: Any, config: dict[str, Any]) -> Optional[str]:
     return None
 
 
+_PROBE = ".amazons-write-probe"  # the file a folder's writability is tried with (removed at once)
+
+
 def check_paths(
     json_path: Optional[str], records_dir: Optional[str], records_format: str, pages_dir: Optional[str] = None
 ) -> None:
@@ -203,8 +206,12 @@ def check_paths(
         if what != "results file":
             if os.path.exists(path) and not os.path.isdir(path):
                 raise InvalidArgumentError(f"{what} {path!r} is a file")
+            os.makedirs(path, exist_ok=True)  # an OSError names the folder: read-only, a name too long
+            check_writable(os.path.join(path, _PROBE))
         elif os.path.isdir(path) or not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             raise InvalidArgumentError(f"results file {path!r}: a directory, or its folder does not exist")
+        else:
+            check_writable(path)  # a read-only folder or a name too long: refused now, not after a game
 
 
 def record_name(pair: str, index: int) -> str:
