@@ -112,12 +112,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # here, not at the top: amazons_env imports numba, which `amazons --help` does without
     from amazons_env.errors import AmazonsRuntimeError, InvalidArgumentError
 
+    from amazons_cli.compile_notice import compile_notice
+
     try:
         args = build_parser([chosen] if chosen in COMMANDS else None).parse_args(argv)
         seed = getattr(args, "seed", None)  # every command's --seed seeds numpy, which would not name it
         if isinstance(seed, int) and seed < 0:
             raise InvalidArgumentError(f"--seed {seed}: must be a whole number >= 0")
-        return int(args._run(args) or 0)
+        with compile_notice():  # the first run compiles numba kernels for minutes: say so, and why
+            return int(args._run(args) or 0)
     except ValueError as error:  # bad input (AmazonsError is a ValueError): say what was wrong, no traceback
         print(f"amazons {chosen}: error: {error}", file=sys.stderr)
         return INPUT_ERROR

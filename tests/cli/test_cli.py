@@ -113,3 +113,18 @@ def test_agents_marks_the_strongest_and_the_default(capsys):
     out = capsys.readouterr().out
     assert "\nuct-net  [strongest; the default opponent]  " in out and "\nuct  [2nd strongest]  " in out
     assert "Default opponent (play, match, engine): uct-net" in out
+
+
+def test_the_first_run_says_that_kernels_compile_and_the_second_is_quiet(tmp_path):
+    """An empty numba cache (``NUMBA_CACHE_DIR``): the command says why it waits and what it compiled."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_NUM_THREADS="1")
+    command = [sys.executable, "-m", "amazons_cli", "perft", "1", "--size", "5"]
+    first, second = (subprocess.run(command, capture_output=True, text=True, env=env, timeout=600) for _ in "12")
+    assert first.returncode == second.returncode == 0, first.stderr
+    assert first.stderr.startswith("First run: numba compiles the kernels this command uses to machine code, once")
+    assert "\nCompiled " in first.stderr and "numba kernels in" in first.stderr
+    assert second.stderr == "" and second.stdout.split()[0] == first.stdout.split()[0] == "260"
