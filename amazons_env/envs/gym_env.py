@@ -16,6 +16,7 @@ Move.parse('b1-b4/b5', size=6)
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Optional, Union
 
 import gymnasium
@@ -35,10 +36,12 @@ from amazons_env.envs.actions import (
     parse_action,
 )
 from amazons_env.envs.arguments import check_choice, check_seed, parse_color
+from amazons_env.envs.descriptions import caption, why_illegal
+from amazons_env.envs.env_state import EnvState, check_state, frozen_copy, generator_copy
 from amazons_env.envs.opponents import reseed_opponent, resolve_opponent
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError, describe
 from amazons_env.move import Move
-from amazons_env.squares import Color, check_size, square_name
+from amazons_env.squares import Color, check_size
 
 __all__ = [
     "AmazonsEnv",
@@ -259,7 +262,10 @@ class AmazonsEnv(gymnasium.Env):
             code = K.single_step(
                 *self._game, self._dirs, self._pad, self._pub, self._nn, value, obs[None], mask[None], self._legal
             )
-            reason = self._why_illegal(frm, to) if code == K.ILLEGAL else ""
+            illegal = code == K.ILLEGAL
+            reason = (
+                why_illegal(meta, self._queens, self._nq, self._pad, self._pub, self.size, frm, to) if illegal else ""
+            )
         info_extra: dict[str, Any] = {}
         if code == K.ILLEGAL:
             if self.illegal_action == "raise":
@@ -314,7 +320,7 @@ class AmazonsEnv(gymnasium.Env):
         meta = self._meta
         grid = self._cells[self._pad].reshape(self.size, self.size)
         if self.render_mode == "ansi":
-            return render.ansi(grid, self._caption())
+            return render.ansi(grid, caption(meta, self._history, self._pub, self.size))
         last = self._history[-1] if self._history else ()
         shooter = int(self._pub[meta[K.DST]]) if meta[K.PHASE] == 1 and not meta[K.DONE] else None
         if shooter is not None:
@@ -357,6 +363,37 @@ class AmazonsEnv(gymnasium.Env):
         meta = self._require_reset("observation()")
         side = int(meta[K.SIDE]) if perspective is None else int(parse_color(perspective, False))
         return self._observe(side)[0]
+
+    def get_state(self) -> EnvState:
+        """The env's state (``env_state``): restoring it with ``set_state`` makes the next steps
+        those that followed it. A copy: the env never changes it."""
+        self._require_reset("get_state()")
+        colour = None if self.learner_color is None else int(self.learner_color)
+        arrays = tuple(frozen_copy(a) for a in self._game)
+        history, origin = tuple(self._history), self._origin.text()
+        mask, rng = frozen_copy(self._mask), generator_copy(self.np_random)
+        return EnvState(self.size, arrays, mask, origin, history, colour, self.illegal_reason, rng)
+
+    def set_state(self, state: EnvState) -> None:
+        """Put the env back to ``state`` (from ``get_state`` of an env of this size); copies it."""
+        check_state(state, EnvState, self.size)
+        cells, queens, nq, meta = (np.array(a) for a in state.arrays)
+        self._game = (cells, queens, nq, meta)
+        self._cells, self._queens, self._nq, self._meta = (array[0] for array in self._game)
+        self._origin = Board.from_text(state.origin)
+        self._board, self._history = self._origin.copy(), list(state.history)
+        self._mask, self.illegal_reason = np.array(state.mask), state.illegal_reason
+        self.learner_color = None if state.learner_color is None else Color(state.learner_color)
+        self.np_random = generator_copy(state.np_random)
+
+    def clone(self) -> AmazonsEnv:
+        """A new env in this one's state, independent of it but for the opponent (shared: see
+        ``env_state``) and without a window (a ``"human"`` render mode becomes None)."""
+        twin = copy.copy(self)
+        twin._window, twin.render_mode = None, None if self.render_mode == "human" else self.render_mode
+        twin._legal = np.zeros_like(self._legal)
+        twin.set_state(self.get_state())
+        return twin
 
     # -- internals ---------------------------------------------------------------------------------
 
@@ -438,39 +475,3 @@ class AmazonsEnv(gymnasium.Env):
             code = K.step_one(*self._game, 0, self._dirs, self._pad, self._nn, action)
         self._record(move.arrow)
         return code
-
-    def _why_illegal(self, frm: int, to: int) -> str:
-        meta = self._require_reset("step()")
-        side = Color(int(meta[K.SIDE])).name.lower()
-        f, t = square_name(frm, self.size), square_name(to, self.size)
-        if meta[K.PHASE] == 1:
-            shooter = square_name(int(self._pub[meta[K.DST]]), self.size)
-            if frm != self._pub[meta[K.DST]]:
-                return (
-                    f"arrow phase: the arrow must be shot by the queen that just moved, on {shooter} "
-                    f"(from_square {shooter}), not from {f}"
-                )
-            return f"the arrow cannot fly from {f} to {t}: not a queen line or the path is blocked"
-        if core.find_queen(self._queens, self._nq, int(meta[K.SIDE]), self._pad[frm]) < 0:
-            return f"queen phase: there is no {side} queen on {f}"
-        return f"the queen on {f} cannot reach {t}: not a queen line or the path is blocked"
-
-    def _caption(self) -> str:
-        meta = self._require_reset("render()")
-        side = Color(int(meta[K.SIDE])).name.capitalize()
-        last = self._history[-1] if self._history else None
-        last_text = str(Move(*last, self.size)) if last else "none"
-        if meta[K.DONE]:
-            return (
-                f"game over: {Color(int(meta[K.WINNER])).name.capitalize()} won after "
-                f"{int(meta[K.TURNS])} turns; last move {last_text}"
-            )
-        elif meta[K.PHASE] == 1:
-            queen = (
-                f"{square_name(int(self._pub[meta[K.SRC]]), self.size)}-"
-                f"{square_name(int(self._pub[meta[K.DST]]), self.size)}"
-            )
-            state = f"{side} to shoot an arrow (queen moved {queen})"
-        else:
-            state = f"{side} to move a queen"
-        return f"{state}; turn {int(meta[K.TURNS]) + 1}; last move {last_text}"

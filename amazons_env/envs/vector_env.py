@@ -19,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Union
+from typing import Any, Optional, Union
 
 import gymnasium
 import numba
@@ -31,18 +31,16 @@ from amazons_env import core
 from amazons_env.board import Board
 from amazons_env.envs import batch_kernels as B
 from amazons_env.envs import kernels as K
-from amazons_env.envs.actions import ActionCodec, action_to_str, move_to_actions
+from amazons_env.envs.actions import ActionCodec, action_to_str
 from amazons_env.envs.arguments import check_choice, check_seed, parse_color
-from amazons_env.envs.opponents import plays_moves, reseed_opponent, resolve_opponent
+from amazons_env.envs.batch_opponents import BatchGames, BatchPolicy
+from amazons_env.envs.env_state import VectorEnvState, check_state, frozen_copy, generator_copy
+from amazons_env.envs.opponents import vector_opponent
 from amazons_env.envs.vector_arguments import MAX_ENVS, check_autoreset_mode, check_num_envs, check_num_threads
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, describe
 from amazons_env.squares import check_size
 
 __all__ = ["AmazonsVectorEnv", "BatchPolicy", "MAX_ENVS"]
-
-BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
-"""``policy(obs, mask) -> actions``: planes ``int8[k, 9, N, N]`` and masks ``[k, A]`` of ``k``
-games (in the env's action encoding and mask dtype) to ``k`` legal actions."""
 
 
 class AmazonsVectorEnv(VectorEnv):
@@ -59,12 +57,18 @@ class AmazonsVectorEnv(VectorEnv):
 
     **Opponent.** Without one (default), both sides are played through ``step`` (self-play) and
     ``rewards[i]`` belongs to the side that acted. ``opponent=`` makes every game single-agent:
-    an agent spec for ``agents.make`` (one agent per game, e.g. ``"random"``), an ``Agent``
-    (one object shared by all games: its ``reset()`` runs whenever any game restarts) or a
-    batched policy ``policy(obs, mask) -> actions`` (called once per half-turn with the games
-    where it is to move; e.g. a frozen copy of the learner's net). It
-    replies inside ``step``; ``rewards`` and ``player`` are the learner's, whose colour is
-    ``learner_color`` (``"white"``, ``"black"`` or ``"random"``, drawn per game at every reset).
+    an agent spec, played by a batched opponent where there is one (``"random"``, ``"greedy"``,
+    ``"uct:sims=N"``: one numba call for all games, on ``num_threads`` threads;
+    ``amazons_env.envs.batch_opponents``) and else by one ``agents.make`` agent per game; a
+    ``BatchOpponent``; an ``Agent`` (one object shared by all games: its ``reset()`` runs whenever
+    any game restarts) or a list of ``num_envs`` of them (one per game); or a batched policy
+    ``policy(obs, mask) -> actions`` (called once per half-turn with the games where it is to
+    move; e.g. a frozen copy of the learner's net). A seeded env replays the same games with a
+    batched opponent; a timed agent (``"uct"``, ``"alphabeta:time=..."``) searches as far as the
+    machine's load lets it, so its games are not reproducible: give it a node budget
+    (``"uct:sims=N"``, ``"alphabeta:depth=N"``). It replies inside ``step``; ``rewards`` and
+    ``player`` are the learner's, whose colour is ``learner_color`` (``"white"``, ``"black"`` or
+    ``"random"``, drawn per game at every reset).
     The last observation of a game is from the learner's side, as in ``AmazonsEnv``.
 
     **Autoreset** is gymnasium's default ``NEXT_STEP`` mode: the step after a game ends resets it
@@ -105,6 +109,8 @@ class AmazonsVectorEnv(VectorEnv):
         mask_dtype: str = "int8",
         autoreset_mode: Union[str, AutoresetMode] = AutoresetMode.NEXT_STEP,
     ) -> None:
+        # what ``clone`` builds its twin from (then it copies the state in)
+        self._arguments = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         self.num_envs = check_num_envs(num_envs)
         check_choice("illegal_action", illegal_action, ("lose", "raise"))
         if render_mode is not None:
@@ -122,7 +128,7 @@ class AmazonsVectorEnv(VectorEnv):
         self.render_mode = None
         self._codec = codec = ActionCodec(n, action_encoding, mask_dtype, obs_mode)
         self._learner_choice = parse_color(learner_color, allow_random=True)
-        self._opponents, self._policy = self._make_opponents(opponent)
+        self._opponent, self._policy = vector_opponent(opponent, self.num_envs, n, self.num_threads)
         self.opponent = opponent
         b = self.num_envs
         nn = self._nn = n * n
@@ -156,7 +162,9 @@ class AmazonsVectorEnv(VectorEnv):
         self._winner = np.full(b, -1, np.int64)  # the info key: the winner of a game that has just ended
         self._learner = np.zeros(b, np.int64)
         self._opp_actions = np.zeros(b, np.int64)
-        self._pending = np.zeros(b, np.int64)  # an agent opponent's arrow, chosen with its queen move
+        self._games = BatchGames(
+            self._cells, self._queens, self._nq, self._meta, self._legal, n, self._dirs, self._pad, self._pub
+        )
         # masks in the chosen encoding and dtype: the kernel's own buffer when that is flat
         self._out_masks = (self._masks if codec.flat else np.zeros((b, codec.n), np.int8)).view(codec.mask_dtype)
         views = {
@@ -221,9 +229,8 @@ class AmazonsVectorEnv(VectorEnv):
                 if not self._started and not which.all():
                     raise gymnasium.error.ResetNeeded("the first reset must reset every game")
         super().reset(seed=seed)  # after the checks: a refused reset changes nothing
-        if seed is not None and self._opponents is not None:
-            for agent in self._opponents:
-                reseed_opponent(agent, int(self.np_random.integers(2**63)))
+        if seed is not None and self._opponent is not None:
+            self._opponent.seed(int(self.np_random.integers(2**63)))
         B.reset_batch(
             self._cells,
             self._queens,
@@ -301,25 +308,41 @@ class AmazonsVectorEnv(VectorEnv):
         """The masks of all games, ``[num_envs, A]`` in the env's encoding and dtype (a copy)."""
         return self._out_masks.copy()
 
+    # -- state for planning ------------------------------------------------------------------------
+
+    _STATE_ARRAYS = ("cells", "queens", "nq", "meta", "obs", "masks", "legal", "rewards", "player_rewards",
+                     "terminated", "truncated", "illegal", "winner", "learner")  # fmt: skip
+
+    def get_state(self) -> VectorEnvState:
+        """The state of every game (``env_state``): ``set_state`` of it makes the next steps those
+        that followed it, the batched opponent's replies included. A copy."""
+        arrays = {name: frozen_copy(getattr(self, "_" + name)) for name in self._STATE_ARRAYS}
+        mine = self._opponent.get_state() if self._opponent is not None else None
+        return VectorEnvState(self.size, self.num_envs, self._started, arrays, generator_copy(self.np_random), mine)
+
+    def set_state(self, state: VectorEnvState) -> None:
+        """Put every game back to ``state`` (from ``get_state`` of an env of this size and
+        ``num_envs``); copies it."""
+        check_state(state, VectorEnvState, self.size, self.num_envs)
+        for name in self._STATE_ARRAYS:
+            np.copyto(getattr(self, "_" + name), state.arrays[name])
+        self._started, self.np_random = state.started, generator_copy(state.np_random)
+        if self._opponent is not None:
+            self._opponent.set_state(state.opponent)
+        self._refresh_masks()
+
+    def clone(self) -> AmazonsVectorEnv:
+        """A new env with this one's arguments, in its state. An opponent given as a spec is
+        made again (the clone's own); one given as an object is shared (``env_state``)."""
+        twin = type(self)(**self._arguments)
+        twin.set_state(self.get_state())
+        return twin
+
     # -- internals ---------------------------------------------------------------------------------
 
     @property
     def _has_opponent(self) -> bool:
-        return self._opponents is not None or self._policy is not None
-
-    def _make_opponents(self, opponent: Any) -> tuple[Optional[list], Optional[BatchPolicy]]:
-        if opponent is None:
-            return None, None
-        if isinstance(opponent, str):
-            return [resolve_opponent(opponent) for _ in range(self.num_envs)], None
-        if plays_moves(opponent):
-            return [opponent] * self.num_envs, None
-        if callable(opponent):
-            return None, opponent
-        raise InvalidArgumentError(
-            f"opponent={describe(opponent)}: use an agent spec, an object with "
-            "select_move(board) or a batched policy policy(obs, mask) -> actions"
-        )
+        return self._opponent is not None or self._policy is not None
 
     def _check_actions(self, actions: Any) -> np.ndarray:
         """``actions`` as a contiguous ``int64`` array (the one layout the kernels are compiled
@@ -355,23 +378,21 @@ class AmazonsVectorEnv(VectorEnv):
             return
         choice = self._learner_choice
         self._learner[games] = self.np_random.integers(2, size=len(games)) if choice == "random" else int(choice)
-        if self._opponents is not None:
-            for i in games:
-                reseed_opponent(self._opponents[i], None)
+        if self._opponent is not None:
+            self._opponent.new_games(which)
 
     def _opponent_moves(self) -> None:
         """Let the opponent play its turn (two half-turns) in every running game where it is to move."""
-        meta, policy, opponents = self._meta, self._policy, self._opponents
+        meta, policy = self._meta, self._policy
         for _ in range(2):
             games = np.flatnonzero((meta[:, K.DONE] == 0) & (meta[:, K.SIDE] != self._learner))
             if not len(games):
                 return
             if policy is not None:
                 self._opp_actions[games] = self._policy_actions(policy, games)
-            elif opponents is not None and meta[games[0], K.PHASE] == 0:
-                self._agent_actions(opponents, games)
-            else:  # the arrows of the moves chosen in the queen phase
-                self._opp_actions[games] = self._pending[games]
+            else:
+                assert self._opponent is not None  # called only when the env has an opponent
+                self._opponent.act(self._games, games, self._opp_actions)
             B.step_some(
                 games,
                 self._cells,
@@ -406,23 +427,6 @@ class AmazonsVectorEnv(VectorEnv):
             k = int(np.argmin(legal))
             raise IllegalMoveError(f"opponent policy chose illegal action {int(chosen[k])} in game {int(games[k])}")
         return flat
-
-    def _agent_actions(self, opponents: list, games: np.ndarray) -> None:
-        """Queen actions of the agents' moves into ``_opp_actions``, their arrows into ``_pending``."""
-        n = self.size
-        for i in games:
-            cells = self._cells[i][self._pad]
-            board = Board.from_squares(
-                n,
-                np.flatnonzero(cells == core.WHITE_QUEEN),
-                np.flatnonzero(cells == core.BLACK_QUEEN),
-                np.flatnonzero(cells == core.ARROW),
-                int(self._meta[i, K.SIDE]),
-            )
-            move = opponents[i].select_move(board)
-            if not board.is_legal(move):
-                raise IllegalMoveError(f"opponent {opponents[i]!r} chose illegal move {move} in {board.text()!r}")
-            self._opp_actions[i], self._pending[i] = move_to_actions(move)
 
     def _learner_outcomes(self, was_done: np.ndarray) -> None:
         """Rewards, terminations and final observations from the learner's side, after the

@@ -43,7 +43,8 @@ state arrays, a fresh root, the compaction of a kept subtree), ``expansion`` (a 
 scored and given priors), ``simulation`` (``run``: selection, leaf values, backup and proofs) and
 ``visited`` (the often visited nodes and their positions, for an evaluator run between two ``run``s,
 and its values backed up), ``leaves`` (the positions ``run`` records for an evaluator, and the values it
-gives them put in place), ``batches`` (a search whose positions an evaluator values in batches), ``lines``
+gives them put in place), ``batches`` (a search whose positions an evaluator values in batches),
+``forest`` (many searches, a tree per root, in one call: the vector env's batched ``uct`` opponent), ``lines``
 (names of nodes that outlive their rows) and ``priors`` (an outside policy's priors mixed into a node's children).
 Every name is importable from the package itself (``from agents.search import uct_tree as T``).
 
@@ -74,7 +75,7 @@ Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s ch
 (800, 800, 800)
 """
 
-from agents.search.uct_tree import batches, leaves
+from agents.search.uct_tree import batches, forest, leaves
 from agents.search.uct_tree.expansion import expand, expand_nodes
 from agents.search.uct_tree.nodes import (
     ARROW,
@@ -188,6 +189,7 @@ __all__ = [
     "expand_nodes",
     "leaves",
     "batches",
+    "forest",
     "compact",
     "visited",
     "back_up",

@@ -1,0 +1,218 @@
+"""Batched opponents for ``AmazonsVectorEnv``: every game's reply in one numba call.
+
+``batch_opponent(spec, size, num_threads)`` is the factory the vector env finds through the
+``amazons_env.batch_opponents`` entry point (``amazons_env.envs.opponents``); it returns None for
+a spec it has no batched form of, and the env then gives each game its own agent.
+
+* ``random``: ``amazons_env.envs.batch_opponents.UniformRandom`` (a random queen move, then a
+  random arrow: it needs only the env's legal lists, so it lives with the env).
+* ``greedy`` (options ``eval``, an evaluator with a numba kernel, default ``territory``; ``kq``, the
+  queen moves kept before arrows are scored, default 0 = all): the one-ply territory greedy. Each
+  game's move is the best of ``alphabeta_kernel.candidates`` (every queen move scored by the
+  evaluation after it, the best ``kq`` kept, each of their arrows scored after the whole move):
+  with ``kq=0`` the move maximising the evaluation after it. Deterministic (ties: the order the
+  candidates list them in).
+* ``uct:sims=N`` (and ``uct``'s other options): ``uct_tree.forest.search_roots``, the ``uct``
+  agent's search of each game's position from a fresh tree. Only with a node budget: ``uct``
+  with ``time`` (or no budget, 1 s a move) stays one agent per game, whose games depend on the
+  machine's load and are therefore not reproducible. ``threads=K`` (or the env's ``num_threads``,
+  whichever is larger) searches slices of the games on ``K`` threads (``search_roots`` releases
+  the GIL); the seeds of the searches come from the opponent's generator, so the moves do not
+  depend on the threads.
+
+>>> from amazons_env.envs.vector_env import AmazonsVectorEnv
+>>> envs = AmazonsVectorEnv(8, size=6, opponent="uct:sims=20")
+>>> type(envs._opponent).__name__
+'BatchUCT'
+>>> _ = envs.reset(seed=0)
+>>> obs, rewards, terminated, truncated, infos = envs.step(envs.sample_legal_actions())
+>>> obs, rewards, terminated, truncated, infos = envs.step(envs.sample_legal_actions())
+>>> infos["move_number"].tolist() == [2] * 8   # every game: our move and uct's reply
+True
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Optional
+
+import numpy as np
+from numba import njit, types
+
+from amazons_env import Board, core
+from amazons_env.envs.batch_opponents import BatchGames, BatchOpponent, UniformRandom
+from amazons_env.envs.kernels import PHASE, SIDE
+
+from agents.evaluation.evaluator import KERNEL_TYPE, Evaluator, make_evaluator
+from agents.options import OptionError
+from agents.registry import make, parse_spec
+from agents.search import uct_tree as T
+from agents.search.alphabeta_kernel import candidates
+from agents.search.uct import PRIORS, UCT
+from agents.search.uct_tree.expansion import SCRATCH_TYPES
+from agents.search.uct_tree.forest import scratch, search_roots
+
+__all__ = ["batch_opponent", "WholeMoves", "BatchGreedy", "BatchUCT", "greedy_moves"]
+
+#: rows of one game's tree at most (a root of ``uct:sims=N`` needs at most ``1 + N * MAX_KIDS``)
+MAX_TREE_ROWS = 1 << 16
+GREEDY_OPTIONS = ("eval", "kq")
+
+
+def batch_opponent(spec: str, size: int, num_threads: int = 1) -> Optional[BatchOpponent]:
+    """The batched opponent of ``spec`` (module docstring), None if it has none."""
+    name, options = parse_spec(spec)
+    if name == "random":
+        unknown = set(options) - {"seed"}
+        if unknown:
+            raise OptionError(f"spec {spec!r}: random takes only seed=, not {', '.join(sorted(unknown))}")
+        return UniformRandom(options.get("seed"))
+    if name == "greedy":
+        unknown = set(options) - set(GREEDY_OPTIONS)
+        if unknown:
+            raise OptionError(f"spec {spec!r}: greedy takes {', '.join(GREEDY_OPTIONS)}, not {', '.join(unknown)}")
+        kq = options.get("kq", 0)
+        if isinstance(kq, bool) or not isinstance(kq, int) or kq < 0:
+            raise OptionError(f"spec {spec!r}: kq={kq!r} must be a whole number >= 0")
+        return BatchGreedy(make_evaluator(options.get("eval", "territory")), kq, size, num_threads)
+    if name == "uct" and "sims" in options and "time" not in options:
+        agent = make(spec)
+        assert isinstance(agent, UCT)
+        return BatchUCT(agent, size, max(num_threads, agent.threads))
+    return None
+
+
+class WholeMoves(BatchOpponent):
+    """A batched opponent that chooses whole moves in the queen phase (``choose``: padded
+    ``(from, to, arrow)`` of each game listed) and plays their arrows in the arrow phase, its
+    work split in slices over ``threads`` threads."""
+
+    def __init__(self, size: int, threads: int) -> None:
+        self.size, self.threads = size, threads
+        self._rng = np.random.default_rng()
+        self._pending = np.zeros(0, np.int64)  # each game's arrow action, grown to the env's games
+        self._pool: Optional[ThreadPoolExecutor] = None
+
+    def choose(self, games: BatchGames, which: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
+        """Write the move of each game ``which[k]`` into ``out[k]`` (padded squares)."""
+        raise NotImplementedError
+
+    def slices(self, count: int, work: Callable[[int, int, int], None]) -> None:
+        """``work(lo, hi, thread)`` over ``0..count`` in ``threads`` contiguous slices, the first here."""
+        parts = max(1, min(self.threads, count))
+        bounds = [count * p // parts for p in range(parts + 1)]
+        if parts > 1 and self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="batch-opponent")
+        others = [self._pool.submit(work, bounds[p], bounds[p + 1], p) for p in range(1, parts)] if self._pool else []
+        work(bounds[0], bounds[1], 0)
+        for future in others:
+            future.result()
+
+    def act(self, games: BatchGames, which: np.ndarray, out: np.ndarray) -> None:
+        if len(self._pending) < games.meta.shape[0]:
+            self._pending = np.zeros(games.meta.shape[0], np.int64)
+        if games.meta[which[0], PHASE] != 0:
+            out[which] = self._pending[which]
+            return
+        moves = np.empty((len(which), 3), np.int64)
+        self.choose(games, which, self._rng.integers(1, 1 << 62, size=len(which)), moves)
+        public, nn = games.pub, games.size * games.size
+        frm, to, arrow = public[moves[:, 0]], public[moves[:, 1]], public[moves[:, 2]]
+        out[which] = frm * nn + to
+        self._pending[which] = to * nn + arrow
+
+    def seed(self, seed: int) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def get_state(self) -> Any:
+        return self._rng.bit_generator.state, self._pending.copy()
+
+    def set_state(self, state: Any) -> None:
+        self._rng.bit_generator.state, pending = state
+        self._pending = np.array(pending)
+
+
+_GREEDY_ARGS = (
+    types.uint8[:, ::1],
+    types.int64[:, :, ::1],
+    types.int64[:, ::1],
+    types.int64[::1],
+    types.int64[::1],
+    types.int64,
+    types.int64,
+    types.int64[::1],
+    KERNEL_TYPE,
+    types.float64[::1],
+    types.int64,
+    *SCRATCH_TYPES,
+    types.int64[:, ::1],
+)
+
+
+# typed with the kernel's first-class type, as the searches are (``evaluator``: cached once for
+# every evaluator); nogil: slices of a batch run on threads
+@njit(types.void(*_GREEDY_ARGS), cache=True, nogil=True)
+def greedy_moves(cells, queens, nq, sides, games, lo, hi, dirs, kernel, params, kq, moves, scores, qm, qs, stats, out):
+    """``out[k]``: the best candidate move (padded squares) of game ``games[k]`` for ``k`` in
+    ``lo..hi`` (``alphabeta_kernel.candidates`` with ``kq`` queen moves kept; ``stats`` from
+    ``search_stats``, without a deadline)."""
+    for k in range(lo, hi):
+        g = games[k]
+        position = (cells[g].copy(), queens[g].copy(), nq[g].copy(), sides[g], dirs)
+        candidates(*position, kernel, params, kq, moves, scores, qm, qs, stats)  # > 0: the game is running
+        out[k, :] = moves[0, :]
+
+
+class BatchGreedy(WholeMoves):
+    """``greedy``: the one-ply territory greedy (module docstring)."""
+
+    def __init__(self, evaluator: Evaluator, kq: int, size: int, threads: int = 1) -> None:
+        if evaluator.kernel is None:
+            raise OptionError(f"greedy: eval={evaluator.name!r} has no numba kernel")
+        super().__init__(size, threads)
+        self.evaluator, self.kq = evaluator, kq
+        self._scratch = [scratch(size)[:5] for _ in range(threads)]
+
+    def choose(self, games: BatchGames, which: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
+        position = (games.cells, games.queens, games.nq, np.ascontiguousarray(games.meta[:, SIDE]), which)
+        evaluation = (games.dirs, self.evaluator.kernel, self.evaluator.params_for(self.size), self.kq)
+
+        def work(lo: int, hi: int, thread: int) -> None:
+            greedy_moves(*(*position, lo, hi, *evaluation, *self._scratch[thread], out))
+
+        self.slices(len(which), work)
+
+
+class BatchUCT(WholeMoves):
+    """``uct:sims=N``: ``agent``'s search (its options) of every game's position from a fresh tree
+    (module docstring)."""
+
+    def __init__(self, agent: UCT, size: int, threads: int = 1) -> None:
+        super().__init__(size, threads)
+        assert agent.limit.simulations is not None  # batch_opponent makes one for sims= specs only
+        self.agent, self.sims = agent, int(agent.limit.simulations)
+        icfg = agent.icfg.copy()
+        icfg[T.FAST] = PRIORS[agent._prior(size)]
+        icfg[T.VLOSS] = 0  # one thread per tree
+        # the vector env's games start from ``Board(size)``: its queens, as the agent counts them
+        most, reach = int(Board(size).queen_counts.max()), 4 * (size - 1)
+        split = agent.tree == "split"
+        icfg[T.MAX_KIDS] = most * reach if split else (icfg[T.KQ] * reach if icfg[T.KQ] else core.max_moves(size, most))
+        self.icfg = icfg
+        self.rows = min(MAX_TREE_ROWS, 1 + self.sims * int(icfg[T.MAX_KIDS]))
+        self._trees: tuple[np.ndarray, np.ndarray] = (np.empty((0, T.NI), np.int32), np.empty((0, T.NF)))
+        self._scratch = [scratch(size) for _ in range(threads)]
+
+    def choose(self, games: BatchGames, which: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
+        ni, nf = self._trees
+        need = len(which) * self.rows
+        if ni.shape[0] < need:  # grown to the most games searched at once
+            ni, nf = self._trees = np.empty((need, T.NI), np.int32), np.empty((need, T.NF))
+        position = (games.cells, games.queens, games.nq, np.ascontiguousarray(games.meta[:, SIDE]), which)
+        evaluator = self.agent.evaluator
+        search = (games.dirs, evaluator.kernel, evaluator.params_for(self.size), self.agent.fcfg, self.icfg, ni, nf)
+
+        def work(lo: int, hi: int, thread: int) -> None:
+            search_roots(*(*position, lo, hi, *search, self.rows, self.sims, seeds, *self._scratch[thread], out))
+
+        self.slices(len(which), work)
