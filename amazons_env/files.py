@@ -189,9 +189,24 @@ def atomic_writer(path: PathLike) -> Iterator[IO[bytes]]:
 
 
 def write_atomic(path: PathLike, data: Union[bytes, str]) -> None:
-    """Write ``data`` (text is written as UTF-8) to ``path`` atomically (``atomic_writer``)."""
+    """Write ``data`` (text is written as UTF-8) to ``path`` atomically (``atomic_writer``); text
+    that UTF-8 cannot hold (a lone surrogate) is refused naming the file, before it is touched.
+
+    >>> write_atomic("page.html", "a " + chr(0xDC80) + " b")
+    Traceback (most recent call last):
+    ...
+    amazons_env.errors.InvalidFileError: cannot write 'page.html': character 2 is '\udc80', which UTF-8 cannot hold
+    """
+    if isinstance(data, str):
+        try:
+            data = data.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise InvalidFileError(
+                f"cannot write {os.fspath(path)!r}: character {error.start} is "
+                f"{data[error.start : error.start + 1]!r}, which UTF-8 cannot hold"
+            ) from None
     with atomic_writer(path) as handle:
-        handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+        handle.write(data)
 
 
 def write_json(
