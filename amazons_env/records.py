@@ -42,7 +42,6 @@ path)`` and ``GameRecord.load_all(path)``.
 
 from __future__ import annotations
 
-import io
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -73,6 +72,7 @@ _STRUCTURAL = ("Size", "Start", "Result")
 _KEY_RE = re.compile(r"[A-Za-z][\w-]*\Z")
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*\Z')
 _NUMBER_RE = re.compile(r"[0-9]+\.+")
+_TAG_START_RE = re.compile(r"[^\S\n]*\[")  # a tag line starts with '[' (after blanks)
 _PIECE_RE = re.compile(r"[#;{}]|[^#;{}\s]+|\s+")  # a move list line's pieces, read one at a time
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -402,19 +402,22 @@ def _movelist_fields(
 
 def _movelist_items(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
     """A move list's tags ``("tag", (key, value), line)`` and its other words (moves, results)
-    ``("word", text, line)``, comments and move numbers left out, as they are read."""
-    depth = opened = 0
-    for line_no, raw in enumerate(io.StringIO(text), 1):
-        raw = raw.rstrip("\n")
-        if depth == 0 and raw.strip().startswith("["):
-            m = _TAG_RE.match(raw.strip())
+    ``("word", text, line)``, comments and move numbers left out, as they are read (by position
+    in ``text``: a long line is never copied whole)."""
+    depth = opened = pos = line_no = 0
+    while pos <= len(text):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        line_no += 1
+        if depth == 0 and _TAG_START_RE.match(text, pos, end):
+            raw = text[pos:end].strip()
+            m = _TAG_RE.match(raw)
             if m is None:
-                raise InvalidMoveError(
-                    f'{sgf.where(source, line_no)}: {describe(raw.strip())} is not a tag like [Size "10"]'
-                )
+                raise InvalidMoveError(f'{sgf.where(source, line_no)}: {describe(raw)} is not a tag like [Size "10"]')
             yield "tag", (m.group(1), _unquote(m.group(2))), line_no
+            pos = end + 1
             continue
-        for piece in _PIECE_RE.finditer(raw):
+        for piece in _PIECE_RE.finditer(text, pos, end):
             word = piece.group()
             if word == "{":
                 depth, opened = depth + 1, line_no
@@ -431,6 +434,7 @@ def _movelist_items(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
                     word = _NUMBER_RE.sub("", word, count=1)
                 if word:
                     yield "word", word, line_no
+        pos = end + 1
     if depth:
         raise InvalidMoveError(f"{sgf.where(source, opened)}: comment '{{' is never closed")
 
