@@ -26,6 +26,11 @@ OPTIONAL_EXTRAS = {
     "torchrl": "rl",
     "tianshou": "rl",
     "supersuit": "rl",
+    # RLlib's own dependencies (ray alone is the ray extra)
+    "tree": "rllib",
+    "lz4": "rllib",
+    "pyarrow": "rllib",
+    "pandas": "rllib",
 }
 
 

@@ -49,10 +49,17 @@ SLOW: dict[str, tuple[str, ...]] = {
     "amazons_env/test_torchrl_client.py": ("test_gym_env_with_num_envs_runs_through_game_ends",),
     "amazons_env/test_core_reference.py": ("test_symmetries_preserve_counts_and_map_legal_moves",),
     # RL libraries' training loops through the adapters (amazons_env.adapters)
-    "amazons_env/test_adapters_sb3.py": ("test_maskable_ppo_trains_with_the_extractor_and_never_takes_an_illegal_action",),
+    "amazons_env/test_adapters_sb3.py": (
+        "test_maskable_ppo_trains_with_the_extractor_and_never_takes_an_illegal_action",
+    ),
     "amazons_env/test_adapters_tianshou.py": (
         "test_dqn_against_an_opponent_trains_masked_and_would_not_without_the_mask",
         "test_two_dqns_play_each_other_through_pettingzoo_without_an_illegal_move",
+    ),
+    "amazons_env/test_adapters_rllib.py": ("test_one_ppo_iteration_with_both_players_takes_only_legal_actions",),
+    "amazons_env/test_adapters_supersuit.py": ("test_maskable_ppo_trains_on_stacked_planes_with_legal_actions_only",),
+    "amazons_env/test_adapters_torchrl.py": (
+        "test_ppo_from_torchrl_objects_trains_on_the_vector_env_with_legal_actions_only",
     ),
     # killed and resumed runs
     "training/test_faults.py": (
@@ -62,6 +69,7 @@ SLOW: dict[str, tuple[str, ...]] = {
     "training/test_loop.py": (
         "test_loop_resumes_after_an_interruption",
         "test_the_command_prints_every_stage_and_gate_and_resumes",
+        "test_ctrl_c_stops_the_command_in_one_line_and_a_rerun_completes_it",
     ),
 }
 # fixtures that make every test using them slow
