@@ -260,3 +260,41 @@ def test_the_command_prints_every_stage_and_gate_and_resumes(tmp_path, capsys):
     assert {"white_wins", "black_wins", "elo_diff_low", "elo_diff_high"} <= set(header) <= set(state["gates"][-1])
     row = state["gates"][-1]
     assert row["white_wins"] + row["black_wins"] == row["wins"] and row["white_games"] + row["black_games"] == 2
+
+
+def test_ctrl_c_stops_the_command_in_one_line_and_a_rerun_completes_it(tmp_path):
+    """SIGINT (Ctrl-C) mid-run: exit code 130, one line, no traceback; the finished stages stay done
+    and their data is kept as it was (the bootstrap's shards are not played again)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from training.data.shards import read_manifest
+
+    args = ["train-loop", str(tmp_path), "--size", "5", "--bootstrap-games", "2", "--bootstrap-agent", "uct:sims=20"]
+    args += ["--games", "4", "--games-per-shard", "1", "--sims", "4", "--channels", "4", "--blocks", "1"]
+    args += ["--epochs", "1", "--gate-games", "2", "--gate-sims", "4", "--device", "cpu", "--generations", "2"]
+    env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    command = [sys.executable, "-m", "amazons_cli", *args, "--no-progress"]
+    driver = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while driver.poll() is None and time.monotonic() < deadline:
+        if (tmp_path / loop.STATE).exists() and "train-0" in loop.read_state(tmp_path)["done"]:
+            break
+        time.sleep(0.02)
+    assert driver.poll() is None, f"the run ended before Ctrl-C: {driver.communicate()[1][-2000:]}"
+    driver.send_signal(signal.SIGINT)
+    _, errors = driver.communicate(timeout=120)
+    # the last line (a first run may say before it that numba compiled kernels)
+    assert driver.returncode == 130 and errors.strip().splitlines()[-1] == "amazons train-loop: interrupted", errors
+    assert "Traceback" not in errors
+    stopped = loop.read_state(tmp_path)["done"]
+    assert stopped[:2] == ["bootstrap", "train-0"] and "gate-2" not in stopped
+    bootstrap = read_manifest(tmp_path / "bootstrap")
+    from amazons_cli.main import main
+
+    assert main([*args, "--no-progress"]) == 0
+    assert loop.read_state(tmp_path)["done"][: len(stopped)] == stopped
+    assert loop.read_state(tmp_path)["done"][-1] == "gate-2" and read_manifest(tmp_path / "bootstrap") == bootstrap
