@@ -24,6 +24,7 @@ _SQ = r"([a-l](?:1[0-2]|[1-9]))"
 # so matching is linear in the text (``\s*[-x]?\s*`` backtracks quadratically on "a1" + spaces).
 _STANDARD_RE = re.compile(rf"{_SQ}\s*+[-x]?\s*+{_SQ}\s*+[/(]\s*+{_SQ}\)?\Z")
 _FSF_RE = re.compile(rf"{_SQ}{_SQ},{_SQ}{_SQ}\Z")
+NOT_A_MOVE = "a queen must leave its square, and its arrow the queen's new square"
 
 
 @dataclass(frozen=True, order=True)
@@ -52,10 +53,7 @@ class Move:
                 raise InvalidMoveError(f"{name}={describe(given)} is not a square of a {size}x{size} board")
             object.__setattr__(self, name, value)  # numpy ints become plain ints
         if self.from_square == self.to_square or self.to_square == self.arrow:
-            raise InvalidMoveError(
-                f"Move({self.from_square}, {self.to_square}, {self.arrow}, size={self.size}) "
-                f"({self}) is not a move: a queen must move, and its arrow must fly"
-            )
+            raise InvalidMoveError(f"{self} is not a move: {NOT_A_MOVE}")
 
     @classmethod
     def parse(cls, text: str, size: int = 10) -> "Move":
@@ -81,9 +79,11 @@ class Move:
                 )
         try:
             frm, to, arrow = (parse_square(name, size) for name in names)
-            return cls(frm, to, arrow, size)
         except InvalidMoveError as error:
             raise InvalidMoveError(f"{describe(text)}: {error}") from None
+        if frm == to or to == arrow:  # said in the words typed
+            raise InvalidMoveError(f"{describe(text)} is not a move: {NOT_A_MOVE}")
+        return cls(frm, to, arrow, size)
 
     def __str__(self) -> str:
         f, t, a = (square_name(s, self.size) for s in (self.from_square, self.to_square, self.arrow))

@@ -1,7 +1,7 @@
 """Playing against an agent in the terminal (``amazons play``).
 
-``TerminalGame`` shows the position after every turn (a diagram with coordinates, whose turn it
-is, the last move) and reads the human's input one line at a time: a move in either notation
+``TerminalGame`` shows the position after every turn (a diagram with coordinates, the last move's
+squares bracketed, whose turn it is) and reads the human's input one line at a time: a move in either notation
 (``d1-d6/g9`` or Fairy-Stockfish's ``d1d6,d6g9``), a move in two halves (the slide ``d1-d6``,
 then the arrow square ``g9``), a square (its queen's legal targets), or a command (``undo``,
 ``resign``, ``save FILE``, ``hint``, ``eval``, ``help``, ``quit``). ``hint`` and ``eval`` ask a
@@ -31,6 +31,8 @@ from typing import Callable, Optional, TextIO
 import numpy as np
 
 from amazons_env import Board, Color, GameRecord, Move, parse_square, square_name
+from amazons_env.core import ARROW, BLACK_QUEEN, EMPTY, WHITE_QUEEN
+from amazons_env.drawing.render import ansi
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError
 
 from agents.arena import with_option
@@ -50,23 +52,51 @@ __all__ = [
     "make_player",
     "short_name",
     "thinking_text",
-    "HELP_TEXT",
+    "help_text",
+    "diagram",
 ]
 
 _SQ = r"[a-l](?:1[0-2]|[1-9])"
 _SQUARE_RE = re.compile(_SQ)
 _SLIDE_RE = re.compile(rf"({_SQ})\s*[-x]?\s*({_SQ})")
 
-HELP_TEXT = """\
-Moves:   d1-d6/g9 or d1d6,d6g9  the queen on d1 moves to d6 and shoots an arrow to g9
-         d1-d6, then g9         the same move in two halves (the arrow's targets are listed)
-         d1                     the squares the queen on d1 can move to
+COMMANDS_HELP = """\
 Commands: undo (take back your last move and the reply; while a move is half made: cancel it),
          resign, save FILE (FILE.sgf is saved as SGF, any other name as a move list),
          hint (the engine's best move for you and its value, in the engine's time),
          eval (the value and, for uct, the most visited moves with their shares),
          hint ENGINE, eval ENGINE (ask another engine, e.g. hint uct:time=2),
          board (show the position again), help, quit"""
+
+
+def help_text(size: int) -> str:
+    """What to type, its examples a legal first move of a ``size`` x ``size`` board (a 10x10 square
+    such as g9 is no square of 8x8).
+
+    >>> print(help_text(6).splitlines()[0])
+    Moves:   e1-e2/a6 or e1e2,e2a6  the queen on e1 moves to e2 and shoots an arrow to a6
+    """
+    moves = Board(size).legal_moves()
+    move = moves[len(moves) // 3]
+    frm, to, arrow = (square_name(square, size) for square in (move.from_square, move.to_square, move.arrow))
+    examples = [
+        (f"{move} or {move.fsf()}", f"the queen on {frm} moves to {to} and shoots an arrow to {arrow}"),
+        (f"{frm}-{to}, then {arrow}", "the same move in two halves (the arrow's targets are listed)"),
+        (frm, f"the squares the queen on {frm} can move to"),
+    ]
+    width = max(len(typed) for typed, _ in examples)
+    lines = [f"{'' if i else 'Moves:':<9}{typed:<{width}}  {meaning}" for i, (typed, meaning) in enumerate(examples)]
+    return "\n".join(lines) + "\n" + COMMANDS_HELP
+
+
+def diagram(board: Board) -> str:
+    """``str(board)`` with the last move's squares bracketed (``amazons_env.drawing.render.ansi``)."""
+    n = board.size
+    codes = {None: EMPTY, "Q": WHITE_QUEEN, "q": BLACK_QUEEN, "*": ARROW}
+    grid = np.array([[codes[board.piece_at(rank * n + file)] for file in range(n)] for rank in range(n)], np.uint8)
+    last = board.peek() if board.ply else None
+    marked = () if last is None else (last.from_square, last.to_square, last.arrow)
+    return ansi(grid, str(board).rpartition("\n")[2], marked)
 
 
 def queen_targets(board: Board, square: int) -> list[int]:
@@ -200,7 +230,7 @@ class TerminalGame:
 
     def show(self) -> None:
         """The diagram, whose turn it is, and the last move."""
-        self.say(str(self.board))
+        self.say(diagram(self.board))
         if self.board.ply:
             mover = self.board.turn.other
             self.say(
@@ -258,7 +288,7 @@ class TerminalGame:
             if not text:
                 pass
             elif command in ("help", "?"):
-                self.say(HELP_TEXT)
+                self.say(help_text(self.board.size))
             elif command in ("board", "show"):
                 self.show()
             elif command in ("undo", "cancel"):
@@ -317,6 +347,8 @@ class TerminalGame:
 
     def start_slide(self, frm: int, to: int) -> None:
         n = self.board.size
+        if frm == to:
+            raise InvalidMoveError(f"{square_name(frm, n)}-{square_name(to, n)}: a queen must move to another square")
         arrows = arrow_targets(self.board, frm, to)
         if not arrows:
             raise InvalidMoveError(why_illegal(self.board, Move(frm, to, frm, n)))

@@ -39,13 +39,30 @@ _ARROW = np.array([60, 60, 60], np.uint8)
 _TARGET = np.array([70, 120, 200], np.uint8)  # dots on the legal targets of a selected queen
 
 
-def ansi(grid: np.ndarray, caption: str = "") -> str:
-    """A diagram with coordinates (rank N at the top), then ``caption``."""
+def ansi(grid: np.ndarray, caption: str = "", marked: Iterable[int] = ()) -> str:
+    """A diagram with coordinates (rank N at the top), then ``caption``. The squares ``marked``
+    (``rank * N + file``: a last move's three) are bracketed, the diagram's width unchanged:
+
+    >>> grid = np.zeros((3, 3), dtype=np.uint8); grid[1, 1] = 1; grid[1, 2] = 3
+    >>> print(ansi(grid, marked=(0, 4, 5)))
+     3 . . .
+     2 .[Q|*]
+     1[.]. .
+       a b c
+    """
     n = grid.shape[0]
-    lines = [
-        f"{rank + 1:>2} " + " ".join(_SYMBOLS.get(int(grid[rank, file]), ".") for file in range(n))
-        for rank in range(n - 1, -1, -1)
-    ]
+    chosen = {int(square) for square in marked}
+    lines = []
+    for rank in range(n - 1, -1, -1):
+        # the gap before each file and the one after the last: "[" before a marked square, "]" after
+        # it, "|" between two marked squares
+        gaps = [" "] * n + [""]
+        for file in range(n):
+            if rank * n + file in chosen:
+                gaps[file] = "|" if gaps[file] == "]" else "["
+                gaps[file + 1] = "]"
+        cells = (_SYMBOLS.get(int(grid[rank, file]), ".") for file in range(n))
+        lines.append(f"{rank + 1:>2}" + "".join(gap + cell for gap, cell in zip(gaps, cells)) + gaps[n])
     lines.append("   " + " ".join(FILE_NAMES[:n]))
     if caption:
         lines.append(caption)

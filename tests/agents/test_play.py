@@ -74,7 +74,7 @@ def test_a_whole_game_with_bad_input_queries_undo_and_save(tmp_path):
     assert game.run() == 0
     text = game.out.getvalue()
     for expected in (
-        "Moves:   d1-d6/g9",  # help
+        "Moves:   e1-e2/a6 or e1e2,e2a6",  # help, in squares of this 6x6 board
         "'xyz' is not a move",
         "square 'k9' is off a 6x6 board",
         "b6 is a Black queen; your queens are Q",
@@ -107,6 +107,31 @@ def test_a_whole_game_with_bad_input_queries_undo_and_save(tmp_path):
     assert record.board() == board and record.moves == tuple(board.move_stack)
     assert record.result == board.outcome().result()
     assert record.headers == {"White": "human", "Black": "random"}
+
+
+def test_a_non_move_is_named_as_typed_and_the_diagram_marks_the_last_move():
+    game = new_game(lines=["b1-b1", "b1-b1/b2", "b1-b4/b4", "b1b4,b4b4", "b1-b4/b5", "quit"])
+    assert game.run() == 0
+    text = game.out.getvalue()
+    assert "Move(" not in text  # the constructor's words, which the player did not type
+    assert "b1-b1: a queen must move to another square" in text
+    for typed in ("b1-b1/b2", "b1-b4/b4", "b1b4,b4b4"):
+        assert f"'{typed}' is not a move: a queen must leave its square, and its arrow the queen's new square" in text
+    reply = game.board.peek()  # the engine's reply to b1-b4/b5: its three squares in brackets
+    diagram = text[text.rindex(" 6 ") :]
+    marks = [(rank, file) for rank, line in zip(range(6, 0, -1), diagram.splitlines()) for file in range(6)
+             if line[2 + 2 * file] == "["]  # fmt: skip
+    n = 6
+    assert sorted(marks) == sorted({(s // n + 1, s % n) for s in (reply.from_square, reply.to_square, reply.arrow)})
+
+
+def test_help_speaks_in_squares_of_the_board_played():
+    from agents.ui.terminal import help_text
+
+    for size in (4, 6, 8, 10, 12):
+        moves = help_text(size).splitlines()[0]
+        typed = moves.split()[1]
+        assert Board(size).is_legal(Move.parse(typed, size)), (size, moves)
 
 
 def test_playing_black_the_agent_moves_first_and_undo_keeps_its_first_move():
