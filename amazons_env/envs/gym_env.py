@@ -129,8 +129,10 @@ class AmazonsEnv(gymnasium.Env):
     **Options.** ``action_encoding="lines"`` replaces the flat actions by queen lines
     (``square x 8 directions x distance``, 7,200 on 10x10; see ``amazons_env.envs.actions``);
     ``obs_mode="dict"`` makes the observation ``{"observation": planes, "action_mask": mask}``
-    (the PettingZoo/RLlib/TorchRL convention); ``mask_dtype="bool"`` gives bool masks
-    (default ``"int8"``, what ``Discrete.sample(mask=...)`` wants).
+    (PettingZoo classic's keys, where TorchRL's ``ActionMask`` finds the mask too; RLlib and
+    Tianshou want other keys: ``amazons_env.adapters``); ``mask_dtype="bool"`` gives bool masks
+    (default ``"int8"``, what ``Discrete.sample(mask=...)`` wants; TorchRL's masked distributions
+    want bool).
 
     **Mask.** ``info["action_mask"]`` and ``env.action_masks()`` (sb3-contrib's MaskablePPO):
     ``int8[N**4]`` (or the chosen encoding and dtype), 1 for the legal actions of the current

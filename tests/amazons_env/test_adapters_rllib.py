@@ -1,7 +1,7 @@
 """``amazons_env.adapters.rllib`` with RLlib's own objects: one multi-agent PPO iteration (both
 players, one masked policy) on a local Ray instance, every action legal.
 
-Without RLlib (``ray[rllib]``: see ``docs/rl_libraries.md``) this module is skipped, saying so.
+Without RLlib (``ray[rllib]``: see ``docs/reference/adapters.md``) this module is skipped, saying so.
 """
 
 import math
@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-pytest.importorskip("ray.rllib", reason='needs RLlib: pip install "amazons[rllib]" (docs/rl_libraries.md)')
+pytest.importorskip("ray.rllib", reason='needs RLlib: pip install "amazons[rllib]" (docs/reference/adapters.md)')
 
 import ray  # noqa: E402  # after the skip: ray without RLlib's dependencies is not enough
 
