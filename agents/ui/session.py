@@ -269,7 +269,7 @@ class WindowGame:
         except OSError as error:
             self.notice = f"Cannot save to {path}: {error.strerror or error}"
             return None
-        self.notice = f"Saved {len(record.moves)} moves to {path}"
+        self.notice = f"Saved {len(record.moves)} moves to {path.resolve()}"  # where, not only the name
         return path
 
     # -- the engine ------------------------------------------------------------------------------

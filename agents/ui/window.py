@@ -7,7 +7,7 @@ turn it is, that the engine is thinking, or who won and why; the last move is ma
 to squares tinted, a frame round the queen's new square, another round the arrow); the panel on
 the right shows the engine's value for the side to move (a search's, as a number and a bar), the
 buttons and the move list (the mouse wheel, Page Up/Down, Home and End scroll it). The window is
-resizable. ``KEY_HELP`` lists the keys (F1 or ``?`` shows it in the status line).
+resizable. F1 or ``?`` shows the keys (``KEYS``) on a card over the board; ``KEY_HELP`` lists them in a line.
 
 The window is three parts: ``agents.ui.session.WindowGame`` the game (what to show, the actions),
 ``agents.ui.window_layout.Layout`` where things go for the window's size, and
@@ -28,16 +28,13 @@ from amazons_env.squares import as_int
 from agents.base import Agent
 from agents.ui.session import WindowGame
 from agents.ui.window_drawing import Painter
-from agents.ui.window_layout import BUTTONS, Layout
+from agents.ui.window_layout import BUTTONS, KEYS, Layout
 
 __all__ = ["ClickGame", "play_window", "window_size", "KEY_HELP"]
 
 FPS = 30
 MIN_SIZE = (240, 180)  # smaller, and the board and the panel no longer fit side by side
-KEY_HELP = (
-    "click a queen, where it goes, where it shoots; right click or Esc: cancel; u: undo, h: hint, "
-    "s: save (SGF in the current folder), r: resign, n: new game; wheel, PgUp/PgDn: scroll the moves; q: quit"
-)
+KEY_HELP = "; ".join(f"{keys}: {what}" for keys, what in KEYS)  #: the keys in a line (``play --help``)
 
 
 def window_size(size: int) -> tuple[int, int]:
@@ -73,6 +70,7 @@ class ClickGame:
         self.pygame = self.painter.pygame
         self.game = WindowGame(agent, human, board, folder)
         self.game.notice = "F1 or ?: the keys"  # until the first click
+        self.keys_shown = False  # the card of the keys over the board (F1)
         size = window_size(board.size) if size is None else size
         width, height = (as_int(v) for v in size) if isinstance(size, tuple) and len(size) == 2 else (None, None)
         if width is None or height is None or width < MIN_SIZE[0] or height < MIN_SIZE[1]:
@@ -119,7 +117,7 @@ class ClickGame:
         rows, lines = self.layout.move_rows(), len(self.game.board.move_stack)
         last_page = max(0, lines - rows)
         first = last_page if self.first_line is None else min(self.first_line, last_page)
-        self.painter.draw(self.screen, self.layout, self.game, first)
+        self.painter.draw(self.screen, self.layout, self.game, first, self.keys_shown)
         self.pygame.display.flip()
 
     def resize(self, width: int, height: int) -> None:
@@ -159,6 +157,9 @@ class ClickGame:
             self.dirty = False
 
     def mouse(self, pos: tuple[int, int], button: int) -> None:
+        if self.keys_shown:  # a click puts the card away (and does nothing else)
+            self.keys_shown, self.game.notice = False, ""
+            return
         if button == 3:
             self.game.cancel()
         elif button == 1:
@@ -172,9 +173,12 @@ class ClickGame:
         """A key press: ``key`` pygame's code, ``text`` the character it types (``?`` is a
         different key on different keyboards)."""
         if key == self.pygame.K_F1 or text == "?":
-            self.game.notice = KEY_HELP
+            self.keys_shown = not self.keys_shown
+            self.game.notice = "F1 or ?: back to the board" if self.keys_shown else ""
         elif key == self.pygame.K_q:
             self.running = False
+        elif key == self.pygame.K_ESCAPE and self.keys_shown:
+            self.keys_shown, self.game.notice = False, ""
         elif key == self.pygame.K_ESCAPE:
             self.game.cancel()
         elif key in self.keys:

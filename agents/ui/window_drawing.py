@@ -22,7 +22,7 @@ from amazons_env.drawing.render import rgb_array
 from amazons_env.squares import FILE_NAMES
 
 from agents.ui.session import WindowGame
-from agents.ui.window_layout import BUTTONS, Box, Layout
+from agents.ui.window_layout import BUTTONS, KEYS, Box, Layout
 
 __all__ = ["Painter", "COLOURS", "frame_width", "value_split"]
 
@@ -41,6 +41,7 @@ COLOURS: dict[str, tuple[int, int, int]] = {
     "hint": (150, 90, 235),  # the hinted move: frames on its three squares, lines between them
     "value white": (245, 245, 245),
     "value black": (15, 15, 15),
+    "key card": (22, 21, 20),  # the keys F1 shows, over the board
 }
 
 
@@ -83,10 +84,13 @@ class Painter:
         x = box.x if align == "left" else box.x + (box.w - picture.get_width()) // 2
         surface.blit(picture, (x, box.y + (box.h - picture.get_height()) // 2))
 
-    def draw(self, surface: Any, layout: Layout, game: WindowGame, first_line: int) -> None:
-        """The whole window; the move list shows its lines from ``first_line``."""
+    def draw(self, surface: Any, layout: Layout, game: WindowGame, first_line: int, keys: bool = False) -> None:
+        """The whole window; the move list shows its lines from ``first_line``; ``keys``: the card of
+        the keys over the board."""
         surface.fill(COLOURS["background"])
         self.board(surface, layout, game)
+        if keys:
+            self.key_card(surface, layout)
         self.rim(surface, layout)
         self.panel(surface, layout, game, first_line)
         self.pygame.draw.rect(surface, COLOURS["status"], layout.status)
@@ -106,6 +110,19 @@ class Painter:
             self.frame(surface, layout, last.arrow, COLOURS["arrow frame"])
         if game.hint is not None and game.picked is None:
             self.hinted(surface, layout, game.hint.move)
+
+    def key_card(self, surface: Any, layout: Layout) -> None:
+        """``KEYS`` over the board, a line each, in the panel's font size (shrunk only if the board
+        is too small for it)."""
+        board = layout.board
+        self.pygame.draw.rect(surface, COLOURS["key card"], board)
+        row = max(1, min(layout.row, (board.h - 16) // (len(KEYS) + 1)))
+        width = (board.w - 24) * 2 // 5
+        for i, (keys, what) in enumerate(((("Keys", "(F1 or ? again: back to the board)"),) + KEYS)):
+            y = board.y + 8 + i * row
+            colour = COLOURS["last line"] if i == 0 else COLOURS["text"]
+            self.text(surface, keys, layout.text, colour, Box(board.x + 12, y, width, row))
+            self.text(surface, what, layout.text, colour, Box(board.x + 12 + width, y, board.w - 24 - width, row))
 
     def frame(self, surface: Any, layout: Layout, square: int, colour: tuple[int, int, int]) -> None:
         self.pygame.draw.rect(surface, colour, layout.square_box(square), frame_width(layout.cell))

@@ -26,7 +26,7 @@ from typing import NamedTuple, Optional
 from amazons_env.errors import InvalidArgumentError, describe
 from amazons_env.squares import as_int, check_size
 
-__all__ = ["Box", "Layout", "BUTTONS"]
+__all__ = ["Box", "Layout", "BUTTONS", "KEYS"]
 
 #: the window's actions: (name, button label, key); each key is its label's first letter
 BUTTONS: tuple[tuple[str, str, str], ...] = (
@@ -35,6 +35,19 @@ BUTTONS: tuple[tuple[str, str, str], ...] = (
     ("save", "Save", "s"),
     ("resign", "Resign", "r"),
     ("new", "New game", "n"),
+)
+#: what the keys and the mouse do, a line each: the card F1 (or ?) shows over the board
+KEYS: tuple[tuple[str, str], ...] = (
+    ("click", "a queen, where it goes, where it shoots"),
+    ("right click, Esc", "cancel the half-made move"),
+    ("u", "undo your last move and the reply"),
+    ("h", "hint: the engine's best move for you"),
+    ("s", "save the game as SGF (the status line says where)"),
+    ("r", "resign"),
+    ("n", "new game"),
+    ("wheel, PgUp/PgDn", "scroll the moves"),
+    ("F1, ?", "show or hide these keys"),
+    ("q", "quit"),
 )
 _BUTTON_ROWS = (3, 2)  # buttons per row: short labels first, the two longer ones below
 _PAD = 8

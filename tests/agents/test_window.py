@@ -213,6 +213,16 @@ def test_hint_shows_a_legal_move_on_the_board_and_in_the_status(pygame, window):
     assert click_game.game.hint is None and "does not search" in click_game.game.status()
 
 
+def test_save_says_where_the_file_went(pygame, window, tmp_path, monkeypatch):
+    from agents.ui.window import ClickGame
+
+    monkeypatch.chdir(tmp_path)  # the default folder is the current one: the notice names it in full
+    click_game = ClickGame(make_player("random", seed=1), Color.WHITE, Board(6), size=(720, 480))
+    click_game.game.save()
+    (path,) = tmp_path.glob("amazons-*.sgf")
+    assert click_game.game.notice == f"Saved 0 moves to {path}"
+
+
 def test_save_writes_an_sgf_that_reads_back(pygame, window, tmp_path):
     click_game = window()
     game = click_game.game
@@ -310,14 +320,25 @@ def test_bad_window_arguments_are_named(pygame):
         Layout.of(640, float("nan"), 6)  # type: ignore[arg-type]
 
 
-def test_f1_shows_the_keys_and_a_failed_save_says_why(pygame, window, tmp_path):
-    from agents.ui.window import KEY_HELP
+def test_f1_shows_the_keys_on_a_card_and_a_failed_save_says_why(pygame, window, tmp_path):
+    from agents.ui.window_layout import KEYS
 
     click_game = window()
     assert "F1 or ?: the keys" in click_game.game.status()
     post_key(pygame, pygame.K_F1)
     click_game.step()
-    assert click_game.game.status().endswith(KEY_HELP)
+    # a card over the board, a line per key at the panel's text size (not squeezed into the status line)
+    assert click_game.keys_shown and click_game.game.status().endswith("F1 or ?: back to the board")
+    board = click_game.layout.board
+    assert pixel(click_game, (board.x + 2, board.y + 2)) == COLOURS["key card"]
+    assert board.h >= (len(KEYS) + 1) * click_game.layout.row  # each line is a full row high
+    post_key(pygame, pygame.K_F1)
+    click_game.step()
+    assert not click_game.keys_shown and pixel(click_game, (board.x + 2, board.y + 2)) != COLOURS["key card"]
+    post_key(pygame, pygame.K_F1)
+    post_click(pygame, click_game, 0)  # a click puts the card away and plays nothing
+    click_game.step()
+    assert not click_game.keys_shown and click_game.game.picked is None
     click_game.game.folder = tmp_path / "no" / "such" / "folder"
     post_key(pygame, pygame.K_s)
     click_game.step()
