@@ -158,11 +158,13 @@ def test_generation_zero_starts_from_a_given_net(tmp_path):
     assert "start" not in tiny(out).fixed() and tiny(out, start=str(start)).fixed()["start"] == str(start)
 
 
-def test_a_learned_net_plays_legal_moves(tmp_path):
-    state = train_loop(tiny(tmp_path, generations=0))
+@pytest.mark.parametrize("spec", ["pvmcts:sims=8", "uct-net:sims=16"])
+def test_a_learned_net_plays_legal_moves(tmp_path, spec):
+    """The loop's files are the nets' usual ones: ``pvmcts`` and ``uct-net`` load them on the CPU."""
+    state = train_loop(tiny(tmp_path, generations=0, device="auto"))
     from agents import make
 
-    agent = make(f"pvmcts:sims=8,weights={tmp_path / 'gen-000' / 'pv'}")
+    agent = make(f"{spec},weights={tmp_path / 'gen-000' / 'pv'}")
     board = Board(5)
     move = agent.select_move(board)
     assert isinstance(move, Move) and board.is_legal(move) and state["best"] == 0
