@@ -8,10 +8,12 @@ bytes per move (a 92-ply 10x10 game: about 12 KB) and every board size works. It
 replay against the record's final position (written beside the moves) and says so if they differ.
 
 What the page shows: the board as SVG (``amazons_env.drawing.svg``'s colours and pieces, the last
-move's squares outlined), whose turn it is or how the game ended, the move list in the project's
-notation (the current move highlighted, a click jumps there), buttons and a slider to step, the
-keys Left/Right (back, forward) and Home/End (start, end), and, when the record carries the
-engines' values (``amazons_env.move_values``), their curve for White (a click jumps to that ply).
+move's squares outlined), how the game ended (at every move, under the players), whose turn it is,
+the move list in the project's notation (the current move highlighted, a click jumps there),
+buttons and a slider to step, the keys Left/Right (back, forward) and Home/End (start, end), and,
+when the record carries the engines' values (``amazons_env.move_values``), their curve for White
+with its axes labelled (+1 White wins to -1 Black wins, by move; a click jumps to that ply).
+The result is written into the page itself, escaped, the rest filled in by its script.
 
 Everything that comes from the record (names, headers) reaches the page as JSON text inside a
 ``<script type="application/json">`` with ``<``, ``>`` and ``&`` escaped, and the script puts it
@@ -141,10 +143,12 @@ def game_page(record: Record, source: str = "<record>") -> str:
     data = json.dumps(game, separators=(",", ":"), allow_nan=False)
     parts = {
         "TITLE": html.escape(f"{white} vs {black}, Amazons {size}x{size}"),
+        "RESULT": html.escape(game["result"]),  # in the page itself: seen at any move, without the script
+        "PLIES": str(len(record.moves)),
         "GAME": re.sub("[<>&]", lambda m: _SCRIPT_ESCAPES[m.group()], data),
     }
     # one pass, so that a title holding "@GAME@" stays text
-    return re.sub("@(TITLE|GAME)@", lambda m: parts[m.group(1)], _PAGE)
+    return re.sub("@(TITLE|GAME|RESULT|PLIES)@", lambda m: parts[m.group(1)], _PAGE)
 
 
 def save_game_page(record: Record, path: PathLike, source: str = "<record>") -> None:
@@ -186,7 +190,13 @@ h1 { font-size: 1.2em; margin: 0 0 .3em; }
 #moves span { padding: .1em .4em; cursor: pointer; border-radius: .2em; }
 #moves span:hover { background: #eee; }
 #moves span.cur { background: var(--mark); color: #fff; }
-#curve { width: 100%; height: auto; margin-top: .6em; cursor: crosshair; border: 1px solid #ddd; }
+#curve { width: 100%; height: auto; cursor: crosshair; border: 1px solid #ddd; }
+#chart { display: grid; grid-template-columns: auto 1fr; column-gap: .4em; }
+#y-axis { display: flex; flex-direction: column; justify-content: space-between; text-align: right; }
+#x-axis { display: flex; justify-content: space-between; }
+.axis { font-size: .8em; color: #555; margin: .6em 0 .2em; }
+#y-axis.axis, #x-axis.axis { margin: 0; }
+#result { margin: .3em 0; }
 .hint { font-size: .85em; color: #777; }
 </style>
 </head>
@@ -197,6 +207,7 @@ h1 { font-size: 1.2em; margin: 0 0 .3em; }
 <section id="panel">
 <h1 id="players"></h1>
 <p id="info"></p>
+<p id="result">@RESULT@</p>
 <p id="status" aria-live="polite"></p>
 <p id="where"></p>
 <div id="controls">
@@ -208,7 +219,13 @@ h1 { font-size: 1.2em; margin: 0 0 .3em; }
 </div>
 <div id="moves"></div>
 <div id="values" hidden>
+<p class="axis">The engines' value for White after each move (a click goes there):</p>
+<div id="chart">
+<div id="y-axis" class="axis"><span>+1 White wins</span><span>0 even</span><span>&minus;1 Black wins</span></div>
 <svg id="curve" viewBox="0 0 300 100" preserveAspectRatio="none"></svg>
+<span></span>
+<div id="x-axis" class="axis"><span>start</span><span>move</span><span>@PLIES@</span></div>
+</div>
 <p id="value"></p>
 </div>
 <p class="hint">Keys: Left/Right step, Home/End jump; click a move to go there.</p>

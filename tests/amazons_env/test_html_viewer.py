@@ -334,3 +334,17 @@ def test_browser_says_when_the_moves_do_not_reach_the_recorded_position(browser,
     browser.find_element(By.ID, "last").click()
     assert board.get_attribute("data-ply") == "92"
     assert text_of(browser, "status").startswith("Damaged record: the moves do not reach")
+
+
+def test_the_result_and_the_curves_axes_are_on_the_page_itself(long_game):
+    """Seen without stepping to the end, and without the script: the result under the players,
+    the value curve's axes (+1 White wins to -1 Black wins, by move)."""
+    page = game_page(with_values(long_game))
+    result = re.search(r'<p id="result">(.*?)</p>', page).group(1)
+    assert result == result_text(long_game) and result.endswith("won.")
+    y_axis = re.search(r'<div id="y-axis" class="axis">(.*?)</div>', page).group(1)
+    assert re.findall(r"<span>(.*?)</span>", y_axis) == ["+1 White wins", "0 even", "&minus;1 Black wins"]
+    x_axis = re.search(r'<div id="x-axis" class="axis">(.*?)</div>', page).group(1)
+    assert re.findall(r"<span>(.*?)</span>", x_axis) == ["start", "move", str(len(long_game.moves))]
+    resigned = game_page(GameRecord(long_game.moves[:3], result="0-1", headers={"White": "<b>"}))
+    assert '<p id="result">White resigned after 3 moves: Black won.</p>' in resigned
