@@ -17,11 +17,8 @@ per move when ``go`` gives no limit; 0 = the agent's own default), ``Move Overhe
 back from every move's time for the pipe and the process), ``Ponder`` (the GUI says whether it
 will send ``go ponder``; nothing changes here: the engine ponders when asked to).
 
-``go`` passes its limits to the agent as a ``Limit`` (``go_limit``; a search keeps the fields it
-honours: ``nodes`` only an external engine, ``depth`` the alpha-beta searches) and never changes
-the agent. A game clock (``wtime``/``btime``, ``winc``/``binc``, ``movestogo``) is turned into
-the move's ``time`` and ``time_max`` by the searches' time manager
-(``agents.search.clock.allot``, the one the arena uses for ``--tc``).
+``go`` passes its limits to the agent as a ``Limit`` (``agents.protocols.uci_go.go_limit``) and
+never changes the agent.
 
 The search runs on a thread of its own (``agents.pondering.Thinking``), for every agent, so the
 command loop answers ``isready`` at once while it thinks and acts on ``stop``, ``quit`` and
@@ -42,11 +39,10 @@ limit at once and holds its ``bestmove`` until ``ponderhit`` or ``stop``. A held
 the GUI abandons with a new ``go`` (no ``stop``) is ended without an answer. A bad command never
 ends the engine: it gets an ``info string error: ...`` line and the loop goes on.
 
-**Numbers from the GUI** are held to what a move can use: a time (``movetime``, ``wtime``,
-``btime``, ``winc``, ``binc``) above ``MAX_MS`` (a year), a ``depth`` above ``MAX_DEPTH``, a
-``movestogo`` above ``MAX_MOVES_TO_GO`` or ``nodes`` above ``MAX_NODES`` is clamped to it, with an
-``info string`` saying so, and the ``go`` is still answered; an option's value outside the range
-that ``uci`` lists is refused (``info string error``, the old value kept).
+**Numbers from the GUI** are held to what a move can use (``agents.protocols.uci_go``): a ``go``
+number out of range is clamped, with an ``info string`` saying so, and the ``go`` is still
+answered; an option's value outside the range that ``uci`` lists is refused (``info string
+error``, the old value kept).
 
 **No code from the wire.** The ``Agent`` option takes registered agent specs only
 (``wire_spec``): not ``FILE.py:CLASS`` or ``package.module:CLASS`` (importing runs the file), and
@@ -77,7 +73,7 @@ import math
 import sys
 import threading
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import IO, Iterable, Optional
 
 from amazons_env import Board, Move
@@ -85,47 +81,18 @@ from amazons_env.errors import IllegalMoveError, InvalidArgumentError, describe
 
 from agents.base import Agent
 from agents.pondering import Thinking, can_ponder, expected_reply
+from agents.protocols.uci_go import go_limit, parse_go
 from agents.registry import AGENTS, DEFAULT_OPPONENT, Registry, make, parse_spec
-from agents.search.clock import GameClocks, freeze_survivors
-from agents.search.result import Limit, SearchResult
+from agents.search.clock import freeze_survivors
+from agents.search.result import SearchResult
 
-__all__ = [
-    "UCIEngine",
-    "fen",
-    "parse_go",
-    "go_limit",
-    "wire_spec",
-    "FEN_10",
-    "VARIANT",
-    "STOP_WAIT",
-    "MAX_MS",
-    "MAX_DEPTH",
-    "MAX_NODES",
-    "MAX_MOVES_TO_GO",
-]
+__all__ = ["UCIEngine", "fen", "wire_spec", "FEN_10", "VARIANT", "STOP_WAIT"]
 
 VARIANT = "amazons"
 #: Fairy-Stockfish's start position of its ``amazons`` variant (our ``Board(10)``)
 FEN_10 = "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1"
-_GO_NUMBERS = ("movetime", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate")
-#: the least time a move is given from ``movetime`` once the overhead is kept back (ms)
-_LEAST_MS = 10
 #: seconds a ``stop`` waits for the halted search's own answer before it answers for it
 STOP_WAIT = 0.04
-#: the largest time (ms), depth, node count and moves to go that a ``go`` is given (a year of
-#: thought, more plies and nodes than a game has): larger numbers are clamped to them
-MAX_MS, MAX_DEPTH, MAX_NODES, MAX_MOVES_TO_GO = 365 * 86_400_000, 1_000, 10**15, 1_000
-_MOST = {
-    "movetime": MAX_MS,
-    "wtime": MAX_MS,
-    "btime": MAX_MS,
-    "winc": MAX_MS,
-    "binc": MAX_MS,
-    "depth": MAX_DEPTH,
-    "nodes": MAX_NODES,
-    "movestogo": MAX_MOVES_TO_GO,
-    "mate": MAX_DEPTH,
-}
 #: the options that ``uci`` lists as spins, with their ranges (``setoption`` refuses others)
 _SPINS = {"movetime": (0, 86_400_000), "move overhead": (0, 5_000)}
 #: registered agents that run a program: refused over the wire like files (``wire_spec``)
@@ -135,83 +102,6 @@ _STARTS_PROGRAMS = ("uci",)
 def fen(board: Board) -> str:
     """``board``'s position as Fairy-Stockfish's FEN (our position text plus ``- - 0 1``)."""
     return board.text() + " - - 0 1"
-
-
-def parse_go(tokens: list[str], clamped: Optional[list[str]] = None) -> dict[str, int]:
-    """The limits of a ``go`` command's arguments: ``{"movetime": 500}``, ``{"infinite": 1}``, ...
-    Raises ``ValueError`` naming a bad token. A number above its most (``MAX_MS``, ...; below
-    ``-MAX_MS`` for a clock) is clamped, and what was clamped is added to ``clamped``.
-
-    >>> notes = []
-    >>> parse_go(["depth", "9" * 30, "movetime", "5"], notes), notes
-    ({'depth': 1000, 'movetime': 5}, ['depth 999999999999999999999999999999 clamped to 1000'])
-    """
-    limits: dict[str, int] = {}
-    i = 0
-    while i < len(tokens):
-        word = tokens[i]
-        if word in ("infinite", "ponder"):
-            limits[word] = 1
-            i += 1
-        elif word in _GO_NUMBERS:
-            if i + 1 >= len(tokens):
-                raise InvalidArgumentError(f"{word} needs a number")
-            try:
-                value = int(tokens[i + 1])
-            except ValueError:
-                raise InvalidArgumentError(f"{word} {tokens[i + 1]!r} is not a whole number") from None
-            if value < 0 and word not in ("wtime", "btime"):  # a clock may run below zero
-                raise InvalidArgumentError(f"{word} {value} is negative")
-            most = _MOST[word]
-            if abs(value) > most:
-                held = most if value > 0 else -most
-                if clamped is not None:
-                    clamped.append(f"{word} {tokens[i + 1][:40]} clamped to {held}")
-                value = held
-            limits[word] = value
-            i += 2
-        elif word == "searchmoves":
-            break  # not supported: every move is searched
-        else:
-            raise InvalidArgumentError(f"unknown argument {word!r}")
-    return limits
-
-
-def go_limit(limits: dict[str, int], board: Board, movetime_ms: int = 0, overhead_ms: int = 50) -> Optional[Limit]:
-    """The ``Limit`` of a ``go`` command's ``limits`` (``parse_go``) in ``board``, or ``None`` for
-    the agent's own: ``depth`` (a fixed-depth search: no time with it); else ``movetime`` less
-    ``overhead_ms`` (at least 10 ms); else the side to move's clock, allotted by the time manager
-    (``GameClocks.limit``: ``time`` and ``time_max``, with ``overhead_ms`` kept back from each
-    move; a clock below zero reads 0, the other side's clock 0 if it is not sent); else the
-    ``MoveTime`` option's ``movetime_ms`` unless ``go infinite``; ``nodes`` with any of them. A
-    search is held to the fields it honours (``agents.search.agent.think``).
-
-    >>> board = Board(10)
-    >>> go_limit({"depth": 3}, board), go_limit({"movetime": 550, "nodes": 9000}, board)
-    (Limit(depth=3), Limit(time=0.5, nodes=9000))
-    >>> go_limit({"wtime": 60000, "btime": 60000, "winc": 100, "binc": 100}, board)
-    Limit(time=2.524, time_max=10.096)
-    >>> go_limit({"infinite": 1}, board, movetime_ms=800) is None
-    True
-    """
-    depth, nodes = limits.get("depth"), limits.get("nodes")
-    own = "wtime" if board.turn == 0 else "btime"
-    if depth is not None:
-        limit = Limit()
-    elif "movetime" in limits:
-        limit = Limit(time=max(limits["movetime"] - overhead_ms, _LEAST_MS) / 1000)
-    elif own in limits:
-        clocks = GameClocks(
-            (max(limits.get("wtime", 0), 0) / 1000, max(limits.get("btime", 0), 0) / 1000),
-            (limits.get("winc", 0) / 1000, limits.get("binc", 0) / 1000),
-            limits.get("movestogo") or None,
-        )
-        limit = clocks.limit(board, overhead_ms / 1000)
-    elif movetime_ms > 0 and "infinite" not in limits:
-        limit = Limit(time=max(movetime_ms - overhead_ms, _LEAST_MS) / 1000)
-    else:
-        limit = Limit()
-    return replace(limit, depth=depth or None, nodes=nodes or None) or None
 
 
 def wire_spec(spec: str) -> str:

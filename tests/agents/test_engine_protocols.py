@@ -16,7 +16,8 @@ from agents import Limit, SearchAgent, SearchResult, make
 from agents.arena import play_game
 from agents.protocols.botzone import KEEP_RUNNING, NO_MOVE, BotzoneBot, botzone_to_move, move_to_botzone
 from agents.protocols.uci_client import EngineError, EngineOptionError, UCIAgent
-from agents.protocols.uci_engine import FEN_10, UCIEngine, fen, go_limit, parse_go
+from agents.protocols.uci_engine import FEN_10, UCIEngine, fen
+from agents.protocols.uci_go import go_limit, parse_go
 from agents.search.clock import GameClocks, allot
 
 ENGINE = f"{sys.executable} -m amazons_cli.main engine --agent random"
