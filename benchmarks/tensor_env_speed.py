@@ -9,7 +9,9 @@ One env step of every game, as an env gives it (each row counts ``B`` steps per 
 * torch: a uniformly random legal action per game drawn on the device (``--sampler lines``:
   ``random_actions``, from the side to move's queen lines; ``--sampler mask``: Gumbel-max over
   the whole ``[B, A]`` mask), ``step``, finished games restarted (``where``), then the
-  observation planes and the mask (``observe``); everything stays on ``--device``.
+  observation planes and the mask (``observe``); everything stays on ``--device``. ``--graph``
+  (cuda) captures that step once as a CUDA graph and replays it: the rules read nothing back
+  from an accelerator, so the capture holds.
 * numba: ``AmazonsVectorEnv(B, copy=False)`` (its fastest mode: views of its buffers),
   ``step(envs.sample_legal_actions())`` (planes and mask written every step, autoreset), on one
   thread and on all numba threads (``NUMBA_NUM_THREADS``, default every core: leave it unset).
@@ -62,28 +64,50 @@ def _paired(runners: list[Callable[[], None]], seconds: float, rounds: int, sync
     return [tuple(total) for total in totals]
 
 
-def torch_runner(size: int, batch: int, device: str, encoding: str, sampler: str, warmup: int):
+def torch_runner(size: int, batch: int, device: str, encoding: str, sampler: str, warmup: int, graph: bool):
+    """``run_once`` of one env step of every game on the tensors; with ``graph``, the step is
+    captured once in a CUDA graph and replayed (no per-kernel launches from Python)."""
     start = initial_state(batch, size, device)
-    generator = torch.Generator(device=device).manual_seed(0)
-    games: dict[str, TensorState] = {"state": start}
-    mask = observe(start, encoding)[1]
+    # a CUDA graph draws from the default generator (it records its offsets)
+    generator = None if graph else torch.Generator(device=device).manual_seed(0)
+    torch.manual_seed(0)
 
-    def run_once() -> None:
-        nonlocal mask
-        state = games["state"]
+    def env_step(state: TensorState, mask: torch.Tensor) -> tuple[TensorState, torch.Tensor, torch.Tensor]:
         if sampler == "lines":
             actions = random_actions(state, encoding, generator)
         else:
             noise = torch.rand(mask.shape, generator=generator, device=device)
             actions = torch.where(mask, noise, -1.0).argmax(dim=1)
-        state, _, terminated = step(state, actions, encoding)
+        # drawn from the legal set: the range check (a device read) is not needed
+        state, _, terminated = step(state, actions, encoding, check_range=False)
         state = where(terminated, start, state)
-        _, mask = observe(state, encoding)
-        games["state"] = state
+        obs, mask = observe(state, encoding)
+        return state, obs, mask
+
+    current = {"state": start, "mask": observe(start, encoding)[1]}
+
+    def run_eager() -> None:
+        current["state"], _, current["mask"] = env_step(current["state"], current["mask"])
 
     for _ in range(warmup):
-        run_once()
-    return run_once
+        run_eager()
+    if not graph:
+        return run_eager
+    static_state = TensorState(*(x.clone() for x in current["state"]))
+    static_mask = current["mask"].clone()
+    side = torch.cuda.Stream(device)
+    side.wait_stream(torch.cuda.current_stream(device))
+    with torch.cuda.stream(side):  # the warm-up that capture requires, off the default stream
+        for _ in range(3):
+            env_step(static_state, static_mask)
+    torch.cuda.current_stream(device).wait_stream(side)
+    captured = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(captured):
+        state, _, mask = env_step(static_state, static_mask)
+        for target, value in zip(static_state, state):
+            target.copy_(value)
+        static_mask.copy_(mask)
+    return captured.replay
 
 
 def numba_runner(size: int, batch: int, encoding: str, threads: int, warmup: int):
@@ -110,9 +134,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=10, help="steps before timing")
     parser.add_argument("--torch-threads", type=int, default=os.cpu_count())
     parser.add_argument("--no-numba", action="store_true", help="torch rows only")
+    parser.add_argument("--graph", action="store_true", help="replay the torch step as a CUDA graph (cuda only)")
     args = parser.parse_args()
     torch.set_num_threads(args.torch_threads)
     device = torch.device(args.device)
+    if args.graph and device.type != "cuda":
+        parser.error("--graph needs a cuda device")
     if device.type == "cuda":
         name = torch.cuda.get_device_name(device)
 
@@ -126,14 +153,15 @@ def main() -> None:
 
     all_threads = numba.config.NUMBA_NUM_THREADS
     print(
-        f"{args.size}x{args.size}, encoding {args.encoding}, torch on {args.device} ({name}), sampler {args.sampler}; "
+        f"{args.size}x{args.size}, encoding {args.encoding}, torch on {args.device} ({name}), sampler {args.sampler}"
+        f"{', CUDA graph' if args.graph else ''}; "
         f"numba vector env on 1 and {all_threads} threads; {os.cpu_count()} cores; torch {torch.__version__}"
     )
     columns = [("B", 7), ("torch steps/s", 14), ("numba 1 thr", 12), ("numba all", 12)]
     columns += [("torch/1 thr", 12), ("torch/all", 10), ("per CPU-s: torch/1 thr", 23)]
     print(" ".join(f"{title:>{width}}" for title, width in columns))
     for batch in args.batches:
-        runners = [torch_runner(args.size, batch, args.device, args.encoding, args.sampler, args.warmup)]
+        runners = [torch_runner(args.size, batch, args.device, args.encoding, args.sampler, args.warmup, args.graph)]
         if not args.no_numba:
             runners += [numba_runner(args.size, batch, args.encoding, t, args.warmup) for t in (1, all_threads)]
         totals = _paired(runners, args.seconds * len(runners), args.rounds, sync)

@@ -222,6 +222,8 @@ def step(
         state.terminated | ended,
         winner,
     )
-    won = torch.nn.functional.one_hot(winner.clamp(min=0), 2).to(torch.float32) * 2 - 1
-    rewards = torch.where(ended[:, None], won, torch.zeros_like(won))
+    # +1 to the winner, -1 to the loser where the game ended (one_hot would read the device)
+    colours = torch.arange(2, device=state.device)
+    rewards = (winner[:, None] == colours).to(torch.float32) * 2 - 1
+    rewards = torch.where(ended[:, None], rewards, 0.0)
     return next_state, rewards, next_state.terminated

@@ -16,7 +16,6 @@ line), the torch copy of ``line_tables``.
 
 from __future__ import annotations
 
-import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -49,13 +48,17 @@ def _rays(n: int) -> np.ndarray:
     return rays
 
 
-@functools.lru_cache(maxsize=None)
-def _tables(size: int, device: torch.device) -> Tables:
-    rays = torch.from_numpy(_rays(size)).to(device)
-    line_of_flat = torch.from_numpy(line_tables(size)[1].copy()).to(device)
-    return Tables(size, rays, line_of_flat)
+# a plain dict rather than functools.lru_cache: torch.compile reads a hit as constants
+_CACHE: dict[tuple[int, torch.device], Tables] = {}
 
 
 def tables(size: int, device: torch.device | str | None = None) -> Tables:
     """The tables of ``size`` on ``device`` (default CPU), cached."""
-    return _tables(check_size(size), torch.device("cpu" if device is None else device))
+    key = (size, torch.device("cpu" if device is None else device))
+    found = _CACHE.get(key)
+    if found is None:
+        n = check_size(size)
+        rays = torch.from_numpy(_rays(n)).to(key[1])
+        line_of_flat = torch.from_numpy(line_tables(n)[1].copy()).to(key[1])
+        found = _CACHE[key] = Tables(n, rays, line_of_flat)
+    return found

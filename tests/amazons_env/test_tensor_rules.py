@@ -219,6 +219,26 @@ def test_tensor_games_steps_and_resets_some_games():
     assert torch.equal(obs, observe(games.state, "lines")[0]) and torch.equal(mask, legal_mask(games.state, "lines"))
 
 
+def test_the_accelerator_path_reads_nothing_back_from_the_device(monkeypatch):
+    """With fixed queen columns (as on an accelerator) and ``check_range=False``, an env step
+    reads no tensor value on the host: no synchronisation, so a CUDA graph can capture it."""
+    state, start = initial_state(4, 6), initial_state(4, 6)
+    with queen_columns(True):
+        for _ in range(3):
+            state = step(state, random_actions(state), check_range=False)[0]
+
+        def refuse(*args, **kwargs):
+            raise AssertionError("read a value from the device")
+
+        for name in ("item", "tolist", "nonzero", "__bool__", "__int__", "__index__", "numpy"):
+            monkeypatch.setattr(torch.Tensor, name, refuse)
+        for encoding in ("flat", "lines"):
+            actions = random_actions(state, encoding)
+            after, rewards, terminated = step(state, actions, encoding, check_range=False)
+            after = where(terminated, start, after)
+            observe(after, encoding), legal_counts(after)
+
+
 def test_unchecked_out_of_range_actions_lose_like_illegal_ones():
     state = initial_state(3, 6)
     actions = torch.tensor([-5, 6**4, int(random_actions(state)[2])])
