@@ -1,5 +1,9 @@
-"""Policy-value self-play: many games in lock-step through ``agents.search.pvmcts``, and engine games to
-bootstrap from.
+"""Policy-value self-play: many games in lock-step through Gumbel AlphaZero's tensor search
+(``agents.search.gumbel``) or ``agents.search.pvmcts``, and engine games to bootstrap from.
+
+``gumbel_games`` plays ``games`` games at once on a torch device: each move, one batched search of
+every live game (one forward pass of the net per simulation for all of them); the target is the
+search's improved policy over the root's children, the move its Gumbel choice.
 
 ``mcts_games`` plays ``games`` games at once: every move, each live game's tree
 (``agents.search.pvmcts.Tree``, kept from the previous move) gets fresh Dirichlet noise on its root and
@@ -27,6 +31,9 @@ Ray tasks (``agents.arena.backends``), given a picklable player such as
 >>> games = mcts_games(net, games=2, size=5, sims=8, batch=4, seed=1)
 >>> len(games), all(len(g["sides"]) == len(g["pi_counts"]) >= 1 for g in games)
 (2, True)
+>>> games = gumbel_games(net, games=2, size=5, sims=8, m=4, k=6, seed=1)
+>>> len(games), all(abs(g["pi_probs"][: g["pi_counts"][0]].sum() - 1) < 1e-5 for g in games)
+(2, True)
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ from agents.search.pvmcts import PolicyValueEvaluator, PVNet, Tree, best_move, r
 from training.data.policy_value import write_manifest, write_pv_shard
 from training.selfplay.value import _kept_shards
 
-__all__ = ["mcts_games", "engine_games", "play_shards", "mcts_shard", "engine_shard"]
+__all__ = ["gumbel_games", "gumbel_shard", "mcts_games", "engine_games", "play_shards", "mcts_shard", "engine_shard"]
 
 
 class _Game:
@@ -135,6 +142,75 @@ def mcts_games(
         if on_move is not None:
             on_move()
     return [a for a in (g.arrays() for g in played) if a]
+
+
+def gumbel_games(
+    net: Any,
+    games: int,
+    size: int,
+    sims: int,
+    seed: int = 0,
+    device: Any = "cpu",
+    m: int = 16,
+    k: int = 16,
+    slides: int = 16,
+    arrows: int = 8,
+    opening: int = 2,
+    on_move: Optional[Callable[[], None]] = None,
+) -> list[dict[str, np.ndarray]]:
+    """``games`` self-play games in lock-step through Gumbel AlphaZero's batched search
+    (``agents.search.gumbel``) on ``device``: ``net`` a ``PolicyValueNet`` (or a ``PVNet``), ``sims``
+    simulations per move, ``m`` root actions sampled, ``k`` children per node from the ``slides``
+    best slides and ``arrows`` best arrows of each. Every live game's move is one forward pass per
+    simulation for all of them; the move played is the search's choice (the Gumbel noise is the
+    exploration: no temperature, no Dirichlet noise), the policy target the improved policy over
+    the root's children, the value the root's searched value. Games end as ``mcts_games``'."""
+    import torch
+
+    from amazons_env.tensor.rules import step
+    from amazons_env.tensor.state import from_boards, select
+
+    from agents.search.gumbel.children import Evaluator, unpack
+    from agents.search.gumbel.tree import Settings, search
+
+    rng = np.random.default_rng(seed)
+    played = [_Game(size, rng, opening) for _ in range(games)]
+    evaluator = Evaluator(net, device)
+    settings = Settings(sims=sims, m=min(m, k), k=k, top_slides=slides, top_arrows=arrows)
+    state = from_boards([g.board for g in played], evaluator.device)
+    seeds = torch.from_numpy(rng.integers(1 << 62, size=games)).to(evaluator.device)
+    nn = size * size
+    while True:
+        live = [i for i, g in enumerate(played) if not g.decided()]
+        if not live:
+            break
+        index = torch.tensor(live, device=evaluator.device)
+        plies = torch.tensor([played[i].board.ply for i in live], device=evaluator.device)
+        out = search(evaluator, select(state, index), settings, seeds[index], plies)
+        chosen = out.chosen(size)
+        moves, policy, values = unpack(out.moves, size).cpu().numpy(), out.policy.cpu().numpy(), out.value.cpu()
+        picked = chosen.cpu().numpy()
+        for j, i in enumerate(live):
+            kept = policy[j] > 0
+            played[i].record(float(values[j]), moves[j][kept], policy[j][kept])
+            frm_square, to_square, arrow = (int(x) for x in picked[j])
+            played[i].board.push_unchecked(Move(frm_square, to_square, arrow, size))
+        frm, to, shot = chosen.unbind(-1)
+        after = step(step(select(state, index), frm * nn + to)[0], to * nn + shot)[0]
+        state = type(state)(*(x.index_copy(0, index, y) for x, y in zip(state, after)))
+        if on_move is not None:
+            on_move()
+    return [a for a in (g.arrays() for g in played) if a]
+
+
+def gumbel_shard(
+    weights: str, device: str, games: int, size: int, sims: int, m: int, k: int, index: int, seed: int
+) -> list[dict[str, np.ndarray]]:
+    """A shard's ``gumbel_games`` by the net in the file ``weights`` on ``device`` (a task that any
+    process can run)."""
+    from agents.nets.export import load_model
+
+    return gumbel_games(load_model(weights)[0], games, size, sims, seed, device, m, k)
 
 
 def engine_games(agent: Any, games: int, size: int, seed: int = 0, opening: int = 2) -> list[dict[str, np.ndarray]]:
