@@ -260,6 +260,8 @@ def test_bad_arguments_are_refused_by_name():
             make()
     envs = AmazonsTensorVectorEnv(2, 6)
     envs.reset()
+    envs.step(envs.sample_legal_actions())
+    before = envs._games.state
     with pytest.raises(InvalidArgumentError, match="reset_mask"):
         envs.reset(options={"reset_mask": [True, False]})
     with pytest.raises(InvalidArgumentError, match="unknown reset option"):
@@ -270,6 +272,7 @@ def test_bad_arguments_are_refused_by_name():
         envs.step(torch.tensor([0, 6**4]))
     with pytest.raises(ValueError, match="actions"):
         envs.step(torch.tensor([0.5, 1.0]))
+    assert all(torch.equal(a, b) for a, b in zip(envs._games.state, before)), "a refused call changed the games"
 
 
 def test_importing_amazons_env_stays_light_and_the_envs_load_on_first_use():
