@@ -18,7 +18,8 @@ a spec it has no batched form of, and the env then gives each game its own agent
   machine's load and are therefore not reproducible. ``threads=K`` (or the env's ``num_threads``,
   whichever is larger) searches slices of the games on ``K`` threads (``search_roots`` releases
   the GIL); the seeds of the searches come from the opponent's generator, so the moves do not
-  depend on the threads.
+  depend on the threads. Where a root is solved before it has children (the filling phase, by
+  the endgame counts), the ``uct`` agent itself plays the move (``endgame.filling_move``).
 
 >>> from amazons_env.envs.vector_env import AmazonsVectorEnv
 >>> envs = AmazonsVectorEnv(8, size=6, opponent="uct:sims=20")
@@ -40,7 +41,7 @@ import numpy as np
 from numba import njit, types
 
 from amazons_env import Board, core
-from amazons_env.envs.batch_opponents import BatchGames, BatchOpponent, UniformRandom
+from amazons_env.envs.batch_opponents import BatchGames, BatchOpponent, UniformRandom, board_of
 from amazons_env.envs.kernels import PHASE, SIDE
 
 from agents.evaluation.evaluator import KERNEL_TYPE, Evaluator, make_evaluator
@@ -116,6 +117,8 @@ class WholeMoves(BatchOpponent):
             return
         moves = np.empty((len(which), 3), np.int64)
         self.choose(games, which, self._rng.integers(1, 1 << 62, size=len(which)), moves)
+        if (moves < 0).any():  # a search that found no move in a running game: a bug, never a silent pass
+            raise RuntimeError(f"{type(self).__name__} found no move in game {int(which[np.argmax(moves.min(1) < 0)])}")
         public, nn = games.pub, games.size * games.size
         frm, to, arrow = public[moves[:, 0]], public[moves[:, 1]], public[moves[:, 2]]
         out[which] = frm * nn + to
@@ -216,3 +219,9 @@ class BatchUCT(WholeMoves):
             search_roots(*(*position, lo, hi, *search, self.rows, self.sims, seeds, *self._scratch[thread], out))
 
         self.slices(len(which), work)
+        padded = core.padded_index(self.size)
+        for k in np.flatnonzero(out[: len(which), 0] < 0):  # a root solved without children: the agent's move
+            self.agent.reset()
+            self.agent.seed(int(seeds[k]))
+            move = self.agent.select_move(board_of(games, int(which[k])))
+            out[k] = padded[move.from_square], padded[move.to_square], padded[move.arrow]

@@ -24,11 +24,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from amazons_env.core import MAX_SIZE
+from amazons_env.core import EMPTY, MAX_SIZE
 from amazons_env.envs.intrinsics import borrowed as _borrowed
 from amazons_env.envs.intrinsics import prefetch_write as _prefetch
 from amazons_env.envs.kernels import (
     DONE,
+    DST,
     ILLEGAL,
     NLEGAL,
     PHASE,
@@ -52,6 +53,8 @@ __all__ = [
     "step_some",
     "observe_some",
     "sample_legal",
+    "random_replies",
+    "learner_outcomes",
 ]
 
 
@@ -379,3 +382,56 @@ def sample_legal(meta, legal, uniforms, out):
     for i in range(meta.shape[0]):
         n = meta[i, NLEGAL]
         out[i] = legal[i, int(uniforms[i] * n)] if n > 0 else 0
+
+
+@njit(cache=True)
+def random_replies(learner, uniforms, cells, queens, nq, meta, dirs, pad, pub, nn, obs, masks, legal):
+    """In every running game ``i`` where the opponent of ``learner[i]`` is to move, a whole turn of
+    the batched random opponent: the queen action that ``uniforms[2 i]`` picks from the legal list,
+    then the arrow that ``uniforms[2 i + 1]`` picks among the moved queen's empty lines; only the
+    position after the turn gets its observation and mask (the one in between is never shown)."""
+    rows = np.empty(2 * MAX_SIZE, np.int64)
+    for i in range(meta.shape[0]):
+        if meta[i, DONE] != 0 or meta[i, SIDE] == learner[i] or meta[i, PHASE] != 0:
+            continue
+        clear_mask(meta, i, nn, masks)
+        step_one(cells, queens, nq, meta, i, dirs, pad, nn, legal[i, int(uniforms[2 * i] * meta[i, NLEGAL])], True)
+        to = meta[i, DST]
+        count = 0
+        for d in range(8):
+            square = to + dirs[d]
+            while cells[i, square] == EMPTY:
+                count += 1
+                square += dirs[d]
+        k = int(uniforms[2 * i + 1] * count)  # >= 1 square: the one the queen left
+        arrow = -1
+        for d in range(8):
+            square = to + dirs[d]
+            while arrow < 0 and cells[i, square] == EMPTY:
+                if k == 0:
+                    arrow = square
+                k -= 1
+                square += dirs[d]
+        step_one(cells, queens, nq, meta, i, dirs, pad, nn, pub[to] * nn + pub[arrow], True)
+        obs[i, 2 * nn + pub[arrow]] = 1
+        other_planes(cells, queens, nq, meta, i, dirs, pub, nn, meta[i, SIDE], obs, masks, legal, rows)
+
+
+@njit(cache=True)
+def learner_outcomes(
+    was_done, learner, cells, queens, nq, meta, dirs, pad, pub, nn, obs, masks, legal, rewards, player_rewards, ended
+):
+    """After the opponent's replies: the games that ended in this step (``ended``), their rewards
+    of White and Black (``player_rewards``) and the learner's (``rewards``), and the last
+    observation of an ended game rewritten from the learner's side."""
+    for i in range(meta.shape[0]):
+        ended[i] = meta[i, DONE] == 1 and not was_done[i]
+        player_rewards[i, 0] = 0.0
+        player_rewards[i, 1] = 0.0
+        if ended[i]:
+            winner = meta[i, WINNER]
+            player_rewards[i, winner] = 1.0
+            player_rewards[i, 1 - winner] = -1.0
+            if meta[i, SIDE] != learner[i]:
+                write_obs_mask(cells, queens, nq, meta, i, dirs, pad, pub, nn, learner[i], obs, masks, legal)
+        rewards[i] = player_rewards[i, learner[i]]

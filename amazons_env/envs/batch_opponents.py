@@ -42,7 +42,7 @@ from amazons_env.envs.actions import move_to_actions
 from amazons_env.envs.kernels import NLEGAL, PHASE, SIDE
 from amazons_env.errors import IllegalMoveError
 
-__all__ = ["BatchGames", "BatchOpponent", "BatchPolicy", "UniformRandom", "PerGameAgents", "sample_some"]
+__all__ = ["BatchGames", "BatchOpponent", "BatchPolicy", "UniformRandom", "PerGameAgents", "board_of", "sample_some"]
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """``policy(obs, mask) -> actions``: planes ``int8[k, 9, N, N]`` and masks ``[k, A]`` of ``k``
@@ -114,6 +114,11 @@ class UniformRandom(BatchOpponent):
     def act(self, games: BatchGames, which: np.ndarray, out: np.ndarray) -> None:
         sample_some(which, games.meta, games.legal, self._rng.random(len(which)), out)
 
+    def uniforms(self, count: int) -> np.ndarray:
+        """``count`` draws in [0, 1) from this opponent's generator: the vector env plays this
+        opponent's turns in one kernel (``batch_kernels.random_replies``) with them."""
+        return self._rng.random(count)
+
     def seed(self, seed: int) -> None:
         self._rng = np.random.default_rng(seed)
 
@@ -122,6 +127,13 @@ class UniformRandom(BatchOpponent):
 
     def set_state(self, state: Any) -> None:
         self._rng.bit_generator.state = state
+
+
+def board_of(games: BatchGames, i: int) -> Board:
+    """Game ``i``'s position as a ``Board`` (without its moves), for a board-level player."""
+    cells = games.cells[i][games.pad]
+    squares = (np.flatnonzero(cells == piece) for piece in (core.WHITE_QUEEN, core.BLACK_QUEEN, core.ARROW))
+    return Board.from_squares(games.size, *squares, int(games.meta[i, SIDE]))
 
 
 class PerGameAgents(BatchOpponent):
@@ -137,16 +149,8 @@ class PerGameAgents(BatchOpponent):
         if games.meta[which[0], PHASE] != 0:  # the arrows of the moves chosen in the queen phase
             out[which] = self._pending[which]
             return
-        n = games.size
         for i in which:
-            cells = games.cells[i][games.pad]
-            board = Board.from_squares(
-                n,
-                np.flatnonzero(cells == core.WHITE_QUEEN),
-                np.flatnonzero(cells == core.BLACK_QUEEN),
-                np.flatnonzero(cells == core.ARROW),
-                int(games.meta[i, SIDE]),
-            )
+            board = board_of(games, int(i))
             move = self.players[i].select_move(board)
             if not board.is_legal(move):
                 raise IllegalMoveError(f"opponent {self.players[i]!r} chose illegal move {move} in {board.text()!r}")

@@ -33,7 +33,7 @@ from amazons_env.envs import batch_kernels as B
 from amazons_env.envs import kernels as K
 from amazons_env.envs.actions import ActionCodec, action_to_str
 from amazons_env.envs.arguments import check_choice, check_seed, parse_color
-from amazons_env.envs.batch_opponents import BatchGames, BatchPolicy
+from amazons_env.envs.batch_opponents import BatchGames, BatchPolicy, UniformRandom
 from amazons_env.envs.env_state import VectorEnvState, check_state, frozen_copy, generator_copy
 from amazons_env.envs.opponents import vector_opponent
 from amazons_env.envs.vector_arguments import MAX_ENVS, check_autoreset_mode, check_num_envs, check_num_threads
@@ -188,6 +188,17 @@ class AmazonsVectorEnv(VectorEnv):
         self._info_keys = ("action_mask", "player", "phase", "move_number", "illegal_action", "winner", "rewards")
         self._present = present
         self._uniforms = np.empty(b)
+        # the arguments of the kernels that move and observe some games, gathered once
+        self._position = (
+            *(self._cells, self._queens, self._nq, self._meta),
+            self._dirs,
+            self._pad,
+            self._pub,
+            self._nn,
+            self._obs,
+            self._masks,
+            self._legal,
+        )
         # step_batch's arguments around the actions, gathered once (a step's Python overhead counts)
         self._step_head = (self._cells, self._queens, self._nq, self._meta)
         self._step_tail = (
@@ -373,17 +384,20 @@ class AmazonsVectorEnv(VectorEnv):
 
     def _new_games(self, which: np.ndarray) -> None:
         """Colours and opponents of the games that (re)start."""
-        games = np.flatnonzero(which)
-        if not len(games):
+        count = np.count_nonzero(which)
+        if not count:
             return
         choice = self._learner_choice
-        self._learner[games] = self.np_random.integers(2, size=len(games)) if choice == "random" else int(choice)
+        self._learner[which] = self.np_random.integers(2, size=count) if choice == "random" else int(choice)
         if self._opponent is not None:
             self._opponent.new_games(which)
 
     def _opponent_moves(self) -> None:
         """Let the opponent play its turn (two half-turns) in every running game where it is to move."""
         meta, policy = self._meta, self._policy
+        if isinstance(self._opponent, UniformRandom):  # a whole turn in one kernel call
+            B.random_replies(self._learner, self._opponent.uniforms(2 * self.num_envs), *self._position)
+            return
         for _ in range(2):
             games = np.flatnonzero((meta[:, K.DONE] == 0) & (meta[:, K.SIDE] != self._learner))
             if not len(games):
@@ -431,32 +445,9 @@ class AmazonsVectorEnv(VectorEnv):
     def _learner_outcomes(self, was_done: np.ndarray) -> None:
         """Rewards, terminations and final observations from the learner's side, after the
         opponent's replies (which may have ended games)."""
-        meta = self._meta
-        ended = (meta[:, K.DONE] == 1) & ~was_done
-        self._player_rewards[:] = 0.0
-        games = np.flatnonzero(ended)
-        winners = meta[games, K.WINNER]
-        self._player_rewards[games, winners] = 1.0
-        self._player_rewards[games, 1 - winners] = -1.0
-        self._rewards[:] = self._player_rewards[np.arange(self.num_envs), self._learner]
-        self._terminated[:] = ended
-        seen_by_other = games[meta[games, K.SIDE] != self._learner[games]]
-        if len(seen_by_other):
-            B.observe_some(
-                seen_by_other,
-                self._learner,
-                self._cells,
-                self._queens,
-                self._nq,
-                meta,
-                self._dirs,
-                self._pad,
-                self._pub,
-                self._nn,
-                self._obs,
-                self._masks,
-                self._legal,
-            )
+        B.learner_outcomes(
+            was_done, self._learner, *self._position, self._rewards, self._player_rewards, self._terminated
+        )
 
     def _refresh_masks(self) -> None:
         if not self._codec.flat:

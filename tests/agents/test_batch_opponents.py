@@ -86,8 +86,7 @@ def test_the_numba_pick_is_the_trees_pick():
         ni, nf, st = agent._tree
         for root in [int(st[T.ROOT])] + [int(r) for r in range(int(ni[0, T.FIRST]), int(ni[0, T.FIRST]) + 3)]:
             expected, out = pick(agent._tree, root, 2), np.full(3, -9, np.int64)
-            found = pick_move(ni, nf, root, 2, out)
-            assert found == (expected is not None)
+            assert pick_move(ni, nf, root, 2, out) == (expected is not None)
             if expected is not None:
                 assert tuple(out.tolist()) == expected.squares
 
@@ -153,3 +152,12 @@ def test_a_list_of_agents_plays_one_per_game():
     for _ in range(20):
         envs.step(envs.sample_legal_actions())
     assert isinstance(envs._opponent, PerGameAgents) and envs._opponent.players == players
+
+
+def test_a_root_solved_before_any_visit_still_gets_its_winning_move():
+    board = Board.from_text("Q1*3/**4/6/******/3*1q/6 w")  # a wall of arrows: the filling phase
+    batch = batch_opponent("uct:sims=50", 6)
+    assert isinstance(batch, BatchUCT)
+    batch.seed(0)
+    (move,) = _moves(batch, [board])
+    assert board.is_legal(move)

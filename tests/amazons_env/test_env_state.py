@@ -7,7 +7,7 @@ import gymnasium
 import numpy as np
 import pytest
 
-from amazons_env import AmazonsEnv, AmazonsVectorEnv
+from amazons_env import AmazonsEnv, AmazonsVectorEnv, core
 from amazons_env.envs.batch_opponents import UniformRandom
 from amazons_env.errors import InvalidArgumentError
 
@@ -127,3 +127,20 @@ def test_bad_states_are_refused_by_name_and_change_nothing():
     env.reset(seed=0)
     with pytest.raises(InvalidArgumentError, match="EnvState"):
         env.set_state(before)
+
+
+def test_the_batched_random_opponent_plays_legal_turns():
+    """Its turns are played by one kernel (``batch_kernels.random_replies``): every position the
+    learner sees is one a legal game reaches (an arrow per full turn, the mask the rules' moves)."""
+    from amazons_env.envs.batch_opponents import board_of
+
+    envs = AmazonsVectorEnv(8, size=5, opponent=UniformRandom(), learner_color="random", action_encoding="flat")
+    obs, infos = envs.reset(seed=4)
+    for _ in range(80):
+        obs, rewards, terminated, _, infos = envs.step(envs.sample_legal_actions())
+        for i in np.flatnonzero(~terminated & (infos["phase"] == 0) & (infos["winner"] < 0)):
+            board = board_of(envs._games, int(i))
+            assert int(board.turn) == infos["player"][i]
+            assert int(np.count_nonzero(board.cells == core.ARROW)) == infos["move_number"][i]
+            queen_moves = {(m.from_square, m.to_square) for m in board.legal_moves()}
+            assert {divmod(int(a), 25) for a in np.flatnonzero(infos["action_mask"][i])} == queen_moves

@@ -3,7 +3,8 @@
 ``search_roots`` runs ``simulation.run`` with a node budget for every position of a batch (the
 games of a vector env where the opponent is to move), each from a fresh root with its own random
 stream, and reads each one's move as ``choice.pick`` does (``pick_move``, the same order: a proven
-win, the most visited child, the better mean, the larger action). Root ``k`` of the call owns the
+win, the most visited child, the better mean, the larger action; at a root solved before any
+child was visited, the best child by that order). Root ``k`` of the call owns the
 rows ``k * rows .. (k + 1) * rows`` of ``ni``/``nf`` (``st[LIMIT]`` keeps it there: a node that
 would need more stays a leaf). It releases the GIL: ``agents.batch_opponents`` runs slices of a
 batch on several threads, which write disjoint rows.
@@ -110,14 +111,13 @@ def _best_child(ni, nf, x):
 @njit(cache=True)
 def pick_move(ni, nf, root, levels, out):
     """Write the padded ``(from, to, arrow)`` that ``choice.pick(tree, root, levels)`` chooses
-    into ``out``; returns False (``out`` untouched) where it would return None."""
-    if ni[root, FIRST] < 0 or ni[root, NKIDS] == 0:
-        return False
+    into ``out``; returns False where it would return None (no child visited: a root solved at
+    its expansion, in the filling phase), having written the best child by the same order (a
+    proven win first, then the best static value), or -1s if ``root`` has no children."""
     seen = 0
-    for r in range(ni[root, FIRST], ni[root, FIRST] + ni[root, NKIDS]):
-        seen += ni[r, VISITS]
-    if seen == 0:
-        return False
+    if ni[root, FIRST] >= 0:
+        for r in range(ni[root, FIRST], ni[root, FIRST] + ni[root, NKIDS]):
+            seen += ni[r, VISITS]
     frm, to, arrow = -1, -1, -1
     node = root
     for _ in range(levels):
@@ -130,7 +130,7 @@ def pick_move(ni, nf, root, levels, out):
         arrow = ni[child, ARROW] if ni[child, ARROW] >= 0 else arrow
         node = child
     out[0], out[1], out[2] = frm, to, arrow
-    return True
+    return seen > 0
 
 
 _SEARCH_ARGS = (
