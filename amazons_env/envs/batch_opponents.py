@@ -132,8 +132,10 @@ class UniformRandom(BatchOpponent):
 def board_of(games: BatchGames, i: int) -> Board:
     """Game ``i``'s position as a ``Board`` (without its moves), for a board-level player."""
     cells = games.cells[i][games.pad]
-    squares = (np.flatnonzero(cells == piece) for piece in (core.WHITE_QUEEN, core.BLACK_QUEEN, core.ARROW))
-    return Board.from_squares(games.size, *squares, int(games.meta[i, SIDE]))
+    white, black, arrows = (
+        np.flatnonzero(cells == piece) for piece in (core.WHITE_QUEEN, core.BLACK_QUEEN, core.ARROW)
+    )
+    return Board.from_squares(games.size, white, black, arrows, int(games.meta[i, SIDE]))
 
 
 class PerGameAgents(BatchOpponent):
