@@ -63,7 +63,7 @@ def multi_agent_env(**kwargs: Any) -> PettingZooEnv:
 
     >>> env = multi_agent_env(size=4)
     >>> obs, info = env.reset(seed=0)
-    >>> obs["agent_id"], sum(obs["mask"])
+    >>> obs["agent_id"], int(sum(obs["mask"]))
     ('player_0', 16)
     """
     if kwargs.get("obs_mode", "dict") != "dict":

@@ -66,6 +66,6 @@ def test_ppo_from_torchrl_objects_trains_on_the_vector_env_with_legal_actions_on
         optimizer.zero_grad()
         frames += batch.numel()
         ended += int(batch["next", "done"].sum())
-        assert math.isfinite(float(total))
+        assert math.isfinite(total.item())
     collector.shutdown()
     assert frames >= 384 and ended > 0
