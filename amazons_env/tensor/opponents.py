@@ -4,10 +4,7 @@ An opponent is called as ``opponent(state, encoding, generator) -> int64[B]``: o
 every game of the batch (the env keeps only those of the games where the opponent is to move;
 0 where a game is over). ``"random"`` is ``RandomOpponent()`` (uniform over the legal actions);
 a ``torch.nn.Module`` is ``PolicyOpponent(module)``, a frozen copy of a policy net called as
-
-    ``net(observation, action_mask) -> logits``
-
-with ``observation`` the env's ``int8[B, 9, N, N]`` planes (seen by the side to move, which is
+``net(observation, action_mask) -> logits``, with ``observation`` the env's ``int8[B, 9, N, N]`` planes (seen by the side to move, which is
 the opponent) and ``action_mask`` its ``bool[B, A]`` mask in the env's encoding, returning
 ``float[B, A]`` logits: the same tensors the env hands its learner, so a learner's actor net
 can be frozen and played against as it is.
@@ -30,7 +27,7 @@ True
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Optional, Union
+from typing import Any, Optional, Union
 
 import torch
 
@@ -39,10 +36,7 @@ from amazons_env.tensor.rules import observe
 from amazons_env.tensor.sampling import random_actions
 from amazons_env.tensor.state import TensorState
 
-__all__ = ["TensorOpponent", "RandomOpponent", "PolicyOpponent", "make_opponent"]
-
-TensorOpponent = Callable[[TensorState, str, torch.Generator], torch.Tensor]
-"""``opponent(state, encoding, generator) -> int64[B]``: an action for every game."""
+__all__ = ["RandomOpponent", "PolicyOpponent", "make_opponent"]
 
 
 class RandomOpponent:
