@@ -4,10 +4,10 @@ An opponent is called as ``opponent(state, encoding, generator) -> int64[B]``: o
 every game of the batch (the env keeps only those of the games where the opponent is to move;
 0 where a game is over). ``"random"`` is ``RandomOpponent()`` (uniform over the legal actions);
 a ``torch.nn.Module`` is ``PolicyOpponent(module)``, a frozen copy of a policy net called as
-``net(observation, action_mask) -> logits``, with ``observation`` the env's ``int8[B, 9, N, N]`` planes (seen by the side to move, which is
-the opponent) and ``action_mask`` its ``bool[B, A]`` mask in the env's encoding, returning
-``float[B, A]`` logits: the same tensors the env hands its learner, so a learner's actor net
-can be frozen and played against as it is.
+``net(observation, action_mask) -> logits``, with ``observation`` the env's ``int8[B, 9, N, N]``
+planes (seen by the side to move, which is the opponent) and ``action_mask`` its ``bool[B, A]``
+mask in the env's encoding, returning ``float[B, A]`` logits: the same tensors the env hands its
+learner, so a learner's actor net can be frozen and played against as it is.
 
 >>> from amazons_env.tensor.rules import legal_mask
 >>> from amazons_env.tensor.state import initial_state
