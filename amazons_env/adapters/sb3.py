@@ -44,9 +44,9 @@ class AmazonsVecEnv(VecEnv):
     ``rewards`` (both players'). ``action_masks()`` (the one ``env_method`` sb3-contrib calls:
     ``env_method("action_masks")`` gives the games' rows) is ``[num_envs, A]``. ``seed(s)`` seeds
     the next ``reset`` of the whole batch with ``s`` (the vector env draws every game from one
-    generator); ``get_attr`` gives the vector env's attribute once per game. The vector env
-    must autoreset after its games end (gymnasium's default ``NEXT_STEP`` or ``Disabled``: this
-    class resets ended games itself either way).
+    generator); ``get_attr`` gives the vector env's attribute once per game. Any autoreset mode
+    of the vector env works (this class resets ended games itself); ``copy=False`` is refused
+    (SB3 keeps each observation across the next step, which would overwrite it).
 
     >>> from amazons_env.envs.vector_env import AmazonsVectorEnv
     >>> env = AmazonsVecEnv(AmazonsVectorEnv(2, size=4))
@@ -60,6 +60,13 @@ class AmazonsVecEnv(VecEnv):
     def __init__(self, vector_env: AmazonsVectorEnv) -> None:
         if not isinstance(vector_env, AmazonsVectorEnv):
             raise InvalidArgumentError(f"AmazonsVecEnv wraps an AmazonsVectorEnv, got {describe(vector_env)}")
+        if not vector_env.copy:
+            # SB3 stores the previous observation in its rollout buffer after the next step: with the
+            # env's reused buffers it would store the new one in its place
+            raise InvalidArgumentError(
+                "AmazonsVecEnv needs AmazonsVectorEnv(copy=True) (the default): SB3 keeps each observation "
+                "across the next step, which copy=False overwrites"
+            )
         self.vector_env = vector_env
         self._actions: Optional[np.ndarray] = None
         super().__init__(vector_env.num_envs, vector_env.single_observation_space, vector_env.single_action_space)
@@ -84,7 +91,7 @@ class AmazonsVecEnv(VecEnv):
         per_game = self._per_game(infos)
         ended = np.flatnonzero(dones)
         if len(ended):
-            for i in ended:  # copies: the reset below may reuse the env's buffers (copy=False)
+            for i in ended:
                 per_game[i]["terminal_observation"] = _game(obs, int(i))
             obs, infos = self.vector_env.reset(options={"reset_mask": dones.copy()})
         return obs, rewards.astype(np.float32), dones.copy(), per_game
@@ -126,7 +133,8 @@ class AmazonsVecEnv(VecEnv):
 
 
 def _game(obs: Any, i: int) -> Any:
-    """Game ``i``'s observation (planes, or a dict of planes and mask), copied."""
+    """Game ``i``'s observation (planes, or a dict of planes and mask), copied (a row of ``obs``
+    would keep the whole batch alive)."""
     if isinstance(obs, dict):
         return {key: value[i].copy() for key, value in obs.items()}
     return obs[i].copy()
@@ -136,8 +144,9 @@ class PlanesExtractor(BaseFeaturesExtractor):
     """3x3 convolutions over the observation planes, then one dense layer: SB3's features
     extractor for ``Box`` planes of any dtype, board size and plane count (frame-stacked planes
     too), channel-first (``[planes, rank, file]``, the envs' layout) or, with
-    ``channels_last=True``, ``[rank, file, planes]``. With ``obs_mode="dict"`` the policy is
-    ``MultiInputPolicy`` and SB3's ``CombinedExtractor`` takes ``cnn_output_dim`` instead.
+    ``channels_last=True``, ``[rank, file, planes]``. (With ``obs_mode="dict"`` observations,
+    ``MultiInputPolicy``'s own ``CombinedExtractor`` flattens the planes: int8 planes are no image
+    to SB3. MaskablePPO reads the masks from ``action_masks()`` in either mode.)
 
     ``policy_kwargs={"features_extractor_class": PlanesExtractor}`` (options in
     ``features_extractor_kwargs``) with ``"CnnPolicy"`` or ``"MlpPolicy"``: the same policy then.

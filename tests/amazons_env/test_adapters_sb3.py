@@ -44,21 +44,24 @@ def test_maskable_ppo_trains_with_the_extractor_and_never_takes_an_illegal_actio
     assert legal[rows, masked].all() and not legal[rows, unmasked].all()
 
 
-def test_step_wait_resets_ended_games_and_keeps_their_last_observation():
-    vector_env = AmazonsVectorEnv(3, size=4)
+@pytest.mark.parametrize("obs_mode", ["planes", "dict"])
+def test_step_wait_resets_ended_games_and_keeps_their_last_observation(obs_mode):
+    vector_env = AmazonsVectorEnv(3, size=4, obs_mode=obs_mode, autoreset_mode="Disabled")
     env = AmazonsVecEnv(vector_env)
     env.seed(1)
     env.reset()
     ended = 0
     for _ in range(60):
         obs, rewards, dones, infos = env.step(vector_env.sample_legal_actions())
+        planes = obs["observation"] if obs_mode == "dict" else obs
         assert rewards.dtype == np.float32 and len(infos) == 3
         for i in np.flatnonzero(dones):
             ended += 1
             final = infos[i]["terminal_observation"]
-            assert final.shape == (9, 4, 4) and not np.array_equal(final, obs[i])
+            final_planes = final["observation"] if obs_mode == "dict" else final
+            assert final_planes.shape == (9, 4, 4) and not np.array_equal(final_planes, planes[i])
             assert infos[i]["winner"] in (0, 1) and abs(rewards[i]) == 1
-            assert obs[i][2].sum() == 0 and infos[i]["move_number"] > 0  # a new game: no arrows yet
+            assert planes[i][2].sum() == 0 and infos[i]["move_number"] > 0  # a new game: no arrows yet
         for i in np.flatnonzero(~dones):
             assert "terminal_observation" not in infos[i] and infos[i]["winner"] == -1
     assert ended > 0
@@ -91,6 +94,8 @@ def test_bad_arguments_are_refused_naming_them():
         PlanesExtractor(spaces.Box(0, 1, (9, 4, 4), np.int8), channels=0)
     with pytest.raises(InvalidArgumentError, match="planes"):
         PlanesExtractor(spaces.Box(0, 1, (81,), np.int8))
+    with pytest.raises(InvalidArgumentError, match="copy=True"):
+        AmazonsVecEnv(AmazonsVectorEnv(2, size=4, copy=False))
     env = AmazonsVecEnv(AmazonsVectorEnv(2, size=4))
     env.set_options({"position": "x"})
     with pytest.raises(InvalidArgumentError, match="reset options"):
