@@ -2,7 +2,8 @@
 public API from the docstrings with no warning, so a broken docstring cross-reference, a link to
 a missing page or anchor, or a page left out of the navigation fails here. The build needs the
 ``docs`` extra; without it these tests skip, saying so (the CI test command installs ``test``
-only, which stays light).
+only, which stays light). The pictures of the pages made from root files (the README, CONTRIBUTING)
+are checked everywhere: each exists, so the site (whose build copies them) shows it.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def _missing_docs_extra() -> list[str]:
     return missing
 
 
-pytestmark = pytest.mark.skipif(
+needs_docs = pytest.mark.skipif(
     bool(_missing_docs_extra()),
     reason=f"the docs extra is not installed ({', '.join(_missing_docs_extra())} missing): "
     "pip install -c constraints.txt -e '.[docs]'",
@@ -51,6 +52,7 @@ def _warnings(run: subprocess.CompletedProcess) -> list[str]:
     return [line for line in (run.stdout + run.stderr).splitlines() if "WARNING" in line or "ERROR" in line]
 
 
+@needs_docs
 def test_the_api_reference_builds_strictly_with_no_warning(tmp_path):
     run = _build(ROOT / "mkdocs.yml", tmp_path)
     assert run.returncode == 0 and not _warnings(run), f"mkdocs build --strict:\n{run.stdout}\n{run.stderr}"
@@ -61,8 +63,11 @@ def test_the_api_reference_builds_strictly_with_no_warning(tmp_path):
     assert '<span class="gp">&gt;&gt;&gt; </span>' in envs and "<blockquote>" not in envs
     guide = (tmp_path / "guide.html").read_text(encoding="utf-8")
     assert 'id="install-the-two-commands"' in guide, "the README is not the user guide"
+    for picture in ("docs/images/gui.png", "experiments/expert-iteration-8x8/elo.png"):  # markdown and <img>
+        assert (tmp_path / picture).is_file(), f"{picture} is not on the site"
 
 
+@needs_docs
 def test_a_broken_docstring_cross_reference_fails_the_build(tmp_path):
     """The same configuration on one page that renders a module whose docstring refers to a name
     that does not exist: the strict build must stop and name it."""
@@ -86,6 +91,7 @@ def test_a_broken_docstring_cross_reference_fails_the_build(tmp_path):
     assert any("amazons_env.board.NoSuchBoard" in line for line in _warnings(run)), run.stdout + run.stderr
 
 
+@needs_docs
 @pytest.mark.parametrize("hook", sorted(HOOKS.glob("*.py")), ids=lambda path: path.name)
 def test_the_build_hooks_examples_hold(hook):
     """``docs/hooks`` is outside the packages that the suite's doctests cover: run its examples here."""
@@ -95,3 +101,30 @@ def test_the_build_hooks_examples_hold(hook):
     spec.loader.exec_module(module)
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_every_picture_of_the_root_pages_exists():
+    """Markdown pictures and HTML ``<img>`` ones (which the strict build alone would not check):
+    each names a file of the repository, relative to the page."""
+    import re
+
+    pattern = re.compile(r"""!\[[^\]]*\]\(([^)\s#]+)|<img\s[^>]*?src=["']([^"'#]+)["']""", re.IGNORECASE)
+    for page in ("README.md", "CONTRIBUTING.md"):
+        targets = [a or b for a, b in pattern.findall((ROOT / page).read_text(encoding="utf-8"))]
+        assert targets or page != "README.md"  # the README has pictures: the pattern finds them
+        for target in targets:
+            if ":" not in target:
+                assert (ROOT / page).parent.joinpath(target).is_file(), f"{page}: picture {target} does not exist"
+
+
+@needs_docs
+def test_the_hook_follows_html_pictures():
+    """A picture given as ``<img>`` is among the files the hook copies to the site, like a markdown
+    one (the README's 8x8 Elo picture was missing from the site)."""
+    spec = importlib.util.spec_from_file_location("docs_hook_pages", HOOKS / "repository_pages.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "experiments/expert-iteration-8x8/elo.png" in hook.linked_files(readme)
+    assert hook.linked_files('<img src="no/such.png" width="49%">') == ["no/such.png"]

@@ -5,10 +5,18 @@ and a broken one fails the strict build. ``mkdocs.yml`` names this file under ``
 
 >>> linked_files("[map](CONTRIBUTING.md#the-packages), ![window](docs/images/gui.png), [w](https://x.org)")
 ['CONTRIBUTING.md', 'docs/images/gui.png']
+
+A picture in HTML (``<img src="...">``, for a width) is followed too: the build checks no HTML, so
+such a file would otherwise be missing from the site, and a target that does not exist is
+reported as a warning (which fails the strict build) rather than left as a broken picture.
+
+>>> linked_files('<img src="experiments/elo.png" alt="Elo" width="49%"> <img src="https://x.org/a.png">')
+['experiments/elo.png']
 """
 
 from __future__ import annotations
 
+import logging
 import posixpath
 import re
 from pathlib import Path
@@ -25,11 +33,16 @@ index, which is ``docs/index.md``)."""
 
 # the target of a markdown link or picture, without its #anchor (the build checks anchors itself)
 _TARGET = re.compile(r"\]\(([^)\s#]+)(?:#[^)\s]*)?\)")
+# the file of an HTML picture, which the build neither copies nor checks by itself
+_HTML_PICTURE = re.compile(r"""<img\s[^>]*?src=["']([^"'#]+)["']""", re.IGNORECASE)
+# "mkdocs." loggers' warnings are counted by the strict build
+_LOG = logging.getLogger("mkdocs.hooks.repository_pages")
 
 
 def linked_files(text: str) -> list[str]:
-    """The relative link and picture targets of the markdown ``text`` (web addresses left out)."""
-    return [target for target in _TARGET.findall(text) if ":" not in target]
+    """The relative link and picture targets of the markdown ``text``, HTML pictures included (web
+    addresses left out)."""
+    return [target for target in _TARGET.findall(text) + _HTML_PICTURE.findall(text) if ":" not in target]
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
@@ -43,6 +56,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         page = pending.pop()
         for target in linked_files((ROOT / page).read_text(encoding="utf-8")):
             path = posixpath.normpath(posixpath.join(posixpath.dirname(page), target))
+            if not (ROOT / path).exists():
+                _LOG.warning(f"{page} links to {target}, which does not exist")
             if path in PAGES or files.get_file_from_path(path) is not None or not (ROOT / path).is_file():
                 continue
             files.append(
