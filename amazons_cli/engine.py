@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import IO, Iterator
 
 from amazons_env.errors import InvalidArgumentError
 
@@ -23,6 +24,7 @@ from agents.protocols.uci_engine import UCIEngine
 from agents.registry import DEFAULT_OPPONENT, make
 from agents.search.clock import frozen_heap
 
+MAX_LINE = 1 << 16  # the longest command line read whole (a UCI command is far shorter)
 HELP = "run an agent as an engine on stdin/stdout: UCI (Fairy-Stockfish's amazons notation) or Botzone's 8x8 protocol"
 
 
@@ -59,6 +61,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _lines(stream: IO[str]) -> Iterator[str]:
+    """``stream``'s lines, a line longer than ``MAX_LINE`` characters read in pieces of that
+    size (each then a bad command): a peer that never ends its line cannot fill the memory."""
+    return iter(lambda: stream.readline(MAX_LINE), "")
+
+
 def run(args: argparse.Namespace) -> int:
     if args.time is not None and not 0 < args.time < float("inf"):
         raise InvalidArgumentError(f"--time {args.time}: seconds per move must be a number > 0")
@@ -67,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
             if args.protocol == "uci":
                 movetime = 0 if args.time is None else max(1, round(args.time * 1000))
                 engine = UCIEngine(args.agent, sys.stdout, movetime_ms=movetime, allow_files=args.allow_agent_files)
-                return engine.run(sys.stdin)
+                return engine.run(_lines(sys.stdin))
             bot = BotzoneBot(make(args.agent), sys.stdout, args.size, args.time, not args.no_keep_running)
-            return bot.run(sys.stdin)
+            return bot.run(_lines(sys.stdin))
     except KeyboardInterrupt:  # Ctrl-C ends the engine quietly
         return 130

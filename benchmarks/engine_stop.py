@@ -7,11 +7,12 @@ real engine process, as a GUI sees them.
 
 For each agent and board size one engine process is started and warmed up (a first search loads
 numba's kernels and the net), then each try sends ``position``, ``go movetime 60000`` (a search
-that would run a minute), waits ``--think`` seconds, sends ``isready`` and, once ``readyok`` is
-read, ``stop``. The figures are the median, 90th percentile and largest of the tries, the median
-as a ratio to the target (``TARGET_MS``), and how many answers the engine had to give for a
-search that did not stop in time (its ``info string ... did not stop``: none is expected for these
-agents). On 8x8 the position is set as a FEN (the engine's ``startpos`` is 10x10).
+that would run a minute), waits ``--think`` seconds and sends ``stop``; as many further tries
+send ``isready`` instead, and time its ``readyok`` (then stop the search, untimed). The
+figures are the median, 90th percentile and largest of the tries, the median as a ratio to the
+target (``TARGET_MS``), and how many answers the engine had to give for a search that did not
+stop in time (its ``info string ... did not stop``: none is expected for these agents). On 8x8
+the position is set as a FEN (the engine's ``startpos`` is 10x10).
 """
 
 from __future__ import annotations
@@ -75,16 +76,22 @@ def measure(spec: str, size: int, tries: int, think: float) -> dict[str, float]:
         engine.send("go movetime 300")  # warm-up: kernels compiled or loaded, the net read
         engine.until("bestmove")
         stops, readies, answered_for = [], [], 0
-        for _ in range(tries):
+        for _ in range(tries):  # a stop out of the blue, as a GUI sends it
+            engine.send(POSITIONS[size])
+            engine.send("go movetime 60000")
+            time.sleep(think)
+            asked = engine.send("stop")
+            at, _, before = engine.until("bestmove")
+            stops.append(1000 * (at - asked))
+            answered_for += any("did not stop" in line for line in before)
+        for _ in range(tries):  # isready during a search (then stopped, not timed)
             engine.send(POSITIONS[size])
             engine.send("go movetime 60000")
             time.sleep(think)
             asked = engine.send("isready")
             readies.append(1000 * (engine.until("readyok")[0] - asked))
-            asked = engine.send("stop")
-            at, _, before = engine.until("bestmove")
-            stops.append(1000 * (at - asked))
-            answered_for += any("did not stop" in line for line in before)
+            engine.send("stop")
+            engine.until("bestmove")
     finally:
         engine.close()
     stops.sort()

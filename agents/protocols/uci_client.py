@@ -282,8 +282,11 @@ class UCIAgent(SearchAgent):
     def _expect(self, by: float, what: str) -> str:
         """The engine's next line, waiting until ``by`` (``perf_counter``) at most; ``EngineError``
         on exit or when ``by`` passes (however many other lines came meanwhile)."""
+        left = by - _time.perf_counter()  # checked at every line: a flood of them does not put it off
         try:
-            line = self._lines.get(timeout=max(by - _time.perf_counter(), 0.0))
+            if left <= 0:
+                raise queue.Empty
+            line = self._lines.get(timeout=left)
         except queue.Empty:
             raise self._fail(f"gave no {what!r} within the handshake's {self.handshake:g} s") from None
         if line is None:
@@ -409,17 +412,17 @@ class UCIAgent(SearchAgent):
         stopped = False
         while True:
             left = answer_by - _time.perf_counter()
-            if left <= 0 and not stopped:
+            if left <= 0 and stopped:  # checked at every line: a flood of them does not put it off
+                raise self._fail(
+                    f"gave no bestmove within {answer_by - started:.1f} s "
+                    f"({allowed}, grace {self.grace}) in {board.text()!r}"
+                )
+            if left <= 0:
                 self._send("stop")  # over its time: ask for the move it has
                 stopped, answer_by, left = True, answer_by + 1.0, 1.0
             try:
-                line = self._lines.get(timeout=max(left, 0.0))
+                line = self._lines.get(timeout=left)
             except queue.Empty:
-                if stopped:
-                    raise self._fail(
-                        f"gave no bestmove within {answer_by - started:.1f} s "
-                        f"({allowed}, grace {self.grace}) in {board.text()!r}"
-                    ) from None
                 continue
             if line is None:
                 raise self._fail(f"{self._gone()} while thinking on {board.text()!r}")

@@ -373,7 +373,6 @@ class AlphaBeta(SearchAgent):
         so that an aborted iteration's best move counts once that move's subtree is done (as in
         the kernel search); the predicting clock discards aborted iterations."""
         predict = self.clock_mode == "predict"
-        stop = deadline.stop
         pace = None if predict else self._pace
         root_memo: Optional[list] = None if predict else []  # the root's scores, computed once for all iterations
 
@@ -397,6 +396,9 @@ class AlphaBeta(SearchAgent):
         for depth in range(1, deepest + 1):
             if limit.time is None and depth < deepest:
                 continue
+            if done is not None and deadline.halted:
+                break  # the caller's `stop`: an iteration is not cut, the next one is not started
+            stop = deadline.stop
             if predict:
                 move, value, spent, complete = search(depth, stop)
             elif done is None:  # the full clock lets the first iteration finish: a move to play

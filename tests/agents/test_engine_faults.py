@@ -1,7 +1,8 @@
 """Broken peers on both sides of the engine protocols.
 
-External engines (``uci`` agent): fake engines, small Python scripts, that hang, flood, fork,
-never finish the handshake, die mid-game or never answer a move. Each must end in an
+External engines (``uci`` agent): fake engines, small Python scripts, that hang, flood (in the
+handshake or while thinking), fork, never finish the handshake, die mid-game or never answer a
+move. Each must end in an
 ``EngineError`` (or a move) within its deadline, and leave no process behind: every fake engine
 writes its own pid and those of the processes it starts to a file, and each is checked dead
 (or a zombie waiting for init) after the agent is closed.
@@ -58,6 +59,8 @@ FAKE = textwrap.dedent(
                 sys.exit(3)
             if mode == "silent":
                 continue
+            while mode == "flood-go":
+                say("info depth 1 nodes 1")
             say("info depth \\u00b2 nodes 12 score cp " + "9" * 400)
             say("bestmove d1d6,d6g9")
         elif command == "quit":
@@ -141,9 +144,10 @@ def test_an_engine_that_dies_or_never_answers_a_move_fails_naming_it(fake):
     dying, _ = fake("die")
     error, _ = timed(lambda: dying.search(Board(10)))
     assert isinstance(error, EngineError) and "exited (code 3) while thinking" in str(error)
-    silent, _ = fake("silent")
-    error, seconds = timed(lambda: silent.search(Board(10)))
-    assert isinstance(error, EngineError) and "gave no bestmove" in str(error) and seconds < 3.0
+    for mode in ("silent", "flood-go"):
+        agent, _ = fake(mode)
+        error, seconds = timed(lambda agent=agent: agent.search(Board(10)))
+        assert isinstance(error, EngineError) and "gave no bestmove" in str(error) and seconds < 3.0
 
 
 @needs_proc
