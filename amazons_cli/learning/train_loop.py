@@ -20,6 +20,10 @@ NOTES = {
     "root_weight": "0: the value target is the result; 1: the expert's root value",
     "start": "a fresh net; else generation 0 starts from this policy-value net (a committed name or a model path; "
     "its shape, not --channels/--blocks)",
+    "selfplay": "pvmcts: the PUCT trees of agents.search.pvmcts; gumbel: Gumbel AlphaZero's batched search on "
+    "--device (agents.search.gumbel)",
+    "gumbel_m": "16: with --selfplay gumbel, root actions sampled and halved",
+    "gumbel_k": "16: with --selfplay gumbel, children (whole moves) per node",
     "device": "auto: cuda when torch sees a GPU, else cpu; or cpu, cuda, cuda:N",
     "workers": "1, this process; games run in parallel processes or Ray tasks",
     "backend": "local; or ray, see agents.arena.backends",

@@ -300,3 +300,31 @@ def test_ctrl_c_stops_the_command_in_one_line_and_a_rerun_completes_it(tmp_path)
     assert main([*args, "--no-progress"]) == 0
     assert loop.read_state(tmp_path)["done"][: len(stopped)] == stopped
     assert loop.read_state(tmp_path)["done"][-1] == "gate-2" and read_manifest(tmp_path / "bootstrap") == bootstrap
+
+
+def test_gumbel_self_play_feeds_the_loop_and_its_gate(tmp_path):
+    """``selfplay="gumbel"``: the generation's games are the batched Gumbel search's (improved-policy
+    targets over legal moves), gated as the ``gumbel`` agent; the choice is part of the run's settings."""
+    config = tiny(tmp_path, selfplay="gumbel", gumbel_m=2, gumbel_k=4, device="cpu")
+    state = train_loop(config)
+    assert state["done"][-1] == "gate-1" and state["gates"][0]["games"] == 2
+    gate = json.loads((tmp_path / "gen-001" / "gate.json").read_text())
+    assert gate["a"].startswith("gumbel:sims=4,m=2,k=4,device=cpu,weights=") and gate["a"].endswith("gen-001/pv")
+    data = load_pv_dataset([tmp_path / "gen-001" / "selfplay"])[0]
+    assert len(data["sides"]) > 0 and (data["pi_probs"] > 0).all()
+    assert config.fixed()["selfplay"] == "gumbel" and "selfplay" not in tiny(tmp_path).fixed()
+    with pytest.raises(LoopStateError, match="other settings.*selfplay"):
+        train_loop(tiny(tmp_path))
+
+
+@pytest.mark.parametrize(
+    "changes, error",
+    [
+        ({"selfplay": "alphazero"}, "--selfplay='alphazero': choose pvmcts or gumbel"),
+        ({"selfplay": "gumbel", "expert": "uct-net:sims=12"}, "the expert plays the games; give one of them"),
+        ({"gumbel_m": 0}, "--gumbel-m=0"),
+    ],
+)
+def test_bad_selfplay_settings_are_refused(tmp_path, changes, error):
+    with pytest.raises(ValueError, match=error):
+        tiny(tmp_path, **changes).check()

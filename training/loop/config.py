@@ -10,6 +10,10 @@ Traceback (most recent call last):
 amazons_env.errors.InvalidArgumentError: train-loop --device='tpu': choose auto, cpu, cuda or cuda:N
 >>> resolve_device("cpu")
 device(type='cpu')
+>>> LoopConfig(out="run", selfplay="alphazero").check()
+Traceback (most recent call last):
+    ...
+amazons_env.errors.InvalidArgumentError: train-loop --selfplay='alphazero': choose pvmcts or gumbel
 """
 
 from __future__ import annotations
@@ -27,10 +31,19 @@ from amazons_env.errors import InvalidArgumentError
 from agents.arena.backends import check_backend
 from agents.registry import format_spec, parse_spec
 
-__all__ = ["LoopConfig", "check_device", "resolve_device", "config_fields"]
+__all__ = ["LoopConfig", "SELFPLAY", "check_device", "resolve_device", "config_fields"]
 
 #: settings recorded in a state only when set: their defaults are what a state without them ran
-_ONLY_WHEN_SET: dict[str, Any] = {"expert": "", "root_weight": 0.0, "start": ""}
+_ONLY_WHEN_SET: dict[str, Any] = {
+    "expert": "",
+    "root_weight": 0.0,
+    "start": "",
+    "selfplay": "pvmcts",
+    "gumbel_m": 16,
+    "gumbel_k": 16,
+}
+#: the searches that can play a generation's games with the best net (``training.loop.engines``)
+SELFPLAY = ("pvmcts", "gumbel")
 #: settings a resumed run may change: where and how visibly it runs, and how far it goes
 _FREE = ("generations", "out", "progress", "device", "threads", "workers", "backend", "ray_address")
 _DEVICE = re.compile(r"auto|cpu|cuda(:\d{1,3})?")
@@ -73,6 +86,9 @@ class LoopConfig:
     expert: str = ""
     root_weight: float = 0.0
     start: str = ""
+    selfplay: str = "pvmcts"
+    gumbel_m: int = 16
+    gumbel_k: int = 16
     games: int = 64
     games_per_shard: int = 32
     sims: int = 64
@@ -116,6 +132,8 @@ class LoopConfig:
             "seed": (0, 2**62),
             "threads": (0, 1024),
             "workers": (1, 1024),
+            "gumbel_m": (1, 4096),
+            "gumbel_k": (1, 4096),
         }
         for name, (low, high) in whole.items():
             value = getattr(self, name)
@@ -138,6 +156,15 @@ class LoopConfig:
         if not isinstance(self.out, (str, os.PathLike)) or not str(self.out):
             raise InvalidArgumentError(f"train-loop OUT={self.out!r}: give a folder")
         check_device(self.device)
+        if self.selfplay not in SELFPLAY:
+            raise InvalidArgumentError(
+                f"train-loop --selfplay={str(self.selfplay)[:50]!r}: choose {' or '.join(SELFPLAY)}"
+            )
+        if self.expert and self.selfplay != "pvmcts":
+            raise InvalidArgumentError(
+                f"train-loop --expert={self.expert!r} with --selfplay={self.selfplay}: the expert plays the games; "
+                "give one of them"
+            )
         check_backend(self.backend, self.ray_address or None)
         from agents.registry import AGENTS
 

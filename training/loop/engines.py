@@ -11,11 +11,15 @@ again with the same result.
   (``mcts_games``: Dirichlet noise, temperature), the net on ``device`` (``auto``: the GPU of the
   process that plays the shard when it has one; on the CPU, ONNX Runtime when installed); gated
   as ``pvmcts`` at ``gate_sims``.
+* ``gumbel`` (``--selfplay gumbel``): Gumbel AlphaZero's batched search on torch tensors
+  (``agents.search.gumbel``, ``gumbel_games``): the shard's games in lock-step on ``device``, one
+  forward pass of the net per simulation for all of them, ``gumbel_m`` root actions sampled,
+  ``gumbel_k`` children per node; the targets its improved policy and root value; gated as the
+  ``gumbel`` agent at ``gate_sims`` on the same device.
 * ``expert`` (``--expert SPEC``): an agent guided by the best net plays against itself
   (``engine_games``: its root visit shares the targets, its root values kept); gated as itself.
 
-A batched device search (Gumbel AlphaZero on torch tensors) plugs in here as one more entry of
-``ENGINES``: its shard player and its agent spec.
+Another search plugs in as one more entry of ``ENGINES``: its shard player and its agent spec.
 
 >>> from training.loop.config import LoopConfig
 >>> play = shard_player(LoopConfig(out="run", size=6, games_per_shard=4), "run/gen-000/pv")
@@ -37,7 +41,7 @@ import numpy as np
 from agents.search.pvmcts import PVNet
 
 from training.loop.config import LoopConfig, resolve_device
-from training.selfplay.policy_value import engine_shard, mcts_games
+from training.selfplay.policy_value import engine_shard, gumbel_shard, mcts_games
 
 __all__ = [
     "Engine",
@@ -47,6 +51,7 @@ __all__ = [
     "gate_spec",
     "shard_settings",
     "pvmcts_shard",
+    "device_gumbel_shard",
     "bootstrap_player",
 ]
 
@@ -86,6 +91,31 @@ def _pvmcts(config: LoopConfig, weights: Path) -> Player:
     )
 
 
+def device_gumbel_shard(
+    weights: str, device: str, games: int, size: int, sims: int, m: int, k: int, index: int, seed: int
+) -> list[dict[str, np.ndarray]]:
+    """``gumbel_shard`` on ``device`` resolved where the shard runs (as ``pvmcts_shard``)."""
+    return gumbel_shard(weights, str(resolve_device(device)), games, size, sims, m, k, index, seed)
+
+
+def _gumbel(config: LoopConfig, weights: Path) -> Player:
+    return partial(
+        device_gumbel_shard,
+        str(weights),
+        config.device,
+        config.games_per_shard,
+        config.size,
+        config.sims,
+        config.gumbel_m,
+        config.gumbel_k,
+    )
+
+
+def _gumbel_gate(config: LoopConfig, weights: Path) -> str:
+    device = "cuda" if config.device.startswith("cuda") else config.device  # the agent's choices
+    return f"gumbel:sims={config.gate_sims},m={config.gumbel_m},k={config.gumbel_k},device={device},weights={weights}"
+
+
 def _expert(config: LoopConfig, weights: Path) -> Player:
     return partial(engine_shard, config.expert_spec(weights), config.games_per_shard, config.size)
 
@@ -104,13 +134,14 @@ def _pvmcts_gate(config: LoopConfig, weights: Path) -> str:
 #: the engines by name
 ENGINES: dict[str, Engine] = {
     "pvmcts": Engine(_pvmcts, _pvmcts_gate),
+    "gumbel": Engine(_gumbel, _gumbel_gate),
     "expert": Engine(_expert, lambda config, weights: config.expert_spec(weights)),
 }
 
 
 def engine_name(config: LoopConfig) -> str:
     """The engine that plays ``config``'s generations."""
-    return "expert" if config.expert else "pvmcts"
+    return "expert" if config.expert else config.selfplay
 
 
 def shard_player(config: LoopConfig, weights: "str | Path") -> Player:
@@ -133,4 +164,6 @@ def shard_settings(config: LoopConfig, generation: int, best: int) -> dict[str, 
     settings: dict[str, Any] = {"size": config.size, "net": best, "seed": config.seed + 1000 * generation}
     if config.expert:
         settings["expert"] = config.expert
+    elif config.selfplay != "pvmcts":  # a run made before the choice existed keeps its shards
+        settings.update(selfplay=config.selfplay, m=config.gumbel_m, k=config.gumbel_k)
     return settings

@@ -65,7 +65,8 @@ def load_state(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
         return {"version": STATE_VERSION, "settings": settings, "done": [], "best": 0, "gates": []}
     state = read_state(out)
     if state["settings"] != settings:
-        changed = sorted(k for k in settings if state["settings"].get(k) != settings[k])
+        recorded = state["settings"]
+        changed = sorted(k for k in {*settings, *recorded} if recorded.get(k) != settings.get(k))
         raise LoopStateError(
             f"{out} holds a loop run with other settings ({', '.join(changed)}); "
             "rerun with the same settings or use another folder"
