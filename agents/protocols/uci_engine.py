@@ -202,7 +202,7 @@ class UCIEngine:
             return False
         method = getattr(self, "cmd_" + command, None)
         if method is None:
-            self.error(f"unknown command {line.strip()!r}")
+            self.error(f"unknown command {describe(line.strip(), 80)}")
             return True
         try:
             method(args)

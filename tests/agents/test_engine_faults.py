@@ -256,3 +256,13 @@ def test_botzone_reads_no_further_than_its_input():
         with pytest.raises(InvalidMoveError, match=needs):
             bot.run(iter([first, "-1 -1 -1 -1 -1 -1"]))
     assert time.perf_counter() - started < 1.0
+
+
+def test_the_engine_command_reads_a_line_without_end_in_bounded_pieces(monkeypatch, capsys):
+    from amazons_cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("x" * 200_000 + "\nuci\nquit\n"))
+    assert main(["engine", "--agent", "random"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert sum("unknown command" in line for line in out) == 4 and out[-1] == "uciok"  # 200,000 chars: 4 pieces
+    assert max(len(line) for line in out) < 200  # the error lines quote a piece cut short
