@@ -208,15 +208,16 @@ class BatchUCT(WholeMoves):
 
     def choose(self, games: BatchGames, which: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
         ni, nf = self._trees
-        need = len(which) * self.rows
-        if ni.shape[0] < need:  # grown to the most games searched at once
+        need = self.threads * self.rows  # one tree per thread, reused for each of its games
+        if ni.shape[0] < need:
             ni, nf = self._trees = np.empty((need, T.NI), np.int32), np.empty((need, T.NF))
         position = (games.cells, games.queens, games.nq, np.ascontiguousarray(games.meta[:, SIDE]), which)
         evaluator = self.agent.evaluator
         search = (games.dirs, evaluator.kernel, evaluator.params_for(self.size), self.agent.fcfg, self.icfg, ni, nf)
 
         def work(lo: int, hi: int, thread: int) -> None:
-            search_roots(*(*position, lo, hi, *search, self.rows, self.sims, seeds, *self._scratch[thread], out))
+            budget = (thread * self.rows, self.rows, self.sims, seeds)
+            search_roots(*(*position, lo, hi, *search, *budget, *self._scratch[thread], out))
 
         self.slices(len(which), work)
         padded = core.padded_index(self.size)

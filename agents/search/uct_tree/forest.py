@@ -26,7 +26,7 @@ runs its tree (whose endgame counts solve it) like any other.
 >>> ni, nf = np.empty((rows, NI), np.int32), np.empty((rows, NF))
 >>> out = np.zeros((1, 3), np.int64)
 >>> search_roots(cells, queens, nq, np.zeros(1, np.int64), np.zeros(1, np.int64), 0, 1, board.dirs,
-...              agent.evaluator.kernel, agent.evaluator.params_for(6), agent.fcfg, icfg, ni, nf, rows, 64,
+...              agent.evaluator.kernel, agent.evaluator.params_for(6), agent.fcfg, icfg, ni, nf, 0, rows, 64,
 ...              np.array([7]), *scratch(6), out)
 >>> pub = core.public_index(6)
 >>> board.is_legal(Move(*(int(pub[s]) for s in out[0]), 6))
@@ -145,6 +145,7 @@ _SEARCH_ARGS = (
     *TREE_TYPES[:-1],  # kernel, params, fcfg, icfg, ni, nf (each root's own ``st``)
     types.int64,
     types.int64,
+    types.int64,
     types.int64[::1],
     *SCRATCH_TYPES,
     types.int64[:, ::1],
@@ -171,6 +172,7 @@ def search_roots(
     icfg,
     ni,
     nf,
+    base,
     rows,
     sims,
     seeds,
@@ -185,14 +187,14 @@ def search_roots(
     out,
 ):
     """Search the positions of games ``games[lo:hi]`` (rows of ``cells``, ``queens``, ``nq``;
-    ``sides[g]`` to move) with ``sims`` simulations each, root ``k`` in rows ``k * rows ..`` of
-    ``ni``/``nf`` with seed ``seeds[k]``, and write its move (padded squares) into ``out[k]``."""
+    ``sides[g]`` to move) with ``sims`` simulations each, one after the other in the rows
+    ``base .. base + rows`` of ``ni``/``nf`` (which stay in cache from one search to the next),
+    root ``k`` with seed ``seeds[k]``, and write its move (padded squares) into ``out[k]``."""
     st = np.zeros(NST, np.int64)
     deadline = np.full(2, 1 << 62, np.int64)
     levels = 2 if icfg[0] == 1 else 1  # SPLIT: two tree levels per move
     for k in range(lo, hi):
         g = games[k]
-        base = k * rows
         ni[base, :] = -1
         ni[base, VISITS], ni[base, SOLVED], ni[base, NKIDS], ni[base, KIND], ni[base, COMPLETE] = 0, 0, 0, KIND_MOVE, 0
         nf[base, :] = 0.0
