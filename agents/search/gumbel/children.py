@@ -24,7 +24,6 @@ A move is packed into one integer, ``(from * N*N + to) * N*N + arrow`` of public
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import torch
@@ -40,29 +39,22 @@ __all__ = ["Evaluator", "expand", "unpack"]
 
 class Evaluator:
     """A policy-value net running on ``device``: ``model`` a ``PolicyValueNet``, or a
-    ``agents.nets.inference.PVNet`` (its model). On the CPU the inference copy (batch norms folded,
-    channels-last: ``agents.nets.inference.inference_module``); on an accelerator the model in
-    half precision autocast."""
+    ``agents.nets.inference.PVNet`` (its model), as its inference copy (batch norms folded,
+    channels-last: ``agents.nets.inference.inference_module``), in half-precision autocast on an
+    accelerator."""
 
     def __init__(self, model: Any, device: "torch.device | str" = "cpu") -> None:
         from agents.nets.inference import inference_module
 
-        model = getattr(model, "model", model)
         self.device = torch.device(device)
-        if self.device.type == "cpu":
-            self.module = inference_module(model).cpu()
-        else:
-            self.module = copy.deepcopy(model).to(self.device).eval()
+        self.module = inference_module(getattr(model, "model", model)).to(self.device)
 
     def __call__(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """``(value[R], slide[R, LINES, N, N], arrow[R, LINES, N, N])`` in float32."""
-        with torch.inference_mode():
-            if self.device.type == "cpu":
-                out = self.module(planes.contiguous(memory_format=torch.channels_last))
-            else:
-                with torch.autocast(self.device.type):
-                    out = self.module(planes)
-        return tuple(x.float() for x in out)  # type: ignore[return-value]
+        x = planes.contiguous(memory_format=torch.channels_last)
+        with torch.inference_mode(), torch.autocast(self.device.type, enabled=self.device.type != "cpu"):
+            value, slide, arrow = self.module(x)
+        return value.float(), slide.float(), arrow.float()
 
 
 def _log_softmax(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
