@@ -1,7 +1,8 @@
 """A generation's self-play spread over a multi-node Ray cluster (``ray.cluster_utils.Cluster``: a
 head that runs no task and two worker nodes of one CPU each, all on this machine), one worker node
 killed while it plays a shard: the generation completes on the node left, with every shard once
-and the same data hash as an undisturbed run of the same seed on this process."""
+and the same data hash as an undisturbed run of the same seed on this process; for each self-play
+engine that runs on the CPU (``pvmcts``, and ``gumbel`` on tensors)."""
 
 from __future__ import annotations
 
@@ -34,16 +35,14 @@ TOY = dict(
 
 @pytest.fixture(scope="module")
 def ray_cluster():
-    """The cluster and its two worker nodes (started once for the module: it takes seconds)."""
+    """The cluster's head, started once for the module (it takes seconds); each test adds its nodes."""
     ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'amazons[ray]')")
     pytest.importorskip("torch", reason="the training loop needs torch")
     from ray.cluster_utils import Cluster
 
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False})
-    nodes = [cluster.add_node(num_cpus=1) for _ in range(2)]
-    cluster.wait_for_nodes()
     ray.init(address=cluster.address, log_to_driver=False)
-    yield cluster, nodes
+    yield cluster
     ray.shutdown()
     cluster.shutdown()
 
@@ -63,16 +62,20 @@ def busy_workers(raylet: int, name: str) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds Ray workers through Linux /proc")
-def test_a_node_killed_mid_generation_loses_nothing_and_counts_nothing_twice(ray_cluster, tmp_path):
-    cluster, nodes = ray_cluster
-    train_loop(LoopConfig(out=str(tmp_path / "undisturbed"), generations=0, **TOY))  # one generation 0 for both
+@pytest.mark.parametrize("selfplay, task", [("pvmcts", "pvmcts_shard"), ("gumbel", "device_gumbel_shard")])
+def test_a_node_killed_mid_generation_loses_nothing_and_counts_nothing_twice(ray_cluster, tmp_path, selfplay, task):
+    cluster = ray_cluster
+    nodes = [cluster.add_node(num_cpus=1) for _ in range(2)]  # this test's two worker nodes
+    cluster.wait_for_nodes()
+    toy = {**TOY, "selfplay": selfplay, "gumbel_m": 4, "gumbel_k": 6}
+    train_loop(LoopConfig(out=str(tmp_path / "undisturbed"), generations=0, **toy))  # one generation 0 for both
     shutil.copytree(tmp_path / "undisturbed", tmp_path / "cluster")
-    train_loop(LoopConfig(out=str(tmp_path / "undisturbed"), generations=1, **TOY))
+    train_loop(LoopConfig(out=str(tmp_path / "undisturbed"), generations=1, **toy))
     reference = read_manifest(tmp_path / "undisturbed" / "gen-001" / "selfplay")
 
     run: dict = {}
     config = LoopConfig(
-        out=str(tmp_path / "cluster"), generations=1, workers=2, backend="ray", ray_address=cluster.address, **TOY
+        out=str(tmp_path / "cluster"), generations=1, workers=2, backend="ray", ray_address=cluster.address, **toy
     )
     thread = threading.Thread(target=lambda: run.update(state=train_loop(config)))
     thread.start()
@@ -80,7 +83,7 @@ def test_a_node_killed_mid_generation_loses_nothing_and_counts_nothing_twice(ray
     raylet = nodes[0].all_processes["raylet"][0].process.pid
     deadline, shards_then = time.monotonic() + 240, None
     while thread.is_alive() and time.monotonic() < deadline:
-        if manifest.exists() and busy_workers(raylet, "pvmcts_shard"):
+        if manifest.exists() and busy_workers(raylet, task):
             shards_then = len(read_manifest(manifest.parent)["shards"])
             cluster.remove_node(nodes[0], allow_graceful=False)  # its shard is lost with it: Ray runs it again
             break
@@ -91,3 +94,4 @@ def test_a_node_killed_mid_generation_loses_nothing_and_counts_nothing_twice(ray
     played = read_manifest(manifest.parent)
     assert played["games"] == 8 and sorted(s["index"] for s in played["shards"]) == list(range(8))
     assert played["shards"] == reference["shards"] and played["data_hash"] == reference["data_hash"]
+    cluster.remove_node(nodes[1])
