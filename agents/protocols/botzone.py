@@ -46,13 +46,15 @@ from amazons_env import Board, Move
 from amazons_env.errors import InvalidMoveError
 
 from agents.base import Agent
-from agents.search.agent import think
+from agents.pondering import Thinking
 from agents.search.clock import freeze_survivors
 from agents.search.result import Limit
 
-__all__ = ["BotzoneBot", "botzone_to_move", "move_to_botzone", "NO_MOVE", "KEEP_RUNNING"]
+__all__ = ["BotzoneBot", "botzone_to_move", "move_to_botzone", "NO_MOVE", "KEEP_RUNNING", "GRACE", "STOP_WAIT"]
 
 NO_MOVE = "-1 -1 -1 -1 -1 -1"
+#: seconds past the time per move before a search is halted, and then waited for
+GRACE, STOP_WAIT = 0.5, 0.04
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 
@@ -76,7 +78,8 @@ def move_to_botzone(move: Move) -> str:
 
 class BotzoneBot:
     """The Botzone loop around one agent (module docstring). ``seconds``: thinking time per move,
-    passed as a ``Limit`` to agents that search within a time (``None``: the agent's default)."""
+    passed as a ``Limit`` to agents that search within a time (``None``: the agent's default),
+    and the move is answered by then (``GRACE`` later at most, see ``_think``)."""
 
     def __init__(
         self,
@@ -92,6 +95,7 @@ class BotzoneBot:
         self.seconds = seconds
         self.keep_running = keep_running
         self.board = Board(size)
+        self._thinking: Optional[Thinking] = None  # the last move's thought (it may outlive its answer)
 
     def _apply(self, line: str, who: str) -> None:
         move = botzone_to_move(line, self.size)
@@ -103,7 +107,7 @@ class BotzoneBot:
         if self.board.is_game_over():
             answer = NO_MOVE
         else:
-            move, _ = think(self.agent, self.board.copy(), None if self.seconds is None else Limit(time=self.seconds))
+            move = self._think()
             self.board.push(move)
             answer = move_to_botzone(move)
         self.out.write(answer + "\n")
@@ -111,6 +115,22 @@ class BotzoneBot:
             self.out.write(KEEP_RUNNING + "\n")
         self.out.flush()
         freeze_survivors()  # our clock has stopped: collect now, not at the next deadline
+
+    def _think(self) -> Move:
+        """The agent's move, thought on a thread of its own (``agents.pondering.Thinking``) and
+        answered by the time per move plus ``GRACE``: a search still running then is halted, and
+        if it is not back within ``STOP_WAIT`` its first legal move is played (Botzone ends a bot
+        that overruns). The next move's thought waits for it to end (one agent, one search)."""
+        if self._thinking is not None:
+            self._thinking.wait()
+        limit = None if self.seconds is None else Limit(time=self.seconds)
+        thinking = self._thinking = Thinking(self.agent, self.board, limit)
+        if self.seconds is not None and not thinking.wait(self.seconds + GRACE):
+            thinking.stop()
+            if not thinking.wait(STOP_WAIT):
+                print(f"botzone: {self.agent.spec} did not stop in time: first legal move", file=sys.stderr)
+                return self.board.legal_moves()[0]
+        return thinking.result()[0]
 
     def run(self, lines: Iterator[str]) -> int:
         """Play from Botzone's input ``lines`` until they end (or after one turn without keep-running)."""

@@ -23,7 +23,7 @@ import pytest
 
 from amazons_env import Board, InvalidMoveError, Move
 
-from agents.protocols.botzone import BotzoneBot
+from agents.protocols.botzone import GRACE, BotzoneBot, botzone_to_move
 from agents.protocols.uci_client import EngineError, UCIAgent
 from agents.protocols.uci_engine import STOP_WAIT, UCIEngine
 from agents.random_agent import RandomAgent
@@ -247,6 +247,16 @@ def test_out_of_range_numbers_are_clamped_or_refused_with_a_line():
     assert "must be in 0..86400000" in out[0] and "must be in 0..5000" in out[1]
     assert "clamped to 31536000000" in out[2] and out[-1].startswith("bestmove")
     assert engine.movetime_ms == 0 and engine.overhead_ms == 50
+
+
+def test_botzone_answers_by_its_time_when_the_agent_overruns(capsys):
+    out = io.StringIO()
+    bot = BotzoneBot(Stubborn(), out, seconds=0.1, keep_running=False)
+    started = time.perf_counter()
+    bot.run(iter(["1", "-1 -1 -1 -1 -1 -1"]))
+    assert time.perf_counter() - started < 0.1 + GRACE + 0.5
+    assert botzone_to_move(out.getvalue().splitlines()[0]) == Board(8).legal_moves()[0]
+    assert "did not stop in time" in capsys.readouterr().err
 
 
 def test_botzone_reads_no_further_than_its_input():
