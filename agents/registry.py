@@ -51,20 +51,27 @@ __all__ = [
     "available",
     "schema",
     "AGENT_MODULES",
+    "AGENT_HOMES",
 ]
 
-AGENT_MODULES = (
-    "agents.random_agent",
-    "agents.search.study",
-    "agents.search.alphabeta",
-    "agents.search.mcts",
-    "agents.search.uct",
-    "agents.search.uct_net",
-    "agents.search.pvmcts",
-    "agents.search.gumbel.agent",
-    "agents.evaluation.cnn",
-    "agents.protocols.uci_client",
-)
+#: Each registered agent's module: ``make(name)`` imports that one only (importing a search compiles
+#: its numba kernels on a first run, so ``make("random")`` compiles none of theirs); ``available()``
+#: imports them all.
+AGENT_HOMES = {
+    "random": "agents.random_agent",
+    "two-iteration": "agents.search.study",
+    "classic": "agents.search.study",
+    "move-then-arrow": "agents.search.study",
+    "alphabeta": "agents.search.alphabeta",
+    "mcts": "agents.search.mcts",
+    "uct": "agents.search.uct",
+    "uct-net": "agents.search.uct_net",
+    "pvmcts": "agents.search.pvmcts",
+    "gumbel": "agents.search.gumbel.agent",
+    "cnn": "agents.evaluation.cnn",
+    "uci": "agents.protocols.uci_client",
+}
+AGENT_MODULES = tuple(dict.fromkeys(AGENT_HOMES.values()))
 
 BARE = ""  # parse_spec's key for a bare first value (``uci:PATH``)
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
@@ -77,13 +84,21 @@ _HOMES = {"agent": "agents.registry", "evaluator": "agents.evaluation.evaluator"
 
 class Registry:
     """Named factories with their option schemas, loaded from ``modules`` on first use (one for
-    agents, one for evaluators). ``base``: the class every product must be an instance of."""
+    agents, one for evaluators). ``base``: the class every product must be an instance of;
+    ``homes``: the module of each name, so that building one imports only its module."""
 
     BY_KIND: ClassVar[dict[str, "Registry"]] = {}
 
-    def __init__(self, kind: str, modules: tuple[str, ...], base: Optional[type] = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        modules: tuple[str, ...],
+        base: Optional[type] = None,
+        homes: Optional[Mapping[str, str]] = None,
+    ) -> None:
         self.kind = kind
         self.modules = modules
+        self.homes = dict(homes or {})  # name -> the module that registers it, imported alone by ``factory``
         self.base = base
         self.factories: dict[str, Callable[..., Any]] = {}
         self._declared: dict[str, tuple[Any, ...]] = {}
@@ -142,11 +157,14 @@ class Registry:
 
     def factory(self, name: str) -> Callable[..., Any]:
         """The factory of a registered name or of a custom ``FILE.py:CLASS`` / ``module:CLASS``."""
-        self._load()
+        if ":" in name:  # your own FILE.py:CLASS or module:CLASS (a registered name has no colon)
+            return self._custom(name)
+        if name not in self.factories and name in self.homes:
+            importlib.import_module(self.homes[name])  # its module alone, not every one of ``modules``
+        if name not in self.factories:
+            self._load()
         if name in self.factories:
             return self.factories[name]
-        if ":" in name:
-            return self._custom(name)
         close = difflib.get_close_matches(name, list(self.factories), n=1, cutoff=0.6) if len(name) < 100 else []
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         for other in Registry.BY_KIND.values():
@@ -341,7 +359,7 @@ def strongest_installed() -> str:
 #: The command line's default opponent: the strongest agent that runs on this installation.
 DEFAULT_OPPONENT = strongest_installed()
 
-AGENTS = Registry("agent", AGENT_MODULES, Agent)
+AGENTS = Registry("agent", AGENT_MODULES, Agent, AGENT_HOMES)
 register = AGENTS.register
 available = AGENTS.available
 schema = AGENTS.schema
