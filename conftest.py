@@ -24,13 +24,14 @@ OPTIONAL_EXTRAS = {
     "stable_baselines3": "rl",
     "sb3_contrib": "rl",
     "torchrl": "rl",
+    "tensordict": "rl",
     "tianshou": "rl",
     "supersuit": "rl",
+    "pandas": "rl",  # Tianshou's and RLlib's
     # RLlib's own dependencies (ray alone is the ray extra)
     "tree": "rllib",
     "lz4": "rllib",
     "pyarrow": "rllib",
-    "pandas": "rllib",
 }
 
 
