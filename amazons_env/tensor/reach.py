@@ -62,8 +62,9 @@ def _free(flat_cells: torch.Tensor) -> torch.Tensor:
 def reaches(flat_cells: torch.Tensor, sources: torch.Tensor, rays: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """``(targets, reach)``, both ``[B, Q, 8, N-1]``: the square ``k + 1`` steps along direction
     ``d`` from each source (``N*N`` off the board) and whether every square up to it is empty."""
-    b = sources.shape[0]
-    targets = rays[sources]
+    b, q = sources.shape
+    # index_select of whole rows: on the CPU many times faster than rays[sources]
+    targets = rays.flatten(1).index_select(0, sources.flatten()).view(b, q, *rays.shape[1:])
     reach = torch.gather(_free(flat_cells), 1, targets.view(b, -1)).view(targets.shape)
     # a running "and" along each ray (in place on the fresh gather; cummin would also compute indices)
     for k in range(1, reach.shape[-1]):
@@ -83,7 +84,7 @@ def has_queen_move(flat_cells: torch.Tensor, side: torch.Tensor, rays: torch.Ten
     """``bool[B]``: a queen of ``side`` has an empty neighbour (that is, a legal move)."""
     sources = queen_squares(flat_cells, side + 1, queen_bound(flat_cells.device))
     b = sources.shape[0]
-    first = rays[sources][..., 0]
+    first = rays[:, :, 0].contiguous().index_select(0, sources.flatten())
     return torch.gather(_free(flat_cells), 1, first.view(b, -1)).any(dim=1)
 
 

@@ -37,35 +37,48 @@ EMPTY, ARROW = 0, 3
 NUM_PLANES = 9
 
 
-def _mask_from_reach(
-    sources: torch.Tensor, targets: torch.Tensor, reach: torch.Tensor, terminated: torch.Tensor, encoding: str
-) -> torch.Tensor:
-    """The mask of ``encoding`` whose rows ``sources`` (``mover_reach``'s, repeats included)
-    hold ``reach``, the rest ``False``. Written a source's row at a time (``[B, N*N, N*N]`` flat,
-    ``[B, N*N, 8 * (N-1)]`` lines): contiguous writes, where a scatter of single entries would
-    wander over the whole output."""
-    b, q = sources.shape
-    n = targets.shape[-1] + 1
-    nn = n * n
-    reach = reach & ~terminated[:, None, None, None]
-    rows = torch.arange(b, device=sources.device)[:, None]
-    if encoding == "flat":
-        dense = torch.zeros(b, q, nn + 1, dtype=torch.bool, device=sources.device)
-        dense.scatter_(2, torch.where(reach, targets, nn).view(b, q, -1), True)
-        mask = torch.zeros(b, nn, nn, dtype=torch.bool, device=sources.device)
-        mask[rows, sources] = dense[:, :, :nn]
-        return mask.view(b, nn * nn)
-    mask = torch.zeros(b, nn, 8 * (n - 1), dtype=torch.bool, device=sources.device)
-    mask[rows, sources] = reach.view(b, q, -1)
+def _rows(targets: torch.Tensor, reach: torch.Tensor) -> torch.Tensor:
+    """``bool[B, Q, N*N]``: each source's reach as a row over the squares. Off-board targets
+    (``N*N``) all land in an extra column with ``False``; a real square occurs at most once
+    per source, so the scatter writes each entry once."""
+    b, q = targets.shape[:2]
+    nn = (targets.shape[-1] + 1) ** 2
+    rows = torch.zeros(b, q, nn + 1, dtype=torch.bool, device=targets.device)
+    rows.scatter_(2, targets.view(b, q, -1), reach.view(b, q, -1))
+    return rows[:, :, :nn]
+
+
+def _mask(sources: torch.Tensor, rows: torch.Tensor, playing: torch.Tensor, nn: int) -> torch.Tensor:
+    """The mask ``[B, nn * R]`` whose row ``sources[b, j]`` (``R`` entries) is ``rows[b, j]`` in
+    the games ``playing``, the rest ``False``: the flat mask from ``_rows``, the lines mask from
+    the reach itself. Written a source's row at a time (repeated sources hold equal rows):
+    contiguous writes, where a scatter of single entries would wander over the whole output."""
+    b = sources.shape[0]
+    rows = rows.flatten(2)
+    mask = torch.zeros(b, nn, rows.shape[-1], dtype=torch.bool, device=sources.device)
+    index = torch.arange(b, device=sources.device)[:, None]
+    mask[index, sources] = rows & playing[:, None, None]
     return mask.view(b, -1)
+
+
+def _legal(state: TensorState, encoding: str) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(mask, plane)``: the legal mask in ``encoding`` and the side to move's reach plane
+    ``bool[B, N*N]`` (the observation's plane 6)."""
+    nn = state.size**2
+    sources, targets, reach, _ = mover_reach(state)
+    rows = _rows(targets, reach)
+    mask = _mask(sources, rows if encoding == "flat" else reach, ~state.terminated, nn)
+    return mask, rows.any(dim=1)
 
 
 def legal_mask(state: TensorState, encoding: str = "flat") -> torch.Tensor:
     """``bool[B, A]``: the legal actions of the current phase (all ``False`` in a finished game)."""
     check_state(state)
     encoding = check_encoding(encoding)
-    sources, targets, reach, _ = mover_reach(state)
-    return _mask_from_reach(sources, targets, reach, state.terminated, encoding)
+    if encoding == "lines":  # the rows over the squares are not needed
+        sources, _, reach, _ = mover_reach(state)
+        return _mask(sources, reach, ~state.terminated, state.size**2)
+    return _legal(state, encoding)[0]
 
 
 def legal_counts(state: TensorState) -> torch.Tensor:
@@ -82,16 +95,8 @@ def legal_counts(state: TensorState) -> torch.Tensor:
     return torch.where(state.terminated, 0, counts)
 
 
-def _reach_plane(targets: torch.Tensor, reach: torch.Tensor, nn: int) -> torch.Tensor:
-    """``bool[B, N*N]``: the squares some source reaches."""
-    b = targets.shape[0]
-    plane = torch.zeros(b, nn + 1, dtype=torch.bool, device=targets.device)
-    plane.scatter_(1, torch.where(reach, targets, nn).view(b, -1), True)
-    return plane[:, :nn]
-
-
-def _planes(state: TensorState, mover_targets: torch.Tensor, mover_reach: torch.Tensor) -> torch.Tensor:
-    """The planes, given the side to move's reach (``mover_reach``)."""
+def _planes(state: TensorState, own_reach: torch.Tensor) -> torch.Tensor:
+    """The planes, given the side to move's reach plane (``_legal``)."""
     b, n = state.batch_size, state.size
     nn = n * n
     flat = state.cells.flatten(1)
@@ -107,8 +112,8 @@ def _planes(state: TensorState, mover_targets: torch.Tensor, mover_reach: torch.
             arrow_phase.expand(b, nn),
             arrow_phase & (squares == state.shooter[:, None]),
             arrow_phase & (squares == state.vacated[:, None]),
-            _reach_plane(mover_targets, mover_reach, nn),
-            _reach_plane(opp_targets, opp_reach, nn),
+            own_reach,
+            _rows(opp_targets, opp_reach).any(dim=1),
             (side == 1).expand(b, nn),
         ],
         dim=1,
@@ -121,16 +126,15 @@ def observe(state: TensorState, encoding: str = "flat") -> tuple[torch.Tensor, t
     move's reach is shared)."""
     check_state(state)
     encoding = check_encoding(encoding)
-    sources, targets, reach, _ = mover_reach(state)
-    mask = _mask_from_reach(sources, targets, reach, state.terminated, encoding)
-    return _planes(state, targets, reach), mask
+    mask, own_reach = _legal(state, encoding)
+    return _planes(state, own_reach), mask
 
 
 def observation(state: TensorState) -> torch.Tensor:
     """``int8[B, 9, N, N]``: ``AmazonsEnv``'s planes seen by the side to move."""
     check_state(state)
     _, targets, reach, _ = mover_reach(state)
-    return _planes(state, targets, reach)
+    return _planes(state, _rows(targets, reach).any(dim=1))
 
 
 def _check_actions(

@@ -33,8 +33,9 @@ def random_actions(
     b, n = state.batch_size, state.size
     sources, targets, reach, distinct = mover_reach(state)
     reach = (reach & distinct[:, :, None, None]).view(b, -1)
-    noise = torch.rand(reach.shape, generator=generator, device=state.device)
-    choice = torch.where(reach, noise, -1.0).argmax(dim=1, keepdim=True)
+    # Gumbel-max with uniform keys: legal entries get [1, 2), the rest 0
+    keys = torch.rand(reach.shape, generator=generator, device=state.device).add_(1).mul_(reach)
+    choice = keys.argmax(dim=1, keepdim=True)
     per_source = 8 * (n - 1)
     source = sources.gather(1, choice // per_source)[:, 0]
     if encoding == "flat":

@@ -157,7 +157,7 @@ def test_whole_games_replay_in_lock_step_on_a_batch(encoding, fixed):
 def replay_games(encoding):
     rng = random.Random(7)
     for size in range(MIN_SIZE, MAX_SIZE + 1):
-        games = 3
+        games = 2
         envs = [AmazonsEnv(size, action_encoding=encoding, mask_dtype="bool") for _ in range(games)]
         outs = [env.reset() for env in envs]
         state = initial_state(games, size)
