@@ -44,7 +44,9 @@ class AmazonsVecEnv(VecEnv):
     ``rewards`` (both players'). ``action_masks()`` (the one ``env_method`` sb3-contrib calls:
     ``env_method("action_masks")`` gives the games' rows) is ``[num_envs, A]``. ``seed(s)`` seeds
     the next ``reset`` of the whole batch with ``s`` (the vector env draws every game from one
-    generator); ``get_attr`` gives the vector env's attribute once per game. Any autoreset mode
+    generator). The games share one env: ``get_attr`` gives its attribute once per game,
+    ``set_attr`` sets it for all, and any other ``env_method`` runs once, its result repeated
+    per game. Any autoreset mode
     of the vector env works (this class resets ended games itself); ``copy=False`` is refused
     (SB3 keeps each observation across the next step, which would overwrite it).
 
