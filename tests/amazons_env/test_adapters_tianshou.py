@@ -6,6 +6,7 @@ Without Tianshou (the ``rl`` extra) the root ``conftest.py`` skips this module, 
 
 import logging
 
+import gymnasium
 import pytest
 from tianshou.algorithm import DQN
 from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
@@ -16,6 +17,7 @@ from tianshou.env import DummyVectorEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
+import amazons_env  # noqa: F401  # registers Amazons-v0
 from amazons_env.adapters.tianshou import TianshouObservation, multi_agent_env
 from amazons_env.envs.gym_env import AmazonsEnv
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError
@@ -83,6 +85,8 @@ def test_the_observation_follows_the_env_options_and_refuses_other_envs():
     assert env.observation_space.contains(obs) and obs["mask"].sum() == 16
     obs, *_ = env.step(int(obs["mask"].argmax()))
     assert env.observation_space.contains(obs) and obs["obs"][3].all()  # the arrow phase
+    made = TianshouObservation(gymnasium.make("Amazons-v0", size=SIZE))  # gymnasium's wrappers around it
+    assert made.reset(seed=0)[0]["mask"].sum() == 16
     with pytest.raises(InvalidArgumentError, match="AmazonsEnv"):
         TianshouObservation("Amazons-v0")  # type: ignore[arg-type]
     with pytest.raises(InvalidArgumentError, match="obs_mode"):
