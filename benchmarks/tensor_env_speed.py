@@ -17,7 +17,8 @@ One env step of every game, as an env gives it (each row counts ``B`` steps per 
   thread and on all numba threads (``NUMBA_NUM_THREADS``, default every core: leave it unset).
 
 Both start from the start position and play ``--warmup`` steps before the clock starts. On CPU
-torch uses ``--torch-threads`` (default: all cores). The three runners of a row run in
+torch uses ``--torch-threads`` (default: all cores), and freed memory stays in glibc's heap
+(``keep_freed_memory``; ``--glibc-defaults`` to leave it). The three runners of a row run in
 alternating slices (``--rounds``) so that they share the machine's load; the last column
 divides steps per process CPU-second (torch on CPU with one thread against numba on one: the
 per-core ratio, which a busy machine distorts less than wall clock).
@@ -26,6 +27,7 @@ per-core ratio, which a busy machine distorts less than wall clock).
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import time
 from typing import Callable
@@ -40,6 +42,20 @@ import torch  # noqa: E402
 from amazons_env.envs.vector_env import AmazonsVectorEnv  # noqa: E402
 from amazons_env.tensor import initial_state, observe, random_actions, step, where  # noqa: E402
 from amazons_env.tensor.state import TensorState  # noqa: E402
+
+
+def keep_freed_memory() -> bool:
+    """Keep freed memory in glibc's heap (``mallopt``; False where that is not glibc). By default
+    glibc hands blocks over its thresholds back to the OS, and torch on the CPU, which allocates
+    fresh tensors every step, then spends much of each step in page faults (the numba env reuses
+    its buffers and hardly allocates)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return False
+    trim_threshold, top_pad, mmap_threshold = -1, -2, -3  # glibc's M_* parameter numbers
+    settings = ((mmap_threshold, 32 << 20), (trim_threshold, 1 << 30), (top_pad, 256 << 20))
+    return all(libc.mallopt(parameter, value) == 1 for parameter, value in settings)
 
 
 def _timed(run_once: Callable[[], None], seconds: float, sync: Callable[[], None]) -> tuple[int, float, float]:
@@ -135,6 +151,7 @@ def main() -> None:
     parser.add_argument("--torch-threads", type=int, default=os.cpu_count())
     parser.add_argument("--no-numba", action="store_true", help="torch rows only")
     parser.add_argument("--graph", action="store_true", help="replay the torch step as a CUDA graph (cuda only)")
+    parser.add_argument("--glibc-defaults", action="store_true", help="leave glibc's malloc thresholds as they are")
     args = parser.parse_args()
     torch.set_num_threads(args.torch_threads)
     device = torch.device(args.device)
@@ -152,10 +169,12 @@ def main() -> None:
             pass
 
     all_threads = numba.config.NUMBA_NUM_THREADS
+    kept = not args.glibc_defaults and keep_freed_memory()
     print(
         f"{args.size}x{args.size}, encoding {args.encoding}, torch on {args.device} ({name}), sampler {args.sampler}"
         f"{', CUDA graph' if args.graph else ''}; "
-        f"numba vector env on 1 and {all_threads} threads; {os.cpu_count()} cores; torch {torch.__version__}"
+        f"numba vector env on 1 and {all_threads} threads; {os.cpu_count()} cores; torch {torch.__version__}; "
+        f"freed memory {'kept in the heap' if kept else 'returned to the OS (glibc defaults)'}"
     )
     columns = [("B", 7), ("torch steps/s", 14), ("numba 1 thr", 12), ("numba all", 12)]
     columns += [("torch/1 thr", 12), ("torch/all", 10), ("per CPU-s: torch/1 thr", 23)]
