@@ -3,6 +3,7 @@ every size 4..12; prints the positions checked and the mismatch count (the targe
 
     python3 benchmarks/tensor_rules_sweep.py                     # >= 100,000 positions on CPU
     python3 benchmarks/tensor_rules_sweep.py --per-size 2000 --device cuda
+    python3 benchmarks/tensor_rules_sweep.py --fixed-queens      # the accelerators' path, on CPU
 
 Two sources of positions per size, alternating the action encoding by size:
 * played: ``--games`` games in ``AmazonsVectorEnv`` (the numba kernels) and in one
@@ -28,7 +29,7 @@ from amazons_env.core import MAX_QUEENS
 from amazons_env.envs.actions import num_actions
 from amazons_env.envs.gym_env import AmazonsEnv
 from amazons_env.envs.vector_env import AmazonsVectorEnv
-from amazons_env.tensor import from_boards, initial_state, observe, step, where
+from amazons_env.tensor import from_boards, initial_state, observe, reach, step, where
 
 
 def played(size: int, encoding: str, games: int, positions: int, device: str, rng: np.random.Generator):
@@ -115,7 +116,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=256, help="games played in lock-step")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--fixed-queens", action="store_true", help="MAX_QUEENS queen columns on any device, as on accelerators"
+    )
     args = parser.parse_args()
+    if args.fixed_queens:
+        reach.queen_bound = lambda device: MAX_QUEENS  # what reach.queen_bound gives off the CPU
     rng = np.random.default_rng(args.seed)
     total = mismatches = 0
     began = time.perf_counter()
@@ -126,7 +132,9 @@ def main() -> None:
         total, mismatches = total + checked + more, mismatches + bad + worse
         shown = f"{size:2d}x{size:<2d} {encoding:5s}: {checked:7,d} played + {more:6,d} layout positions"
         print(f"{shown}, {bad + worse} mismatches")
-    print(f"{total:,d} positions on {args.device}, {mismatches} mismatches ({time.perf_counter() - began:.0f} s)")
+    columns = "fixed queen columns" if args.fixed_queens else "queen columns as on this device"
+    took = time.perf_counter() - began
+    print(f"{total:,d} positions on {args.device} ({columns}), {mismatches} mismatches ({took:.0f} s)")
 
 
 if __name__ == "__main__":
