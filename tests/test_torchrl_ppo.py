@@ -32,3 +32,21 @@ def test_a_short_run_trains_and_evaluates_both_colours(example, capsys):
 def test_the_evaluation_refuses_an_odd_number_of_games(example):
     with pytest.raises(SystemExit):
         example.main(TOY + ["--eval-games", "7"])
+
+
+def test_the_policy_net_plays_as_a_frozen_opponent(example):
+    """The actor's net has the opponent signature: the env plays it on its device, legally."""
+    from torchrl.envs import TransformedEnv
+    from torchrl.envs.transforms import ActionMask
+
+    from amazons_env.tensor.torchrl_env import AmazonsTorchEnv
+
+    net = example.PolicyNet(5, channels=4)
+    env = TransformedEnv(
+        AmazonsTorchEnv([4], 5, action_encoding="lines", opponent=net, learner_color="random"), ActionMask()
+    )
+    env.set_seed(0)
+    rollout = env.rollout(60, break_when_any_done=False)
+    done = rollout["next", "done"][..., 0]
+    assert done.any() and (rollout["next", "reward"][..., 0][done].abs() == 1).all()
+    assert rollout["action_mask"].gather(-1, rollout["action"].unsqueeze(-1)).all()
