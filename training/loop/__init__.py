@@ -11,24 +11,27 @@ Stages, each finished before the next starts and recorded in ``OUT/loop-state.js
 3. For each generation ``g`` = 1, 2, ...:
    ``selfplay-g``: the generation's self-play engine (``training.loop.engines``) plays ``--games``
    games with the current best net (``OUT/gen-g/selfplay/``): by default ``pvmcts``'s lock-step
-   batches (Dirichlet noise, temperature), or with ``--expert SPEC`` (an agent guided by a
-   policy-value net, e.g. ``uct-net:sims=800``) the expert with the best net (``weights=``) against
-   itself from 2-ply random openings, its root visit shares the policy targets and its root
-   values kept;
+   batches (Dirichlet noise, temperature); with ``--selfplay gumbel`` Gumbel AlphaZero's batched
+   search on torch tensors (``agents.search.gumbel``: the shard's games in lock-step on the
+   device, the improved policy as the target); or with ``--expert SPEC`` (an agent guided by a
+   policy-value net, e.g. ``uct-net:sims=800``) the expert with the best net (``weights=``)
+   against itself from 2-ply random openings, its root visit shares the policy targets and its
+   root values kept;
    ``train-g``: the best net trained further on the replay window, the last ``--window``
    generations' games and the bootstrap games, into ``OUT/gen-g/pv.*``, the value target the
    result or, with ``--root-weight W``, ``(1 - W) * result + W * root value``;
    ``gate-g``: an arena match (``agents.arena.matches.match``, colours alternating, 2-ply random
-   openings) of ``pvmcts`` with the new net against ``pvmcts`` with the best one, at equal
-   simulations (with ``--expert``: the expert with each net, at its own budget); the new net
+   openings) of the engine's agent with the new net against it with the best one (``pvmcts`` or
+   ``gumbel`` at ``--gate-sims``, the expert at its own budget); the new net
    becomes the best if it scores at least ``--gate``. Its results (wins in all and per colour,
    the 95% intervals, the Elo by generation) are kept in the sealed state, ``OUT/elo.csv`` and
    ``OUT/elo.png`` (``training.loop.state``) and printed, one line a stage.
 
-**Where it runs.** ``--device auto|cpu|cuda|cuda:N``: training, and the nets of ``pvmcts``
-self-play, on that device (``auto``: the GPU when torch sees one); the same code runs on the CPU.
-The nets are saved as safetensors and ONNX (``agents.nets.export``), so ``uct-net`` and
-``pvmcts`` play them on any CPU. Games run in ``--workers`` processes of this machine, or as Ray
+**Where it runs.** ``--device auto|cpu|cuda|cuda:N``: training, self-play's nets (and with
+``gumbel`` its whole search and its gates) on that device (``auto``: the GPU when torch sees one);
+the same code runs on the CPU. The nets are saved as every committed net is (safetensors and a
+checked JSON config, ``agents.nets.export``), so ``uct-net``, ``pvmcts`` and ``gumbel`` play them on
+any CPU (through ONNX Runtime where installed). Games run in ``--workers`` processes of this machine, or as Ray
 tasks on a cluster with ``--backend ray [--ray-address ADDR]`` (``agents.arena.backends``; the nets
 are read from ``OUT``, so every node must see it at the same path): bootstrap and self-play shards
 and gating games; the same seeds give the same games on any backend and worker count, and a shard

@@ -67,11 +67,9 @@ def check_device(device: Any, option: str = "train-loop --device") -> str:
 
 def resolve_device(device: str) -> "Any":
     """The ``torch.device`` of a checked ``device`` setting on this machine (``auto``: CUDA when seen)."""
-    import torch
+    from training.optimize.value import pick_device  # imports torch: the command line's help does not
 
-    if device == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(device)
+    return pick_device("" if device == "auto" else device)
 
 
 @dataclass
