@@ -1,11 +1,11 @@
 """The self-play engine of a generation: the one seam between the loop and whatever plays its games.
 
 An engine turns the loop's settings and a net's model file into a shard player, a picklable
-``play(index, seed) -> games``, and into the agent spec that plays the net in the gating match:
-the player's shards are written by ``training.selfplay.policy_value.play_shards``, on this machine's processes
-or on Ray tasks (``agents.arena.backends``). The same settings and
-seed give the same games wherever a shard runs, so a shard lost with its worker or node is played
-again with the same result.
+``play(index, seed) -> games``, and into the agent spec that plays the net in the gating match.
+``training.selfplay.policy_value.play_shards`` writes the player's shards, on this machine's
+processes or on Ray tasks (``agents.arena.backends``). The same settings and seed give the same
+games wherever a shard runs, so a shard lost with its worker or node is played again with the
+same result.
 
 * ``pvmcts`` (the default): the best net in ``agents.search.pvmcts``'s lock-step PUCT trees
   (``mcts_games``: Dirichlet noise, temperature), the net on ``device`` (``auto``: the GPU of the
@@ -27,7 +27,8 @@ Another search plugs in as one more entry of ``ENGINES``: its shard player and i
 ('pvmcts_shard', ('run/gen-000/pv', 'auto', 4))
 >>> gate_spec(LoopConfig(out="run", gate_sims=32), "run/gen-001/pv")
 'pvmcts:sims=32,batch=8,weights=run/gen-001/pv'
-
+>>> gate_spec(LoopConfig(out="run", selfplay="gumbel", device="cpu"), "run/gen-001/pv")
+'gumbel:sims=64,m=16,k=16,device=cpu,weights=run/gen-001/pv'
 """
 
 from __future__ import annotations
@@ -91,6 +92,10 @@ def _pvmcts(config: LoopConfig, weights: Path) -> Player:
     )
 
 
+def _pvmcts_gate(config: LoopConfig, weights: Path) -> str:
+    return f"pvmcts:sims={config.gate_sims},batch={config.batch},weights={weights}"
+
+
 def device_gumbel_shard(
     weights: str, device: str, games: int, size: int, sims: int, m: int, k: int, index: int, seed: int
 ) -> list[dict[str, np.ndarray]]:
@@ -125,10 +130,6 @@ class Engine(NamedTuple):
 
     player: Callable[[LoopConfig, Path], Player]
     gate_spec: Callable[[LoopConfig, Path], str]
-
-
-def _pvmcts_gate(config: LoopConfig, weights: Path) -> str:
-    return f"pvmcts:sims={config.gate_sims},batch={config.batch},weights={weights}"
 
 
 #: the engines by name
