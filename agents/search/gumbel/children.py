@@ -31,7 +31,7 @@ import torch
 from amazons_env.tensor.reach import tables
 from amazons_env.tensor.state import TensorState
 
-from agents.nets.models import REACH
+from agents.nets.models import LINES, REACH
 from agents.search.gumbel.planes import relative_planes
 
 __all__ = ["Evaluator", "expand", "unpack"]
@@ -74,10 +74,12 @@ def expand(
     nn, rays = n * n, tables(n, state.device).rays
     seen = relative_planes(state)
     value, slide, arrow = net(seen.planes)
-    lines = (torch.arange(8, device=state.device)[:, None] * REACH + torch.arange(n - 1, device=state.device)) * nn
+    # the logits read square-major ([R, N, N, LINES]): a view of the net's channels-last output, no copy
+    slide, arrow = (x.permute(0, 2, 3, 1).reshape(r, -1) for x in (slide, arrow))
+    lines = torch.arange(8, device=state.device)[:, None] * REACH + torch.arange(n - 1, device=state.device)
     # the slides: every queen's rays, scored by the slide head at the queen's square
-    src = seen.sources.clamp(max=nn - 1)[:, :, None, None]
-    s_logit = slide.reshape(r, -1).gather(1, (lines + src).reshape(r, -1))
+    src = seen.sources.clamp(max=nn - 1)[:, :, None, None] * LINES
+    s_logit = slide.gather(1, (lines + src).reshape(r, -1))
     s_lp = _log_softmax(s_logit, seen.reach.reshape(r, -1))
     k1 = min(top_slides, s_lp.shape[1])
     s_top, s_at = s_lp.topk(k1, dim=1)
@@ -89,8 +91,8 @@ def expand(
     free = torch.cat([state.cells.flatten(1) == 0, torch.zeros_like(s_at[:, :1], dtype=torch.bool)], 1)
     open_ = free.gather(1, a_targets.reshape(r, -1)).view(a_targets.shape) | (a_targets == frm[:, :, None, None])
     a_reach = open_.cummin(dim=-1).values
-    a_index = lines + to.clamp(max=nn - 1)[:, :, None, None]
-    a_logit = arrow.reshape(r, -1).gather(1, a_index.reshape(r, -1)).view(r, k1, -1)
+    a_index = lines + to.clamp(max=nn - 1)[:, :, None, None] * LINES
+    a_logit = arrow.gather(1, a_index.reshape(r, -1)).view(r, k1, -1)
     a_lp = _log_softmax(a_logit, a_reach.view(r, k1, -1))
     k2 = min(top_arrows, a_lp.shape[2])
     a_top, a_at = a_lp.topk(k2, dim=2)
