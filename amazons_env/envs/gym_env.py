@@ -152,7 +152,10 @@ class AmazonsEnv(gymnasium.Env):
     the loser without its own bookkeeping. With ``opponent=`` (an ``Agent`` or a spec for ``agents.make``, e.g.
     ``"random"``) the env is single-agent: the opponent replies inside ``step`` and rewards are
     +1/-1 from the learner's view; ``learner_color`` is ``"white"``, ``"black"`` or ``"random"``
-    (drawn at each reset). The opponent is reseeded from ``np_random`` at each reset.
+    (drawn at each reset). The opponent is reseeded from ``np_random`` at each reset, so a seeded
+    env replays its game against an opponent with a node budget (``"uct:sims=N"``,
+    ``"alphabeta:depth=N"``); a timed one (``"uct"``: 1 s a move) searches as far as the machine's
+    load lets it, and its games (gymnasium's ``check_env`` determinism check too) are not reproducible.
 
     **Illegal actions.** ``illegal_action="lose"`` (default, the PettingZoo/pgx convention): the
     acting side loses, reward -1, ``terminated``, ``info["illegal_action"] = True``.

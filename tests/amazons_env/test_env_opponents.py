@@ -109,3 +109,9 @@ def test_async_vector_env_with_an_opponent_spec():
         assert rewards.shape == (2,)
     finally:
         envs.close()
+
+
+def test_a_search_with_a_node_budget_passes_gymnasiums_determinism_checks():
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(AmazonsEnv(size=5, opponent="uct:sims=20", learner_color="random"), skip_render_check=True)
