@@ -12,7 +12,9 @@ today's CPU pipeline, the same net and simulations per move, in the same run.
 
 Both play whole games from two random opening plies with the committed policy-value net of the
 size (``--weights`` for another model file). A position is one recorded training target; the
-figure is positions per wall second of each pipeline, and the ratio tensor / cpu-pipeline.
+figures are positions per wall second of each pipeline and the ratio tensor / cpu-pipeline (the
+figure of a machine to oneself: the GPU's), and positions per CPU second of each (the figure to
+read where other work shares the cores: wall time there measures the neighbours).
 
     NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 python3 benchmarks/selfplay_speed.py --size 8 --sims 32
     python3 benchmarks/selfplay_speed.py --device cuda --size 10 --sims 64 --games 16384 --cpu-games 8
@@ -38,33 +40,38 @@ def positions(games: list) -> int:
     return sum(len(g["sides"]) for g in games)
 
 
-def tensor_rate(args: argparse.Namespace, weights: str) -> tuple[int, float]:
-    """Positions and wall seconds of ``gumbel_games`` (after a one-move warm-up)."""
+def tensor_rate(args: argparse.Namespace, weights: str) -> tuple[int, float, float]:
+    """Positions, wall seconds and CPU seconds of ``gumbel_games`` (after a short warm-up)."""
     torch.set_num_threads(args.threads)
     model = load_model(weights)[0]
     gumbel_games(model, 2, args.size, 2, seed=99, device=args.device, m=args.m, k=args.k)  # warm-up
     if args.device.startswith("cuda"):
         torch.cuda.synchronize()
-    begun = time.perf_counter()
+    begun, cpu = time.perf_counter(), time.process_time()
     games = gumbel_games(model, args.games, args.size, args.sims, seed=1, device=args.device, m=args.m, k=args.k)
-    return positions(games), time.perf_counter() - begun
+    if args.device.startswith("cuda"):
+        torch.cuda.synchronize()
+    return positions(games), time.perf_counter() - begun, time.process_time() - cpu
 
 
-def timed_shard(weights: str, games: int, size: int, sims: int, batch: int, index: int, seed: int) -> tuple[int, float]:
+def timed_shard(
+    weights: str, games: int, size: int, sims: int, batch: int, index: int, seed: int
+) -> tuple[int, float, float]:
     """A worker's shard of ``mcts_shard``, timed after a short warm-up game in the same process
-    (so that neither the process start nor numba's first calls count): positions and seconds."""
+    (so that neither the process start nor numba's first calls count): positions, wall and CPU
+    seconds."""
     mcts_shard(weights, 1, size, 2, batch, 10, index, seed + 1000)
-    begun = time.perf_counter()
+    begun, cpu = time.perf_counter(), time.process_time()
     games_played = mcts_shard(weights, games, size, sims, batch, 10, index, seed)
-    return positions(games_played), time.perf_counter() - begun
+    return positions(games_played), time.perf_counter() - begun, time.process_time() - cpu
 
 
-def cpu_rate(args: argparse.Namespace, weights: str) -> tuple[int, float]:
-    """Positions of ``mcts_shard`` on ``--workers`` processes, a shard each, and the seconds of the
-    slowest shard (they run side by side)."""
+def cpu_rate(args: argparse.Namespace, weights: str) -> tuple[int, float, float]:
+    """Positions of ``mcts_shard`` on ``--workers`` processes, a shard each, the wall seconds of
+    the slowest shard (they run side by side) and the CPU seconds of all."""
     play = partial(timed_shard, weights, args.cpu_games, args.size, args.sims, args.batch)
     done = [out for _, out in run_tasks(play, [(i, 1 + i) for i in range(args.workers)], args.workers)]
-    return sum(n for n, _ in done), max(seconds for _, seconds in done)
+    return sum(out[0] for out in done), max(out[1] for out in done), sum(out[2] for out in done)
 
 
 def main() -> None:
@@ -83,15 +90,23 @@ def main() -> None:
     args = parser.parse_args()
     weights = args.weights or str(weights_path("default", args.size, POLICY_VALUE_WEIGHTS))
     print(f"{args.size}x{args.size}, {args.sims} simulations per move, net {weights}")
-    n_cpu, s_cpu = cpu_rate(args, weights)
-    print(f"cpu-pipeline: {args.workers} processes x {args.cpu_games} games: {n_cpu} positions in {s_cpu:.1f} s")
-    n_t, s_t = tensor_rate(args, weights)
+    n_cpu, s_cpu, c_cpu = cpu_rate(args, weights)
+    print(
+        f"cpu-pipeline: {args.workers} processes x {args.cpu_games} games: {n_cpu} positions in {s_cpu:.1f} s "
+        f"({c_cpu:.1f} CPU s)"
+    )
+    n_t, s_t, c_t = tensor_rate(args, weights)
     print(
         f"tensor ({args.device}, {args.threads} torch threads, {args.games} games, m={args.m}, k={args.k}): "
-        f"{n_t} positions in {s_t:.1f} s"
+        f"{n_t} positions in {s_t:.1f} s ({c_t:.1f} CPU s)"
     )
     cpu, tensor = n_cpu / s_cpu, n_t / s_t
     print(f"positions/s: cpu-pipeline {cpu:.1f}, tensor {tensor:.1f}, ratio tensor/cpu-pipeline {tensor / cpu:.2f}")
+    cpu, tensor = n_cpu / c_cpu, n_t / c_t
+    print(
+        f"positions per CPU second: cpu-pipeline {cpu:.1f}, tensor {tensor:.1f}, ratio {tensor / cpu:.2f} "
+        "(the figure to read on a shared machine)"
+    )
 
 
 if __name__ == "__main__":
