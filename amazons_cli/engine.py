@@ -25,6 +25,7 @@ from agents.registry import DEFAULT_OPPONENT, make
 from agents.search.clock import frozen_heap
 
 MAX_LINE = 1 << 16  # the longest command line read whole (a UCI command is far shorter)
+SWITCH_INTERVAL = 0.001  # seconds a thread waits for the GIL before it asks for it (Python's default: 0.005)
 HELP = "run an agent as an engine on stdin/stdout: UCI (Fairy-Stockfish's amazons notation) or Botzone's 8x8 protocol"
 
 
@@ -70,6 +71,11 @@ def _lines(stream: IO[str]) -> Iterator[str]:
 def run(args: argparse.Namespace) -> int:
     if args.time is not None and not 0 < args.time < float("inf"):
         raise InvalidArgumentError(f"--time {args.time}: seconds per move must be a number > 0")
+    # the command loop's thread asks a search that holds the GIL (alpha-beta's kernel hands it
+    # over at its clock reads) for it after 1 ms, not Python's 5: stop and isready answered
+    # sooner (benchmarks/engine_stop.py --switch, figures in benchmarks/README)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         with frozen_heap():  # no full garbage collection at a search's deadline (agents.search.clock)
             if args.protocol == "uci":
@@ -80,3 +86,5 @@ def run(args: argparse.Namespace) -> int:
             return bot.run(_lines(sys.stdin))
     except KeyboardInterrupt:  # Ctrl-C ends the engine quietly
         return 130
+    finally:
+        sys.setswitchinterval(interval)

@@ -4,6 +4,7 @@ real engine process, as a GUI sees them.
 
     NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 python3 benchmarks/engine_stop.py            # 50 tries each
     NUMBA_NUM_THREADS=1 python3 benchmarks/engine_stop.py --agents alphabeta --sizes 8 --tries 10
+    NUMBA_NUM_THREADS=1 python3 benchmarks/engine_stop.py --agents alphabeta --sizes 10 --switch 0.005 0.001
 
 For each agent and board size one engine process is started and warmed up (a first search loads
 numba's kernels and the net), then each try sends ``position``, ``go movetime 60000`` (a search
@@ -12,7 +13,9 @@ send ``isready`` instead, and time its ``readyok`` (then stop the search, untime
 figures are the median, 90th percentile and largest of the tries, the median as a ratio to the
 target (``TARGET_MS``), and how many answers the engine had to give for a search that did not
 stop in time (its ``info string ... did not stop``: none is expected for these agents). On 8x8
-the position is set as a FEN (the engine's ``startpos`` is 10x10).
+the position is set as a FEN (the engine's ``startpos`` is 10x10). ``--switch`` runs each row once
+per interval given for the engine's ``sys.setswitchinterval`` (``amazons_cli.engine.SWITCH_INTERVAL``,
+how soon the command loop's thread asks a search for the GIL), the reference beside the setting.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Optional
 
 TARGET_MS = 50.0  # issue 43: stop -> bestmove within 50 ms (median)
 AGENTS = ("uct", "uct-net", "alphabeta")
@@ -35,8 +39,14 @@ class Engine:
     """``amazons engine --agent SPEC`` as a child process, its output lines on a queue with the
     time each was read."""
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, switch: Optional[float] = None) -> None:
         command = [sys.executable, "-m", "amazons_cli.main", "engine", "--agent", spec]
+        if switch is not None:
+            command[1:3] = [
+                "-c",
+                "import sys, amazons_cli.engine as engine; from amazons_cli.main import main; "
+                f"engine.SWITCH_INTERVAL = {switch!r}; sys.exit(main(sys.argv[1:]))",
+            ]
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.lines: "queue.Queue[tuple[float, str]]" = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -67,8 +77,8 @@ class Engine:
         self.proc.wait(timeout=30)
 
 
-def measure(spec: str, size: int, tries: int, think: float) -> dict[str, float]:
-    engine = Engine(spec)
+def measure(spec: str, size: int, tries: int, think: float, switch: Optional[float] = None) -> dict[str, float]:
+    engine = Engine(spec, switch)
     try:
         engine.send("isready")
         engine.until("readyok")
@@ -110,19 +120,22 @@ def main() -> None:
     parser.add_argument("--sizes", nargs="+", type=int, default=[8, 10], choices=sorted(POSITIONS))
     parser.add_argument("--tries", type=int, default=50)
     parser.add_argument("--think", type=float, default=0.2, help="seconds of search before isready and stop")
+    parser.add_argument("--switch", nargs="+", type=float, default=[None], help="the engine's GIL switch intervals")
     args = parser.parse_args()
     threads = os.environ.get("NUMBA_NUM_THREADS", "unset")
     print(f"stop -> bestmove over the engine's pipes, {args.tries} tries, NUMBA_NUM_THREADS={threads}")
     heads = ("median ms", "p90 ms", "max ms", "/target", "isready ms", "answered")
-    print(f"{'agent':<12}{'size':>5}" + "".join(f"{head:>{len(head) + 2}}" for head in heads))
+    print(f"{'agent':<12}{'size':>5}{'switch':>8}" + "".join(f"{head:>{len(head) + 2}}" for head in heads))
     for spec in args.agents:
         for size in args.sizes:
-            row = measure(spec, size, args.tries, args.think)
-            print(
-                f"{spec:<12}{size:>5}{row['median']:>11.1f}{row['p90']:>8.1f}{row['max']:>8.1f}"
-                f"{row['median'] / TARGET_MS:>9.2f}{row['ready']:>12.1f}{int(row['answered_for']):>10}",
-                flush=True,
-            )
+            for switch in args.switch:
+                row = measure(spec, size, args.tries, args.think, switch)
+                shown = "own" if switch is None else f"{switch:g}"
+                print(
+                    f"{spec:<12}{size:>5}{shown:>8}{row['median']:>11.1f}{row['p90']:>8.1f}{row['max']:>8.1f}"
+                    f"{row['median'] / TARGET_MS:>9.2f}{row['ready']:>12.1f}{int(row['answered_for']):>10}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":
