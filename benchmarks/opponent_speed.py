@@ -9,7 +9,9 @@ Rows (64 games unless ``--envs``; actions from ``sample_legal_actions()``, defau
 * ``random`` (batched: ``UniformRandom``, a numba pick from the legal lists) and ``random agents``
   (a list of 64 ``random`` agents, one ``select_move(board)`` per game in Python).
 * ``uct:sims=N`` batched (``uct_tree.forest``: every game's search in one numba call, on 1, 2, ...
-  threads) and ``uct:sims=N agents`` (one ``uct`` agent per game, the per-game path).
+  threads) and ``uct:sims=N agents`` (one ``uct`` agent per game, the per-game path; by default an
+  agent keeps the subtree of the position two plies on, so its simulations expand fewer nodes:
+  ``reuse=false agents`` run the batched opponent's own search, a fresh tree each move).
 
 Each rate counts the learner's steps (an opponent's replies happen inside them). The rows of a
 board size run in turns of ``--seconds`` slices, so that a load that changes during the run hits
@@ -80,8 +82,9 @@ def main() -> None:
             rows[f"uct:sims={sims} (batched, {threads} thread{'s' * (threads > 1)})"] = _runner(
                 AmazonsVectorEnv(b, size, opponent=spec)
             )
-        agents = [make(f"uct:sims={sims}") for _ in range(b)]
-        rows[f"uct:sims={sims} agents"] = _runner(AmazonsVectorEnv(b, size, opponent=agents))
+        for reuse in ("", ",reuse=false"):
+            agents = [make(f"uct:sims={sims}{reuse}") for _ in range(b)]
+            rows[f"uct:sims={sims}{reuse} agents"] = _runner(AmazonsVectorEnv(b, size, opponent=agents))
         rates = measure(rows, args.seconds, args.rounds)
         print(f"\n{size}x{size}")
         for name, rate in rates.items():
