@@ -72,6 +72,10 @@ class EnvGames:
         self._learner_choice = parse_color(learner_color, allow_random=True)
         fixed = 0 if self._learner_choice == "random" else int(self._learner_choice)
         self.learner = torch.full((batch_size,), fixed, dtype=torch.int64, device=self.device)
+        # games advance in step, so the opponent is to move in all or none of them at most steps:
+        # on the CPU skipping its idle half-steps saves their cost; on an accelerator the test
+        # would read from the device (a synchronisation), so both half-steps run, kept by ``where``
+        self._skip_idle_replies = self.device.type == "cpu"
         self.generator = torch.Generator(device=self.device)
         self.generator.seed()  # unseeded runs differ, as gymnasium's and TorchRL's envs do
 
@@ -126,10 +130,10 @@ class EnvGames:
             return state, rewards
         for _ in range(2):
             to_move = ~state.terminated & (state.side != self.learner)
-            if not bool(to_move.any()):  # all games advance in step, so this is often all or none
+            if self._skip_idle_replies and not bool(to_move.any()):
                 break
-            actions = self.opponent(state, self.encoding, self.generator)
-            replied, reply_rewards, _ = step(state, actions, self.encoding)
+            actions = self.opponent(state, self.encoding, self.generator)  # in range by construction
+            replied, reply_rewards, _ = step(state, actions, self.encoding, check_range=False)
             state = where(to_move, replied, state)
             rewards = rewards + torch.where(to_move[:, None], reply_rewards, 0.0)
         return state, rewards

@@ -176,6 +176,26 @@ def test_torchrl_env_with_an_opponent_replays_equal_to_the_vector_env():
     assert games >= 8
 
 
+def test_the_accelerator_path_of_the_replies_plays_the_same_games():
+    """Off the CPU the opponent's idle half-steps are not skipped (no read from the device):
+    forced here on the CPU, the games are the same (a greedy opponent: no draws to shift)."""
+    opponent = PolicyOpponent(FixedPreferences(SIZE**4), greedy=True)
+    runs = []
+    for skip in (True, False):
+        envs = AmazonsTensorVectorEnv(16, SIZE, opponent=opponent, learner_color="random")
+        envs._games._skip_idle_replies = skip
+        obs, infos = envs.reset(seed=2)
+        draws = torch.Generator().manual_seed(0)
+        trace = [obs]
+        for _ in range(50):
+            actions = random_actions(envs._games.state, generator=draws)
+            obs, rewards, terminated, _, infos = envs.step(actions)
+            trace += [obs, rewards, terminated, infos["player"]]
+        runs.append(trace)
+    assert all(torch.equal(a, b) for a, b in zip(*runs))
+    assert int(sum(t.sum() for t in runs[0][3::4])) >= 16, "too few game ends to compare"
+
+
 def test_opponents_play_legal_moves_and_repeat_under_a_seed():
     state = initial_state(16, SIZE)
     play = torch.Generator().manual_seed(0)
