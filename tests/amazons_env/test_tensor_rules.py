@@ -39,6 +39,8 @@ from amazons_env.tensor import (
 )
 from amazons_env.tensor import reach as tensor_reach
 
+# the lock-step replays also run on an accelerator where there is one
+DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -96,8 +98,8 @@ def env_action(flat_action, encoding, size):
 def assert_matches(state, game, env, obs, mask, encoding):
     """Game ``game`` of ``state`` against ``env``'s last ``obs`` and mask."""
     ours_obs, ours_mask = observe(state, encoding)
-    assert np.array_equal(ours_obs[game].numpy(), obs)
-    assert np.array_equal(ours_mask[game].numpy(), np.asarray(mask, bool))
+    assert np.array_equal(ours_obs[game].cpu().numpy(), obs)
+    assert np.array_equal(ours_mask[game].cpu().numpy(), np.asarray(mask, bool))
     assert int(legal_counts(state)[game]) == int(np.asarray(mask).sum())
     assert int(state.phase[game]) == env.phase and int(state.move_number[game]) == env.move_number
     assert int(state.side[game]) == int(env.side_to_move)
@@ -146,21 +148,22 @@ def check_position(board, encoding, rng):
     play_actions(state, env, obs, info, encoding, rng, steps=4)
 
 
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize(("encoding", "fixed"), [("flat", False), ("lines", True)])
-def test_whole_games_replay_in_lock_step_on_a_batch(encoding, fixed):
+def test_whole_games_replay_in_lock_step_on_a_batch(encoding, fixed, device):
     """Games of every size, one batch per size, played to the end on the tensors and on one env per
     game: every step's planes, masks, rewards and outcome equal, illegal actions included."""
     with queen_columns(fixed):
-        replay_games(encoding)
+        replay_games(encoding, device)
 
 
-def replay_games(encoding):
+def replay_games(encoding, device):
     rng = random.Random(7)
     for size in range(MIN_SIZE, MAX_SIZE + 1):
         games = 2
         envs = [AmazonsEnv(size, action_encoding=encoding, mask_dtype="bool") for _ in range(games)]
         outs = [env.reset() for env in envs]
-        state = initial_state(games, size)
+        state = initial_state(games, size, device)
         live = [True] * games
         while any(live):
             actions = []
@@ -170,7 +173,8 @@ def replay_games(encoding):
                 legal = np.flatnonzero(outs[g][1]["action_mask"])
                 illegal = rng.random() < 0.004 or not len(legal)
                 actions.append(rng.randrange(num_actions(size, encoding)) if illegal else int(rng.choice(legal)))
-            state, rewards, done = step(state, torch.tensor(actions), encoding)
+            state, rewards, done = step(state, torch.tensor(actions, device=device), encoding)
+            rewards, done = rewards.cpu(), done.cpu()
             for g, env in enumerate(envs):
                 if not live[g]:
                     assert not rewards[g].any() and done[g]
@@ -181,7 +185,7 @@ def replay_games(encoding):
                 if terminated:
                     live[g] = False
                     assert int(state.winner[g]) == info["winner"]
-                    assert np.array_equal(observe(state, encoding)[0][g].numpy(), obs)
+                    assert np.array_equal(observe(state, encoding)[0][g].cpu().numpy(), obs)
 
 
 def children(state, encoding="lines"):
