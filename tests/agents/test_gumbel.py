@@ -182,3 +182,27 @@ def test_agent_options_are_checked(net_path):
     if not torch.cuda.is_available():
         with pytest.raises(ValueError, match="cuda"):
             make(f"gumbel:weights={net_path},device=cuda")
+
+
+def test_tree_accounting_and_signs(net):
+    """Every node's visits are its own evaluation plus its children's (a finished game's node
+    counts each time a simulation stops there), and its value the mean of its evaluation and its
+    children's values negated (the side to move alternates at every whole move)."""
+    from agents.search.gumbel import tree as trees
+
+    boards = [played(5, plies, seed) for seed, plies in enumerate((0, 6, 12))]
+    settings = Settings(sims=40, m=4, k=5)
+    grown = trees._grow(net, from_boards(boards), settings, torch.zeros(3, 5))
+    for b in range(3):
+        for node in range(settings.sims + 1):
+            if node and grown.parent[b, node] < 0:
+                continue  # an unused slot: the simulation stopped at a finished game
+            kids = grown.child[b, node][grown.child[b, node] >= 0]
+            n, v = grown.visits[b, node].item(), grown.value[b, node].item()
+            if grown.terminal[b, node]:
+                assert len(kids) == 0 and v == grown.raw[b, node].item() == -1.0
+                continue
+            assert n == 1 + grown.visits[b, kids].sum().item()
+            total = grown.raw[b, node] - (grown.value[b, kids] * grown.visits[b, kids]).sum()
+            assert v == pytest.approx(total.item() / n, abs=1e-5)
+            assert (grown.states.side[b * grown.m + kids] != grown.states.side[b * grown.m + node]).all()

@@ -190,25 +190,31 @@ def simulate(
         cur, v = up.clamp(min=0), -v
 
 
+def _grow(net: Evaluator, roots: TensorState, settings: Settings, noise: torch.Tensor) -> _Tree:
+    """The trees of ``roots`` after ``settings.sims`` simulations with the root noise ``noise[B, K]``."""
+    tree = _Tree(roots, settings.sims + 1, settings.k)
+    value, logits, moves = expand(net, roots, settings.top_slides, settings.top_arrows, settings.k)
+    tree.write(0, roots, value, logits, moves)
+    tree.visits[:, 0], tree.value[:, 0] = 1.0, value
+    sampled = (logits > -torch.inf).sum(-1).clamp(max=settings.m)
+    table = visit_table(settings.m, settings.sims, roots.device)
+    for s in range(settings.sims):
+        simulate(tree, s, net, noise, table[sampled, s], settings)
+    return tree
+
+
 def search(
     net: Evaluator, roots: TensorState, settings: Settings, seeds: torch.Tensor, plies: Optional[torch.Tensor] = None
 ) -> RootResult:
     """``settings.sims`` simulations from each of the ``B`` positions ``roots`` (queen phase);
     ``seeds[B]`` and ``plies[B]`` (default 0) key each root's Gumbel noise (``root.gumbel_noise``)."""
     plies = torch.zeros_like(seeds) if plies is None else plies
-    tree = _Tree(roots, settings.sims + 1, settings.k)
-    value, logits, moves = expand(net, roots, settings.top_slides, settings.top_arrows, settings.k)
-    tree.write(0, roots, value, logits, moves)
-    tree.visits[:, 0], tree.value[:, 0] = 1.0, value
     noise = settings.gumbel_scale * gumbel_noise(seeds.to(roots.device), plies.to(roots.device), settings.k)
-    sampled = (logits > -torch.inf).sum(-1).clamp(max=settings.m)
-    table = visit_table(settings.m, settings.sims, roots.device)
-    for s in range(settings.sims):
-        simulate(tree, s, net, noise, table[sampled, s], settings)
+    tree = _grow(net, roots, settings, noise)
     root = torch.zeros_like(tree.rows)
     logits, visits, q = tree.children(root)
     cq = completed_q(q, visits, logits, tree.raw[:, 0], settings.value_scale, settings.maxvisit_init)
     action = score_considered(visits.amax(-1, keepdim=True), noise, logits, cq, visits).argmax(-1)
     return RootResult(
-        tree.moves[:, 0], logits, visits, cq, improved_policy(logits, cq), action, tree.value[:, 0], value
+        tree.moves[:, 0], logits, visits, cq, improved_policy(logits, cq), action, tree.value[:, 0], tree.raw[:, 0]
     )
