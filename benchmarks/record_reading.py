@@ -15,6 +15,7 @@ first read before timing.
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from typing import Callable
 
@@ -49,14 +50,14 @@ def main() -> None:
     rows = [("sgf, illegal 3rd move", sgf_text, SGF_HEAD + ")"), ("move list, illegal 3rd move", list_text, LIST_HEAD)]
     print(f"{'record':<30}{'tail MB':>9}{'seconds':>10}{'3 moves alone':>15}{'ratio':>8}")
     for name, text, head in rows:
-        seconds = best(lambda text=text: GameRecord.parse(text), args.repeat)
-        alone = best(lambda head=head: GameRecord.parse(head), args.repeat)
+        seconds = best(functools.partial(GameRecord.parse, text), args.repeat)
+        alone = best(functools.partial(GameRecord.parse, head), args.repeat)
         print(f"{name:<30}{args.megabytes:>9g}{seconds:>10.4f}{alone:>15.4f}{seconds / alone:>8.2f}", flush=True)
     print(f"{'legal record':<30}{'MB':>9}{'seconds':>10}")
     for megabytes in (args.megabytes / 10, args.megabytes):
         nodes = int(megabytes * 1e6)
         text = "(;GM[18];W[djddgd]" + ";" * nodes + ")"
-        seconds = best(lambda text=text: GameRecord.from_sgf(text), 1)
+        seconds = best(functools.partial(GameRecord.from_sgf, text), 1)
         print(f"{'sgf, empty nodes':<30}{megabytes:>9g}{seconds:>10.4f}", flush=True)
 
 
