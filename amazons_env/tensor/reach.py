@@ -31,7 +31,7 @@ def queen_bound(device: torch.device) -> int | None:
     """How many queen columns the rules' source lists have on ``device``: ``None`` on the CPU
     (the batch's largest count, read from the tensors: a synchronisation costs nothing there),
     ``MAX_QUEENS`` on an accelerator (a fixed shape: no synchronisation, so the host keeps
-    queueing kernels while the device works)."""
+    queueing kernels while the device works). ``reaches`` also picks its scan by it."""
     return None if device.type == "cpu" else MAX_QUEENS
 
 
@@ -65,11 +65,15 @@ def reaches(flat_cells: torch.Tensor, sources: torch.Tensor, rays: torch.Tensor)
     b, q = sources.shape
     # index_select of whole rows: on the CPU many times faster than rays[sources]
     targets = rays.flatten(1).index_select(0, sources.flatten()).view(b, q, *rays.shape[1:])
-    reach = torch.gather(_free(flat_cells), 1, targets.view(b, -1)).view(targets.shape)
-    # a running "and" along each ray (in place on the fresh gather; cummin would also compute indices)
-    for k in range(1, reach.shape[-1]):
-        reach[..., k] &= reach[..., k - 1]
-    return targets, reach
+    free = torch.gather(_free(flat_cells), 1, targets.view(b, -1)).view(targets.shape)
+    if queen_bound(flat_cells.device) is not None:
+        # an accelerator: one kernel for the running "and" along each ray
+        return targets, free.cummin(dim=-1).values
+    # the CPU: in place on the fresh gather, a pass per distance beats cummin (which also
+    # computes indices) on large batches
+    for k in range(1, free.shape[-1]):
+        free[..., k] &= free[..., k - 1]
+    return targets, free
 
 
 def side_reach(flat_cells: torch.Tensor, side: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -80,11 +84,12 @@ def side_reach(flat_cells: torch.Tensor, side: torch.Tensor) -> tuple[torch.Tens
     return (sources, *reaches(flat_cells, sources, tables(n, flat_cells.device).rays))
 
 
-def has_queen_move(flat_cells: torch.Tensor, side: torch.Tensor, rays: torch.Tensor) -> torch.Tensor:
-    """``bool[B]``: a queen of ``side`` has an empty neighbour (that is, a legal move)."""
+def has_queen_move(flat_cells: torch.Tensor, side: torch.Tensor, neighbours: torch.Tensor) -> torch.Tensor:
+    """``bool[B]``: a queen of ``side`` has an empty neighbour (that is, a legal move);
+    ``neighbours`` is ``tables(N).neighbours``."""
     sources = queen_squares(flat_cells, side + 1, queen_bound(flat_cells.device))
     b = sources.shape[0]
-    first = rays[:, :, 0].contiguous().index_select(0, sources.flatten())
+    first = neighbours.index_select(0, sources.flatten())
     return torch.gather(_free(flat_cells), 1, first.view(b, -1)).any(dim=1)
 
 

@@ -211,7 +211,7 @@ def step(
     cells[rows, to] = landing
 
     side = torch.where(shots, state.side ^ 1, state.side)
-    stuck = shots & ~has_queen_move(cells, side, table.rays)
+    stuck = shots & ~has_queen_move(cells, side, table.neighbours)
     ended = illegal | stuck
     # an illegal action loses for its side; a stuck opponent loses to the side that shot
     winner = torch.where(illegal, state.side ^ 1, torch.where(stuck, state.side, state.winner))

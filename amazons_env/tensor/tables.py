@@ -6,7 +6,7 @@ edge. Row ``N*N`` (a padding source, see ``rules``) is all ``N*N``. Gathering a 
 padded with one ``False`` at index ``N*N`` along a ray therefore reads "blocked" off the board,
 so no bounds check is needed anywhere.
 
-``line_of_flat[a]`` is the queen-line action of flat action ``a`` (-1 when ``a`` is not a queen
+``neighbours`` is ``rays[:, :, 0]`` (the eight adjacent squares). ``line_of_flat[a]`` is the queen-line action of flat action ``a`` (-1 when ``a`` is not a queen
 line), the torch copy of ``line_tables``.
 
 >>> t = tables(6, "cpu")
@@ -33,6 +33,7 @@ class Tables(NamedTuple):
     size: int
     rays: torch.Tensor  # int64 [N*N + 1, 8, N - 1]
     line_of_flat: torch.Tensor  # int64 [N**4]
+    neighbours: torch.Tensor  # int64 [N*N + 1, 8]: rays[:, :, 0], contiguous
 
 
 def _rays(n: int) -> np.ndarray:
@@ -60,5 +61,5 @@ def tables(size: int, device: torch.device | str | None = None) -> Tables:
         n = check_size(size)
         rays = torch.from_numpy(_rays(n)).to(key[1])
         line_of_flat = torch.from_numpy(line_tables(n)[1].copy()).to(key[1])
-        found = _CACHE[key] = Tables(n, rays, line_of_flat)
+        found = _CACHE[key] = Tables(n, rays, line_of_flat, rays[:, :, 0].contiguous())
     return found
