@@ -2,12 +2,13 @@
 
 ``rays[sq, d, k]`` is the square ``k + 1`` steps from public square ``sq`` along
 ``DIRECTIONS[d]`` (the queen-line order of ``amazons_env.envs.actions``), or ``N*N`` past the
-edge. Row ``N*N`` (a padding source, see ``rules``) is all ``N*N``. Gathering a board's emptiness
+edge. Row ``N*N`` (a padding source, see ``reach``) is all ``N*N``. Gathering a board's emptiness
 padded with one ``False`` at index ``N*N`` along a ray therefore reads "blocked" off the board,
 so no bounds check is needed anywhere.
 
-``neighbours`` is ``rays[:, :, 0]`` (the eight adjacent squares). ``line_of_flat[a]`` is the queen-line action of flat action ``a`` (-1 when ``a`` is not a queen
-line), the torch copy of ``line_tables``.
+``neighbours`` is ``rays[:, :, 0]`` (the eight adjacent squares). ``line_of_flat[a]`` is the
+queen-line action of flat action ``a`` (-1 when ``a`` is not a queen line), the torch copy of
+``line_tables``.
 
 >>> t = tables(6, "cpu")
 >>> t.rays.shape, int(t.rays[0, 0, 0]), int(t.rays[0, 4, 0])   # a1 north is a2; a1 south is off
