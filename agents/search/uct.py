@@ -195,6 +195,7 @@ class UCT(SearchAgent):
         if self.evaluator.kernel is None:
             raise OptionError(f"eval={eval!r}: uct needs an evaluator with a numba kernel")
         self.tree, self.reuse, self.threads = tree, bool(reuse), threads
+        self._reserve_tree()
         self.fcfg = np.array([c, tau, pw, pw_exp, sure], dtype=np.float64)
         self.prior = prior
         self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, 0, 0, 0], dtype=np.int64)
@@ -229,6 +230,13 @@ class UCT(SearchAgent):
             return self.prior
         return "mixed" if self.tree == "split" and size <= AUTO_MIXED_UP_TO else "eval"
 
+    def _reserve_tree(self) -> None:
+        """Refuse a tree larger than the memory available (``agents.resources.reserve``): when the
+        agent is built, so that a match refuses it before its first game, and again before the
+        tree is allocated (at the first move)."""
+        rows = MAX_NODES * self.threads
+        reserve(rows * (T.NI * 4 + T.NF * 8), f"uct's tree ({MAX_NODES} rows for each of {self.threads} threads)")
+
     def _roots(self, board: Board) -> Tree:
         """The tree for ``board`` (one, whatever the threads: they search it together), of
         ``MAX_NODES`` rows per thread. The agent keeps its arrays from move to move:
@@ -241,7 +249,7 @@ class UCT(SearchAgent):
         self._tree_position = None  # the kept tree changes now
         if kept is None:
             rows = MAX_NODES * self.threads
-            reserve(rows * (T.NI * 4 + T.NF * 8), f"uct's tree ({MAX_NODES} rows for each of {self.threads} threads)")
+            self._reserve_tree()
             ni, nf, st = np.empty((rows, T.NI), np.int32), np.empty((rows, T.NF)), np.empty(T.NST, np.int64)
         else:
             ni, nf, st = kept

@@ -23,7 +23,10 @@ def test_threads_above_what_the_cores_run_are_refused_naming_them(monkeypatch):
 def test_a_tree_larger_than_the_memory_available_is_refused_before_it_is_allocated(monkeypatch):
     agent = make("uct:sims=50,threads=2")
     monkeypatch.setattr(resources, "available_memory", lambda: 1 << 20)
-    with pytest.raises(ResourceError, match=r"uct's tree .* for each of 2 threads\) needs .* GiB of memory; 0.0 GiB"):
-        agent.search(Board(6))
+    refused = r"uct's tree .* for each of 2 threads\) needs .* GiB of memory; 0.0 GiB"
+    with pytest.raises(ResourceError, match=refused):
+        agent.search(Board(6))  # the memory went since the agent was built
+    with pytest.raises(ResourceError, match=refused):
+        make("uct:sims=50,threads=2")  # built: refused before a match's first game
     monkeypatch.setattr(resources, "available_memory", lambda: None)  # a system that does not say
     assert agent.search(Board(6)).move is not None
