@@ -100,17 +100,17 @@ def torch_runner(size: int, batch: int, device: str, encoding: str, sampler: str
         obs, mask = observe(state, encoding)
         return state, obs, mask
 
-    current = {"state": start, "mask": observe(start, encoding)[1]}
+    states, masks = [start], [observe(start, encoding)[1]]  # the current ones, replaced each step
 
     def run_eager() -> None:
-        current["state"], _, current["mask"] = env_step(current["state"], current["mask"])
+        states[0], _, masks[0] = env_step(states[0], masks[0])
 
     for _ in range(warmup):
         run_eager()
     if not graph:
         return run_eager
-    static_state = TensorState(*(x.clone() for x in current["state"]))
-    static_mask = current["mask"].clone()
+    static_state = TensorState(*(x.clone() for x in states[0]))
+    static_mask = masks[0].clone()
     side = torch.cuda.Stream(device)
     side.wait_stream(torch.cuda.current_stream(device))
     with torch.cuda.stream(side):  # the warm-up that capture requires, off the default stream
@@ -168,7 +168,7 @@ def main() -> None:
         def sync() -> None:
             pass
 
-    all_threads = numba.config.NUMBA_NUM_THREADS
+    all_threads = numba.get_num_threads()  # NUMBA_NUM_THREADS, every core unless set
     kept = not args.glibc_defaults and keep_freed_memory()
     print(
         f"{args.size}x{args.size}, encoding {args.encoding}, torch on {args.device} ({name}), sampler {args.sampler}"
