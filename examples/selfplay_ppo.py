@@ -13,8 +13,11 @@ encoding (``action_encoding="lines"``: square x 8 directions x distance), which 
 convolutional head outputs directly: 8 x (N-1) logits per square.
 
 Every ``--eval-every`` seconds the greedy policy (after one random first turn per game, so that
-games differ) plays ``--games`` games against ``random`` and ``two-iteration:depth=1,eval=basic``,
-half as White and half as Black. ``--out DIR`` gets ``curve.png``, ``results.md`` (the table),
+games differ) plays ``--games`` games against ``random`` (the vector env's batched random opponent:
+a uniformly random queen move, then arrow) and ``two-iteration:depth=1,eval=basic``, half as White
+and half as Black. ``examples/ppo_scores.py DIR/final --size N`` scores the net against the
+``random`` agent, ``alphabeta:depth=1`` and ``uct:sims=100`` (wins per colour, 95% intervals).
+``--out DIR`` gets ``curve.png``, ``results.md`` (the table),
 ``results.json`` and the net ``final.safetensors`` + ``final.json`` (SHA-256 checked on load; no
 pickle; ``examples/ppo_policy.py``: the net and its files), all rewritten after every evaluation.
 The net plays in the arena as an agent:
