@@ -60,9 +60,9 @@ def played_positions(draw):
 
 
 @st.composite
-def custom_positions(draw):
+def custom_positions(draw, size=None):
     """A random layout: 1..MAX_QUEENS queens per side, arrows anywhere, either side to move."""
-    size = draw(st.integers(MIN_SIZE, MAX_SIZE))
+    size = draw(st.integers(MIN_SIZE, MAX_SIZE)) if size is None else size
     squares = draw(st.permutations(range(size * size)))
     most = min(MAX_QUEENS, size * size // 2 - 1)
     white, black = draw(st.integers(1, most)), draw(st.integers(1, most))
@@ -186,6 +186,26 @@ def replay_games(encoding, device):
                     live[g] = False
                     assert int(state.winner[g]) == info["winner"]
                     assert np.array_equal(observe(state, encoding)[0][g].cpu().numpy(), obs)
+
+
+@SETTINGS
+@given(
+    st.integers(MIN_SIZE, MAX_SIZE).flatmap(lambda n: st.lists(custom_positions(n), min_size=2, max_size=6)),
+    st.sampled_from(["flat", "lines"]),
+)
+def test_a_batch_of_positions_equals_its_games_one_by_one(boards, encoding):
+    """Games of a batch with different queen counts (padded queen lists) as when alone."""
+    batch = from_boards(boards)
+    obs, mask = observe(batch, encoding)
+    actions = random_actions(batch, encoding, torch.Generator().manual_seed(1))
+    after, rewards, done = step(batch, actions, encoding)
+    for g, board in enumerate(boards):
+        alone = from_boards([board])
+        alone_obs, alone_mask = observe(alone, encoding)
+        assert torch.equal(alone_obs[0], obs[g]) and torch.equal(alone_mask[0], mask[g])
+        single = step(alone, actions[g : g + 1], encoding)
+        assert all(torch.equal(x[0], y[g]) for x, y in zip(single[0], after))
+        assert torch.equal(single[1][0], rewards[g]) and bool(single[2][0]) == bool(done[g])
 
 
 def children(state, encoding="lines"):
