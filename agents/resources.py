@@ -22,9 +22,17 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from amazons_env.errors import AmazonsRuntimeError
+from amazons_env.errors import AmazonsRuntimeError, InvalidArgumentError
 
-__all__ = ["ResourceError", "cores", "most_threads", "available_memory", "reserve", "LEAST_MOST_THREADS"]
+__all__ = [
+    "ResourceError",
+    "cores",
+    "most_threads",
+    "check_threads",
+    "available_memory",
+    "reserve",
+    "LEAST_MOST_THREADS",
+]
 
 #: ``most_threads`` is never below this, whatever the cores
 LEAST_MOST_THREADS = 4
@@ -46,6 +54,27 @@ def cores() -> int:
 def most_threads() -> int:
     """The most threads a search accepts here (module docstring)."""
     return max(LEAST_MOST_THREADS, 2 * cores())
+
+
+def check_threads(threads: object, name: str = "threads") -> int:
+    """``threads`` as a count of threads this machine can run (0: the library's own setting), or
+    ``InvalidArgumentError`` naming the option ``name`` and why.
+
+    >>> check_threads(1), check_threads(0)
+    (1, 0)
+    >>> check_threads(10_000, "net_threads")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    amazons_env.errors.InvalidArgumentError: net_threads=10000: more than this machine can run at once (...)
+    """
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+        raise InvalidArgumentError(f"{name}={threads!r}: must be a whole number >= 0")
+    if threads > most_threads():
+        raise InvalidArgumentError(
+            f"{name}={threads}: more than this machine can run at once ({cores()} cores; at most "
+            f"{most_threads()} threads: agents.resources.most_threads)"
+        )
+    return threads
 
 
 def available_memory() -> Optional[int]:

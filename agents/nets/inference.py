@@ -27,6 +27,7 @@ from amazons_env.errors import InvalidArgumentError
 
 from agents.nets import onnx_runtime, require_torch
 from agents.nets.onnx_runtime import RUNTIMES, OnnxRunner
+from agents.resources import check_threads
 
 if TYPE_CHECKING:
     import torch
@@ -44,7 +45,9 @@ class UnknownRuntimeError(InvalidArgumentError):
 def use_threads(threads: int) -> None:
     """``torch.set_num_threads(threads)`` unless ``threads`` is 0 (leave torch's setting). One
     thread per search process is what the arena's process pool wants: on two cores more threads
-    only fight each other."""
+    only fight each other. More than ``agents.resources.most_threads()`` is refused, naming the
+    value: far above the cores, each forward pass waits on threads that take turns."""
+    check_threads(threads)
     if threads:
         import torch
 

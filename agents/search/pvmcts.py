@@ -40,6 +40,7 @@ from agents.nets.onnx_runtime import RUNTIME_HELP, RUNTIMES
 from agents.nets.store import POLICY_VALUE_WEIGHTS, policy_value_net, trained_sizes
 from agents.options import TIME, opt
 from agents.registry import register
+from agents.resources import check_threads
 from agents.search.puct import Node, PUCTAgent, PUCTEvaluator, Tree, best_move, run_trees, slide_groups, start_roots
 
 __all__ = ["PVMCTS", "PolicyValueEvaluator", "PVNet", "Node", "Tree", "run_trees", "start_roots", "best_move"]
@@ -111,7 +112,7 @@ class PVMCTS(PUCTAgent):
         seed: Optional[int] = None,
     ) -> None:
         super().__init__(time, sims, c, fpu, batch, reuse, seed=seed)
-        self.weights, self.threads, self.runtime = str(weights), int(threads), str(runtime)
+        self.weights, self.threads, self.runtime = str(weights), check_threads(threads), str(runtime)
         for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # load now: a bad file fails here
             self.net(size)
 

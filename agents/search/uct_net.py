@@ -71,6 +71,7 @@ from agents.nets.onnx_runtime import RUNTIME_HELP, RUNTIMES
 from agents.nets.store import POLICY_VALUE_WEIGHTS, policy_value_net, trained_sizes
 from agents.options import OptionError, opt
 from agents.registry import register
+from agents.resources import check_threads
 from agents.search import uct_tree as T
 from agents.search.agent import Deadline
 from agents.search.uct import UCT, kids, visit_policy
@@ -229,7 +230,11 @@ class UCTNet(UCT):
         self._visited: dict[int, Visited] = {}  # the scan's arrays, per board size
         self._net_seconds = NET_SECONDS  # the net's seconds per position in the last ``_between``
         # ``threads`` (uct's) are the threads searching the guided tree; ``net_threads`` the net's
-        self.weights, self.net_threads, self.runtime = str(weights), int(net_threads), str(runtime)
+        self.weights, self.net_threads, self.runtime = (
+            str(weights),
+            check_threads(net_threads, "net_threads"),
+            str(runtime),
+        )
         for size in trained_sizes(self.weights, POLICY_VALUE_WEIGHTS):  # a bad file fails here, not in a game
             self.net(size)
         self._leaf_buffers: dict[int, tuple[np.ndarray, ...]] = {}  # ``leaves``' buffers, per board size

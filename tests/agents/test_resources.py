@@ -30,3 +30,18 @@ def test_a_tree_larger_than_the_memory_available_is_refused_before_it_is_allocat
         make("uct:sims=50,threads=2")  # built: refused before a match's first game
     monkeypatch.setattr(resources, "available_memory", lambda: None)  # a system that does not say
     assert agent.search(Board(6)).move is not None
+
+
+@pytest.mark.parametrize(
+    "spec, option",
+    [
+        ("pvmcts:threads=99", "threads"),
+        ("uct-net:net_threads=99", "net_threads"),
+        ("alphabeta:eval=value-net,threads=99", "threads"),
+    ],
+)
+def test_net_threads_far_above_the_cores_are_refused_naming_the_option(spec, option, monkeypatch):
+    pytest.importorskip("torch")
+    monkeypatch.setattr(resources, "cores", lambda: 2)
+    with pytest.raises(ValueError, match=rf"^{option}=99: more than this machine can run at once \(2 cores; at most 4"):
+        make(spec)
