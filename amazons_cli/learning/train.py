@@ -38,7 +38,10 @@ def run(args: argparse.Namespace) -> int:
     except (json.JSONDecodeError, RecursionError) as error:
         raise InvalidArgumentError(f"--kwargs {args.kwargs[:100]!r} is not JSON: {str(error)[:100]}") from None
     require_torch("amazons train")
+    from training.loop.config import check_device
     from training.optimize.value import train
+
+    check_device(args.device or "auto", "--device")  # before any data is read: a bad name is one line
 
     config = TrainConfig(
         data=args.data,

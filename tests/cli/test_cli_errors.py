@@ -36,3 +36,12 @@ def test_the_executable_exits_with_mains_code(monkeypatch, capsys):
     with pytest.raises(SystemExit) as ended:
         command()
     assert ended.value.code == 2 and "board size 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("device, says", [("xyz", "choose auto, cpu, cuda or cuda:N"), ("cuda:999", "sees")])
+def test_train_refuses_a_device_torch_cannot_use_in_one_line(tmp_path, capsys, device, says):
+    pytest.importorskip("torch")
+    assert main(["train", str(tmp_path), "--out", str(tmp_path / "out"), "--device", device]) == INPUT_ERROR
+    err = capsys.readouterr().err
+    assert err.startswith(f"amazons train: error: --device={device!r}") and says in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()  # refused before any work
