@@ -5,8 +5,9 @@ net by name, ``default`` as ``uct-net`` and ``pvmcts``, or a model file path) on
 ``sims`` simulations, ``m`` root actions sampled (Gumbel-top-m) and halved, ``k`` children per
 node from the ``slides`` best slides and ``arrows`` best arrows of each. The move is the search's
 choice: among the most visited root actions, the best by ``gumbel + logits + completed Q``;
-``scale`` weighs the Gumbel noise (0: no noise, the best by ``logits + completed Q``). The noise
-is keyed by a seed drawn from the agent's generator for each move (``seed=`` repeats a game).
+``scale`` weighs the Gumbel noise: 0 (the default) plays without it, the top ``m`` moves by the
+prior halved by ``logits + completed Q`` (the stronger player); 1 samples as self-play does, keyed
+by a seed drawn from the agent's generator for each move (``seed=`` repeats a game).
 
 >>> import tempfile, os
 >>> from amazons_env import Board
@@ -49,7 +50,7 @@ DEVICES = ("auto", "cpu", "cuda")
         "k": opt("children (whole moves) per node, the best by the net's prior", ge=1),
         "slides": opt("best slides per node whose arrows are ranked", ge=1),
         "arrows": opt("best arrows per ranked slide", ge=1),
-        "scale": opt("weight of the Gumbel noise (0: none)", ge=0),
+        "scale": opt("weight of the Gumbel noise (0: none, the stronger play; 1: self-play's sampling)", ge=0),
         "weights": opt("committed policy-value weights by name (default) or a model file path without suffix"),
         "device": opt("torch device of the search", choices=DEVICES),
         "threads": opt("torch threads (0: leave torch's setting)", ge=0),
@@ -69,7 +70,7 @@ class GumbelAgent(SearchAgent):
         k: int = 16,
         slides: int = 16,
         arrows: int = 8,
-        scale: float = 1.0,
+        scale: float = 0.0,
         weights: str = "default",
         device: str = "auto",
         threads: int = 1,
