@@ -94,9 +94,9 @@ def main() -> None:
             f"  random (batched) / self-play: {rates['random (batched)']['cpu'] / rates['self-play']['cpu']:.2f} (CPU)"
         )
         one = rates[uct[0]]
-        print(
-            f"  uct batched (1 thread) / uct agents: {one['cpu'] / rates[f'uct:sims={sims} agents']['cpu']:.2f} (CPU)"
-        )
+        for reuse in ("", ",reuse=false"):
+            agents = rates[f"uct:sims={sims}{reuse} agents"]["cpu"]
+            print(f"  uct batched (1 thread) / uct:sims={sims}{reuse} agents: {one['cpu'] / agents:.2f} (CPU)")
         for name in uct[1:]:
             print(f"  {name} / 1 thread: {rates[name]['wall'] / one['wall']:.2f} (wall)")
 
