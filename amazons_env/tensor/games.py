@@ -17,6 +17,7 @@ from typing import Optional
 import torch
 
 from amazons_env.errors import InvalidArgumentError, describe
+from amazons_env.squares import as_int
 from amazons_env.tensor.rules import observe, step
 from amazons_env.tensor.sampling import random_actions
 from amazons_env.tensor.state import TensorState, check_encoding, initial_state, where
@@ -46,9 +47,15 @@ class TensorGames:
         """Restart the games where ``which`` (``bool[B]``; all when None) from the start position;
         ``seed`` reseeds ``generator`` (``random_actions``). Returns ``(observation, mask)``."""
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            value = as_int(seed)
+            if value is None or value < 0:
                 raise InvalidArgumentError(f"seed={describe(seed)}: use an integer >= 0 or None")
-            self.generator.manual_seed(seed)
+            self.generator.manual_seed(value)
+        if which is not None and not (
+            isinstance(which, torch.Tensor) and which.dtype == torch.bool and which.shape == self.state.side.shape
+        ):
+            shape = (self.state.batch_size,)
+            raise InvalidArgumentError(f"which={describe(which)}: use None or a bool tensor of shape {shape}")
         self.state = self._start if which is None else where(which, self._start, self.state)
         return observe(self.state, self.encoding)
 

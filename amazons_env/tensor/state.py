@@ -25,7 +25,7 @@ from amazons_env import core
 from amazons_env.board import Board
 from amazons_env.envs.actions import ENCODINGS
 from amazons_env.errors import InvalidArgumentError, InvalidPositionError, describe
-from amazons_env.squares import check_size
+from amazons_env.squares import as_int, check_size
 
 __all__ = [
     "TensorState",
@@ -78,8 +78,10 @@ def _device(device: torch.device | str | None) -> torch.device:
 
 def initial_state(batch_size: int, size: int = 10, device: torch.device | str | None = None) -> TensorState:
     """``batch_size`` games at the start position of ``size`` (White to move), on ``device``."""
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+    count = as_int(batch_size)
+    if count is None or count < 1:
         raise InvalidArgumentError(f"batch_size={describe(batch_size)}: use an integer >= 1")
+    batch_size = count
     size = check_size(size)
     dev = _device(device)
     cells = torch.from_numpy(_grid(Board(size))).to(dev).expand(batch_size, size, size).clone()

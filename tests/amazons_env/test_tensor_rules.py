@@ -315,6 +315,10 @@ def test_bad_arguments_raise_value_errors_naming_them():
         (lambda: from_boards([]), "boards"),
         (lambda: from_boards([Board(6), Board(8)]), "sizes"),
         (lambda: where(torch.tensor([True]), state, state), "mask"),
+        (lambda: initial_state(True, 6), "batch_size"),
+        (lambda: TensorGames(2, 6, encoding="planes"), "encoding"),
+        (lambda: TensorGames(2, 6).reset(seed=-1), "seed"),
+        (lambda: TensorGames(2, 6).reset(torch.tensor([1, 0])), "which"),
     ]
     for call, named in cases:
         with pytest.raises(ValueError, match=named):
