@@ -11,12 +11,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from amazons_env import Board, GameRecord
+from amazons_env import GameRecord
 
 from agents.arena import format_tournament, tournament
-from agents.ui.terminal import make_player
 
-from amazons_cli.match import number
+from amazons_cli.match import compile_here, number
 
 HELP = "a short demo: our engines play a round robin on 8x8 (about a minute), results table"
 
@@ -34,15 +33,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", default=None, metavar="PATH", help="also save the results here")
 
 
-def compile_here(specs: tuple[str, ...], size: int) -> None:
-    """A first move of each agent in this process: on a first run numba compiles their kernels here,
-    once and with the notice (``amazons_cli.compile_notice``), and the worker processes load them
-    from the cache, instead of each compiling the same kernels in silence."""
-    board = Board(size)
-    for spec in specs:
-        make_player(spec, time=0.01, seed=0).select_move(board)
-
-
 def run(args: argparse.Namespace) -> int:
     print(
         f"Round robin on {args.size}x{args.size}, {args.games} games per pairing, {args.time:g} s per move "
@@ -51,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     for spec in AGENTS:
         print(f"  {spec}")
     start = time.perf_counter()
-    compile_here(AGENTS, args.size)
+    compile_here(AGENTS, args.size, args.workers)
     result = tournament(
         list(AGENTS),
         games=args.games,

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Optional, Sequence
+
+from amazons_env import Board
 
 from agents.arena import format_match, match
 from agents.arena.backends import add_backend_arguments
 from agents.arena.files import RECORD_FORMATS, check_paths, save_pages
-from agents.registry import DEFAULT_OPPONENT
+from agents.registry import AGENT_HOMES, DEFAULT_OPPONENT, parse_spec
+from agents.ui.terminal import make_player
 
 HELP = "play a match between two agents: alternating colours, score with 95% CI, Elo, resumable"
 
@@ -101,6 +104,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def compile_here(specs: Sequence[str], size: int, workers: Optional[int], backend: str = "local") -> None:
+    """A first move of each of our agents in this process before the games go to worker processes
+    (``workers`` not 1, on this machine): on a first run numba compiles their kernels here, once
+    and with the notice (``amazons_cli.compile_notice``), and the workers load them from the cache
+    instead of each compiling them in silence. Your own agents and external engines are left to
+    the games."""
+    if workers == 1 or backend != "local":
+        return  # the games run here (their compiling is reported), or on other machines
+    board = Board(size)
+    for spec in specs:
+        if parse_spec(spec)[0] in AGENT_HOMES.keys() - {"uci"}:
+            make_player(spec, time=0.01, seed=0).select_move(board)
+
+
 def common_options(args: argparse.Namespace) -> dict:
     return dict(
         games=args.games,
@@ -122,6 +139,7 @@ def common_options(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     check_paths(None, None, args.records_format, pages_dir=args.html)  # refused before the games, not after
+    compile_here((args.a, args.b), args.size, args.workers, args.backend)
     result = match(args.a, args.b, **common_options(args))
     print(format_match(result))
     if args.html is not None:

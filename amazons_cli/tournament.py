@@ -6,7 +6,7 @@ import argparse
 
 from agents.arena import format_tournament, tournament
 
-from amazons_cli.match import add_common, common_options
+from amazons_cli.match import add_common, common_options, compile_here
 
 HELP = "round robin between agents: every pair plays --games games, alternating colours; resumable"
 
@@ -22,5 +22,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    compile_here(args.agents, args.size, args.workers, args.backend)
     print(format_tournament(tournament(args.agents, **common_options(args))))
     return 0
