@@ -1,9 +1,10 @@
 """``amazons demo``: a small round robin of our engines; prints a results table.
 
-About a minute on two cores: 8x8, four agents (random, the study's best search, our alpha-beta
-engine and our MCTS engine), ``--time`` seconds per move (default 0.2), two games per pairing with
-colours swapped, each pair starting from the same two random plies. Then the final position of
-the game between the two strongest.
+Under a minute of games on two cores: 8x8, four agents (random, the study's best search, our
+alpha-beta engine and our MCTS engine), ``--time`` seconds per move (default 0.2), two games per
+pairing with colours swapped, each pair starting from the same two random plies. Then the final
+position of the game between the two strongest. The first run compiles the engines' kernels
+first, once (about 45 s of CPU; the README's "The first run" has the times measured).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from agents.arena import format_tournament, tournament
 
 from amazons_cli.match import compile_here, number
 
-HELP = "a short demo: our engines play a round robin on 8x8 (about a minute), results table"
+HELP = "a short demo: our engines play a round robin on 8x8 (under a minute once compiled), results table"
 
 AGENTS = ("random", "two-iteration:eval=improved", "alphabeta", "uct")
 
