@@ -46,7 +46,7 @@ DEVICES = ("auto", "cpu", "cuda")
     "gumbel",
     options={
         "sims": opt("simulations per move", ge=1),
-        "m": opt("root actions sampled (Gumbel-top-m) and halved", ge=1),
+        "m": opt("root moves sampled (Gumbel-top-m, at most k) and halved", ge=1),
         "k": opt("children (whole moves) per node, the best by the net's prior", ge=1),
         "slides": opt("best slides per node whose arrows are ranked", ge=1),
         "arrows": opt("best arrows per ranked slide", ge=1),
@@ -57,7 +57,8 @@ DEVICES = ("auto", "cpu", "cuda")
     },
 )
 class GumbelAgent(SearchAgent):
-    """Gumbel AlphaZero's search on tensors, one game (module docstring)."""
+    """Gumbel AlphaZero on torch tensors (CPU or GPU): sampled root moves narrowed by sequential
+    halving, nodes of the net's likeliest whole moves (module docstring)."""
 
     name = "gumbel"
     LIMITS: ClassVar[tuple[str, ...]] = ("simulations",)
