@@ -23,8 +23,10 @@ sends it with each task.
   cluster schedules). An existing connection (``ray.init`` called before) is used as it is.
   A Ray worker that dies has its task retried (``max_retries``); leaving the loop early (an
   error, Ctrl-C, or SIGTERM, which raises ``KeyboardInterrupt`` here as with the local pool)
-  cancels the tasks still queued or running. Ray is an optional extra:
-  ``pip install "amazons[ray]"``.
+  cancels the tasks still queued or running. A ``fn`` whose tasks need more than a CPU says so in
+  its attribute ``ray_resources`` (Ray's resource options, e.g. ``{"num_gpus": 0.25}``: four
+  tasks share a GPU, and they run only on the nodes that have one); the local backend ignores it.
+  Ray is an optional extra: ``pip install "amazons[ray]"``.
 
 >>> [result for _, result in run_tasks(abs, [(-3,), (4,)], workers=1)]
 [3, 4]
@@ -209,7 +211,8 @@ def _ray_tasks(
     # one CPU per task (Ray then sets OMP_NUM_THREADS=1 in it); a task whose worker process dies
     # is run again, up to 3 times, before the run stops with the error
     name = getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", "task")
-    remote = ray.remote(num_cpus=1, max_retries=3)(_call).options(name=name)  # processes titled ray::NAME
+    resources = getattr(fn, "ray_resources", {})
+    remote = ray.remote(num_cpus=1, max_retries=3)(_call).options(name=name, **resources)  # titled ray::NAME
     # stored once; Ray passes each task the values (a partial's arguments, shared weights) themselves
     lead = tuple(ray.put(value) for value in (fn, *lead))
     limit = len(tasks) if workers is None else workers

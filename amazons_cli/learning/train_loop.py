@@ -28,6 +28,8 @@ NOTES = {
     "workers": "1, this process; games run in parallel processes or Ray tasks",
     "backend": "local; or ray, see agents.arena.backends",
     "ray_address": "with --backend ray, a local Ray instance; or HOST:6379 of `ray start --head`",
+    "ray_gpus": "0: with --backend ray, each self-play task takes a CPU on any node; F > 0: F of a GPU "
+    "(on the GPU nodes; 0.25: four tasks to a GPU)",
 }
 
 

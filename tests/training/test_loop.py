@@ -323,8 +323,24 @@ def test_gumbel_self_play_feeds_the_loop_and_its_gate(tmp_path):
         ({"selfplay": "alphazero"}, "--selfplay='alphazero': choose pvmcts or gumbel"),
         ({"selfplay": "gumbel", "expert": "uct-net:sims=12"}, "the expert plays the games; give one of them"),
         ({"gumbel_m": 0}, "--gumbel-m=0"),
+        ({"ray_gpus": 0.5}, "--ray-gpus=0.5: the GPUs of Ray tasks; add --backend ray"),
+        ({"ray_gpus": -1.0, "backend": "ray"}, r"--ray-gpus=-1.0: give a number in \[0, 64\]"),
     ],
 )
 def test_bad_selfplay_settings_are_refused(tmp_path, changes, error):
     with pytest.raises(ValueError, match=error):
         tiny(tmp_path, **changes).check()
+
+
+@pytest.mark.parametrize("selfplay", ["pvmcts", "gumbel"])
+def test_on_ray_self_play_asks_for_its_gpu_share_and_uses_what_its_task_sees(tmp_path, selfplay):
+    """``ray_gpus``: the self-play player carries its GPU share for Ray (``agents.arena.backends``);
+    on Ray the shards and the gates' agents resolve ``auto`` where they run, whatever ``device``
+    the driver trains on; off Ray they use ``device`` as given."""
+    pytest.importorskip("ray", reason="Ray is not installed (pip install 'amazons[ray]')")
+    on_ray = tiny(tmp_path, selfplay=selfplay, backend="ray", ray_gpus=0.25, device="cpu")
+    player = engines.shard_player(on_ray, tmp_path / "pv")
+    assert player.ray_resources == {"num_gpus": 0.25} and player.args[1] == "auto"
+    assert "device=cpu" not in engines.gate_spec(on_ray, tmp_path / "pv")
+    here = engines.shard_player(tiny(tmp_path, selfplay=selfplay, device="cpu"), tmp_path / "pv")
+    assert not hasattr(here, "ray_resources") and here.args[1] == "cpu"

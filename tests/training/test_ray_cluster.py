@@ -95,3 +95,28 @@ def test_a_node_killed_mid_generation_loses_nothing_and_counts_nothing_twice(ray
     assert played["games"] == 8 and sorted(s["index"] for s in played["shards"]) == list(range(8))
     assert played["shards"] == reference["shards"] and played["data_hash"] == reference["data_hash"]
     cluster.remove_node(nodes[1])
+
+
+def test_tasks_that_ask_for_a_gpu_run_on_the_gpu_node(ray_cluster):
+    """A task function's ``ray_resources`` (what ``train-loop --ray-gpus`` gives its self-play
+    shards): on a cluster of a GPU node and a CPU node (the GPU declared to Ray) every task runs on
+    the GPU node and sees its GPU; without it, the tasks see none."""
+    import os
+
+    import ray
+
+    from agents.arena.backends import run_tasks
+
+    cluster = ray_cluster
+    gpu, cpu = cluster.add_node(num_cpus=1, num_gpus=1), cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+
+    def where(index: int) -> tuple[str, str]:
+        return ray.get_runtime_context().get_node_id(), os.environ.get("CUDA_VISIBLE_DEVICES", "")
+
+    tasks = [(i,) for i in range(6)]
+    assert {seen[1] for _, seen in run_tasks(where, tasks, backend="ray")} == {""}
+    where.ray_resources = {"num_gpus": 0.5}  # type: ignore[attr-defined]
+    assert {seen for _, seen in run_tasks(where, tasks, backend="ray")} == {(gpu.node_id, "0")}
+    for node in (gpu, cpu):
+        cluster.remove_node(node)

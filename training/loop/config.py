@@ -45,7 +45,7 @@ _ONLY_WHEN_SET: dict[str, Any] = {
 #: the searches that can play a generation's games with the best net (``training.loop.engines``)
 SELFPLAY = ("pvmcts", "gumbel")
 #: settings a resumed run may change: where and how visibly it runs, and how far it goes
-_FREE = ("generations", "out", "progress", "device", "threads", "workers", "backend", "ray_address")
+_FREE = ("generations", "out", "progress", "device", "threads", "workers", "backend", "ray_address", "ray_gpus")
 _DEVICE = re.compile(r"auto|cpu|cuda(:\d{1,3})?")
 
 
@@ -107,6 +107,7 @@ class LoopConfig:
     workers: int = 1
     backend: str = "local"
     ray_address: str = ""
+    ray_gpus: float = 0.0
     progress: bool = True
 
     def check(self) -> None:
@@ -139,7 +140,7 @@ class LoopConfig:
                 raise InvalidArgumentError(
                     f"train-loop --{name.replace('_', '-')}={value!r}: give an integer from {low} to {high}"
                 )
-        for name, least, most in (("lr", 0.0, 1.0), ("gate", 0.0, 1.0), ("root_weight", 0.0, 1.0)):
+        for name, least, most in (("lr", 0.0, 1.0), ("gate", 0.0, 1.0), ("root_weight", 0.0, 1.0), ("ray_gpus", 0, 64)):
             value = getattr(self, name)
             if (
                 isinstance(value, bool)
@@ -164,6 +165,10 @@ class LoopConfig:
                 "give one of them"
             )
         check_backend(self.backend, self.ray_address or None)
+        if self.ray_gpus and self.backend != "ray":
+            raise InvalidArgumentError(
+                f"train-loop --ray-gpus={self.ray_gpus!r}: the GPUs of Ray tasks; add --backend ray"
+            )
         from agents.registry import AGENTS
 
         AGENTS.validate(self.bootstrap_agent)

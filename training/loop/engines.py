@@ -19,6 +19,11 @@ same result.
 * ``expert`` (``--expert SPEC``): an agent guided by the best net plays against itself
   (``engine_games``: its root visit shares the targets, its root values kept); gated as itself.
 
+On Ray (``--backend ray``) a shard's device is the one its task is given: with ``--ray-gpus F``
+each self-play task asks for ``F`` of a GPU (so it runs on a GPU node, ``F`` = 0.25: four to a
+GPU), else for a CPU only, on any node; the nets then run on what the task sees (``auto``), as do
+the gates' ``gumbel`` agents (their games are CPU tasks).
+
 Another search plugs in as one more entry of ``ENGINES``: its shard player and its agent spec.
 
 >>> from training.loop.config import LoopConfig
@@ -51,6 +56,7 @@ __all__ = [
     "shard_player",
     "gate_spec",
     "shard_settings",
+    "task_device",
     "pvmcts_shard",
     "device_gumbel_shard",
     "bootstrap_player",
@@ -79,11 +85,17 @@ def pvmcts_shard(
     return mcts_games(net, games, size, sims, batch, seed, temperature_plies)
 
 
+def task_device(config: LoopConfig) -> str:
+    """The device setting a shard or gate game resolves where it runs: ``auto`` for a Ray task, which
+    sees a GPU only when it asked for one (``ray_gpus``), else ``config.device``."""
+    return "auto" if config.backend == "ray" else config.device
+
+
 def _pvmcts(config: LoopConfig, weights: Path) -> Player:
     return partial(
         pvmcts_shard,
         str(weights),
-        config.device,
+        task_device(config),
         config.games_per_shard,
         config.size,
         config.sims,
@@ -107,7 +119,7 @@ def _gumbel(config: LoopConfig, weights: Path) -> Player:
     return partial(
         device_gumbel_shard,
         str(weights),
-        config.device,
+        task_device(config),
         config.games_per_shard,
         config.size,
         config.sims,
@@ -117,7 +129,7 @@ def _gumbel(config: LoopConfig, weights: Path) -> Player:
 
 
 def _gumbel_gate(config: LoopConfig, weights: Path) -> str:
-    device = "cuda" if config.device.startswith("cuda") else config.device  # the agent's choices
+    device = "cuda" if task_device(config).startswith("cuda") else task_device(config)  # the agent's choices
     return f"gumbel:sims={config.gate_sims},m={config.gumbel_m},k={config.gumbel_k},device={device},weights={weights}"
 
 
@@ -146,8 +158,12 @@ def engine_name(config: LoopConfig) -> str:
 
 
 def shard_player(config: LoopConfig, weights: "str | Path") -> Player:
-    """The shard player of a generation whose best net is the model file ``weights``."""
-    return ENGINES[engine_name(config)].player(config, Path(weights))
+    """The shard player of a generation whose best net is the model file ``weights`` (asking Ray for
+    ``ray_gpus`` of a GPU per task when set)."""
+    player = ENGINES[engine_name(config)].player(config, Path(weights))
+    if config.ray_gpus:
+        player.ray_resources = {"num_gpus": config.ray_gpus}  # type: ignore[attr-defined]
+    return player
 
 
 def gate_spec(config: LoopConfig, weights: "str | Path") -> str:
