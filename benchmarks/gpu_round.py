@@ -54,9 +54,11 @@ def commands(args: argparse.Namespace, device: str) -> dict[str, list[str]]:
     else:
         env = ["--size", "10", "--batches", "256", "1024", "4096", "16384", "65536", "--seconds", "2", "--rounds", "2"]
         selfplay = ["--size", "10", "--sims", "64", "--games", "2048", "--cpu-games", "4", "--workers", str(CORES)]
-        loop = ["--size", "8", "--start", "default", "--bootstrap-games", "32", "--bootstrap-agent", "uct:sims=400"]
-        loop += ["--games", "1024", "--games-per-shard", "128", "--sims", "64", "--epochs", "2", "--batch-size", "512"]
-        loop += ["--gate-games", "64", "--gate-sims", "64", "--workers", "8"]
+        # shards of 16 games on 16 processes: the bootstrap's engine games spread over 4 of them, the
+        # self-play's 512 games in 32 lock-step batches of 16 on the GPU, two rounds a generation
+        loop = ["--size", "8", "--start", "default", "--bootstrap-games", "64", "--bootstrap-agent", "uct:sims=400"]
+        loop += ["--games", "512", "--games-per-shard", "16", "--sims", "64", "--epochs", "2", "--batch-size", "512"]
+        loop += ["--gate-games", "64", "--gate-sims", "64", "--workers", str(CORES)]
     run = str(Path(args.out) / "loop")
     return {
         "env": [*python, str(HERE / "tensor_env_speed.py"), "--device", device, *env],
