@@ -22,7 +22,7 @@ import amazons_env
 from amazons_env import InvalidArgumentError, InvalidMoveError
 from amazons_env.envs.gym_env import AmazonsEnv
 from amazons_env.envs.vector_env import AmazonsVectorEnv
-from amazons_env.tensor import initial_state, legal_mask, random_actions, step
+from amazons_env.tensor import TensorState, initial_state, legal_mask, random_actions, step
 from amazons_env.tensor.opponents import PolicyOpponent, RandomOpponent, make_opponent
 from amazons_env.tensor.torchrl_env import PLAYER_KEYS, AmazonsTorchEnv
 from amazons_env.tensor.vector_env import AmazonsTensorVectorEnv
@@ -300,3 +300,25 @@ def test_importing_amazons_env_stays_light_and_the_envs_load_on_first_use():
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
     assert amazons_env.AmazonsTorchEnv is AmazonsTorchEnv
     assert amazons_env.AmazonsTensorVectorEnv is AmazonsTensorVectorEnv
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device here")
+def test_on_cuda_the_games_equal_the_cpus():
+    """The same seeded games on the GPU as on the CPU (the opponent's greedy choices and the
+    learner's actions fixed, so the two devices' random streams play no part)."""
+    opponent = PolicyOpponent(FixedPreferences(SIZE**4), greedy=True)
+    check_env_specs(masked_env(device="cuda", opponent="random"), seed=0)
+    runs = []
+    for device in ("cpu", "cuda"):
+        envs = AmazonsTensorVectorEnv(32, SIZE, device, opponent=opponent, learner_color="black")
+        obs, infos = envs.reset(seed=0)
+        draws = torch.Generator().manual_seed(0)
+        trace = [obs.cpu()]
+        for _ in range(60):
+            on_cpu = TensorState(*(field.cpu() for field in envs._games.state))  # the CPU's draws
+            actions = random_actions(on_cpu, generator=draws)
+            obs, rewards, terminated, _, infos = envs.step(actions.to(device))
+            assert obs.device.type == rewards.device.type == infos["action_mask"].device.type == device
+            trace += [obs.cpu(), rewards.cpu(), terminated.cpu()]
+        runs.append(trace)
+    assert all(torch.equal(a, b) for a, b in zip(*runs))
