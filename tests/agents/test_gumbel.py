@@ -21,7 +21,9 @@ from agents.nets.planes import make_planes
 from agents.nets.policy_value import legal_moves_batch, move_log_probs
 from agents.random_agent import RandomAgent
 from agents.search.gumbel.children import Evaluator, expand, unpack
+from agents.search.endgame import analyse
 from agents.search.gumbel.planes import relative_planes
+from agents.search.gumbel.regions import in_contact
 from agents.search.gumbel.root import completed_q, considered_visits, improved_policy, visit_table
 from agents.search.gumbel.tree import Settings, search
 
@@ -70,6 +72,12 @@ def played(size, plies, seed):
 def test_planes_equal_the_numba_planes(board):
     x = make_planes(board.cells[None], [int(board.turn)], "relative")
     assert np.array_equal(relative_planes(from_boards([board])).planes.numpy(), x)
+
+
+@SETTINGS
+@given(positions())
+def test_contact_is_the_endgame_counts_not_separated(board):
+    assert in_contact(from_boards([board])).item() == (not analyse(board, budget=1).separated)
 
 
 @SETTINGS

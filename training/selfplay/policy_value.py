@@ -171,6 +171,7 @@ def gumbel_games(
     from amazons_env.tensor.state import from_boards, select
 
     from agents.search.gumbel.children import Evaluator, unpack
+    from agents.search.gumbel.regions import in_contact
     from agents.search.gumbel.tree import Settings, search
 
     rng = np.random.default_rng(seed)
@@ -181,7 +182,13 @@ def gumbel_games(
     seeds = torch.from_numpy(rng.integers(1 << 62, size=games)).to(evaluator.device)
     nn = size * size
     while True:
-        live = [i for i, g in enumerate(played) if not g.decided()]
+        open_ = [i for i, g in enumerate(played) if g.winner is None]
+        if not open_:
+            break
+        # only a finished or separated game can be decided: count the others' filling phase never
+        maybe = select(state, torch.tensor(open_, device=evaluator.device))
+        can_end = (maybe.terminated | ~in_contact(maybe)).tolist()
+        live = [i for i, end in zip(open_, can_end) if not (end and played[i].decided())]
         if not live:
             break
         index = torch.tensor(live, device=evaluator.device)

@@ -17,6 +17,8 @@ each simulation adds one node per game, and the sides alternate at every edge. W
 the moves outside a node's top ``K`` are never searched (the prior's mass there is small; ``K``
 and the slides and arrows considered are settings).
 
-``planes``: the net's input on tensors (equal to ``agents.nets.planes``'s). ``agent``: the search
-as the agent ``gumbel``; ``training.selfplay.policy_value`` plays its self-play games with it.
+``planes``: the net's input on tensors (equal to ``agents.nets.planes``'s). ``regions``: whether
+the sides' amazons still share a region (self-play counts the filling phase only once they do not).
+``agent``: the search as the agent ``gumbel``; ``training.selfplay.policy_value`` plays its
+self-play games with it.
 """
