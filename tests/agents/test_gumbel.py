@@ -20,8 +20,8 @@ from agents.nets.models import PolicyValueNet
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import legal_moves_batch, move_log_probs
 from agents.random_agent import RandomAgent
-from agents.search.gumbel.children import Evaluator, expand, unpack
 from agents.search.endgame import analyse
+from agents.search.gumbel.children import Evaluator, expand, unpack
 from agents.search.gumbel.planes import relative_planes
 from agents.search.gumbel.regions import in_contact
 from agents.search.gumbel.root import completed_q, considered_visits, improved_policy, visit_table
