@@ -214,3 +214,15 @@ def test_tree_accounting_and_signs(net):
             total = grown.raw[b, node] - (grown.value[b, kids] * grown.visits[b, kids]).sum()
             assert v == pytest.approx(total.item() / n, abs=1e-5)
             assert (grown.states.side[b * grown.m + kids] != grown.states.side[b * grown.m + node]).all()
+
+
+def test_bad_input_is_named(net):
+    roots = from_boards([Board(6)])
+    with pytest.raises(ValueError, match="seeds"):
+        search(net, roots, Settings(sims=2, m=2, k=2), torch.tensor([1, 2]))
+    with pytest.raises(ValueError, match="phase"):
+        search(
+            net, roots._replace(phase=torch.ones(1, dtype=torch.long)), Settings(sims=2, m=2, k=2), torch.tensor([1])
+        )
+    with pytest.raises(ValueError, match="m=3"):
+        Settings(m=3, k=2)

@@ -41,7 +41,7 @@ import torch
 
 from amazons_env.errors import InvalidArgumentError
 from amazons_env.tensor.rules import step
-from amazons_env.tensor.state import TensorState, select
+from amazons_env.tensor.state import TensorState, check_state, select
 
 from agents.search.gumbel.children import Evaluator, expand, unpack
 from agents.search.gumbel.root import completed_q, gumbel_noise, improved_policy, score_considered, visit_table
@@ -208,7 +208,15 @@ def search(
 ) -> RootResult:
     """``settings.sims`` simulations from each of the ``B`` positions ``roots`` (queen phase);
     ``seeds[B]`` and ``plies[B]`` (default 0) key each root's Gumbel noise (``root.gumbel_noise``)."""
+    check_state(roots, "roots")
+    if bool((roots.phase != 0).any()):
+        raise InvalidArgumentError(
+            "search: roots must be positions with a queen to move (phase 0), not between a slide and its arrow"
+        )
     plies = torch.zeros_like(seeds) if plies is None else plies
+    for name, keys in (("seeds", seeds), ("plies", plies)):
+        if not isinstance(keys, torch.Tensor) or keys.shape != (roots.batch_size,) or keys.dtype != torch.int64:
+            raise InvalidArgumentError(f"search: {name} must be an int64 tensor of shape ({roots.batch_size},)")
     noise = settings.gumbel_scale * gumbel_noise(seeds.to(roots.device), plies.to(roots.device), settings.k)
     tree = _grow(net, roots, settings, noise)
     root = torch.zeros_like(tree.rows)
