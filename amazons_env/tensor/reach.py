@@ -24,7 +24,7 @@ from amazons_env.core import MAX_QUEENS
 from amazons_env.tensor.state import TensorState
 from amazons_env.tensor.tables import tables
 
-__all__ = ["queen_bound", "queen_squares", "reaches", "side_reach", "has_queen_move", "mover_reach"]
+__all__ = ["queen_bound", "queen_squares", "side_queens", "reaches", "has_queen_move", "mover_sources", "mover_reach"]
 
 
 def queen_bound(device: torch.device) -> int | None:
@@ -53,6 +53,12 @@ def queen_squares(flat_cells: torch.Tensor, piece: torch.Tensor, bound: int | No
     return torch.where(values > 0, nn - values, nn)
 
 
+def side_queens(flat_cells: torch.Tensor, side: torch.Tensor) -> torch.Tensor:
+    """The squares of the queens of ``side`` (``int64[B]``): ``queen_squares`` with the columns
+    of ``queen_bound`` for the tensors' device."""
+    return queen_squares(flat_cells, side + 1, queen_bound(flat_cells.device))
+
+
 def _free(flat_cells: torch.Tensor) -> torch.Tensor:
     """``bool[B, N*N + 1]``: the empty squares, and a blocked padding square at ``N*N``."""
     blocked = torch.zeros_like(flat_cells[:, :1], dtype=torch.bool)
@@ -76,38 +82,36 @@ def reaches(flat_cells: torch.Tensor, sources: torch.Tensor, rays: torch.Tensor)
     return targets, free
 
 
-def side_reach(flat_cells: torch.Tensor, side: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """``(sources, targets, reach)`` of the queens of ``side`` (``int64[B]``), padded sources
-    included (they reach nothing)."""
-    n = int(round(flat_cells.shape[1] ** 0.5))
-    sources = queen_squares(flat_cells, side + 1, queen_bound(flat_cells.device))
-    return (sources, *reaches(flat_cells, sources, tables(n, flat_cells.device).rays))
-
-
 def has_queen_move(flat_cells: torch.Tensor, side: torch.Tensor, neighbours: torch.Tensor) -> torch.Tensor:
     """``bool[B]``: a queen of ``side`` has an empty neighbour (that is, a legal move);
     ``neighbours`` is ``tables(N).neighbours``."""
-    sources = queen_squares(flat_cells, side + 1, queen_bound(flat_cells.device))
+    sources = side_queens(flat_cells, side)
     b = sources.shape[0]
     first = neighbours.index_select(0, sources.flatten())
     return torch.gather(_free(flat_cells), 1, first.view(b, -1)).any(dim=1)
 
 
-def mover_reach(state: TensorState) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-    """``(sources, targets, reach, distinct)`` of the side to move's legal set now: the reaches
-    of its queens in the queen phase, of the shooter in the arrow phase (its queens in a finished
-    game: the observation's own reach plane; masks clear them).
+def mover_sources(state: TensorState) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(sources, distinct)``: the squares whose reach is the side to move's legal set now: its
+    queens in the queen phase, the shooter in the arrow phase (its queens in a finished game: the
+    observation's own reach plane; masks clear them).
 
     ``sources`` (``int64[B, Q]``) has no padding: spare columns repeat column 0 (the shooter in
     every column in the arrow phase), so a row written per source is written with equal values;
     ``distinct`` (``bool[B, Q]``) marks the columns to count (column 0 and the real queens)."""
     flat = state.cells.flatten(1)
     nn = flat.shape[1]
-    queens = queen_squares(flat, state.side + 1, queen_bound(flat.device))
+    queens = side_queens(flat, state.side)
     arrow = ((state.phase == 1) & ~state.terminated)[:, None]
     first = torch.where(arrow, state.shooter.clamp(min=0)[:, None], queens[:, :1])
     sources = torch.where(arrow | (queens == nn), first, queens)
     distinct = sources != first
     distinct[:, 0] = True
-    targets, reach = reaches(flat, sources, tables(state.size, state.device).rays)
+    return sources, distinct
+
+
+def mover_reach(state: TensorState) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(sources, targets, reach, distinct)``: ``mover_sources`` and their ``reaches``."""
+    sources, distinct = mover_sources(state)
+    targets, reach = reaches(state.cells.flatten(1), sources, tables(state.size, state.device).rays)
     return sources, targets, reach, distinct

@@ -27,7 +27,7 @@ import torch
 
 from amazons_env.envs.actions import num_actions
 from amazons_env.errors import InvalidArgumentError, InvalidMoveError, describe
-from amazons_env.tensor.reach import has_queen_move, mover_reach, side_reach
+from amazons_env.tensor.reach import has_queen_move, mover_reach, mover_sources, reaches, side_queens
 from amazons_env.tensor.state import TensorState, check_encoding, check_state
 from amazons_env.tensor.tables import tables
 
@@ -61,24 +61,12 @@ def _mask(sources: torch.Tensor, rows: torch.Tensor, playing: torch.Tensor, nn: 
     return mask.view(b, -1)
 
 
-def _legal(state: TensorState, encoding: str) -> tuple[torch.Tensor, torch.Tensor]:
-    """``(mask, plane)``: the legal mask in ``encoding`` and the side to move's reach plane
-    ``bool[B, N*N]`` (the observation's plane 6)."""
-    nn = state.size**2
-    sources, targets, reach, _ = mover_reach(state)
-    rows = _rows(targets, reach)
-    mask = _mask(sources, rows if encoding == "flat" else reach, ~state.terminated, nn)
-    return mask, rows.any(dim=1)
-
-
 def legal_mask(state: TensorState, encoding: str = "flat") -> torch.Tensor:
     """``bool[B, A]``: the legal actions of the current phase (all ``False`` in a finished game)."""
     check_state(state)
     encoding = check_encoding(encoding)
-    if encoding == "lines":  # the rows over the squares are not needed
-        sources, _, reach, _ = mover_reach(state)
-        return _mask(sources, reach, ~state.terminated, state.size**2)
-    return _legal(state, encoding)[0]
+    sources, targets, reach, _ = mover_reach(state)
+    return _mask(sources, _rows(targets, reach) if encoding == "flat" else reach, ~state.terminated, state.size**2)
 
 
 def legal_counts(state: TensorState) -> torch.Tensor:
@@ -95,15 +83,24 @@ def legal_counts(state: TensorState) -> torch.Tensor:
     return torch.where(state.terminated, 0, counts)
 
 
-def _planes(state: TensorState, own_reach: torch.Tensor) -> torch.Tensor:
-    """The planes, given the side to move's reach plane (``_legal``)."""
+def _observed(state: TensorState, encoding: str | None) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """``(planes, mask)`` (no mask when ``encoding`` is None). The side to move's legal set and
+    the opponent's queen moves come from one ``reaches`` over both source lists."""
     b, n = state.batch_size, state.size
     nn = n * n
     flat = state.cells.flatten(1)
+    sources, _ = mover_sources(state)
+    q = sources.shape[1]
+    opponent = side_queens(flat, state.side ^ 1)
+    targets, reach = reaches(flat, torch.cat([sources, opponent], dim=1), tables(n, state.device).rays)
+    rows = _rows(targets, reach)
+    mask = None
+    if encoding is not None:
+        mover = rows[:, :q] if encoding == "flat" else reach[:, :q]
+        mask = _mask(sources, mover, ~state.terminated, nn)
     side = state.side[:, None]
     squares = torch.arange(nn, device=state.device)
     arrow_phase = ((state.phase == 1) & ~state.terminated)[:, None]
-    _, opp_targets, opp_reach = side_reach(flat, state.side ^ 1)
     planes = torch.stack(
         [
             flat == (side + 1),
@@ -112,29 +109,28 @@ def _planes(state: TensorState, own_reach: torch.Tensor) -> torch.Tensor:
             arrow_phase.expand(b, nn),
             arrow_phase & (squares == state.shooter[:, None]),
             arrow_phase & (squares == state.vacated[:, None]),
-            own_reach,
-            _rows(opp_targets, opp_reach).any(dim=1),
+            rows[:, :q].any(dim=1),
+            rows[:, q:].any(dim=1),
             (side == 1).expand(b, nn),
         ],
         dim=1,
     )
-    return planes.to(torch.int8).view(b, NUM_PLANES, n, n)
+    return planes.to(torch.int8).view(b, NUM_PLANES, n, n), mask
 
 
 def observe(state: TensorState, encoding: str = "flat") -> tuple[torch.Tensor, torch.Tensor]:
     """``(observation(state), legal_mask(state, encoding))`` computed together (the side to
     move's reach is shared)."""
     check_state(state)
-    encoding = check_encoding(encoding)
-    mask, own_reach = _legal(state, encoding)
-    return _planes(state, own_reach), mask
+    planes, mask = _observed(state, check_encoding(encoding))
+    assert mask is not None  # an encoding was given
+    return planes, mask
 
 
 def observation(state: TensorState) -> torch.Tensor:
     """``int8[B, 9, N, N]``: ``AmazonsEnv``'s planes seen by the side to move."""
     check_state(state)
-    _, targets, reach, _ = mover_reach(state)
-    return _planes(state, _rows(targets, reach).any(dim=1))
+    return _observed(state, None)[0]
 
 
 def _check_actions(
