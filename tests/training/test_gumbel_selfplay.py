@@ -62,3 +62,14 @@ def test_each_position_follows_the_one_before(games):
 def test_a_seed_repeats_the_games(model):
     a, b = (gumbel_games(model, games=2, size=5, sims=4, seed=3, m=2, k=4) for _ in range(2))
     assert len(a) == len(b) and all(np.array_equal(x[key], y[key]) for x, y in zip(a, b) for key in x)
+
+
+def test_a_shard_needs_a_policy_value_net(tmp_path):
+    from agents.nets.export import ModelFileError, save_model
+    from agents.nets.models import ResValueNet
+
+    from training.selfplay.policy_value import gumbel_shard
+
+    path = save_model(ResValueNet(channels=4, blocks=1), tmp_path / "value", board_size=5)
+    with pytest.raises(ModelFileError, match="PolicyValueNet"):
+        gumbel_shard(str(path), "cpu", 1, 5, 2, 2, 2, 0, 0)

@@ -213,11 +213,9 @@ def gumbel_games(
 def gumbel_shard(
     weights: str, device: str, games: int, size: int, sims: int, m: int, k: int, index: int, seed: int
 ) -> list[dict[str, np.ndarray]]:
-    """A shard's ``gumbel_games`` by the net in the file ``weights`` on ``device`` (a task that any
-    process can run)."""
-    from agents.nets.export import load_model
-
-    return gumbel_games(load_model(weights)[0], games, size, sims, seed, device, m, k)
+    """A shard's ``gumbel_games`` by the net in the file ``weights`` (a policy-value net, checked as
+    ``PVNet.load`` checks it) on ``device`` (a task that any process can run)."""
+    return gumbel_games(PVNet.load(weights, threads=0, runtime="torch"), games, size, sims, seed, device, m, k)
 
 
 def engine_games(agent: Any, games: int, size: int, seed: int = 0, opening: int = 2) -> list[dict[str, np.ndarray]]:
