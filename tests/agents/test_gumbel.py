@@ -226,3 +226,14 @@ def test_bad_input_is_named(net):
         )
     with pytest.raises(ValueError, match="m=3"):
         Settings(m=3, k=2)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+def test_the_search_runs_on_cuda(model):
+    """The same searches on the GPU (the net in half precision there, so near-ties may order
+    children differently: compared are the budget, the targets and the moves' legality)."""
+    boards = [played(8, plies, seed) for seed, plies in enumerate((0, 5, 20, 40))]
+    gpu = search(Evaluator(model, "cuda"), from_boards(boards, "cuda"), Settings(sims=16, m=8, k=8), torch.arange(4))
+    assert gpu.visits.sum(1).tolist() == [16.0] * 4 and torch.allclose(gpu.policy.sum(1).cpu(), torch.ones(4))
+    for board, move in zip(boards, gpu.chosen(8).tolist()):
+        assert board.is_legal(Move(*move, 8))
