@@ -195,8 +195,9 @@ class LoopConfig:
 
     def fixed(self) -> dict[str, Any]:
         """The settings a resumed run must share (all but ``generations``, ``out``, ``progress``,
-        ``device``, ``threads`` and where the games run; ``expert`` and ``root_weight`` only when
-        set, so that the state of a run made before they existed still resumes)."""
+        ``device``, ``threads`` and where the games run; ``expert``, ``root_weight``, ``start``,
+        ``selfplay`` and the Gumbel search's ``gumbel_m``, ``gumbel_k`` only when set, so that the
+        state of a run made before they existed still resumes)."""
         return {
             k: v
             for k, v in asdict(self).items()
