@@ -42,7 +42,7 @@ from amazons_env.envs.vector_env import AmazonsVectorEnv
 
 if str(Path(__file__).resolve().parent) not in sys.path:  # ppo_scores.py lies beside this file
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ppo_scores import OPPONENTS, score, table  # noqa: E402
+from ppo_scores import OPPONENTS, opponent_of, score, table  # noqa: E402
 
 
 def policy_of(model: MaskablePPO):
@@ -131,6 +131,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     torch.set_num_threads(1)  # small batches: more threads only contend on a busy machine
+    # the final opponents made first: a spec that cannot be made fails before the training, not after it
+    opponents = {name: opponent_of(name, args.size) for name in args.final}
     envs = AmazonsVectorEnv(args.envs, size=args.size, opponent="random", learner_color="random")
     envs.reset(seed=args.seed)
     model = MaskablePPO(
@@ -151,7 +153,7 @@ def main() -> None:
     model.learn(total_timesteps=10**12, callback=budget)
     budget.evaluate()
     cpu, wall = budget.used(), time.perf_counter() - wall
-    final = {name: score(policy_of(model), name, args.size, args.games) for name in args.final}
+    final = {name: score(policy_of(model), versus, args.size, args.games) for name, versus in opponents.items()}
     text = report(args, budget.curve, final, wall, cpu)
     print(text)
     if args.out is not None:

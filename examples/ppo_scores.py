@@ -40,11 +40,17 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def score(policy: Any, opponent: str, size: int, games: int, **env_options: Any) -> dict[str, Any]:
-    """``games`` games of the batched ``policy(planes, masks)`` against ``opponent`` (module docstring)."""
-    versus: Any = make("random") if opponent == "random-agent" else opponent
-    if isinstance(versus, str) and resolve_batch_opponent(versus, size) is None:
-        versus = make(versus)
+def opponent_of(name: str, size: int) -> Any:
+    """What plays ``name`` (module docstring): the spec itself where it has a batched form, else an agent."""
+    if name == "random-agent":
+        return make("random")
+    return name if resolve_batch_opponent(name, size) is not None else make(name)
+
+
+def score(policy: Any, opponent: Any, size: int, games: int, **env_options: Any) -> dict[str, Any]:
+    """``games`` games of the batched ``policy(planes, masks)`` against ``opponent`` (a name, or
+    what ``opponent_of`` made of one)."""
+    versus = opponent_of(opponent, size) if isinstance(opponent, str) else opponent
     result = play_policies(policy, versus, size=size, games=games, seed=20_000, **env_options)
     low, high = wilson(result["white"] + result["black"], games)
     return {**result, "low": low, "high": high}
