@@ -344,3 +344,16 @@ def test_on_ray_self_play_asks_for_its_gpu_share_and_uses_what_its_task_sees(tmp
     assert "device=cpu" not in engines.gate_spec(on_ray, tmp_path / "pv")
     here = engines.shard_player(tiny(tmp_path, selfplay=selfplay, device="cpu"), tmp_path / "pv")
     assert not hasattr(here, "ray_resources") and here.args[1] == "cpu"
+
+
+def test_a_gate_row_of_an_earlier_run_still_prints():
+    """Rows a run recorded before the colours and the difference's interval were kept (its state
+    resumes) print without them."""
+    from training.loop.state import gate_line
+
+    row = {"generation": 2, "opponent": 1, "games": 20, "wins": 14, "score": 0.7, "score_low": 0.48}
+    row |= {"score_high": 0.85, "elo_diff": 147.2, "elo": 529.0, "elo_pm": 285.0, "accepted": True}
+    assert gate_line(row) == (
+        "gate 2 (gen 2 vs gen 1): 14/20, score 0.70 [0.48, 0.85], Elo +147, gen 2 at Elo +529 +/- 285 (gen 0 = 0): "
+        "accepted"
+    )
