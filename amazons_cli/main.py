@@ -44,6 +44,8 @@ COMMANDS = {
     "watch": Command("amazons_cli.watch", "watch two agents play one game move by move"),
     "replay": Command("amazons_cli.replay", "step through a game record (SGF or move list); --html for a web page"),
     "perft": Command("amazons_cli.perft", "count the leaves of the move tree to depth N (rules check, speed test)"),
+    "analyse": Command("amazons_cli.analyse", "review games with an engine: values, each move's loss, mistakes"),
+    "solve": Command("amazons_cli.solve", "prove who wins a position of a small board with perfect play"),
     "match": Command("amazons_cli.match", "a match between two agents: score with 95% CI and Elo (resumable)"),
     "tournament": Command("amazons_cli.tournament", "a round robin between agents (resumable)"),
     "agents": Command("amazons_cli.list_agents", "the agents and evaluators, their options and defaults"),

@@ -1,0 +1,160 @@
+"""A game reviewed by an engine: each position's value and best move, each move's loss.
+
+``evaluate(spec, text)`` asks an engine (any agent spec whose searches report a value, e.g.
+``uct:time=1``; or ``solver``, the exact proof search of ``agents.solver`` for small boards) for
+the value of a position for its side to move, in [-1, 1] (+1: a sure win), and its best move.
+``review(record, evaluations)`` turns the values of consecutive positions into the loss of
+each move played, for the side that played it:
+
+    loss = value before the move - value after it (both from the mover's side), at least 0
+
+so a move as good as the engine's own loses about 0, and one that turns a sure win into a sure
+loss loses 2. ``THRESHOLDS`` labels the moves (the highest label reached):
+``inaccuracy`` from a loss of 0.10, ``mistake`` from 0.20, ``blunder`` from 0.40. With
+``solver`` the values are exact (+1 or -1), so exactly the moves that throw a win away lose 2
+and are blunders, and every other move loses 0. A player's ``accuracy`` is
+``100 * (1 - mean loss / 2)``: 100 for a game without loss, 0 for one of all-out blunders.
+
+>>> from amazons_env.records import GameRecord
+>>> record = GameRecord(["a1-a2/b1"], start="q3/4/4/Q1*1 w")
+>>> game = review(record, [evaluate("solver", record.board(p).text()) for p in range(2)])
+>>> m = game.moves[0]
+>>> str(m.played), str(m.best), m.loss, m.label   # White threw its win away
+('a1-a2/b1', 'a1-b1/b3', 2.0, 'blunder')
+>>> game.summary("White").accuracy
+0.0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from amazons_env import Board, Color, Move
+from amazons_env.records import GameRecord
+
+from agents.registry import make
+from agents.search.agent import SearchAgent
+from agents.solver import Solver
+
+__all__ = ["Evaluation", "MoveReview", "Summary", "GameReview", "THRESHOLDS", "SOLVER_SPEC", "evaluate", "review"]
+
+SOLVER_SPEC = "solver"  #: the engine name that asks for exact values
+#: labels by the least loss that earns them, the worst first
+THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.40), ("mistake", 0.20), ("inaccuracy", 0.10))
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One position's value for its side to move (in [-1, 1]) and the engine's best move (None in
+    a finished game)."""
+
+    value: float
+    best: Optional[Move]
+
+
+def _solver_value(board: Board) -> Evaluation:
+    proof = Solver(table_bits=20).solve(board)
+    if proof.value == "won":
+        return Evaluation(1.0, proof.move)
+    # lost: any move loses; the one the proof search would try first drags it out least badly
+    return Evaluation(-1.0, board.legal_moves()[0])
+
+
+def evaluate(spec: str, text: str) -> Evaluation:
+    """The value and best move of the position ``text`` by the engine ``spec`` (an agent spec of a
+    search, or ``solver``). A finished game is lost for the side to move."""
+    board = Board.from_text(text)
+    if board.is_game_over():
+        return Evaluation(-1.0, None)
+    if spec == SOLVER_SPEC:
+        return _solver_value(board)
+    agent = make(spec)
+    if not isinstance(agent, SearchAgent):
+        raise TypeError(f"{spec}: not a search that reports a value")
+    result = agent.search(board)
+    return Evaluation(max(-1.0, min(1.0, float(result.value))), result.move)
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move: its ``ply`` (from 1), who played it, the move and the engine's best, the values
+    before and after it for the mover, its ``loss`` and ``label`` ("" if none)."""
+
+    ply: int
+    mover: Color
+    played: Move
+    best: Optional[Move]
+    before: float
+    after: float
+    loss: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A player's figures: ``accuracy`` (module docstring), mean loss and how many moves earned each label."""
+
+    moves: int
+    accuracy: float
+    mean_loss: float
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """The reviewed moves, and the values of every position (``values[p]``: the position after
+    ``p`` moves, for its side to move)."""
+
+    moves: tuple[MoveReview, ...]
+    values: tuple[float, ...]
+
+    def summary(self, player: str) -> Summary:
+        """The figures of ``player`` ("White" or "Black")."""
+        mine = [m for m in self.moves if m.mover.name.capitalize() == player]
+        losses = [m.loss for m in mine]
+        mean = sum(losses) / len(losses) if losses else 0.0
+        count = {label: sum(1 for m in mine if m.label == label) for label, _ in THRESHOLDS}
+        return Summary(
+            len(mine),
+            round(100.0 * (1.0 - mean / 2.0), 1),
+            round(mean, 3),
+            count["inaccuracy"],
+            count["mistake"],
+            count["blunder"],
+        )
+
+    def white_values(self) -> list[Optional[float]]:
+        """Per ply, the value after the move for White (the ``Values`` header's convention)."""
+        out: list[Optional[float]] = []
+        for m in self.moves:
+            value = m.after if m.mover == Color.WHITE else -m.after
+            out.append(round(value, 3))
+        return out
+
+
+def label_of(loss: float) -> str:
+    """The label a ``loss`` earns (``THRESHOLDS``), "" below them all.
+
+    >>> label_of(0.05), label_of(0.2), label_of(2.0)
+    ('', 'mistake', 'blunder')
+    """
+    return next((label for label, least in THRESHOLDS if loss >= least - 1e-9), "")
+
+
+def review(record: GameRecord, evaluations: list[Evaluation]) -> GameReview:
+    """The review of ``record`` from ``evaluations[p]``, the evaluation of the position after ``p``
+    moves (one per position: ``len(record.moves) + 1``)."""
+    if len(evaluations) != len(record.moves) + 1:
+        raise ValueError(f"review needs {len(record.moves) + 1} evaluations, got {len(evaluations)}")
+    board = record.board(0)
+    moves = []
+    for ply, played in enumerate(record.moves, 1):
+        before = evaluations[ply - 1]
+        after = -evaluations[ply].value  # the next position's value is for the opponent
+        loss = 0.0 if played == before.best else max(0.0, round(before.value - after, 3))
+        moves.append(MoveReview(ply, board.turn, played, before.best, before.value, after, loss, label_of(loss)))
+        board.push(played)
+    return GameReview(tuple(moves), tuple(e.value for e in evaluations))

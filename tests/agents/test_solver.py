@@ -1,0 +1,108 @@
+"""The proof search (agents.solver) against a brute-force minimax on tiny positions: values, proof
+moves, every root move's value, node budgets, and the 4x4 start (a second-player win)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from amazons_env import Board, Move
+from amazons_env.errors import InvalidArgumentError
+
+from agents.solver import Solver
+
+
+@lru_cache(maxsize=None)
+def _wins(text: str) -> bool:
+    """Whether the side to move in ``text`` wins with perfect play: plain minimax, no table tricks."""
+    board = Board.from_text(text)
+    for move in board.legal_moves():
+        board.push(move)
+        lost = not _wins(board.text())
+        board.pop()
+        if lost:
+            return True
+    return False
+
+
+def _played(size: int, seed: int, plies: int) -> Board:
+    """Random play from the start for ``plies`` moves (or to the end)."""
+    rng = np.random.default_rng(seed)
+    board = Board(size)
+    for _ in range(plies):
+        moves = board.legal_moves_array()
+        if len(moves) == 0:
+            break
+        frm, to, arrow = moves[rng.integers(len(moves))].tolist()
+        board.push(Move(frm, to, arrow, size))
+    return board
+
+
+SOLVER = Solver(table_bits=16)  # shared: the table must stay right across positions
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([(4, 3), (4, 5), (5, 11), (5, 13)]), st.integers(0, 10**6))
+def test_value_and_proof_move_match_brute_force(case, seed):
+    size, plies = case
+    board = _played(size, seed, plies)
+    before = (board.text(), board.cells.copy(), board.queens.copy())
+    proof = SOLVER.solve(board)
+    assert proof.value == ("won" if _wins(board.text()) else "lost")
+    assert (board.text(), board.cells.tobytes(), board.queens.tobytes()) == (
+        before[0],
+        before[1].tobytes(),
+        before[2].tobytes(),
+    )
+    if proof.value == "won":
+        assert proof.move is not None and board.is_legal(proof.move)
+        board.push(proof.move)
+        assert not _wins(board.text())
+    else:
+        assert proof.move is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_root_move_classified_as_brute_force_does(seed):
+    board = _played(4, seed, 4)
+    values = Solver(table_bits=12).classify(board)  # a small table: entries get overwritten
+    assert [move for move, _ in values] == board.legal_moves()
+    for move, value in values:
+        board.push(move)
+        assert value == ("lost" if _wins(board.text()) else "won"), move
+        board.pop()
+
+
+def test_4x4_start_is_a_second_player_win():
+    proof = Solver().solve(Board(size=4))
+    assert (proof.value, proof.move) == ("lost", None)
+    assert proof.nodes > 0 and proof.cpu_seconds >= 0
+
+
+def test_a_node_budget_gives_unknown_and_a_later_search_finishes_right():
+    board = _played(5, 7, 9)
+    solver = Solver(table_bits=16)
+    assert solver.solve(board, limit=3).value == "unknown"
+    proof = solver.solve(board)
+    assert proof.value == Solver(table_bits=16).solve(board).value != "unknown"
+
+
+def test_a_finished_game_is_lost_for_the_side_to_move():
+    board = Board.from_text("qQ*1/**2/4/4 b")
+    assert Solver(table_bits=8).solve(board).value == "lost"
+
+
+@pytest.mark.parametrize("bits", [7, 31, 3.5, True, "20"])
+def test_bad_table_size_is_refused(bits):
+    with pytest.raises(InvalidArgumentError, match="table_bits"):
+        Solver(table_bits=bits)
+
+
+@pytest.mark.parametrize("limit", [0, -5, 2.5])
+def test_bad_limit_is_refused(limit):
+    with pytest.raises(InvalidArgumentError, match="limit"):
+        Solver(table_bits=8).solve(Board(size=4), limit=limit)
