@@ -8,7 +8,7 @@ run=${1:-/tmp/train-loop-6x6}
 here=$(dirname "$0")
 export NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1
 start=$(date +%s)
-python3 -m amazons_cli train-loop "$run" --size 6 --generations 5 --device cpu --workers 2 \
+python3 -m amazons_cli train-loop "$run" --selfplay pvmcts --size 6 --generations 5 --device cpu --workers 2 \
   --bootstrap-games 64 --bootstrap-agent uct:sims=300 --games 64 --games-per-shard 16 --sims 48 \
   --channels 24 --blocks 2 --epochs 4 --gate-games 40 --gate-sims 48 --seed 0 --no-progress
 best=$(python3 -c "from training.loop import read_state; print(read_state('$run')['best'])")

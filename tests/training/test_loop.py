@@ -121,7 +121,7 @@ def test_loop_resumes_after_an_interruption(tmp_path, monkeypatch):
     state = json.loads((tmp_path / loop.STATE).read_text())
     assert state["done"] == ["bootstrap", "train-0", "selfplay-1"]
     played = []
-    monkeypatch.setattr("training.selfplay.policy_value.mcts_games", lambda *a, **k: played.append(1) or [])
+    monkeypatch.setattr("training.selfplay.policy_value.gumbel_games", lambda *a, **k: played.append(1) or [])
     state = train_loop(tiny(tmp_path))
     assert not played  # finished self-play is not played again
     assert state["done"][3:] == ["train-1", "gate-1"] and len(calls) == 3
@@ -302,26 +302,38 @@ def test_ctrl_c_stops_the_command_in_one_line_and_a_rerun_completes_it(tmp_path)
     assert loop.read_state(tmp_path)["done"][-1] == "gate-2" and read_manifest(tmp_path / "bootstrap") == bootstrap
 
 
-def test_gumbel_self_play_feeds_the_loop_and_its_gate(tmp_path):
-    """``selfplay="gumbel"``: the generation's games are the batched Gumbel search's (improved-policy
-    targets over legal moves), gated as the ``gumbel`` agent; the choice is part of the run's settings."""
-    config = tiny(tmp_path, selfplay="gumbel", gumbel_m=2, gumbel_k=4, device="cpu")
+@pytest.mark.parametrize("selfplay", ["gumbel", "pvmcts"])
+def test_each_self_play_engine_feeds_the_loop_and_its_gate(tmp_path, selfplay):
+    """``gumbel`` (the default): the generation's games are the batched Gumbel search's
+    (improved-policy targets over legal moves), gated as the ``gumbel`` agent; ``pvmcts``: the PUCT
+    trees', gated as ``pvmcts``. Only a choice other than ``pvmcts`` is recorded, so the states of
+    runs made before the choice existed (``pvmcts``) still resume with it."""
+    config = tiny(tmp_path, selfplay=selfplay, gumbel_m=2, gumbel_k=4, device="cpu")
     state = train_loop(config)
     assert state["done"][-1] == "gate-1" and state["gates"][0]["games"] == 2
     gate = json.loads((tmp_path / "gen-001" / "gate.json").read_text())
-    assert gate["a"].startswith("gumbel:sims=4,m=2,k=4,device=cpu,weights=") and gate["a"].endswith("gen-001/pv")
+    agent = "gumbel:sims=4,m=2,k=4,device=cpu" if selfplay == "gumbel" else "pvmcts:sims=4,batch=8"
+    assert gate["a"].startswith(agent + ",weights=") and gate["a"].endswith("gen-001/pv")
     data = load_pv_dataset([tmp_path / "gen-001" / "selfplay"])[0]
     assert len(data["sides"]) > 0 and (data["pi_probs"] > 0).all()
-    assert config.fixed()["selfplay"] == "gumbel" and "selfplay" not in tiny(tmp_path).fixed()
+    assert config.fixed().get("selfplay") == (selfplay if selfplay != "pvmcts" else None)
+    other = "pvmcts" if selfplay == "gumbel" else "gumbel"
     with pytest.raises(LoopStateError, match="other settings.*selfplay"):
-        train_loop(tiny(tmp_path))
+        train_loop(tiny(tmp_path, selfplay=other, gumbel_m=2, gumbel_k=4))
+
+
+def test_an_expert_plays_instead_of_the_self_play_search():
+    """With ``expert`` the games are the expert's: ``selfplay`` and its settings are not part of the
+    run (so the expert runs made before the choice existed resume)."""
+    fixed = tiny("run", expert="uct-net:sims=12", gumbel_m=3).fixed()
+    assert fixed["expert"] == "uct-net:sims=12" and not {"selfplay", "gumbel_m", "gumbel_k"} & set(fixed)
+    assert engines.engine_name(tiny("run", expert="uct-net:sims=12")) == "expert"
 
 
 @pytest.mark.parametrize(
     "changes, error",
     [
-        ({"selfplay": "alphazero"}, "--selfplay='alphazero': choose pvmcts or gumbel"),
-        ({"selfplay": "gumbel", "expert": "uct-net:sims=12"}, "the expert plays the games; give one of them"),
+        ({"selfplay": "alphazero"}, "--selfplay='alphazero': choose gumbel or pvmcts"),
         ({"gumbel_m": 0}, "--gumbel-m=0"),
         ({"ray_gpus": 0.5}, "--ray-gpus=0.5: the GPUs of Ray tasks; add --backend ray"),
         ({"ray_gpus": -1.0, "backend": "ray"}, r"--ray-gpus=-1.0: give a number in \[0, 64\]"),

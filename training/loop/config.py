@@ -13,7 +13,7 @@ device(type='cpu')
 >>> LoopConfig(out="run", selfplay="alphazero").check()
 Traceback (most recent call last):
     ...
-amazons_env.errors.InvalidArgumentError: train-loop --selfplay='alphazero': choose pvmcts or gumbel
+amazons_env.errors.InvalidArgumentError: train-loop --selfplay='alphazero': choose gumbel or pvmcts
 """
 
 from __future__ import annotations
@@ -38,12 +38,12 @@ _ONLY_WHEN_SET: dict[str, Any] = {
     "expert": "",
     "root_weight": 0.0,
     "start": "",
-    "selfplay": "pvmcts",
+    "selfplay": "pvmcts",  # the engine of the runs made before the choice existed
     "gumbel_m": 16,
     "gumbel_k": 16,
 }
 #: the searches that can play a generation's games with the best net (``training.loop.engines``)
-SELFPLAY = ("pvmcts", "gumbel")
+SELFPLAY = ("gumbel", "pvmcts")
 #: settings a resumed run may change: where and how visibly it runs, and how far it goes
 _FREE = ("generations", "out", "progress", "device", "threads", "workers", "backend", "ray_address", "ray_gpus")
 _DEVICE = re.compile(r"auto|cpu|cuda(:\d{1,3})?")
@@ -84,7 +84,7 @@ class LoopConfig:
     expert: str = ""
     root_weight: float = 0.0
     start: str = ""
-    selfplay: str = "pvmcts"
+    selfplay: str = "gumbel"
     gumbel_m: int = 16
     gumbel_k: int = 16
     games: int = 64
@@ -159,11 +159,6 @@ class LoopConfig:
             raise InvalidArgumentError(
                 f"train-loop --selfplay={str(self.selfplay)[:50]!r}: choose {' or '.join(SELFPLAY)}"
             )
-        if self.expert and self.selfplay != "pvmcts":
-            raise InvalidArgumentError(
-                f"train-loop --expert={self.expert!r} with --selfplay={self.selfplay}: the expert plays the games; "
-                "give one of them"
-            )
         check_backend(self.backend, self.ray_address or None)
         if self.ray_gpus and self.backend != "ray":
             raise InvalidArgumentError(
@@ -194,14 +189,16 @@ class LoopConfig:
         return format_spec(name, {**options, "weights": str(weights)})
 
     def fixed(self) -> dict[str, Any]:
-        """The settings a resumed run must share (all but ``generations``, ``out``, ``progress``,
+        """The settings a resumed run must share: all but ``generations``, ``out``, ``progress``,
         ``device``, ``threads`` and where the games run; ``expert``, ``root_weight``, ``start``,
-        ``selfplay`` and the Gumbel search's ``gumbel_m``, ``gumbel_k`` only when set, so that the
-        state of a run made before they existed still resumes)."""
+        ``selfplay`` and the Gumbel search's ``gumbel_m``, ``gumbel_k`` only when set (other than
+        what the runs made before they existed ran, so that their states still resume); with an
+        ``expert``, who plays the games, not ``selfplay`` and its settings."""
+        unused = ("selfplay", "gumbel_m", "gumbel_k") if self.expert else ()
         return {
             k: v
             for k, v in asdict(self).items()
-            if k not in _FREE and not (k in _ONLY_WHEN_SET and v == _ONLY_WHEN_SET[k])
+            if k not in _FREE and k not in unused and not (k in _ONLY_WHEN_SET and v == _ONLY_WHEN_SET[k])
         }
 
 

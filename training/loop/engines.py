@@ -7,15 +7,15 @@ processes or on Ray tasks (``agents.arena.backends``). The same settings and see
 games wherever a shard runs, so a shard lost with its worker or node is played again with the
 same result.
 
-* ``pvmcts`` (the default): the best net in ``agents.search.pvmcts``'s lock-step PUCT trees
-  (``mcts_games``: Dirichlet noise, temperature), the net on ``device`` (``auto``: the GPU of the
-  process that plays the shard when it has one; on the CPU, ONNX Runtime when installed); gated
-  as ``pvmcts`` at ``gate_sims``.
-* ``gumbel`` (``--selfplay gumbel``): Gumbel AlphaZero's batched search on torch tensors
-  (``agents.search.gumbel``, ``gumbel_games``): the shard's games in lock-step on ``device``, one
-  forward pass of the net per simulation for all of them, ``gumbel_m`` root actions sampled,
-  ``gumbel_k`` children per node; the targets its improved policy and root value; gated as the
-  ``gumbel`` agent at ``gate_sims`` on the same device.
+* ``gumbel`` (the default, ``--selfplay gumbel``): Gumbel AlphaZero's batched search on torch
+  tensors (``agents.search.gumbel``, ``gumbel_games``): the shard's games in lock-step on
+  ``device``, one forward pass of the net per simulation for all of them, ``gumbel_m`` root
+  actions sampled, ``gumbel_k`` children per node; the targets its improved policy and root
+  value; gated as the ``gumbel`` agent at ``gate_sims`` on the same device.
+* ``pvmcts`` (``--selfplay pvmcts``, the engine before ``gumbel``): the best net in
+  ``agents.search.pvmcts``'s lock-step PUCT trees (``mcts_games``: Dirichlet noise, temperature),
+  the net on ``device`` (``auto``: the GPU of the process that plays the shard when it has one; on
+  the CPU, ONNX Runtime when installed); gated as ``pvmcts`` at ``gate_sims``.
 * ``expert`` (``--expert SPEC``): an agent guided by the best net plays against itself
   (``engine_games``: its root visit shares the targets, its root values kept); gated as itself.
 
@@ -29,11 +29,11 @@ Another search plugs in as one more entry of ``ENGINES``: its shard player and i
 >>> from training.loop.config import LoopConfig
 >>> play = shard_player(LoopConfig(out="run", size=6, games_per_shard=4), "run/gen-000/pv")
 >>> play.func.__name__, play.args[:3]
-('pvmcts_shard', ('run/gen-000/pv', 'auto', 4))
->>> gate_spec(LoopConfig(out="run", gate_sims=32), "run/gen-001/pv")
-'pvmcts:sims=32,batch=8,weights=run/gen-001/pv'
->>> gate_spec(LoopConfig(out="run", selfplay="gumbel", device="cpu"), "run/gen-001/pv")
+('device_gumbel_shard', ('run/gen-000/pv', 'auto', 4))
+>>> gate_spec(LoopConfig(out="run", device="cpu"), "run/gen-001/pv")
 'gumbel:sims=64,m=16,k=16,device=cpu,weights=run/gen-001/pv'
+>>> gate_spec(LoopConfig(out="run", selfplay="pvmcts", gate_sims=32), "run/gen-001/pv")
+'pvmcts:sims=32,batch=8,weights=run/gen-001/pv'
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ ENGINES: dict[str, Engine] = {
 
 
 def engine_name(config: LoopConfig) -> str:
-    """The engine that plays ``config``'s generations."""
+    """The engine that plays ``config``'s generations (an ``expert``, when given, instead of ``selfplay``)."""
     return "expert" if config.expert else config.selfplay
 
 
