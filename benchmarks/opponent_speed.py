@@ -95,8 +95,8 @@ def main() -> None:
         )
         one = rates[uct[0]]
         for reuse in ("", ",reuse=false"):
-            agents = rates[f"uct:sims={sims}{reuse} agents"]["cpu"]
-            print(f"  uct batched (1 thread) / uct:sims={sims}{reuse} agents: {one['cpu'] / agents:.2f} (CPU)")
+            per_game = rates[f"uct:sims={sims}{reuse} agents"]["cpu"]
+            print(f"  uct batched (1 thread) / uct:sims={sims}{reuse} agents: {one['cpu'] / per_game:.2f} (CPU)")
         for name in uct[1:]:
             print(f"  {name} / 1 thread: {rates[name]['wall'] / one['wall']:.2f} (wall)")
 

@@ -14,6 +14,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 def _load(name: str):
     spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
