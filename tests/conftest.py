@@ -25,6 +25,7 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_two_workers",
     ),
     "agents/test_custom_agent.py": ("test_entered_into_a_tournament_from_python_and_the_command_line",),
+    "cli/test_analyse.py": ("test_two_workers_give_the_same_review",),  # spawned evaluation workers
     "amazons_env/test_env_hostile.py": (
         "test_arena_runs_from_a_forked_worker_of_a_guarded_script",
         "test_arena_refuses_only_a_spawned_worker_reimporting_an_unguarded_script",

@@ -18,7 +18,7 @@ from tests.agents.test_solver import _wins
 from tests.amazons_env.test_html_viewer import page_data
 
 
-def short_game(seed: int = 3, opening: int = 5) -> GameRecord:
+def short_game(seed: int = 3, opening: int = 9) -> GameRecord:
     """A random 5x5 game from a position ``opening`` random plies in (so the solver is quick)."""
     rng = np.random.default_rng(seed)
     board = Board(5)
@@ -111,3 +111,14 @@ def test_solve_refuses_an_illegal_check_and_a_bad_limit(capsys):
     assert "not a legal move" in capsys.readouterr().err
     assert main(["solve", "--size", "4", "--limit", "0"]) == 2
     assert "--limit 0" in capsys.readouterr().err
+
+
+def test_two_workers_give_the_same_review(tmp_path, capsys):
+    record = short_game(seed=3)
+    record.save(tmp_path / "one.sgf")
+    record.save(tmp_path / "two.sgf")
+    assert main(["analyse", str(tmp_path / "one.sgf"), "--engine", "solver"]) == 0
+    one = capsys.readouterr().out
+    assert main(["analyse", str(tmp_path / "two.sgf"), "--engine", "solver", "--workers", "2"]) == 0
+    two = capsys.readouterr().out
+    assert two.splitlines()[1:-1] == one.splitlines()[1:-1]  # the table and summary; the names differ
