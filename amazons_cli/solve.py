@@ -39,7 +39,8 @@ def _side(board: Board) -> str:
 
 
 def _progress(done: int, total: int) -> None:
-    print(f"\r{done}/{total} moves proved", end="" if done < total else "\n", file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        print(f"\r{done}/{total} moves proved", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:

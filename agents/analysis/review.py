@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from amazons_env import Board, Color, Move
+from amazons_env.errors import InvalidArgumentError
 from amazons_env.records import GameRecord
 
 from agents.registry import make
@@ -71,7 +72,7 @@ def evaluate(spec: str, text: str) -> Evaluation:
         return _solver_value(board)
     agent = make(spec)
     if not isinstance(agent, SearchAgent):
-        raise TypeError(f"{spec}: not a search that reports a value")
+        raise InvalidArgumentError(f"{spec}: not a search that reports a value")
     result = agent.search(board)
     return Evaluation(max(-1.0, min(1.0, float(result.value))), result.move)
 
