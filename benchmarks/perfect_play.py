@@ -24,6 +24,7 @@ import numpy as np
 from amazons_env import Board, Move
 
 from agents import make
+from agents.search.agent import SearchAgent
 from agents.solver import Solver
 
 
@@ -50,6 +51,8 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     solver = Solver(table_bits=22)
     agent = make(args.agent)
+    if not isinstance(agent, SearchAgent):
+        parser.error(f"--agent {args.agent}: not a search")
     agent.seed(args.seed)
     kept = kept_right = skipped = lost = 0
     chance = 0.0
@@ -61,7 +64,8 @@ def main() -> None:
             moves = board.legal_moves_array()
             if len(moves) == 0:
                 break
-            board.push(Move(*moves[rng.integers(len(moves))].tolist(), args.size))
+            frm, to, arrow = moves[rng.integers(len(moves))].tolist()
+            board.push(Move(frm, to, arrow, args.size))
         if board.is_game_over():
             continue
         proof = solver.solve(board, limit=args.limit)
@@ -73,7 +77,7 @@ def main() -> None:
         known = [value for _, value in values if value != "unknown"]
         chance += sum(value == "won" for value in known) / len(known)
         start = time.perf_counter()
-        move = agent.search(board).move
+        move = agent.select_move(board)
         search_wall += time.perf_counter() - start
         kept += 1
         kept_right += dict(values).get(move) == "won"

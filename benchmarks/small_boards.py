@@ -67,8 +67,8 @@ def layouts() -> None:
     print(f"our 5x5 start: {ours.count_legal_moves()} first moves (White b1 d1 a2 e2, Black a4 e4 b5 d5)")
     for how, image in (("mirroring", lambda s: (n - 1 - s // n) * n + s % n), ("rotating", lambda s: n * n - 1 - s)):
         counts: dict[int, int] = {}
-        for white in itertools.combinations(range(2 * n), 4):  # White anywhere on ranks 1-2
-            count = Board.from_squares(n, white, [image(s) for s in white]).count_legal_moves()
+        for first in itertools.combinations(range(2 * n), 4):  # White anywhere on ranks 1-2
+            count = Board.from_squares(n, first, [image(s) for s in first]).count_legal_moves()
             counts[count] = counts.get(count, 0) + 1
         print(
             f"starts with Black {how} White (White on ranks 1-2): {sum(counts.values())}; "
@@ -83,7 +83,7 @@ def layouts() -> None:
                     continue
                 moved = list(queens)
                 moved[i] = square
-                white, black = (moved, layout.black) if side == 0 else (layout.white, moved)
+                white, black = (moved, list(layout.black)) if side == 0 else (list(layout.white), moved)
                 if Board.from_squares(n, white, black).count_legal_moves() == 262:
                     name = f"{'White' if side == 0 else 'Black'} {FILES[queen % n]}{queen // n + 1}"
                     near.append(f"{name}->{FILES[square % n]}{square // n + 1}")

@@ -24,12 +24,14 @@ def short_game(seed: int = 3, opening: int = 9) -> GameRecord:
     board = Board(5)
     for _ in range(opening):
         moves = board.legal_moves_array()
-        board.push(Move(*moves[rng.integers(len(moves))].tolist(), 5))
+        frm, to, arrow = moves[rng.integers(len(moves))].tolist()
+        board.push(Move(frm, to, arrow, 5))
     play = Board.from_text(board.text())
     while not play.is_game_over():
         moves = play.legal_moves_array()
-        play.push(Move(*moves[rng.integers(len(moves))].tolist(), 5))
-    return GameRecord(play.move_stack, start=board.text(), headers={"White": "w", "Black": "b"})
+        frm, to, arrow = moves[rng.integers(len(moves))].tolist()
+        play.push(Move(frm, to, arrow, 5))
+    return GameRecord(tuple(play.move_stack), start=board.text(), headers={"White": "w", "Black": "b"})
 
 
 def test_solver_review_marks_exactly_the_moves_that_throw_a_win_away(tmp_path, capsys):
