@@ -193,7 +193,8 @@ class UCIAgent(SearchAgent):
         self._said = ""  # the last line the engine wrote, for the errors
         self.options = dict(options)
         command = shlex.join(argv)  # the errors name the whole command: a wrapper's argument tells engines apart
-        self.engine_name = command if len(command) <= 120 else command[:117] + "..."
+        # a long one loses its middle: the program and its last arguments (a script's name) tell engines apart
+        self.engine_name = command if len(command) <= 320 else command[:100] + "..." + command[-217:]
         self._proc: Optional[subprocess.Popen] = None
         self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=10)
