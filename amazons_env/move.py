@@ -53,7 +53,8 @@ class Move:
                 raise InvalidMoveError(f"{name}={describe(given)} is not a square of a {size}x{size} board")
             object.__setattr__(self, name, value)  # numpy ints become plain ints
         if self.from_square == self.to_square or self.to_square == self.arrow:
-            raise InvalidMoveError(f"{self} is not a move: {NOT_A_MOVE}")
+            squares = f"{self.from_square}, {self.to_square}, {self.arrow}"
+            raise InvalidMoveError(f"{self} (squares {squares}) is not a move: {NOT_A_MOVE}")
 
     @classmethod
     def parse(cls, text: str, size: int = 10) -> "Move":
