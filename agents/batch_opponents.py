@@ -43,6 +43,7 @@ from numba import njit, types
 from amazons_env import Board, core
 from amazons_env.envs.batch_opponents import BatchGames, BatchOpponent, UniformRandom, board_of
 from amazons_env.envs.kernels import PHASE, SIDE
+from amazons_env.errors import AmazonsRuntimeError
 
 from agents.evaluation.evaluator import KERNEL_TYPE, Evaluator, make_evaluator
 from agents.options import OptionError
@@ -118,7 +119,8 @@ class WholeMoves(BatchOpponent):
         moves = np.empty((len(which), 3), np.int64)
         self.choose(games, which, self._rng.integers(1, 1 << 62, size=len(which)), moves)
         if (moves < 0).any():  # a search that found no move in a running game: a bug, never a silent pass
-            raise RuntimeError(f"{type(self).__name__} found no move in game {int(which[np.argmax(moves.min(1) < 0)])}")
+            game = int(which[np.argmax(moves.min(1) < 0)])
+            raise AmazonsRuntimeError(f"{type(self).__name__} found no move in game {game}")
         public, nn = games.pub, games.size * games.size
         frm, to, arrow = public[moves[:, 0]], public[moves[:, 1]], public[moves[:, 2]]
         out[which] = frm * nn + to
