@@ -149,7 +149,7 @@ def review(record: GameRecord, evaluations: list[Evaluation]) -> GameReview:
     """The review of ``record`` from ``evaluations[p]``, the evaluation of the position after ``p``
     moves (one per position: ``len(record.moves) + 1``)."""
     if len(evaluations) != len(record.moves) + 1:
-        raise ValueError(f"review needs {len(record.moves) + 1} evaluations, got {len(evaluations)}")
+        raise InvalidArgumentError(f"review needs {len(record.moves) + 1} evaluations, got {len(evaluations)}")
     board = record.board(0)
     moves = []
     for ply, played in enumerate(record.moves, 1):
