@@ -12,6 +12,13 @@ reported as a warning (which fails the strict build) rather than left as a broke
 
 >>> linked_files('<img src="experiments/elo.png" alt="Elo" width="49%"> <img src="https://x.org/a.png">')
 ['experiments/elo.png']
+
+A link to a page of ``docs/`` (``docs/reference/agents.md``) becomes a link to that page of the
+site, whose path drops the ``docs/`` (the docs folder is the site's root): copying the page
+would render its API reference a second time, and each object would then have two addresses.
+
+>>> site_text("[agents](docs/reference/agents.md#the-arena), ![window](docs/images/gui.png)")
+'[agents](reference/agents.md#the-arena), ![window](docs/images/gui.png)'
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from pathlib import Path
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, InclusionLevel
 
-__all__ = ["PAGES", "linked_files", "on_files"]
+__all__ = ["PAGES", "linked_files", "on_files", "site_text"]
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = {"README.md": "guide.md", "CONTRIBUTING.md": "CONTRIBUTING.md"}
@@ -35,6 +42,8 @@ index, which is ``docs/index.md``)."""
 _TARGET = re.compile(r"\]\(([^)\s#]+)(?:#[^)\s]*)?\)")
 # the file of an HTML picture, which the build neither copies nor checks by itself
 _HTML_PICTURE = re.compile(r"""<img\s[^>]*?src=["']([^"'#]+)["']""", re.IGNORECASE)
+# a link from a root page to a page of docs/, which is on the site already, at its path less docs/
+_DOCS_PAGE = re.compile(r"\]\(docs/([^)\s#]+\.md)")
 # "mkdocs." loggers' warnings are counted by the strict build
 _LOG = logging.getLogger("mkdocs.hooks.repository_pages")
 
@@ -45,17 +54,25 @@ def linked_files(text: str) -> list[str]:
     return [target for target in _TARGET.findall(text) + _HTML_PICTURE.findall(text) if ":" not in target]
 
 
+def site_text(text: str) -> str:
+    """The root page's markdown ``text`` as the site shows it: its links to pages of ``docs/`` point
+    at those pages where the site has them."""
+    return _DOCS_PAGE.sub(r"](\1", text)
+
+
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add the root pages and, following their links, the files they reach (a Markdown file
     reached so is a page outside the navigation, whose own links are followed too); a target
     that does not exist is left out, so the link to it warns."""
     pending = list(PAGES)
     for name, site_path in PAGES.items():
-        files.append(File.generated(config, site_path, content=(ROOT / name).read_text(encoding="utf-8")))
+        files.append(File.generated(config, site_path, content=site_text((ROOT / name).read_text(encoding="utf-8"))))
     while pending:
         page = pending.pop()
         for target in linked_files((ROOT / page).read_text(encoding="utf-8")):
             path = posixpath.normpath(posixpath.join(posixpath.dirname(page), target))
+            if page in PAGES and _DOCS_PAGE.search(f"]({target}"):
+                continue  # site_text points it at the page of the site
             if not (ROOT / path).exists():
                 _LOG.warning(f"{page} links to {target}, which does not exist")
             if path in PAGES or files.get_file_from_path(path) is not None or not (ROOT / path).is_file():
