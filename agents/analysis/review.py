@@ -41,6 +41,8 @@ from agents.solver import Solver
 __all__ = ["Evaluation", "MoveReview", "Summary", "GameReview", "THRESHOLDS", "SOLVER_SPEC", "evaluate", "review"]
 
 SOLVER_SPEC = "solver"  #: the engine name that asks for exact values
+#: the most nodes the exact engine spends on one position (about a minute on one core) before refusing
+SOLVER_NODES = 30_000_000
 #: labels by the least loss that earns them, the worst first
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.40), ("mistake", 0.20), ("inaccuracy", 0.10))
 
@@ -55,7 +57,12 @@ class Evaluation:
 
 
 def _solver_value(board: Board) -> Evaluation:
-    proof = Solver(table_bits=20).solve(board)
+    proof = Solver(table_bits=20).solve(board, limit=SOLVER_NODES)
+    if proof.value == "unknown":  # never an endless wait: the exact engine is for small, late positions
+        raise InvalidArgumentError(
+            f"--engine solver: {board.text()!r} not proved within {SOLVER_NODES:,} nodes; "
+            "use a search (e.g. uct:time=1) for this game"
+        )
     if proof.value == "won":
         return Evaluation(1.0, proof.move)
     # lost: any move loses; the one the proof search would try first drags it out least badly

@@ -124,3 +124,15 @@ def test_two_workers_give_the_same_review(tmp_path, capsys):
     assert main(["analyse", str(tmp_path / "two.sgf"), "--engine", "solver", "--workers", "2"]) == 0
     two = capsys.readouterr().out
     assert two.splitlines()[1:-1] == one.splitlines()[1:-1]  # the table and summary; the names differ
+
+
+def test_the_solver_engine_refuses_a_position_it_cannot_prove_in_its_budget(tmp_path, capsys, monkeypatch):
+    """``--engine solver`` never waits without end: past its node budget it says so, naming the engine."""
+    import sys
+
+    monkeypatch.setattr(sys.modules["agents.analysis.review"], "SOLVER_NODES", 10)  # the package re-exports review()
+    source = tmp_path / "g.txt"
+    source.write_text('[Size "6"]\n1. b1-b4/b5\n')
+    assert main(["analyse", str(source), "--engine", "solver"]) == 2
+    err = capsys.readouterr().err
+    assert "--engine solver:" in err and "not proved within 10 nodes" in err
