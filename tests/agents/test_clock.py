@@ -240,13 +240,16 @@ def test_batched_search_reuses_the_root_scores_of_its_last_iteration() -> None:
 
 
 def test_frozen_heap_freezes_for_the_block_only():
+    """A nested block neither freezes what is new nor unfreezes. The count is read as at most what
+    was frozen, never equal to it: a frozen object that another thread releases leaves the count."""
     assert gc.get_freeze_count() == 0
     with frozen_heap():
         frozen = gc.get_freeze_count()
         assert frozen > 0
+        new = [[i] for i in range(1000)]  # a nested freeze would take these in
         with frozen_heap():  # nested: left as it is
-            assert gc.get_freeze_count() == frozen
-        assert gc.get_freeze_count() == frozen
+            assert 0 < gc.get_freeze_count() <= frozen
+        assert 0 < gc.get_freeze_count() <= frozen and len(new) == 1000
     assert gc.get_freeze_count() == 0
 
 
