@@ -42,7 +42,7 @@ from numba import njit, types
 
 from amazons_env import Board, core
 from amazons_env.envs.batch_opponents import BatchGames, BatchOpponent, UniformRandom, board_of
-from amazons_env.envs.kernels import PHASE, SIDE
+from amazons_env.envs.kernels.game import PHASE, SIDE
 from amazons_env.errors import AmazonsRuntimeError
 
 from agents.evaluation.evaluator import KERNEL_TYPE, Evaluator, make_evaluator

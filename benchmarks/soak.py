@@ -32,8 +32,8 @@ from numba import njit
 from tqdm import tqdm
 
 from amazons_env import Board, core
-from amazons_env.envs import kernels as K
 from amazons_env.envs.gym_env import NUM_PLANES, actions_to_move
+from amazons_env.envs.kernels import game as K
 from amazons_env.envs.vector_env import AmazonsVectorEnv
 
 

@@ -39,7 +39,7 @@ from numba import njit
 from amazons_env import core
 from amazons_env.board import Board
 from amazons_env.envs.actions import move_to_actions
-from amazons_env.envs.kernels import NLEGAL, PHASE, SIDE
+from amazons_env.envs.kernels.game import NLEGAL, PHASE, SIDE
 from amazons_env.errors import IllegalMoveError
 
 __all__ = ["BatchGames", "BatchOpponent", "BatchPolicy", "UniformRandom", "PerGameAgents", "board_of", "sample_some"]
@@ -116,7 +116,7 @@ class UniformRandom(BatchOpponent):
 
     def uniforms(self, count: int) -> np.ndarray:
         """``count`` draws in [0, 1) from this opponent's generator: the vector env plays this
-        opponent's turns in one kernel (``batch_kernels.random_replies``) with them."""
+        opponent's turns in one kernel (``kernels.batch.random_replies``) with them."""
         return self._rng.random(count)
 
     def seed(self, seed: int) -> None:

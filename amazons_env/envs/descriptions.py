@@ -2,7 +2,7 @@
 the caption of its text diagram (``render_mode="ansi"``), from the kernels' arrays of one game.
 
 >>> from amazons_env import Board, core
->>> from amazons_env.envs.kernels import new_meta
+>>> from amazons_env.envs.kernels.game import new_meta
 >>> board = Board(6)
 >>> meta, pad, pub = new_meta(board.cells, 0), core.padded_index(6), core.public_index(6)
 >>> why_illegal(meta, board.queens, board.queen_counts, pad, pub, 6, 0, 1)
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from amazons_env import core
-from amazons_env.envs import kernels as K
+from amazons_env.envs.kernels import game as K
 from amazons_env.move import Move
 from amazons_env.squares import Color, square_name
 

@@ -25,7 +25,6 @@ from gymnasium import spaces
 
 from amazons_env import core
 from amazons_env.board import Board
-from amazons_env.envs import kernels as K
 from amazons_env.envs.actions import (
     ActionCodec,
     action_to_str,
@@ -38,6 +37,7 @@ from amazons_env.envs.actions import (
 from amazons_env.envs.arguments import check_choice, check_seed, parse_color
 from amazons_env.envs.descriptions import caption, why_illegal
 from amazons_env.envs.env_state import EnvState, check_state, frozen_copy, generator_copy
+from amazons_env.envs.kernels import game as K
 from amazons_env.envs.opponents import reseed_opponent, resolve_opponent
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError, describe
 from amazons_env.move import Move

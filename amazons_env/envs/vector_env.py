@@ -29,12 +29,12 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from amazons_env import core
 from amazons_env.board import Board
-from amazons_env.envs import batch_kernels as B
-from amazons_env.envs import kernels as K
 from amazons_env.envs.actions import ActionCodec, action_to_str
 from amazons_env.envs.arguments import check_choice, check_seed, parse_color
 from amazons_env.envs.batch_opponents import BatchGames, BatchPolicy, UniformRandom
 from amazons_env.envs.env_state import VectorEnvState, check_state, frozen_copy, generator_copy
+from amazons_env.envs.kernels import batch as B
+from amazons_env.envs.kernels import game as K
 from amazons_env.envs.opponents import vector_opponent
 from amazons_env.envs.vector_arguments import MAX_ENVS, check_autoreset_mode, check_num_envs, check_num_threads
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, describe

@@ -8,7 +8,7 @@ import pytest
 
 from amazons_env import AmazonsVectorEnv, Board, Move, core
 from amazons_env.envs.batch_opponents import BatchGames, PerGameAgents, UniformRandom
-from amazons_env.envs.kernels import new_meta
+from amazons_env.envs.kernels.game import new_meta
 from amazons_env.envs.opponents import resolve_batch_opponent
 
 from agents import make

@@ -130,7 +130,7 @@ def test_bad_states_are_refused_by_name_and_change_nothing():
 
 
 def test_the_batched_random_opponent_plays_legal_turns():
-    """Its turns are played by one kernel (``batch_kernels.random_replies``): every position the
+    """Its turns are played by one kernel (``kernels.batch.random_replies``): every position the
     learner sees is one a legal game reaches (an arrow per full turn, the mask the rules' moves)."""
     from amazons_env.envs.batch_opponents import board_of
 

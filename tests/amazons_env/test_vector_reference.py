@@ -9,8 +9,8 @@ import pytest
 
 from amazons_env import Board, Move
 from amazons_env.core import MAX_SIZE, MIN_SIZE
-from amazons_env.envs import kernels as K
 from amazons_env.envs.gym_env import AmazonsEnv
+from amazons_env.envs.kernels import game as K
 from amazons_env.envs.vector_env import AmazonsVectorEnv
 
 from tests.amazons_env.test_env import expected_mask, expected_planes

@@ -1,5 +1,5 @@
 """Numba kernels of one game of the environments: the two-phase turn, observation planes and
-action masks (``batch_kernels`` steps a batch of games with them).
+action masks (``batch`` steps a batch of games with them).
 
 They run on the rules core's arrays (``cells``, ``queens``, ``nq``, ``dirs``; see ``core``) and
 call its kernels for every rule (``find_queen``, ``has_move``, queen-line checks), so the envs
@@ -43,9 +43,9 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from amazons_env import core
 from amazons_env.core import ARROW, EMPTY, MAX_QUEENS, MAX_SIZE
-from amazons_env.envs.intrinsics import borrowed as _borrowed
-from amazons_env.envs.intrinsics import fill_bytes as _set
-from amazons_env.envs.line_words import (
+from amazons_env.envs.kernels.intrinsics import borrowed as _borrowed
+from amazons_env.envs.kernels.intrinsics import fill_bytes as _set
+from amazons_env.envs.kernels.line_words import (
     DONE,
     DST,
     LINES,

@@ -7,7 +7,7 @@ Each game of the batch is stepped by the one-game kernels of ``kernels`` (``step
 ``kernels``); games are independent and each writes only its own rows.
 
 >>> from amazons_env import Board, core
->>> from amazons_env.envs.kernels import NLEGAL, NUM_PLANES, max_legal, new_meta
+>>> from amazons_env.envs.kernels.game import NLEGAL, NUM_PLANES, max_legal, new_meta
 >>> board, nn = Board(6), 36
 >>> init = (board.cells, board.queens, board.queen_counts, new_meta(board.cells, 0))
 >>> cells, queens, nq, meta = (np.stack([a, a]) for a in init)
@@ -25,9 +25,7 @@ import numpy as np
 from numba import njit, prange
 
 from amazons_env.core import EMPTY, MAX_SIZE
-from amazons_env.envs.intrinsics import borrowed as _borrowed
-from amazons_env.envs.intrinsics import prefetch_write as _prefetch
-from amazons_env.envs.kernels import (
+from amazons_env.envs.kernels.game import (
     DONE,
     DST,
     ILLEGAL,
@@ -43,6 +41,8 @@ from amazons_env.envs.kernels import (
     step_one,
     write_obs_mask,
 )
+from amazons_env.envs.kernels.intrinsics import borrowed as _borrowed
+from amazons_env.envs.kernels.intrinsics import prefetch_write as _prefetch
 
 __all__ = [
     "reset_batch",

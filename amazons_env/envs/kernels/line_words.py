@@ -5,7 +5,7 @@ the board's lines and queens that the observation and mask kernels keep up to da
 the empty squares of every line, four lines packed into each word, and the queens of every row,
 updated incrementally as squares change (``toggle_square``, ``move_queen``). From them a queen's
 slides are two words of packed lines (``queen_lines``) and the reach planes come from row masks
-(``reach_plane``), branch-free. ``amazons_env.envs.kernels`` builds the turn, observation and
+(``reach_plane``), branch-free. ``amazons_env.envs.kernels.game`` builds the turn, observation and
 batch kernels on these.
 
 >>> from amazons_env import Board
@@ -25,7 +25,7 @@ from numba import njit
 
 from amazons_env import core
 from amazons_env.core import ARROW, EMPTY, MAX_QUEENS, MAX_SIZE
-from amazons_env.envs.intrinsics import expand_row as _expand_row
+from amazons_env.envs.kernels.intrinsics import expand_row as _expand_row
 
 __all__ = [
     "SIDE",
