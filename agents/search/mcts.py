@@ -38,7 +38,8 @@ from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import register
 from agents.search import endgame
 from agents.search.alphabeta import WIN, candidates, search_stats
-from agents.search.puct import Node, PUCTAgent, PUCTEvaluator
+from agents.search.puct.agent import PUCTAgent
+from agents.search.puct.tree import Node, PUCTEvaluator
 
 __all__ = ["MCTS", "ChildScores"]
 

@@ -41,7 +41,8 @@ from agents.nets.store import POLICY_VALUE_WEIGHTS, policy_value_net, trained_si
 from agents.options import TIME, opt
 from agents.registry import register
 from agents.resources import check_threads
-from agents.search.puct import Node, PUCTAgent, PUCTEvaluator, Tree, best_move, run_trees, slide_groups, start_roots
+from agents.search.puct.agent import PUCTAgent
+from agents.search.puct.tree import Node, PUCTEvaluator, Tree, best_move, run_trees, slide_groups, start_roots
 
 __all__ = ["PVMCTS", "PolicyValueEvaluator", "PVNet", "Node", "Tree", "run_trees", "start_roots", "best_move"]
 

@@ -13,7 +13,7 @@ from agents import make
 from agents.nets.export import save_model
 from agents.nets.inference import PVNet
 from agents.nets.models import PolicyValueNet
-from agents.search.puct import Node, Tree, best_move, run_trees, start_roots
+from agents.search.puct.tree import Node, Tree, best_move, run_trees, start_roots
 from agents.search.pvmcts import PolicyValueEvaluator
 
 
