@@ -108,6 +108,44 @@ def _fill(cells, queens, side, dirs, members, m, bound, budget, first, ply):
 
 
 @njit(cache=True)
+def flood_region(cells, dirs, start, region, label, queue):
+    """Label ``region`` on the squares reachable from amazon ``start`` over empty squares and
+    amazons (amazons belong to the regions they touch, and so do amazons they touch: an amazon
+    that moves away opens its square to its neighbours); returns (empty squares, sides present:
+    bit 1 White, bit 2 Black). ``queue`` is scratch of the board's length."""
+    label[start] = region
+    queue[0] = start
+    head, tail, empties, sides = 0, 1, 0, 0
+    while head < tail:
+        s = queue[head]
+        head += 1
+        v = cells[s]
+        if v == core.EMPTY:
+            empties += 1
+        else:
+            sides |= v  # WHITE_QUEEN = 1, BLACK_QUEEN = 2
+        for k in range(8):
+            t = s + dirs[k]
+            c = cells[t]
+            if label[t] < 0 and (c == core.EMPTY or c == core.WHITE_QUEEN or c == core.BLACK_QUEEN):
+                label[t] = region
+                queue[tail] = t
+                tail += 1
+    return empties, sides
+
+
+@njit(cache=True)
+def region_members(queens, nq, side, label, region, members):
+    """Write the indices of ``side``'s amazons in ``region`` to ``members``; return how many."""
+    m = 0
+    for j in range(nq[side]):
+        if label[queens[side, j]] == region:
+            members[m] = j
+            m += 1
+    return m
+
+
+@njit(cache=True)
 def count_fill(cells, queens, nq, dirs, budget, bounds, first):
     """If the position is separated (no region with amazons of both sides), fill ``bounds[side]``
     with (lower, upper, exact) on the moves ``side`` has left and ``first[side]`` with a filling
@@ -130,35 +168,11 @@ def count_fill(cells, queens, nq, dirs, budget, bounds, first):
             start = queens[side, qi]
             if label[start] >= 0:
                 continue
-            # flood the region of this amazon over empty squares and amazons
-            label[start] = region
-            queue[0] = start
-            head, tail, empties, sides = 0, 1, 0, 0
-            while head < tail:
-                s = queue[head]
-                head += 1
-                v = cells[s]
-                if v == core.EMPTY:
-                    empties += 1
-                else:
-                    sides |= v  # WHITE_QUEEN = 1, BLACK_QUEEN = 2
-                for k in range(8):
-                    t = s + dirs[k]
-                    c = cells[t]
-                    # amazons belong to the regions they touch, and so do amazons they touch:
-                    # an amazon that moves away opens its square to its neighbours
-                    if label[t] < 0 and (c == core.EMPTY or c == core.WHITE_QUEEN or c == core.BLACK_QUEEN):
-                        label[t] = region
-                        queue[tail] = t
-                        tail += 1
+            empties, sides = flood_region(cells, dirs, start, region, label, queue)
             if sides == 3:
                 return False
             owner = sides - 1
-            m = 0
-            for j in range(nq[owner]):
-                if label[queens[owner, j]] == region:
-                    members[m] = j
-                    m += 1
+            m = region_members(queens, nq, owner, label, region, members)
             state[0] = budget
             state[1] = 0
             move[:] = -1

@@ -24,7 +24,7 @@ from numba import njit
 
 from amazons_env import core
 
-from agents.search.endgame import _fill
+from agents.search.endgame import _fill, flood_region, region_members
 
 __all__ = ["side_bounds"]
 
@@ -48,35 +48,14 @@ def side_bounds(cells, queens, nq, side, dirs, budget):
             start = queens[owner_side, qi]
             if label[start] >= 0:
                 continue
-            label[start] = region
-            queue[0] = start
-            head, tail, empties, sides = 0, 1, 0, 0
-            while head < tail:
-                s = queue[head]
-                head += 1
-                v = cells[s]
-                if v == core.EMPTY:
-                    empties += 1
-                else:
-                    sides |= v  # WHITE_QUEEN = 1, BLACK_QUEEN = 2
-                for k in range(8):
-                    t = s + dirs[k]
-                    c = cells[t]
-                    if label[t] < 0 and (c == core.EMPTY or c == core.WHITE_QUEEN or c == core.BLACK_QUEEN):
-                        label[t] = region
-                        queue[tail] = t
-                        tail += 1
+            empties, sides = flood_region(cells, dirs, start, region, label, queue)
             if sides & 1:
                 upper[0] += empties
             if sides & 2:
                 upper[1] += empties
             if sides != 3 and empties > 0:
                 owner = sides - 1
-                m = 0
-                for j in range(nq[owner]):
-                    if label[queens[owner, j]] == region:
-                        members[m] = j
-                        m += 1
+                m = region_members(queens, nq, owner, label, region, members)
                 state[0] = budget
                 state[1] = 0
                 lower[owner] += _fill(cells, queens, owner, dirs, members, m, empties, state, move, 0)
