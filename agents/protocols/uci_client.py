@@ -29,12 +29,7 @@ and ended on ``close()``, on garbage collection and at interpreter exit. It is s
 startpos moves ...`` from the 10x10 start, else ``position fen FEN moves ...`` from the first
 position of the game.
 
-**Every wait has a deadline, every child dies with the engine.** The engine runs in a process
-group of its own (a new session), and ending it (``quit``, a second to leave, then ``SIGKILL``)
-kills the whole group, so that a wrapper script that does not ``exec`` the engine, or an engine
-that forks, leaves no process behind. Its output is read by threads that put lines (cut at
-``MAX_LINE`` characters) on a queue, and every read of the queue has a deadline; a pipe is
-closed only by the thread that reads it, once the group is gone, never under a blocked read.
+**Every wait has a deadline, every child dies with the engine** (``agents.protocols.engine_process``).
 The handshake (``uci`` to ``uciok``, ``isready`` to ``readyok``) has ``handshake`` seconds in
 all, however many lines the engine prints meanwhile. A move not answered within ``time +
 grace`` seconds gets a ``stop``; one second later the engine is killed. Each way an engine can
@@ -63,13 +58,10 @@ from __future__ import annotations
 import collections
 import difflib
 import math
-import os
 import queue
 import shlex
 import shutil
-import signal
 import subprocess
-import threading
 import time as _time
 import weakref
 from typing import Any, Optional
@@ -79,20 +71,15 @@ from amazons_env.errors import AmazonsRuntimeError, InvalidMoveError
 
 from agents.options import TIME, OptionError, opt
 from agents.pondering import expected_reply
+from agents.protocols.engine_process import exit_note, start, terminate
 from agents.protocols.uci_engine import fen
+from agents.protocols.uci_go import info_fields
 from agents.registry import register
 from agents.search.agent import Deadline, SearchAgent
 from agents.search.clock import GameClocks
 from agents.search.result import Limit, SearchResult
 
 __all__ = ["UCIAgent", "EngineError", "EngineOptionError"]
-
-#: the longest line kept from an engine (a longer one is cut, its rest read as further lines)
-MAX_LINE = 1 << 16
-#: the most lines of an engine's output queued unread (past it, lines are dropped: a flood)
-_QUEUED = 10_000
-#: seconds an engine is given to leave after ``quit`` before its process group is killed
-_LEAVE_SECONDS = 1.0
 
 
 class EngineError(AmazonsRuntimeError):
@@ -111,30 +98,6 @@ def _option_key(name: str) -> str:
 
 def _setoption_value(value: Any) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
-
-def _terminate(proc: subprocess.Popen) -> None:
-    """End ``proc`` and its process group: ``quit``, a second to leave, then ``SIGKILL`` to the
-    group (whatever it forked dies with it). Only our end of its input is closed here: the
-    reader threads close the output pipes when they end, which the kill brings about."""
-    stdin = proc.stdin
-    assert stdin is not None  # ``_start`` made the pipes
-    if proc.poll() is None:
-        try:
-            stdin.write("quit\n")
-            stdin.flush()
-            proc.wait(timeout=_LEAVE_SECONDS)
-        except (OSError, ValueError, subprocess.TimeoutExpired):
-            pass
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)  # the group outlives its leader if a child lingers
-    except (ProcessLookupError, PermissionError):
-        pass  # the group is gone already
-    proc.wait()
-    try:
-        stdin.close()
-    except (OSError, ValueError):
-        pass  # the pipe broke: the engine had gone
 
 
 @register(
@@ -216,32 +179,12 @@ class UCIAgent(SearchAgent):
 
     def _start(self) -> None:
         try:
-            proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                bufsize=1,
-                errors="replace",  # an engine's bytes that are not UTF-8 are its fault, not a crash here
-                start_new_session=True,  # a process group of its own, killed as one (module docstring)
-            )
+            proc, lines = start(self.argv, self._stderr.append)
         except OSError as error:
             raise EngineError(f"engine {self.engine_name!r} could not start: {error}") from None
         self._proc, self._pondering, self._ponder_set, self._said = proc, None, False, ""
-        lines: "queue.Queue[Optional[str]]" = queue.Queue(maxsize=_QUEUED)
         self._lines = lines
-        self._finalizer = weakref.finalize(self, _terminate, proc)
-
-        def offer(line: Optional[str]) -> None:  # a flood is dropped past the queue's size, not kept
-            try:
-                lines.put(line, timeout=_LEAVE_SECONDS)
-            except queue.Full:
-                pass
-
-        # reader threads: a pipe read cannot time out, a queue can
-        for stream, sink, end in ((proc.stdout, offer, True), (proc.stderr, self._stderr.append, False)):
-            threading.Thread(target=_pump, args=(stream, sink, end), daemon=True).start()
+        self._finalizer = weakref.finalize(self, terminate, proc)
         by = _time.perf_counter() + self.handshake  # the whole handshake's deadline
         self._send("uci")
         listed = self._listed = {}
@@ -296,11 +239,7 @@ class UCIAgent(SearchAgent):
         return line.strip()
 
     def _gone(self) -> str:
-        """How the engine's output ended: its exit code, or that it closed the pipe and lives on."""
-        try:
-            return f"exited (code {self._running().wait(timeout=_LEAVE_SECONDS)})"
-        except subprocess.TimeoutExpired:
-            return "closed its output"
+        return exit_note(self._running())
 
     def _ready(self, by: Optional[float] = None) -> None:
         """``isready``, then read up to ``readyok`` within ``by`` (default: ``handshake`` from now)."""
@@ -312,7 +251,7 @@ class UCIAgent(SearchAgent):
     def close(self) -> None:
         """End the engine process (a later move starts a new one)."""
         if self._finalizer is not None:
-            self._finalizer()  # runs _terminate once
+            self._finalizer()  # runs terminate once
         self._proc, self._finalizer = None, None
 
     def __enter__(self) -> "UCIAgent":
@@ -430,7 +369,7 @@ class UCIAgent(SearchAgent):
             self._said = line
             words = line.split()
             if words[:1] == ["info"]:
-                info.update(_info_fields(words))
+                info.update(info_fields(words))
             elif words[:1] == ["bestmove"]:
                 break
         move = self._parse(words[1] if len(words) > 1 else "(none)", board)
@@ -452,38 +391,3 @@ class UCIAgent(SearchAgent):
             return Move.parse(text, board.size)
         except InvalidMoveError:
             raise self._fail(f"answered {text!r}, not a move, in {board.text()!r}") from None
-
-
-def _pump(stream: Any, sink: Any, end: bool) -> None:
-    """Feed ``stream``'s lines (cut at ``MAX_LINE``) to ``sink`` (then ``None`` if ``end``), and
-    close it at its end; a reader thread's body. It holds no reference to the agent, so the
-    agent can still be garbage collected."""
-    try:
-        while line := stream.readline(MAX_LINE):
-            sink(line.rstrip("\r\n"))
-    except (OSError, ValueError):
-        pass  # the pipe broke: the engine is gone
-    finally:
-        stream.close()
-    if end:
-        sink(None)
-
-
-def _info_fields(words: list[str]) -> dict[str, Any]:
-    """``depth``, ``nodes`` and ``value`` (``score cp X`` / 100) of one ``info`` line; a garbled
-    field (``depth ²``, a score past a float's range) is left out.
-
-    >>> _info_fields("info depth 7 nodes ² score cp 25".split())
-    {'depth': 7, 'value': 0.25}
-    """
-    out: dict[str, Any] = {}
-    for i, word in enumerate(words[:-1]):
-        following = words[i + 1]
-        if word in ("depth", "nodes") and following.isascii() and following.isdigit() and len(following) < 20:
-            out[word] = int(following)
-        elif word == "score" and following == "cp" and i + 2 < len(words) and len(words[i + 2]) < 20:
-            try:
-                out["value"] = int(words[i + 2]) / 100
-            except ValueError:
-                pass  # not a number: no score
-    return out

@@ -44,13 +44,8 @@ number out of range is clamped, with an ``info string`` saying so, and the ``go`
 answered; an option's value outside the range that ``uci`` lists is refused (``info string
 error``, the old value kept).
 
-**No code from the wire.** The ``Agent`` option takes registered agent specs only
-(``wire_spec``): not ``FILE.py:CLASS`` or ``package.module:CLASS`` (importing runs the file), and
-not ``uci:`` (it starts a program), anywhere in the spec. A GUI, a bridge or a remote service
-that drives the engine can then choose among our agents, never run a file of the machine it
-runs on. The command line that starts the engine is trusted: ``--agent`` takes any spec, and
-``amazons engine --allow-agent-files`` (``UCIEngine(allow_files=True)``) lets ``setoption``
-name files too.
+**No code from the wire** (``agents.protocols.uci_options``): the ``Agent`` option takes
+registered agent specs only, unless the engine is started with ``--allow-agent-files``.
 
 >>> import io
 >>> out = io.StringIO()
@@ -82,55 +77,22 @@ from amazons_env.errors import IllegalMoveError, InvalidArgumentError, describe
 from agents.base import Agent
 from agents.pondering import Thinking, can_ponder, expected_reply
 from agents.protocols.uci_go import go_limit, parse_go
-from agents.registry import AGENTS, DEFAULT_OPPONENT, Registry, make, parse_spec
+from agents.protocols.uci_options import SPINS, VARIANT, option_lines, parse_setoption, spin_value, wire_spec
+from agents.registry import AGENTS, DEFAULT_OPPONENT, make
 from agents.search.clock import freeze_survivors
 from agents.search.result import SearchResult
 
-__all__ = ["UCIEngine", "fen", "wire_spec", "FEN_10", "VARIANT", "STOP_WAIT"]
+__all__ = ["UCIEngine", "fen", "FEN_10", "STOP_WAIT"]
 
-VARIANT = "amazons"
 #: Fairy-Stockfish's start position of its ``amazons`` variant (our ``Board(10)``)
 FEN_10 = "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1"
 #: seconds a ``stop`` waits for the halted search's own answer before it answers for it
 STOP_WAIT = 0.04
-#: the options that ``uci`` lists as spins, with their ranges (``setoption`` refuses others)
-_SPINS = {"movetime": (0, 86_400_000), "move overhead": (0, 5_000)}
-#: registered agents that run a program: refused over the wire like files (``wire_spec``)
-_STARTS_PROGRAMS = ("uci",)
 
 
 def fen(board: Board) -> str:
     """``board``'s position as Fairy-Stockfish's FEN (our position text plus ``- - 0 1``)."""
     return board.text() + " - - 0 1"
-
-
-def wire_spec(spec: str) -> str:
-    """``spec`` if it names registered agents and evaluators only (module docstring: no code from
-    the wire); else ``InvalidArgumentError`` saying why. Any option value that is a spec with a
-    ``:`` is held to the same rule.
-
-    >>> wire_spec("alphabeta:eval=territory,depth=2")
-    'alphabeta:eval=territory,depth=2'
-    >>> wire_spec("/tmp/x.py:Agent")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    amazons_env.errors.InvalidArgumentError: agent '/tmp/x.py:Agent' over the protocol: only registered agents, ...
-    """
-    name, options = parse_spec(spec)
-    known = set(AGENTS.available())  # loading the agents registers the evaluators they use
-    known |= set(Registry.BY_KIND["evaluator"].available())
-    for text in [name] + [str(v).partition(":")[0] for v in options.values() if ":" in str(v)]:
-        if text in _STARTS_PROGRAMS:
-            raise InvalidArgumentError(
-                f"agent {describe(spec)} over the protocol: {text!r} starts a program"
-                " (start the engine with --allow-agent-files to allow it)"
-            )
-        if text not in known:
-            raise InvalidArgumentError(
-                f"agent {describe(spec)} over the protocol: only registered agents, not a file or module"
-                " (start the engine with --allow-agent-files to allow them)"
-            )
-    return spec
 
 
 @dataclass
@@ -240,15 +202,8 @@ class UCIEngine:
     def cmd_uci(self, args: list[str]) -> None:
         self.send(f"id name amazons ({self.spec})")
         self.send("id author the amazons authors")
-        self.send(f"option name UCI_Variant type combo default {VARIANT} var {VARIANT}")
-        self.send(f"option name Agent type string default {self.spec}")
-        for name, (low, high) in _SPINS.items():
-            default = self.movetime_ms if name == "movetime" else self.overhead_ms
-            self.send(
-                f"option name {'MoveTime' if name == 'movetime' else 'Move Overhead'} type spin"
-                f" default {default} min {low} max {high}"
-            )
-        self.send("option name Ponder type check default false")
+        for line in option_lines(self.spec, self.movetime_ms, self.overhead_ms):
+            self.send(line)
         self.send("uciok")
 
     def cmd_debug(self, args: list[str]) -> None:
@@ -261,11 +216,7 @@ class UCIEngine:
             self.send("readyok")
 
     def cmd_setoption(self, args: list[str]) -> None:
-        text = " ".join(args)
-        if not text.startswith("name "):
-            raise InvalidArgumentError("expected 'setoption name NAME [value VALUE]'")
-        name, _, value = text[5:].partition(" value ")
-        name, value = name.strip().lower(), value.strip()
+        name, value = parse_setoption(args)
         self._idle()
         if name == "uci_variant":
             if value != VARIANT:
@@ -275,16 +226,8 @@ class UCIEngine:
                 wire_spec(value)  # before validating: that imports a file that a spec names
             AGENTS.validate(value)  # raises on a bad spec: the old agent stays
             self.spec, self.agent = value, None  # built on the next `isready` or `go`
-        elif name in _SPINS:
-            try:
-                number = int(value)
-            except ValueError:
-                raise InvalidArgumentError(f"{name} {describe(value)} is not a whole number") from None
-            low, high = _SPINS[name]
-            if number < 0:
-                raise InvalidArgumentError(f"{name} {number} is negative")
-            if not low <= number <= high:
-                raise InvalidArgumentError(f"{name} {describe(value)}: must be in {low}..{high}")
+        elif name in SPINS:
+            number = spin_value(name, value)
             if name == "movetime":
                 self.movetime_ms = number
             else:

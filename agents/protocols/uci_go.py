@@ -1,6 +1,7 @@
 """The limits of a UCI ``go`` command, for ``amazons engine --protocol uci``
 (``agents.protocols.uci_engine``): ``parse_go`` reads its words, ``go_limit`` turns them into the
-``Limit`` of the move.
+``Limit`` of the move; ``info_fields`` reads
+the ``info`` lines an external engine answers a ``go`` with (``agents.protocols.uci_client``).
 
 ``go`` passes its limits to the agent as a ``Limit`` (a search keeps the fields it honours:
 ``nodes`` only an external engine, ``depth`` the alpha-beta searches). A game clock (``wtime``/
@@ -19,7 +20,7 @@ Limit(time=0.5, nodes=9000)
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
+from typing import Any, Optional
 
 from amazons_env import Board
 from amazons_env.errors import InvalidArgumentError
@@ -27,7 +28,7 @@ from amazons_env.errors import InvalidArgumentError
 from agents.search.clock import GameClocks
 from agents.search.result import Limit
 
-__all__ = ["parse_go", "go_limit", "MAX_MS", "MAX_DEPTH", "MAX_NODES", "MAX_MOVES_TO_GO"]
+__all__ = ["parse_go", "go_limit", "info_fields", "MAX_MS", "MAX_DEPTH", "MAX_NODES", "MAX_MOVES_TO_GO"]
 
 _GO_NUMBERS = ("movetime", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate")
 #: the least time a move is given from ``movetime`` once the overhead is kept back (ms)
@@ -123,3 +124,23 @@ def go_limit(limits: dict[str, int], board: Board, movetime_ms: int = 0, overhea
     else:
         limit = Limit()
     return replace(limit, depth=depth or None, nodes=nodes or None) or None
+
+
+def info_fields(words: list[str]) -> dict[str, Any]:
+    """``depth``, ``nodes`` and ``value`` (``score cp X`` / 100) of one ``info`` line; a garbled
+    field (``depth ²``, a score past a float's range) is left out.
+
+    >>> info_fields("info depth 7 nodes ² score cp 25".split())
+    {'depth': 7, 'value': 0.25}
+    """
+    out: dict[str, Any] = {}
+    for i, word in enumerate(words[:-1]):
+        following = words[i + 1]
+        if word in ("depth", "nodes") and following.isascii() and following.isdigit() and len(following) < 20:
+            out[word] = int(following)
+        elif word == "score" and following == "cp" and i + 2 < len(words) and len(words[i + 2]) < 20:
+            try:
+                out["value"] = int(words[i + 2]) / 100
+            except ValueError:
+                pass  # not a number: no score
+    return out
