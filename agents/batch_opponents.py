@@ -8,7 +8,7 @@ a spec it has no batched form of, and the env then gives each game its own agent
   random arrow: it needs only the env's legal lists, so it lives with the env).
 * ``greedy`` (options ``eval``, an evaluator with a numba kernel, default ``territory``; ``kq``, the
   queen moves kept before arrows are scored, default 0 = all): the one-ply territory greedy. Each
-  game's move is the best of ``alphabeta_kernel.candidates`` (every queen move scored by the
+  game's move is the best of ``move_order.candidates`` (every queen move scored by the
   evaluation after it, the best ``kq`` kept, each of their arrows scored after the whole move):
   with ``kq=0`` the move maximising the evaluation after it. Deterministic (ties: the order the
   candidates list them in).
@@ -49,7 +49,7 @@ from agents.evaluation.evaluator import KERNEL_TYPE, Evaluator, make_evaluator
 from agents.options import OptionError
 from agents.registry import make, parse_spec
 from agents.search import uct_tree as T
-from agents.search.alphabeta_kernel import candidates
+from agents.search.move_order import candidates
 from agents.search.uct import PRIORS, UCT
 from agents.search.uct_tree.expansion import SCRATCH_TYPES
 from agents.search.uct_tree.forest import scratch, search_roots
@@ -159,7 +159,7 @@ _GREEDY_ARGS = (
 @njit(types.void(*_GREEDY_ARGS), cache=True, nogil=True)
 def greedy_moves(cells, queens, nq, sides, games, lo, hi, dirs, kernel, params, kq, moves, scores, qm, qs, stats, out):
     """``out[k]``: the best candidate move (padded squares) of game ``games[k]`` for ``k`` in
-    ``lo..hi`` (``alphabeta_kernel.candidates`` with ``kq`` queen moves kept; ``stats`` from
+    ``lo..hi`` (``move_order.candidates`` with ``kq`` queen moves kept; ``stats`` from
     ``search_stats``, without a deadline)."""
     for k in range(lo, hi):
         g = games[k]

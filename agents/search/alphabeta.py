@@ -44,41 +44,25 @@ from agents.evaluation.evaluator import Evaluator, make_evaluator
 from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import register
 from agents.search.agent import DEADLINE_STOP, Deadline, SearchAgent
-from agents.search.alphabeta_kernel import (
+from agents.search.alphabeta_kernel import INF, MAX_PLY, TranspositionTable, negamax, position_key, zobrist_table
+from agents.search.batched_alphabeta import Pace, batched_alphabeta
+from agents.search.clock import CLOCKS, RENAMED_CLOCKS, as_ns, clock_name
+from agents.search.move_order import (
     ABORTED,
     DEADLINE,
     EVALS,
-    INF,
     LIMIT,
-    MAX_PLY,
     NEXT_CHECK,
     NO_LIMIT,
     NODES,
     ROOT_IMPROVED,
     WIN,
-    TranspositionTable,
-    candidates,
-    negamax,
-    position_key,
     search_stats,
-    zobrist_table,
+    shortlister,
 )
-from agents.search.batched_alphabeta import MoveSource, Pace, batched_alphabeta
-from agents.search.clock import CLOCKS, RENAMED_CLOCKS, as_ns, clock_name
 from agents.search.result import Limit, SearchResult
 
-# the kernel's names, importable from here as before the kernel had its own module
-__all__ = [
-    "AlphaBeta",
-    "TranspositionTable",
-    "candidates",
-    "negamax",
-    "search_stats",
-    "batch_search",
-    "zobrist_table",
-    "position_key",
-    "WIN",
-]
+__all__ = ["AlphaBeta", "batch_search"]
 
 Iteration = tuple[np.ndarray, float, int]  # a finished iteration: (best move, value, depth)
 
@@ -106,7 +90,7 @@ def batch_search(
     (with a ``pace``: or a forward pass was predicted to end after it), unless the root move
     ``first`` had been searched: then ``move`` is the best so far and ``complete`` False
     (``batched_alphabeta``, which also explains ``root_memo``)."""
-    moves_of = None if prefilter is None else _shortlister(board, prefilter, shortlist, kq)
+    moves_of = None if prefilter is None else shortlister(board, prefilter, shortlist, kq)
     result = batched_alphabeta(
         board,
         depth,
@@ -120,19 +104,6 @@ def batch_search(
         root_memo=root_memo,
     )
     return result.move, result.value, result.evals, result.complete
-
-
-def _shortlister(board: Board, prefilter: Evaluator, shortlist: int, kq: int) -> MoveSource:
-    """A move source giving the ``shortlist`` best of ``prefilter``'s ``candidates``."""
-    rows = core.max_moves(board.size, int(board.queen_counts.max()))
-    scratch = (np.empty(rows), np.empty((rows, 2), dtype=np.int64), np.empty(rows), search_stats())
-
-    def moves_of(cells, queens, nq, side, dirs, out) -> int:
-        return min(
-            shortlist, candidates(cells, queens, nq, side, dirs, prefilter.kernel, prefilter.params, kq, out, *scratch)
-        )
-
-    return moves_of
 
 
 @register(

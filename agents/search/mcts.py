@@ -4,7 +4,7 @@ The lesson of Invader (a Computer Olympiad champion): in Amazons, MCTS whose sim
 at an evaluation beats random playouts and can beat alpha-beta. Here the tree is guided by
 ``ChildScores``, a hand-written evaluator's scores of each new position's children:
 
-* **Expansion** of a node generates its candidate children as ``alphabeta.candidates`` does (queen
+* **Expansion** of a node generates its candidate children as ``move_order.candidates`` does (queen
   moves scored first, the best ``kq`` kept, then every arrow of those scored by the evaluation of
   the position after the whole move) and keeps the best ``k``. For an evaluator without a kernel
   (the value net) all children are scored by **one** ``evaluate_batch`` call instead.
@@ -37,7 +37,7 @@ from agents.evaluation.evaluator import Evaluator, make_evaluator, queens_from_c
 from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import register
 from agents.search import endgame
-from agents.search.alphabeta import WIN, candidates, search_stats
+from agents.search.move_order import WIN, candidates, search_stats
 from agents.search.puct.agent import PUCTAgent
 from agents.search.puct.tree import Node, PUCTEvaluator
 

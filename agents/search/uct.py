@@ -79,8 +79,8 @@ from agents.registry import register
 from agents.resources import cores, most_threads, reserve
 from agents.search import uct_tree as T
 from agents.search.agent import Deadline, SearchAgent
-from agents.search.alphabeta_kernel import search_stats
 from agents.search.clock import NEVER, now_ns
+from agents.search.move_order import search_stats
 from agents.search.result import Limit, SearchResult
 from agents.search.uct_tree.choice import Pick, Tree, pick
 from agents.search.uct_tree.simulation import SURE_LEAD

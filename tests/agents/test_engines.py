@@ -14,8 +14,8 @@ from agents import make
 from agents.evaluation import territory_mailbox as territory
 from agents.evaluation.evaluator import Evaluator, make_evaluator
 from agents.search import alphabeta, endgame
-from agents.search.alphabeta import WIN
 from agents.search.batched_alphabeta import batched_alphabeta
+from agents.search.move_order import WIN
 
 from tests.agents.test_agents import minimax, random_position  # random play to a late position (the study's tests)
 

@@ -12,7 +12,7 @@ import agents
 from agents.evaluation.evaluator import make_evaluator
 from agents.options import OptionError
 from agents.search import uct_tree as T
-from agents.search.alphabeta_kernel import search_stats
+from agents.search.move_order import search_stats
 from agents.search.uct import kids
 from agents.search.uct_net import UCTNet
 from agents.search.uct_tree.lines import Position, game_line

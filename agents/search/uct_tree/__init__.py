@@ -14,7 +14,7 @@ side that *chose* the action leading to it (the side to act at its parent), so s
 node compares its children directly.
 
 **Two tree shapes.** ``SPLIT = 0``: every edge is a whole move (from, to, arrow), the children of
-a position being ``alphabeta.candidates`` (queen moves scored by the territory kernel, the best
+a position being ``move_order.candidates`` (queen moves scored by the territory kernel, the best
 ``kq`` kept, each of their arrows scored). ``SPLIT = 1``: a move takes two levels, a queen move
 (a ``KIND_ARROW`` node: the same side still has to shoot) and then an arrow (a ``KIND_MOVE``
 node: the other side to move); queen moves are scored by the position after them, arrows by the
@@ -53,7 +53,7 @@ Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s ch
 >>> import numpy as np
 >>> from amazons_env import Board, core
 >>> from agents.evaluation.evaluator import make_evaluator
->>> from agents.search.alphabeta_kernel import search_stats
+>>> from agents.search.move_order import search_stats
 >>> board, evaluator, rows = Board(6), make_evaluator("territory"), core.max_moves(6, core.MAX_QUEENS)
 >>> ni, nf, st = np.empty((1 << 16, NI), np.int32), np.empty((1 << 16, NF)), np.zeros(NST, np.int64)
 >>> new_root(ni, nf, st)

@@ -2,7 +2,7 @@
 
 ``expand`` writes the children of a node as one contiguous block of free rows, best first: the
 arrows of a queen move (``KIND_ARROW`` node), the queen moves of a position (split tree) or its
-whole moves (``alphabeta.candidates``, move tree). Each child is scored by the evaluation kernel,
+whole moves (``move_order.candidates``, move tree). Each child is scored by the evaluation kernel,
 or by a cheap score on a level that ``FAST`` orders cheaply (then evaluated when first visited);
 its prior is the softmax of the scores over ``tau``, and a child that leaves the other side no
 move is a proven win. ``simulation.run`` expands the nodes its simulations reach, and
@@ -18,8 +18,8 @@ from amazons_env import core
 
 from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search import endgame
-from agents.search.alphabeta_kernel import EVALS as EVALS_AB
-from agents.search.alphabeta_kernel import candidates
+from agents.search.move_order import EVALS as EVALS_AB
+from agents.search.move_order import candidates
 from agents.search.rays import ray_end
 from agents.search.uct_tree.nodes import (
     ARROW,

@@ -40,7 +40,7 @@ from numba import njit, types
 
 from amazons_env import core
 
-from agents.search.alphabeta_kernel import search_stats
+from agents.search.move_order import search_stats
 from agents.search.uct_tree.expansion import SCRATCH_TYPES, TREE_TYPES
 from agents.search.uct_tree.leaves import buffers as leaf_buffers
 from agents.search.uct_tree.nodes import (

@@ -17,7 +17,7 @@ all the nodes of a look: a few microseconds a node.
 >>> import numpy as np
 >>> from amazons_env import Board, core
 >>> from agents.evaluation.evaluator import make_evaluator
->>> from agents.search.alphabeta_kernel import search_stats
+>>> from agents.search.move_order import search_stats
 >>> from agents.search.uct_tree import NF, NI, NST, RNG, leaves, new_root, run
 >>> board, evaluator = Board(6), make_evaluator("territory")
 >>> ni, nf, st = np.empty((1 << 12, NI), np.int32), np.empty((1 << 12, NF)), np.zeros(NST, np.int64)

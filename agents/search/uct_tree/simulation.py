@@ -273,7 +273,7 @@ def run(
     becomes sure; with ``settle`` (a game clock, where time not used is banked), before
     ``stop`` as soon as the search is sure of its move and the move is settled: it leads by more
     simulations than the rate so far leaves before ``stop``. A node that would need more rows than
-    the tree has left stays a leaf. ``stats``: ``alphabeta.candidates``' counters (its evaluator
+    the tree has left stays a leaf. ``stats``: ``move_order.candidates``' counters (its evaluator
     calls are added to ``st[EVALS]``).
 
     Several threads may search one tree at once (tree parallelism), each with its own ``st``: it

@@ -14,7 +14,7 @@ and the side to act: after a queen move of a split tree, the same side, its arro
 >>> from amazons_env import Board
 >>> from agents.evaluation.evaluator import make_evaluator
 >>> from agents.search.uct_tree import NF, NI, NST, RNG, ROOT, leaves, new_root, run
->>> from agents.search.alphabeta_kernel import search_stats
+>>> from agents.search.move_order import search_stats
 >>> board, evaluator = Board(6), make_evaluator("territory")
 >>> rows = 1 << 14
 >>> ni, nf, st = np.empty((rows, NI), np.int32), np.empty((rows, NF)), np.zeros(NST, np.int64)
