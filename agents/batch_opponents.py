@@ -52,7 +52,7 @@ from agents.search import uct_tree as T
 from agents.search.move_order import candidates
 from agents.search.uct import PRIORS, UCT
 from agents.search.uct_tree.expansion import SCRATCH_TYPES
-from agents.search.uct_tree.forest import scratch, search_roots
+from agents.search.uct_tree.forest import SLICE_TYPES, scratch, search_roots
 
 __all__ = ["batch_opponent", "WholeMoves", "BatchGreedy", "BatchUCT", "greedy_moves"]
 
@@ -137,21 +137,7 @@ class WholeMoves(BatchOpponent):
         self._pending = np.array(pending)
 
 
-_GREEDY_ARGS = (
-    types.uint8[:, ::1],
-    types.int64[:, :, ::1],
-    types.int64[:, ::1],
-    types.int64[::1],
-    types.int64[::1],
-    types.int64,
-    types.int64,
-    types.int64[::1],
-    KERNEL_TYPE,
-    types.float64[::1],
-    types.int64,
-    *SCRATCH_TYPES,
-    types.int64[:, ::1],
-)
+_GREEDY_ARGS = (*SLICE_TYPES, KERNEL_TYPE, types.float64[::1], types.int64, *SCRATCH_TYPES, types.int64[:, ::1])
 
 
 # typed with the kernel's first-class type, as the searches are (``evaluator``: cached once for

@@ -64,7 +64,7 @@ from agents.search.uct_tree.nodes import (
 )
 from agents.search.uct_tree.simulation import run
 
-__all__ = ["search_roots", "pick_move", "scratch", "NO_DEADLINE"]
+__all__ = ["search_roots", "pick_move", "scratch", "NO_DEADLINE", "SLICE_TYPES"]
 
 #: ``Deadline.ns`` of a search without a time limit (its stop and its last instant never come)
 NO_DEADLINE = np.full(2, 1 << 62, np.int64)
@@ -133,7 +133,9 @@ def pick_move(ni, nf, root, levels, out):
     return seen > 0
 
 
-_SEARCH_ARGS = (
+#: the games a batched kernel plays a slice of: cells, queens, nq, sides (to move), games (rows),
+#: lo, hi (the slice of ``games``), dirs
+SLICE_TYPES = (
     types.uint8[:, ::1],
     types.int64[:, :, ::1],
     types.int64[:, ::1],
@@ -142,6 +144,10 @@ _SEARCH_ARGS = (
     types.int64,
     types.int64,
     types.int64[::1],
+)
+
+_SEARCH_ARGS = (
+    *SLICE_TYPES,
     *TREE_TYPES[:-1],  # kernel, params, fcfg, icfg, ni, nf (each root's own ``st``)
     types.int64,
     types.int64,
