@@ -198,52 +198,37 @@ def _num(x: float) -> str:
 @dataclass(frozen=True)
 class Schema:
     """The options of one factory. ``forward``: the spec-valued option (e.g. ``eval``) whose target
-    takes every option this factory does not (its ``**kwargs``); ``provides``: options the factory
-    sets on that target itself, so a user may not."""
+    takes every option this factory does not (its ``**kwargs``)."""
 
     owner: str
     options: dict[str, Option]
     forward: Optional[str] = None
-    provides: tuple[str, ...] = ()
     open: bool = False  # ``**kwargs`` that nothing declares: extra options pass unchecked
     passthrough: str = ""  # help for the options that pass unchecked (an external engine's)
     bare: Optional[str] = None  # the option a spec's bare first value sets (``uci:PATH``)
     doc: str = ""
     resolve: Optional[Callable[[str, Any], Optional["Schema"]]] = field(default=None, compare=False)
 
-    def validate(self, values: Mapping[str, Any], provided: tuple[str, ...] = ()) -> dict[str, Any]:
-        """``values`` checked and normalised; raises ``OptionError`` naming the owner and option.
-        ``provided``: options that a forwarding caller sets itself (see ``provides``)."""
+    def validate(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """``values`` checked and normalised; raises ``OptionError`` naming the owner and option."""
         out: dict[str, Any] = {}
         extra: dict[str, Any] = {}
         for key, value in values.items():
             if key in self.options:
                 out[key] = self.options[key].check(value, self.owner)
                 self._resolve(key, out[key])
-            elif key in self.provides:
-                raise OptionError(f"{self.owner}: option {key!r} cannot be given: it is set by {self.owner} itself")
             else:
                 extra[key] = value
-        target = None if self.forward in provided else self._target(out)
-        if target is not None:
-            forward = self.forward
-            assert forward is not None  # ``_target`` finds a target only through the forwarding option
-            for key in self.provides:
-                if key not in target.options and not target.open:
-                    value = out.get(forward, self.options[forward].default)
-                    raise OptionError(
-                        f"{self.owner}: {forward}={describe(value)}: {target.owner} takes no option {key!r}"
-                    )
+        target = self._target(out)
         if not extra or self.open:
             return {**out, **extra}
         mine = (self.owner, list(self.options))
         if target is None:
             raise UnknownOptionError(next(iter(extra)), [mine])
         try:
-            checked = target.validate(extra, self.provides)
+            checked = target.validate(extra)
         except UnknownOptionError as error:
-            groups = [(owner, [n for n in names if n not in self.provides]) for owner, names in error.groups]
-            raise UnknownOptionError(error.key, [mine, *groups]) from None
+            raise UnknownOptionError(error.key, [mine, *error.groups]) from None
         except OptionError as error:
             raise OptionError(f"{self.owner}: {error}") from None
         return {**out, **checked}
@@ -270,7 +255,6 @@ def schema_of(
     owner: str,
     declared: Optional[Mapping[str, Opt]] = None,
     forward: Optional[str] = None,
-    provides: tuple[str, ...] = (),
     resolve: Optional[Callable[[str, Any], Optional[Schema]]] = None,
     passthrough: str = "",
     bare: Optional[str] = None,
@@ -307,7 +291,7 @@ def schema_of(
             raise TypeError(f"{owner}: {role}={name!r} is not one of its options")
     if passthrough and not open_:
         raise TypeError(f"{owner}: passthrough needs **kwargs and no forward")
-    return Schema(owner, options, forward, tuple(provides), open_, passthrough, bare, _first_line(factory), resolve)
+    return Schema(owner, options, forward, open_, passthrough, bare, _first_line(factory), resolve)
 
 
 def _first_line(factory: Callable[..., Any]) -> str:

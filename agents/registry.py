@@ -59,16 +59,15 @@ __all__ = [
 #: imports them all.
 AGENT_HOMES = {
     "random": "agents.random_agent",
-    "two-iteration": "agents.search.study",
-    "classic": "agents.search.study",
-    "move-then-arrow": "agents.search.study",
-    "alphabeta": "agents.search.alphabeta",
+    "two-iteration": "agents.search.study.agent",
+    "classic": "agents.search.study.agent",
+    "move-then-arrow": "agents.search.study.agent",
+    "alphabeta": "agents.search.alphabeta.agent",
     "mcts": "agents.search.mcts",
     "uct": "agents.search.uct",
     "uct-net": "agents.search.uct_net",
     "pvmcts": "agents.search.pvmcts",
     "gumbel": "agents.search.gumbel.agent",
-    "cnn": "agents.evaluation.cnn",
     "uci": "agents.protocols.uci_client",
 }
 AGENT_MODULES = tuple(dict.fromkeys(AGENT_HOMES.values()))
@@ -111,16 +110,14 @@ class Registry:
         name: str,
         options: Optional[Mapping[str, Opt]] = None,
         forward: Optional[str] = None,
-        provides: tuple[str, ...] = (),
         passthrough: str = "",
         bare: Optional[str] = None,
         extends: Optional[str] = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator: make ``factory`` reachable as ``make(name, **options)``. ``options``
         declares each parameter's help and range (``opt``); ``forward`` names the spec-valued
-        option whose target takes the factory's ``**kwargs``; ``provides``: what the factory
-        passes to that target itself; ``passthrough``: the help of ``**kwargs`` that go on
-        unchecked; ``bare``: the option a bare first value sets (``uci:PATH``). See
+        option whose target takes the factory's ``**kwargs``; ``passthrough``: the help of
+        ``**kwargs`` that go on unchecked; ``bare``: the option a bare first value sets (``uci:PATH``). See
         ``agents.options.schema_of``. ``extends``: a name registered before, whose options the
         factory's ``**kwargs`` take (a subclass adding options to its base's: ``uct-net``)."""
         if not _NAME.match(name):
@@ -135,7 +132,7 @@ class Registry:
             if self.factories.get(name, factory) is not factory:
                 raise InvalidArgumentError(f"{self.kind} name {name!r} is registered twice")
             self.factories[name] = factory
-            self._declared[name] = (options, forward, tuple(provides), passthrough, bare, extends)
+            self._declared[name] = (options, forward, passthrough, bare, extends)
             return factory
 
         return decorate
@@ -179,12 +176,8 @@ class Registry:
         """The option schema of ``name`` (registered or custom)."""
         if name not in self._schemas:
             factory = self.factory(name)
-            options, forward, provides, passthrough, bare, extends = self._declared.get(
-                name, (None, None, (), "", None, None)
-            )
-            own = schema_of(
-                factory, f"{self.kind} {name!r}", options, forward, provides, resolve_spec, passthrough, bare
-            )
+            options, forward, passthrough, bare, extends = self._declared.get(name, (None, None, "", None, None))
+            own = schema_of(factory, f"{self.kind} {name!r}", options, forward, resolve_spec, passthrough, bare)
             if extends is not None:  # the base's options, then the factory's own (which win)
                 base = self.schema(extends)
                 own = dataclasses.replace(

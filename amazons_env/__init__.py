@@ -18,7 +18,6 @@ from amazons_env.errors import (
     UnreadableFileError,
 )
 from amazons_env.move import Move
-from amazons_env.moved import alias_moved_modules
 from amazons_env.position import start_layout
 from amazons_env.records import GameRecord
 from amazons_env.squares import BLACK, WHITE, Color, parse_square, square, square_file, square_name, square_rank
@@ -97,17 +96,3 @@ def _register_envs() -> None:
 
 
 _register_envs()
-
-alias_moved_modules(
-    {
-        "amazons_env.env": "amazons_env.envs.gym_env",
-        "amazons_env.vector": "amazons_env.envs.vector_env",
-        "amazons_env.pettingzoo": "amazons_env.envs.pettingzoo_env",
-        "amazons_env.actions": "amazons_env.envs.actions",
-        "amazons_env.env_kernels": "amazons_env.envs.kernels.game",
-        "amazons_env.array_intrinsics": "amazons_env.envs.kernels.intrinsics",
-        "amazons_env.selfplay": "amazons_env.envs.policy_pool",
-        "amazons_env.render": "amazons_env.drawing.render",
-        "amazons_env.svg": "amazons_env.drawing.svg",
-    }
-)

@@ -46,7 +46,7 @@ def test_env_and_classical_agents_play_without_torch():
             agent = make(spec, seed=0, **({"time": 0.05} if spec == "mcts" else {}))
             move = agent.select_move(board)
             assert board.is_legal(move), (spec, move)
-        assert "cnn" in available()
+        assert "uct-net" in available()
         assert "torch" not in sys.modules and "safetensors" not in sys.modules
         print("ok")
     """)
@@ -54,12 +54,12 @@ def test_env_and_classical_agents_play_without_torch():
     assert done.stdout.strip() == "ok"
 
 
-def test_cnn_agent_names_the_extra():
+def test_the_learned_agent_names_the_extra():
     done = run_without_torch("""
         from agents import make
         from agents.nets import TorchMissingError
         try:
-            make("cnn")
+            make("uct-net")
         except TorchMissingError as error:
             assert isinstance(error, ValueError) and isinstance(error, ImportError)
             print(error)

@@ -46,7 +46,6 @@ EVALUATOR_MODULES: tuple[str, ...] = (
     "agents.evaluation.study",
     "agents.evaluation.territory",
     "agents.evaluation.value_net",
-    "agents.evaluation.cnn",
 )
 
 KERNEL_SIGNATURE = types.float64(

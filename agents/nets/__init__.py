@@ -35,7 +35,7 @@ class TorchMissingError(ImportError, AmazonsError):
 
 
 def require_torch(what: str) -> None:
-    """Raise ``TorchMissingError`` naming ``what`` (e.g. ``"the cnn agent"``) and the install
+    """Raise ``TorchMissingError`` naming ``what`` (e.g. ``"the uct-net agent"``) and the install
     command unless torch and safetensors import."""
     try:
         import safetensors  # noqa: F401

@@ -1,4 +1,4 @@
-"""uct-net, uct guided by the policy-value net (agents.search.uct_net), and its old name cnn: legal moves,
+"""uct-net, uct guided by the policy-value net (agents.search.uct_net): legal moves,
 the net's priors where they are due, the value's sign on the new path, options."""
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from agents.nets.inference import PVNet
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import legal_moves_batch, move_log_probs
 from agents.search import uct_tree as T
-from agents.search.alphabeta import AlphaBeta
-from agents.search.result import Limit
+from agents.time.limit import Limit
 from agents.search.uct import PRIORS, UCT, kids
 from agents.search.uct_net import UCTNet
 
@@ -216,18 +215,9 @@ def test_the_net_value_flips_once_per_whole_move(net_path):
     assert checked == 2
 
 
-def test_uct_net_is_the_guided_uct_and_cnn_its_old_name(net_path):
+def test_uct_net_is_the_guided_uct(net_path):
     agent = agents.make(f"uct-net:sims=50,weights={net_path},mix=0.25")
     assert isinstance(agent, UCTNet) and agent.limit.simulations == 50 and agent.mix == 0.25
-    with pytest.warns(DeprecationWarning, match="'uct-net:weights=.*,mix=0.25,sims=50'"):
-        old = agents.make(f"cnn:sims=50,weights={net_path},net_mix=0.25")
-    assert isinstance(old, UCTNet) and old.limit.simulations == 50 and old.mix == 0.25
-    with pytest.warns(DeprecationWarning, match="'uct-net:weights=.*,net_threads=2'"):
-        old = agents.make(f"cnn:weights={net_path},threads=2")  # the old name's threads were torch's
-    assert isinstance(old, UCTNet) and (old.net_threads, old.threads) == (2, 1)
-    with pytest.warns(DeprecationWarning, match="'alphabeta:eval=value-net,threads=0,depth=1'"):
-        old = agents.make("cnn:search=alphabeta,depth=1", threads=0)
-    assert isinstance(old, AlphaBeta) and old.evaluator.name == "value-net"
 
 
 @pytest.mark.parametrize(
@@ -245,10 +235,6 @@ def test_uct_net_is_the_guided_uct_and_cnn_its_old_name(net_path):
         ("uct-net:threads=0", "threads=0"),
         ("uct:sure=0.5", "sure=0.5"),
         ("uct:sure=inf", "sure=inf"),
-        ("cnn:search=alphabeta,net_mix=0.3", "net_mix: options of search=uct"),
-        ("cnn:net_mix=1.5", "net_mix=1.5"),
-        ("cnn:weights=study", "value-net weights"),
-        ("cnn:net_dpth=1", "did you mean 'net_depth'"),
     ],
 )
 def test_bad_options_are_refused(spec, error):

@@ -1,5 +1,4 @@
-"""The value-net evaluator in search: batched values, colour handling, the searches, committed weights; the
-old name ``cnn`` (agent and evaluator) and the old module's names, deprecated."""
+"""The value-net evaluator in search: batched values, colour handling, the searches, committed weights."""
 
 from __future__ import annotations
 
@@ -16,9 +15,7 @@ from agents.nets.export import load_model, save_model
 from agents.nets.inference import inference_module
 from agents.nets.models import ResValueNet, StudyCNN
 from agents.nets.store import VALUE_WEIGHTS, weights_path
-from agents.search.alphabeta import AlphaBeta
 from agents.search.study import batch_two_iteration
-from agents.search.uct_net import UCTNet
 
 
 def play(board: Board, plies: int, seed: int) -> Board:
@@ -174,33 +171,4 @@ def test_value_net_with_committed_weights():
 def test_bad_weights_are_refused(tmp_path):
     with pytest.raises(ValueError, match="does not exist"):
         make_evaluator("value-net", weights=str(tmp_path / "none"))
-    with pytest.raises(ValueError, match="search='?cnn"):
-        agents.make("cnn:search=cnn")
 
-
-def test_the_old_name_cnn_warns_and_builds_the_new_spec(nets):
-    with pytest.warns(DeprecationWarning, match="'value-net'"):
-        evaluator = make_evaluator("cnn", weights=nets["res"], threads=0)
-    assert isinstance(evaluator, ValueNetEvaluator)
-    with pytest.warns(DeprecationWarning, match=r"'alphabeta:eval=value-net,weights=.*,threads=0,depth=1'"):
-        agent = agents.make(f"cnn:search=alphabeta,weights={nets['res']},threads=0,depth=1")
-    assert (
-        isinstance(agent, AlphaBeta)
-        and isinstance(agent.evaluator, ValueNetEvaluator)
-        and agent.spec.startswith("cnn:")
-    )
-    with pytest.warns(DeprecationWarning, match="'uct-net:mix=0.3,sims=20'"):
-        agent = agents.make("cnn:net_mix=0.3,sims=20")
-    assert isinstance(agent, UCTNet) and agent.mix == 0.3
-
-
-def test_the_old_module_names_warn():
-    from agents.evaluation import cnn
-
-    for name, new in (("CNNEvaluator", ValueNetEvaluator), ("inference_module", inference_module)):
-        with pytest.warns(DeprecationWarning, match=f"cnn.{name} is"):
-            assert getattr(cnn, name) is new
-    with pytest.warns(DeprecationWarning):
-        assert cnn.weights_path("default", 8) == weights_path("default", 8, VALUE_WEIGHTS)
-    with pytest.raises(AttributeError):
-        _ = cnn.nothing_here
