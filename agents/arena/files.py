@@ -31,7 +31,7 @@ from typing import Any, Optional
 from amazons_env import GameRecord
 from amazons_env.drawing.html import save_game_page
 from amazons_env.errors import InvalidArgumentError, InvalidFileError
-from amazons_env.files import check_writable, is_sealed, json_sha256, seal, write_json
+from amazons_env.files import check_writable, is_sealed, seal, write_json
 from amazons_env.move_values import VALUES_HEADER, format_values
 from amazons_env.records import read_text
 
@@ -41,7 +41,6 @@ __all__ = [
     "load_results",
     "read_results",
     "check_result",
-    "payload_digest",
     "record_name",
     "save_record",
     "result_record",
@@ -77,10 +76,6 @@ _ENDED = "ended"
 
 class ResultsFileError(InvalidFileError):
     """A results file that is not what the arena wrote: edited, damaged or of another run."""
-
-
-#: the arena's former name of ``amazons_env.files.json_sha256`` (the same function), kept for callers
-payload_digest = json_sha256
 
 
 def save_results(path: str, payload: dict[str, Any]) -> None:
