@@ -17,10 +17,10 @@ from agents.evaluation.territory_mailbox import PARAM_NAMES, T1, T2, features, t
 from agents.evaluation.territory_weights import STUDY, as_array, read_weights
 
 from training.data.shards import read_manifest
-from training.tuning.command import tune
 from training.tuning.data import LABELS, SELFPLAY, board_of, draw_positions, labelled_positions
 from training.tuning.fit import BOUNDS, fit_weights, holdout_games
 from training.tuning.model import position_terms, values
+from training.tuning.pipeline import tune
 
 from amazons_cli.main import main
 

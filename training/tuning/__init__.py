@@ -7,5 +7,5 @@
 * ``fit``: the Texel-style fit of the weights, per board size (and phase bucket), with a held-out
   split and the losses of the fitted set against the study set; the parameter file it writes is
   read by ``agents.evaluation.territory_weights``.
-* ``command``: ``python3 -m training.tuning`` and ``amazons tune-eval``: data, then the fit.
+* ``pipeline``: data, then the fit, then the parameter file, in one call (``amazons tune-eval``).
 """

@@ -1,5 +1,5 @@
-"""``python3 -m training.tuning FOLDER --size N --out PARAMS.json`` (also ``amazons tune-eval``): the
-territory weights of one board size, fitted from scratch in one command.
+"""The territory weights of one board size, fitted from scratch in one call (``tune``; the command
+line's ``amazons tune-eval FOLDER --size N --out PARAMS.json``).
 
 It makes (or resumes) the labelled positions in ``FOLDER`` (``training.tuning.data``: uct self-play,
 then the deeper search's values), fits the weights (``training.tuning.fit``) and writes the
@@ -18,9 +18,7 @@ in progress; the same command resumes.
 
 from __future__ import annotations
 
-import argparse
 import os
-from dataclasses import fields
 from pathlib import Path
 from typing import Any, Optional
 
@@ -29,13 +27,11 @@ import numpy as np
 from agents.evaluation.territory_weights import write_weights
 
 from training.data.shards import load_dataset
-from training.tuning.data import LABELS, SELFPLAY, DataSettings, data_settings, labelled_positions, selfplay_positions
+from training.tuning.data import LABELS, SELFPLAY, data_settings, labelled_positions, selfplay_positions
 from training.tuning.fit import fit_weights, require_scipy
 from training.tuning.model import position_terms
 
-__all__ = ["tune", "add_arguments", "run", "summary", "HELP"]
-
-HELP = "fit the territory evaluation's weights for one board size to uct games (data resumable)"
+__all__ = ["tune", "summary"]
 
 
 def tune(
@@ -102,58 +98,3 @@ def summary(report: dict[str, Any]) -> str:
         held = report["phase_sets"]["holdout"]
         lines.append(f"a set per phase: held-out log loss {held['log_loss']:.4f}, value MSE {held['value_mse']:.4f}")
     return "\n".join(lines)
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    d = DataSettings()  # the defaults' one home
-    parser.add_argument("folder", help="data folder (selfplay/ and labels/ shards; resumed when rerun)")
-    parser.add_argument("--size", type=int, default=d.size, help=f"board size (default {d.size})")
-    parser.add_argument("--games", type=int, default=d.games, help=f"self-play games (default {d.games})")
-    parser.add_argument(
-        "--sims", type=int, default=d.sims, help=f"uct simulations per self-play move (default {d.sims})"
-    )
-    parser.add_argument(
-        "--deep-sims",
-        type=int,
-        default=d.deep_sims,
-        help=f"uct simulations of the deeper search per label (default {d.deep_sims})",
-    )
-    parser.add_argument(
-        "--per-game", type=int, default=d.per_game, help=f"positions labelled per game (default {d.per_game})"
-    )
-    parser.add_argument(
-        "--seed", type=int, default=d.seed, help=f"seed of the games, the draws and the split (default {d.seed})"
-    )
-    parser.add_argument(
-        "--random-plies",
-        type=int,
-        nargs=2,
-        default=d.random_plies,
-        metavar=("LOW", "HIGH"),
-        help="random opening moves per game, drawn from LOW..HIGH (default %d %d)" % d.random_plies,
-    )
-    parser.add_argument(
-        "--games-per-shard", type=int, default=d.games_per_shard, help=f"games per shard (default {d.games_per_shard})"
-    )
-    parser.add_argument(
-        "--deep-weight", type=float, default=0.5, help="target: 0 the outcome, 1 the deeper value (default 0.5)"
-    )
-    parser.add_argument("--holdout", type=float, default=0.2, help="fraction of games held out (default 0.2)")
-    parser.add_argument(
-        "--buckets", type=int, default=1, help="phase ranges to fit a set each, for the report (default 1)"
-    )
-    parser.add_argument("--out", default=None, help="parameter file (default FOLDER/territory-NxN.json)")
-
-
-def run(args: argparse.Namespace) -> int:
-    report = tune(
-        args.folder,
-        args.deep_weight,
-        args.holdout,
-        args.buckets,
-        args.out,
-        **{f.name: getattr(args, f.name) for f in fields(DataSettings)},
-    )
-    print(summary(report))
-    print(f"data {report['data']['data_hash']} ({report['data']['positions']} positions)")
-    return 0
