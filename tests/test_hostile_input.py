@@ -4,7 +4,7 @@ whose message names the input; never another exception; a refused input leaves t
 
 Pathological big inputs (100,000 characters, 20,000 nested variations) are checked for what made
 them slow or crash before: recursion, and re-counting lines from the start of the text.
-``benchmarks/fuzz.py`` runs the same kind of inputs by the tens of thousands.
+``fuzz/fuzz.py`` runs the same kind of inputs by the tens of thousands.
 """
 
 import functools

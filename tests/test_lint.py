@@ -1,5 +1,5 @@
 """Lint, format and type checks of the code (configured in pyproject.toml): each runs the tool
-over the packages, the tests, the benchmarks and the examples and fails with its findings.
+over the packages, the tests, the benchmarks, the fuzz targets and the examples and fails with its findings.
 
 Run one by hand with the same command (CONTRIBUTING.md lists them); ``ruff check --fix`` and
 ``ruff format`` fix most of what the first two report.
@@ -14,7 +14,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PATHS = ["amazons_env", "agents", "training", "amazons_cli", "tests", "benchmarks", "examples", "docs", "conftest.py"]
+PATHS = [
+    "amazons_env",
+    "agents",
+    "training",
+    "amazons_cli",
+    "tests",
+    "benchmarks",
+    "fuzz",
+    "examples",
+    "docs",
+    "conftest.py",
+]
 
 
 def _run(tool: str, *args: str) -> None:

@@ -2,7 +2,7 @@
 (no RecursionError from a deeply nested list, no "Exceeds the limit (4300 digits)" from a huge int,
 no numpy ambiguous-truth error, no gymnasium or PettingZoo error that is not a ``ValueError``),
 and a refused call leaves the env as it was. One test per class of failure found by
-``benchmarks/fuzz.py``; plus the arena's check for scripts without a ``__main__`` guard."""
+``fuzz/fuzz.py``; plus the arena's check for scripts without a ``__main__`` guard."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """Seeded fuzz run over the public API: hostile inputs to every parser, loader and constructor.
 
-    python benchmarks/fuzz.py                          # 30,000 inputs over all targets, a few minutes
-    python benchmarks/fuzz.py --target sgf --target position --inputs 5000 --seed 3
-    python benchmarks/fuzz.py --target sgf --only 1234 # rerun one input, with its traceback
-    python benchmarks/fuzz.py --list
+    python fuzz/fuzz.py                          # 30,000 inputs over all targets, a few minutes
+    python fuzz/fuzz.py --target sgf --target position --inputs 5000 --seed 3
+    python fuzz/fuzz.py --target sgf --only 1234 # rerun one input, with its traceback
+    python fuzz/fuzz.py --list
 
 Per target it prints the inputs tried and how each ended: ``clean`` (a ValueError subclass whose
 message names the input), ``ok`` (accepted), ``unclear`` (another exception, or a ValueError that
@@ -62,7 +62,7 @@ def _alarm(_signum, _frame) -> None:
 def _where(error: BaseException) -> str:
     """``file:line`` of the innermost frame in this project (else the innermost), for grouping."""
     frames = traceback.extract_tb(error.__traceback__)
-    ours = [f for f in frames if f.filename.startswith(ROOT) and "/benchmarks/fuzz" not in f.filename]
+    ours = [f for f in frames if f.filename.startswith(ROOT) and "/fuzz/fuzz" not in f.filename]
     innermost = ours or frames
     if not innermost:
         return "?"

@@ -1,4 +1,4 @@
-"""The fuzz targets of ``benchmarks/fuzz.py``: for each public parser, loader and constructor, a
+"""The fuzz targets of ``fuzz/fuzz.py``: for each public parser, loader and constructor, a
 function that turns a seeded ``random.Random`` into one hostile ``Case``.
 
 A target is registered with ``@target(name, weight, setup)``: ``setup(folder)`` runs once per
