@@ -3,7 +3,7 @@ from the start and at move 20 (the position after 20 plies of ``alphabeta:depth=
 
     python3 benchmarks/engines.py                 # 10x10, 1 s per search
     python3 benchmarks/engines.py --size 8 --time 0.5
-    python3 benchmarks/engines.py --table benchmarks/engines_results/*.json   # README strength rows
+    python3 benchmarks/engines.py --table experiments/engine-matches/*.json   # README strength rows
 
 Every figure of one run comes from the same process, so the ratios between rows are what to
 compare (the machine is shared and noisy). numba compiles are warmed up first.

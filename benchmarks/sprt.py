@@ -3,7 +3,7 @@ probability ratio test (SPRT) or a fixed number of games decides, then print the
 with its 95% interval.
 
     python3 benchmarks/sprt.py "uct:time=0.5,c=0.8" "uct:time=0.5" --size 8 \\
-        --json benchmarks/engines_results/uct/sprt_c0.8.json
+        --json experiments/engine-matches/uct/sprt_c0.8.json
 
 The games are ``agents.arena.matches.match`` games (colours alternating, ``--opening`` random plies per
 pair of games), played in chunks; the arena writes every finished game to ``--json`` at once, so
