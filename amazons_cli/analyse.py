@@ -5,9 +5,11 @@ value for the side to move and its best move; for every move its loss against th
 label by the thresholds of ``agents.analysis.review`` (inaccuracy from a loss of 0.10, mistake
 from 0.20, blunder from 0.40, on values from -1 to +1); per player an accuracy figure and the
 counts. Prints the table and the summary, and writes beside each record GAME.analysis.sgf (a
-comment and a value on every move), GAME.analysis.html (the web page with the value curve; its
-move list and headers carry the review) and GAME.analysis.json, the evaluations so far: a rerun
-after Ctrl-C goes on from there. ``--engine solver`` gives exact values on small boards.
+comment, a value and SGF's move annotation on every move), GAME.analysis.html (the web page: the
+value curve, the engine's move drawn on the board in every position, the marks in the move list)
+and GAME.analysis.json, the evaluations so far: after Ctrl-C the same command goes on from
+there. ``--workers N`` evaluates N positions at once in worker processes; ``--threads N`` gives
+the engine N threads per position. ``--engine solver`` gives exact values on small boards.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 from collections.abc import Iterator
 from concurrent.futures import as_completed
 from pathlib import Path
+from typing import Any
 
 from amazons_env.drawing.html import save_game_page
 from amazons_env.errors import InvalidArgumentError
@@ -26,8 +29,9 @@ from amazons_env.records import GameRecord
 from agents.analysis.annotate import annotated_record, annotated_sgf, summary_lines, table
 from agents.analysis.review import SOLVER_SPEC, evaluate, review
 from agents.analysis.store import EvaluationStore
+from agents.arena.matches import with_option
 from agents.arena.processes import pool_allowed, worker_pool
-from agents.registry import DEFAULT_OPPONENT, make
+from agents.registry import DEFAULT_OPPONENT, make, parse_spec
 from agents.search.agent import SearchAgent
 
 HELP = __doc__.split("\n\n", 1)[1].replace("``", "'")
@@ -41,9 +45,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--engine",
         default=DEFAULT_ENGINE,
-        help=f"agent spec of a search that reports a value, or 'solver' (default {DEFAULT_ENGINE})",
+        help=f"agent spec of a search that reports a value, or 'solver' (default {DEFAULT_ENGINE}: our strongest, "
+        "1 s a position)",
     )
-    parser.add_argument("--workers", type=int, default=1, help="processes evaluating positions (default 1)")
+    parser.add_argument("--workers", type=int, default=1, help="processes evaluating positions at once (default 1)")
+    parser.add_argument(
+        "--threads", type=int, default=None, help="the engine's threads per position (its 'threads' option)"
+    )
     parser.add_argument("--size", type=int, default=None, help="board size of a move list without a Size tag")
 
 
@@ -61,14 +69,64 @@ def records_in(paths: list[str]) -> Iterator[Path]:
             raise InvalidArgumentError(f"game {name!r}: no such file or folder")
 
 
-def _check_engine(spec: str) -> None:
-    if spec != SOLVER_SPEC and not isinstance(make(spec), SearchAgent):
+def engine_of(args: argparse.Namespace) -> str:
+    """The engine spec to use: ``--engine`` with ``--threads`` set in it; refused (bad input) if
+    it is no search that reports a value, or ``--threads`` is not an option of it."""
+    spec = args.engine
+    if spec == SOLVER_SPEC:
+        if args.threads is not None:
+            raise InvalidArgumentError("--threads: the solver engine runs on one thread")
+        return spec
+    if args.threads is not None:
+        if args.threads < 1:
+            raise InvalidArgumentError(f"--threads {args.threads}: must be at least 1")
+        spec = with_option(spec, "threads", args.threads)
+        if parse_spec(spec)[1].get("threads") != args.threads:
+            raise InvalidArgumentError(f"--threads: --engine {args.engine} sets its own threads or takes none")
+    if not isinstance(make(spec), SearchAgent):
         raise InvalidArgumentError(f"--engine {spec}: not a search that reports a value (try uct:time=1 or solver)")
+    return spec
 
 
-def _progress(done: int, total: int, name: str) -> None:
-    if sys.stderr.isatty():
-        print(f"\r{name}: {done}/{total} positions", end="" if done < total else "\n", file=sys.stderr, flush=True)
+def _bar(total: int, done: int, name: str) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total, initial=done, desc=name, unit="position", disable=not sys.stderr.isatty(), dynamic_ncols=True
+    )
+
+
+def evaluate_all(store: EvaluationStore, texts: list[str], engine: str, workers: int, name: str) -> None:
+    """Evaluate the positions ``texts`` that ``store`` lacks, keeping each as it comes; on Ctrl-C
+    say what is kept and stop (``KeyboardInterrupt`` goes on up). With workers, the first position
+    is evaluated here first: numba compiles the engine's kernels once, in this process, and the
+    workers load them from the cache instead of each compiling them."""
+    missing = [text for text in dict.fromkeys(texts) if store.get(text) is None]
+    total = len(set(texts))
+    bar = _bar(total, total - len(missing), name)
+    try:
+        if workers > 1 and len(missing) > 1 and pool_allowed():
+            first = missing.pop(0)
+            store.put(first, evaluate(engine, first))
+            bar.update()
+            with worker_pool(min(workers, len(missing))) as pool:
+                futures = {pool.submit(evaluate, engine, text): text for text in missing}
+                for future in as_completed(futures):
+                    store.put(futures[future], future.result())
+                    bar.update()
+        else:
+            for text in missing:
+                store.put(text, evaluate(engine, text))
+                bar.update()
+    except KeyboardInterrupt:
+        bar.close()
+        print(
+            f"{name}: stopped; {len(store)} of {total} positions kept in {store.path}: the same command goes on "
+            "from there",
+            file=sys.stderr,
+        )
+        raise
+    bar.close()
 
 
 def analyse_record(record: GameRecord, stem: Path, engine: str, workers: int) -> None:
@@ -76,22 +134,7 @@ def analyse_record(record: GameRecord, stem: Path, engine: str, workers: int) ->
     the review and write its SGF and web page beside ``stem``."""
     store = EvaluationStore.load(f"{stem}{OUTPUT_TAG}.json", engine)
     texts = [record.board(p).text() for p in range(len(record.moves) + 1)]
-    missing = list(dict.fromkeys(t for t in texts if store.get(t) is None))
-    done = len(set(texts)) - len(missing)
-    total = len(set(texts))
-    _progress(done, total, stem.name)
-    if workers > 1 and len(missing) > 1 and pool_allowed():
-        with worker_pool(workers) as pool:
-            futures = {pool.submit(evaluate, engine, text): text for text in missing}
-            for future in as_completed(futures):
-                store.put(futures[future], future.result())
-                done += 1
-                _progress(done, total, stem.name)
-    else:
-        for text in missing:
-            store.put(text, evaluate(engine, text))
-            done += 1
-            _progress(done, total, stem.name)
+    evaluate_all(store, texts, engine, workers, stem.name)
     evaluations = [store.get(t) for t in texts]
     game = review(record, [e for e in evaluations if e is not None])
     print(f"{stem.name}: {len(record.moves)} moves, engine {engine}")
@@ -106,11 +149,11 @@ def analyse_record(record: GameRecord, stem: Path, engine: str, workers: int) ->
 def run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise InvalidArgumentError(f"--workers {args.workers}: must be at least 1")
-    _check_engine(args.engine)
+    engine = engine_of(args)
     for path in records_in(args.games):
         records = GameRecord.load_all(path) if path.suffix.lower() == ".sgf" else [GameRecord.load(path, args.size)]
         for index, record in enumerate(records, 1):
             base = path.with_suffix("")
             stem = base if len(records) == 1 else Path(f"{base}-{index}")
-            analyse_record(record, stem, args.engine, args.workers)
+            analyse_record(record, stem, engine, args.workers)
     return 0

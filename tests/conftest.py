@@ -26,6 +26,10 @@ SLOW: dict[str, tuple[str, ...]] = {
     ),
     "agents/test_custom_agent.py": ("test_entered_into_a_tournament_from_python_and_the_command_line",),
     "cli/test_analyse.py": ("test_two_workers_give_the_same_review",),  # spawned evaluation workers
+    "cli/test_analyse_outputs.py": (
+        "test_two_workers_give_the_same_review_as_one_for_a_node_budget",
+        "test_ctrl_c_with_workers_keeps_a_sealed_store_and_leaves_no_worker",
+    ),
     "amazons_env/test_env_hostile.py": (
         "test_arena_runs_from_a_forked_worker_of_a_guarded_script",
         "test_arena_refuses_only_a_spawned_worker_reimporting_an_unguarded_script",

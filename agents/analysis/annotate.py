@@ -1,11 +1,14 @@
-"""A reviewed game written out: the terminal table, the record with its values and summary
-headers (for the web page's value curve), and SGF with a comment and a value on every move.
+"""A reviewed game written out: the terminal table, the record with the review in its headers
+(the values for the web page's curve, the engine's move in every position and each move's mark
+for its board and move list: ``amazons_env.move_review``; each player's summary), and SGF with a
+comment and a value on every move and SGF's own move annotations (``DO[]`` an inaccuracy,
+``BM[1]`` a mistake, ``BM[2]`` a blunder), which other SGF viewers show.
 
 >>> from amazons_env.records import GameRecord
 >>> from agents.analysis.review import Evaluation, review
 >>> record = GameRecord(["a1-a2/b1"], start="q3/4/4/Q1*1 w")
 >>> game = review(record, [Evaluation(1.0, None), Evaluation(1.0, None)])
->>> "V[-1.000]" in annotated_sgf(record, game, "solver")   # White threw the win away
+>>> "V[-1.000]BM[2]" in annotated_sgf(record, game, "solver")   # White threw the win away
 True
 >>> print(table(game).splitlines()[1])
     1  White  a1-a2/b1        -                +1.00   -1.00   2.00  blunder
@@ -14,12 +17,16 @@ True
 from __future__ import annotations
 
 from amazons_env import sgf
+from amazons_env.move_review import BEST_HEADER, MARKS, MARKS_HEADER, format_best, format_marks
 from amazons_env.move_values import VALUES_HEADER, format_values
 from amazons_env.records import GameRecord
 
 from agents.analysis.review import GameReview, MoveReview
 
-__all__ = ["table", "summary_lines", "comment", "annotated_record", "annotated_sgf"]
+__all__ = ["table", "summary_lines", "comment", "annotated_record", "annotated_sgf", "SGF_MARKS"]
+
+#: SGF's move annotation of each label: doubtful, bad, very bad
+SGF_MARKS = {"inaccuracy": "DO[]", "mistake": "BM[1]", "blunder": "BM[2]"}
 
 
 def comment(m: MoveReview) -> str:
@@ -47,6 +54,10 @@ def table(game: GameReview) -> str:
     return "\n".join(lines)
 
 
+def _count(n: int, one: str, many: str = "") -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def summary_lines(game: GameReview) -> list[str]:
     """Per player: accuracy, mean loss and the count of each label."""
     out = []
@@ -54,16 +65,20 @@ def summary_lines(game: GameReview) -> list[str]:
         s = game.summary(player)
         out.append(
             f"{player}: accuracy {s.accuracy:.1f}, mean loss {s.mean_loss:.3f} over {s.moves} moves; "
-            f"{s.inaccuracies} inaccuracies, {s.mistakes} mistakes, {s.blunders} blunders"
+            f"{_count(s.inaccuracies, 'inaccuracy', 'inaccuracies')}, {_count(s.mistakes, 'mistake')}, "
+            f"{_count(s.blunders, 'blunder')}"
         )
     return out
 
 
 def annotated_record(record: GameRecord, game: GameReview, engine: str) -> GameRecord:
-    """``record`` with the review's values (the ``Values`` header the web page draws) and headers
+    """``record`` with the review's headers, which the web page draws: the values (``Values``),
+    the engine's move in every position (``Best``) and each move's mark (``Marks``); and headers
     naming the engine and each player's summary."""
     headers = dict(record.headers)
     headers[VALUES_HEADER] = format_values(game.white_values())
+    headers[BEST_HEADER] = format_best(game.best)
+    headers[MARKS_HEADER] = format_marks([MARKS.get(m.label, "") for m in game.moves])
     headers["Annotator"] = f"amazons analyse, engine {engine}"
     for player, line in zip(("White", "Black"), summary_lines(game)):
         headers[f"Review{player}"] = line.split(": ", 1)[1]
@@ -71,13 +86,15 @@ def annotated_record(record: GameRecord, game: GameReview, engine: str) -> GameR
 
 
 def annotated_sgf(record: GameRecord, game: GameReview, engine: str) -> str:
-    """The SGF of ``annotated_record`` with, on each move, ``C[...]`` (``comment``) and ``V[...]``,
-    the value after the move for White (SGF's value property), so other viewers show them."""
+    """The SGF of ``annotated_record`` with, on each move, ``C[...]`` (``comment``), ``V[...]``,
+    the value after the move for White (SGF's value property) and, on a labelled move, SGF's
+    annotation (``SGF_MARKS``), so other viewers show them."""
     full = annotated_record(record, game, engine)
     root = sgf.write_game(full.board(0), (), full.headers, full.result).rstrip()
     assert root.endswith(")")
     nodes = []
     for m, value in zip(game.moves, game.white_values()):
         colour = "W" if m.mover.name == "WHITE" else "B"
-        nodes.append(f";{colour}[{sgf.move_text(m.played)}]C[{sgf.escape(comment(m))}]V[{value:.3f}]")
+        mark = SGF_MARKS.get(m.label, "")
+        nodes.append(f";{colour}[{sgf.move_text(m.played)}]C[{sgf.escape(comment(m))}]V[{value:.3f}]{mark}")
     return root[:-1] + "".join(nodes) + ")\n"

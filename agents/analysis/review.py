@@ -113,11 +113,13 @@ class Summary:
 
 @dataclass(frozen=True)
 class GameReview:
-    """The reviewed moves, and the values of every position (``values[p]``: the position after
-    ``p`` moves, for its side to move)."""
+    """The reviewed moves, and the value and the engine's move of every position (``values[p]``,
+    ``best[p]``: the position after ``p`` moves, for its side to move; ``best`` None where the
+    game is over)."""
 
     moves: tuple[MoveReview, ...]
     values: tuple[float, ...]
+    best: tuple[Optional[Move], ...]
 
     def summary(self, player: str) -> Summary:
         """The figures of ``player`` ("White" or "Black")."""
@@ -165,4 +167,4 @@ def review(record: GameRecord, evaluations: list[Evaluation]) -> GameReview:
         loss = 0.0 if played == before.best else max(0.0, round(before.value - after, 3))
         moves.append(MoveReview(ply, board.turn, played, before.best, before.value, after, loss, label_of(loss)))
         board.push(played)
-    return GameReview(tuple(moves), tuple(e.value for e in evaluations))
+    return GameReview(tuple(moves), tuple(e.value for e in evaluations), tuple(e.best for e in evaluations))

@@ -12,8 +12,12 @@ move's squares outlined), how the game ended (at every move, under the players),
 the move list in the project's notation (the current move highlighted, a click jumps there),
 buttons and a slider to step, the keys Left/Right (back, forward) and Home/End (start, end), and,
 when the record carries the engines' values (``amazons_env.move_values``), their curve for White
-with its axes labelled (+1 White wins to -1 Black wins, by move; a click jumps to that ply).
-The result is written into the page itself, escaped, the rest filled in by its script.
+with its axes labelled (+1 White wins to -1 Black wins, by move; a click jumps to that ply),
+and, when it carries an engine's review (``amazons_env.move_review``, written by ``amazons
+analyse``), the engine's move in each position drawn on the board as an arrow (the queen's path,
+then its shot, dashed), each move's mark (``?!``, ``?``, ``??``) in the move list and, in the
+panel, the engine's move beside the one played. The result is written into the page itself,
+escaped, the rest filled in by its script (``amazons_env.drawing.viewer_script``).
 
 Everything that comes from the record (names, headers) reaches the page as JSON text inside a
 ``<script type="application/json">`` with ``<``, ``>`` and ``&`` escaped, and the script puts it
@@ -35,13 +39,15 @@ from collections.abc import Sequence
 from typing import Any, Optional, Protocol, runtime_checkable
 
 from amazons_env.drawing.svg import COLOURS
-from amazons_env.errors import InvalidArgumentError
+from amazons_env.drawing.viewer_script import VIEWER_SCRIPT
+from amazons_env.errors import InvalidArgumentError, InvalidMoveError
 from amazons_env.files import PathLike, checked_path, write_atomic
 from amazons_env.move import Move
+from amazons_env.move_review import BEST_HEADER, MARKS, MARKS_HEADER, parse_best, parse_marks
 from amazons_env.move_values import VALUES_HEADER, record_values
 from amazons_env.squares import FILE_NAMES, Color
 
-__all__ = ["game_page", "save_game_page", "result_text", "cells_text", "Position", "Record"]
+__all__ = ["game_page", "save_game_page", "result_text", "cells_text", "review_of", "Position", "Record"]
 
 
 class Position(Protocol):
@@ -59,6 +65,8 @@ class Position(Protocol):
     def is_game_over(self) -> bool: ...
 
     def piece_at(self, square: int) -> Optional[str]: ...
+
+    def is_legal(self, move: Move) -> bool: ...
 
 
 @runtime_checkable
@@ -81,8 +89,10 @@ class Record(Protocol):
     def board(self, plies: Optional[int] = None) -> Position: ...
 
 
-#: headers the page shows in its own places (the players, the value curve), not in the list of others
-_SHOWN_APART = ("White", "Black", VALUES_HEADER)
+#: headers the page shows in its own places (the players, the value curve, the review), not in the list of others
+_SHOWN_APART = ("White", "Black", VALUES_HEADER, BEST_HEADER, MARKS_HEADER)
+#: the colour of the engine's move drawn on the board (apart from the last move's outline)
+BEST_COLOUR = "#1b9e4b"
 #: what must not appear raw inside a <script> element: "</script" ends it, "<!--" changes its parsing
 _SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
 
@@ -117,23 +127,50 @@ def result_text(record: Record) -> str:
     return f"{winner.other.name.capitalize()} {how} after {moves}: {winner.name.capitalize()} won."
 
 
+def review_of(record: Record, source: str = "<record>") -> tuple[Optional[list[Any]], Optional[list[str]]]:
+    """The review ``record`` carries, as the page holds it: per position the engine's move as
+    its three square numbers (or None), per move its mark (or ""); None for a header it lacks.
+    ``InvalidMoveError`` naming ``source`` for a malformed header or an engine's move that is not
+    legal in its position.
+
+    >>> from amazons_env.records import GameRecord
+    >>> review_of(GameRecord(["a1-a2/b1"], start="q3/4/4/Q1*1 w", headers={"Best": "a1-b1/b3 -", "Marks": "??"}))
+    ([[0, 1, 9], None], ['??'])
+    """
+    best_text, marks_text = record.headers.get(BEST_HEADER), record.headers.get(MARKS_HEADER)
+    plies = len(record.moves)
+    marks = None if marks_text is None else parse_marks(marks_text, plies, source)
+    if best_text is None:
+        return None, marks
+    best: list[Any] = []
+    for ply, move in enumerate(parse_best(best_text, record.size, plies + 1, source)):
+        if move is not None and not record.board(ply).is_legal(move):
+            raise InvalidMoveError(f"{source}: Best entry {ply + 1} ({move}) is not a legal move after {ply} moves")
+        best.append(None if move is None else [move.from_square, move.to_square, move.arrow])
+    return best, marks
+
+
 def game_page(record: Record, source: str = "<record>") -> str:
     """The web page of ``record`` (see the module docstring); ``source`` names the record in the
-    error for a malformed ``Values`` header (``InvalidMoveError``)."""
+    error for a malformed ``Values``, ``Best`` or ``Marks`` header (``InvalidMoveError``)."""
     if not isinstance(record, Record):
         raise InvalidArgumentError(f"game_page needs a GameRecord, got {type(record).__name__}")
     start, final = record.board(0), record.board()
     size = record.size
     white, black = (record.headers.get(side, "?") for side in ("White", "Black"))
+    best, marks = review_of(record, source)
     game: dict[str, Any] = {
         "size": size,
         "files": FILE_NAMES[:size],
-        "colours": COLOURS,
+        "colours": {**COLOURS, "best": BEST_COLOUR},
         "start": cells_text(start),
         "turn": int(start.turn),
         "moves": [square for move in record.moves for square in (move.from_square, move.to_square, move.arrow)],
         "final": cells_text(final),
         "values": record_values(record, source),
+        "best": best,
+        "marks": marks,
+        "markWords": {glyph: word for word, glyph in MARKS.items()},
         "white": white,
         "black": black,
         "info": [[key, value] for key, value in record.headers.items() if key not in _SHOWN_APART],
@@ -146,9 +183,10 @@ def game_page(record: Record, source: str = "<record>") -> str:
         "RESULT": html.escape(game["result"]),  # in the page itself: seen at any move, without the script
         "PLIES": str(len(record.moves)),
         "GAME": re.sub("[<>&]", lambda m: _SCRIPT_ESCAPES[m.group()], data),
+        "SCRIPT": VIEWER_SCRIPT,
     }
     # one pass, so that a title holding "@GAME@" stays text
-    return re.sub("@(TITLE|GAME|RESULT|PLIES)@", lambda m: parts[m.group(1)], _PAGE)
+    return re.sub("@(TITLE|GAME|RESULT|PLIES|SCRIPT)@", lambda m: parts[m.group(1)], _PAGE)
 
 
 def save_game_page(record: Record, path: PathLike, source: str = "<record>") -> None:
@@ -190,6 +228,12 @@ h1 { font-size: 1.2em; margin: 0 0 .3em; }
 #moves span { padding: .1em .4em; cursor: pointer; border-radius: .2em; }
 #moves span:hover { background: #eee; }
 #moves span.cur { background: var(--mark); color: #fff; }
+#moves b { margin-left: .15em; }
+#moves b.inaccuracy { color: #b8860b; }
+#moves b.mistake { color: #d2691e; }
+#moves b.blunder { color: #c0142b; }
+#moves span.cur b { color: #fff; }
+#review { margin: .3em 0; }
 #curve { width: 100%; height: auto; cursor: crosshair; border: 1px solid #ddd; }
 #chart { display: grid; grid-template-columns: auto 1fr; column-gap: .4em; }
 #y-axis { display: flex; flex-direction: column; justify-content: space-between; text-align: right; }
@@ -210,6 +254,7 @@ h1 { font-size: 1.2em; margin: 0 0 .3em; }
 <p id="result">@RESULT@</p>
 <p id="status" aria-live="polite"></p>
 <p id="where"></p>
+<p id="review" hidden></p>
 <div id="controls">
 <button id="first" title="start (Home)">|&lt;</button>
 <button id="back" title="back (Left)">&lt;</button>
@@ -232,167 +277,7 @@ h1 { font-size: 1.2em; margin: 0 0 .3em; }
 </section>
 </main>
 <script>
-"use strict";
-(function () {
-  const G = JSON.parse(document.getElementById("game").textContent);
-  const n = G.size, plies = G.moves.length / 3, C = G.colours;
-  const board = document.getElementById("board"), NS = board.namespaceURI;
-  const CELL = 40, M = 20, SIDE = n * CELL + 2 * M;
-  const $ = (id) => document.getElementById(id);
-  document.documentElement.style.setProperty("--mark", C.mark);
-
-  function el(name, attrs, parent) {
-    const node = document.createElementNS(NS, name);
-    for (const key in attrs) node.setAttribute(key, attrs[key]);
-    parent.appendChild(node);
-    return node;
-  }
-  const squareName = (sq) => G.files[sq % n] + (Math.floor(sq / n) + 1);
-  const moveAt = (p) => G.moves.slice(3 * p, 3 * p + 3);
-  const notation = (p) => {
-    const m = moveAt(p);
-    return squareName(m[0]) + "-" + squareName(m[1]) + "/" + squareName(m[2]);
-  };
-  const colourOf = (p) => ((G.turn + p) % 2 ? "Black" : "White");  // the side to move after p plies
-
-  // replay: positions[p] is the cells after p plies; a move that does not fit stops the replay
-  const positions = [G.start];
-  let problem = null;
-  for (let p = 0; p < plies; p++) {
-    const cells = positions[p].split(""), [from, to, arrow] = moveAt(p);
-    const queen = colourOf(p) === "White" ? "Q" : "q";
-    if (cells[from] !== queen || cells[to] !== ".") {
-      problem = "move " + (p + 1) + " (" + notation(p) + ") does not fit its position";
-      break;
-    }
-    cells[to] = queen;
-    cells[from] = ".";
-    if (cells[arrow] !== ".") {
-      problem = "move " + (p + 1) + " (" + notation(p) + ") shoots at an occupied square";
-      break;
-    }
-    cells[arrow] = "*";
-    positions.push(cells.join(""));
-  }
-  const last = positions.length - 1;
-  if (!problem && positions[last] !== G.final) problem = "the moves do not reach the recorded final position";
-  if (problem) console.error("damaged game: " + problem);
-
-  // the board: squares, a queen and an arrow per square (shown as the position needs), the marks
-  board.setAttribute("viewBox", "0 0 " + SIDE + " " + SIDE);
-  el("rect", { width: SIDE, height: SIDE, fill: C.background }, board);
-  const squares = [], queens = [], arrows = [];
-  for (let sq = 0; sq < n * n; sq++) {
-    const file = sq % n, rank = Math.floor(sq / n), x = M + file * CELL, y = M + (n - 1 - rank) * CELL;
-    const cx = x + CELL / 2, cy = y + CELL / 2, d = CELL * 0.3;
-    const fill = (file + rank) % 2 === 0 ? C.dark : C.light;
-    const name = squareName(sq);
-    squares.push(el("rect", { x: x, y: y, width: CELL, height: CELL, fill: fill, "data-square": name }, board));
-    queens.push(el("circle", { cx: cx, cy: cy, r: CELL * 0.36, "stroke-width": 2 }, board));
-    const cross = "M" + (cx - d) + "," + (cy - d) + "L" + (cx + d) + "," + (cy + d)
-      + "M" + (cx - d) + "," + (cy + d) + "L" + (cx + d) + "," + (cy - d);
-    arrows.push(el("path", { d: cross, stroke: C.arrow, "stroke-width": 5, "stroke-linecap": "round" }, board));
-  }
-  const markLook = { width: CELL - 3, height: CELL - 3, fill: "none", stroke: C.mark, "stroke-width": 3 };
-  const marks = [0, 1, 2].map(() => el("rect", markLook, board));
-  for (let i = 0; i < n; i++) {
-    const fileY = SIDE - 5, rankY = M + (n - 1 - i) * CELL + CELL / 2 + 4;
-    el("text", { x: M + i * CELL + CELL / 2, y: fileY, "text-anchor": "middle" }, board).textContent = G.files[i];
-    el("text", { x: M / 2, y: rankY, "text-anchor": "middle" }, board).textContent = String(i + 1);
-  }
-
-  // the side panel: players, other headers, the move list
-  $("players").textContent = G.white + " (White) vs " + G.black + " (Black)";
-  $("info").textContent = [n + "x" + n, plies + " move" + (plies === 1 ? "" : "s")]
-    .concat(G.info.map((pair) => pair[0] + ": " + pair[1])).join(" \\u00b7 ");
-  const list = $("moves"), entries = [];
-  if (plies && G.turn === 1) list.appendChild(document.createElement("i"));  // Black's column first
-  for (let p = 0; p < plies; p++) {
-    const entry = document.createElement("span");
-    entry.textContent = (p + 1) + ". " + notation(p);
-    entry.setAttribute("data-ply", p + 1);
-    entry.addEventListener("click", () => show(p + 1));
-    list.appendChild(entry);
-    entries.push(entry);
-  }
-  const slider = $("slider");
-  slider.max = last;
-
-  // the value curve, White's view: up is good for White
-  const W = 300, H = 100, curve = $("curve");
-  const cx = (p) => (plies ? (p / plies) * W : 0);
-  const cy = (v) => H / 2 - Math.max(-1, Math.min(1, v)) * (H / 2 - 4);
-  let cursor = null;
-  if (G.values) {
-    $("values").hidden = false;
-    el("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, stroke: "#bbb", "stroke-width": 1 }, curve);
-    const points = [];
-    G.values.forEach((v, p) => { if (v !== null) points.push(cx(p + 1).toFixed(1) + "," + cy(v).toFixed(1)); });
-    const thin = { fill: "none", "vector-effect": "non-scaling-stroke" };
-    el("polyline", { ...thin, id: "curve-line", points: points.join(" "), stroke: C.mark, "stroke-width": 1.5 }, curve);
-    cursor = el("line", { ...thin, y1: 0, y2: H, stroke: C.arrow, "stroke-width": 1 }, curve);
-    curve.addEventListener("click", (event) => {
-      const box = curve.getBoundingClientRect();
-      show(Math.round(((event.clientX - box.left) / box.width) * plies));
-    });
-  }
-
-  let ply = 0, current = null;
-  function show(p) {
-    ply = Math.max(0, Math.min(last, p));
-    const cells = positions[ply];
-    for (let sq = 0; sq < n * n; sq++) {
-      const piece = cells[sq], queen = queens[sq];
-      squares[sq].setAttribute("data-piece", piece);
-      queen.style.display = piece === "Q" || piece === "q" ? "" : "none";
-      queen.setAttribute("fill", piece === "Q" ? C.white : C.black);
-      queen.setAttribute("stroke", piece === "Q" ? C.white_edge : C.black_edge);
-      arrows[sq].style.display = piece === "*" ? "" : "none";
-    }
-    marks.forEach((mark, i) => {
-      mark.style.display = ply ? "" : "none";
-      if (ply) {
-        const sq = moveAt(ply - 1)[i];
-        mark.setAttribute("x", M + (sq % n) * CELL + 1.5);
-        mark.setAttribute("y", M + (n - 1 - Math.floor(sq / n)) * CELL + 1.5);
-      }
-    });
-    board.setAttribute("data-ply", ply);
-    board.setAttribute("data-position", cells);
-    if (current) current.classList.remove("cur");
-    current = ply ? entries[ply - 1] : null;
-    if (current) {
-      current.classList.add("cur");
-      current.scrollIntoView({ block: "nearest" });
-    }
-    slider.value = ply;
-    $("where").textContent = ply ? "Move " + ply + "/" + plies + ": " + notation(ply - 1) + " by " + colourOf(ply - 1)
-      : "Start position";
-    $("status").textContent = problem && ply === last ? "Damaged record: " + problem
-      : ply === plies && G.over ? G.result : colourOf(ply) + " to move" + (ply === plies ? ". " + G.result : "");
-    if (cursor) {
-      cursor.setAttribute("x1", cx(ply));
-      cursor.setAttribute("x2", cx(ply));
-      const v = ply ? G.values[ply - 1] : null;
-      $("value").textContent = v === null ? "No value for this move."
-        : "Value for White after this move: " + (v > 0 ? "+" : "") + v.toFixed(2);
-    }
-  }
-
-  $("first").addEventListener("click", () => show(0));
-  $("back").addEventListener("click", () => show(ply - 1));
-  $("forward").addEventListener("click", () => show(ply + 1));
-  $("last").addEventListener("click", () => show(last));
-  slider.addEventListener("input", () => show(Number(slider.value)));
-  document.addEventListener("keydown", (event) => {
-    if (event.target === slider || event.altKey || event.ctrlKey || event.metaKey) return;
-    const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: last }[event.key];
-    if (to === undefined) return;
-    event.preventDefault();
-    show(to);
-  });
-  show(0);
-})();
+@SCRIPT@
 </script>
 </body>
 </html>
