@@ -26,12 +26,13 @@ __all__ = [
 ]
 
 # the search base loads numba's clock (about 0.4 s): imported on first use, not with ``agents``
-_LAZY = {"SearchAgent": "agents.search.agent", "SearchResult": "agents.search.result", "Limit": "agents.search.result"}
+_LAZY = {"SearchAgent": "agents.search.agent", "SearchResult": "agents.search.result", "Limit": "agents.time.limit"}
 
 
 if TYPE_CHECKING:  # type checkers see the lazy names as what they are
     from agents.search.agent import SearchAgent
-    from agents.search.result import Limit, SearchResult
+    from agents.search.result import SearchResult
+    from agents.time.limit import Limit
 
 
 def __getattr__(name: str) -> object:

@@ -11,10 +11,12 @@ time, counted from the hit, or ``stop()`` ends it now. Only a search with
 ``SearchAgent.PONDERS`` notices its deadline moving (``can_ponder``).
 
 ``Ponderer(agent)`` is an in-process search as a ``ClockedPlayer``: what the arena calls for a
-player that thinks on its opponent's time. After its own move, ``ponder(board, clocks)`` searches
+player that thinks on its opponent's time. After its own move, ``ponder(board, limit)`` searches
 the position after the reply its search expects (``stats["ponder"]``); at its next move,
 ``search_on_clock`` gives that search its time if the opponent played the expected reply (a
-ponder hit: the tree built meanwhile is kept), or stops it and searches afresh. An external UCI
+ponder hit: the tree built meanwhile is kept), or stops it and searches afresh. The ``limit`` of
+a move holds the game clocks (``Limit.clocked``, the side to move's time from the time manager)
+or the move's own bounds. An external UCI
 engine is a ``ClockedPlayer`` of its own (``agents.protocols.uci_client``: ``go ponder``,
 ``ponderhit``).
 
@@ -39,9 +41,11 @@ from amazons_env.errors import InvalidArgumentError
 
 from agents.background import Job
 from agents.base import Agent
-from agents.search.agent import Deadline, SearchAgent, think
-from agents.search.clock import GameClocks
-from agents.search.result import Limit, SearchResult
+from agents.search.agent import SearchAgent, think
+from agents.search.result import SearchResult
+from agents.time.deadline import Deadline
+from agents.time.limit import Limit
+from agents.time.manager import MOVE_OVERHEAD, move_limit
 
 __all__ = ["Thinking", "Ponderer", "ClockedPlayer", "can_ponder", "expected_reply"]
 
@@ -98,7 +102,8 @@ class Thinking:
         self.deadline: Optional[Deadline] = None  # a search's (module docstring); None: an agent that does not search
         self._kept: Optional[Limit] = None  # the fields of ``limit`` the search honours (None: its own limit)
         if isinstance(agent, SearchAgent):
-            self._kept = None if limit is None else limit.only(agent.LIMITS) or None
+            # game clocks become the move's time now: the deadline is set before the search starts
+            self._kept = None if limit is None else move_limit(board, limit.only(agent.LIMITS)) or None
             own = agent.limit if self._kept is None else self._kept
             self.deadline = Deadline(self.started) if ponder else agent.timed(own, self.started)
         self._then = then
@@ -126,21 +131,21 @@ class Thinking:
             self._then()
 
     def hit(self, limit: Optional[Limit] = None) -> None:
-        """A ponder hit: the search gets ``limit``'s ``time`` (and ``time_max``; default: the
-        agent's own limit) from now on, less what the agent's clock keeps back for returning the
-        move (``Clock.stop``); a limit without a time ends it now. Nothing happens to a thought
-        that is not a ponder search."""
+        """A ponder hit: the search gets ``limit``'s ``time`` (and ``time_max``, or those the time
+        manager gives its game clocks; default: the agent's own limit) from now on, less what the
+        agent's margin keeps back for returning the move (``Margin.stop``); a limit without a time
+        ends it now. Nothing happens to a thought that is not a ponder search."""
         if not self.ponders or self.deadline is None:
             return
         agent = self.agent
         assert isinstance(agent, SearchAgent)  # a ponder search's agent (__init__)
-        limit = agent.limit if limit is None else limit
+        limit = move_limit(self.board, agent.limit if limit is None else limit)
         if limit.time is None:
             self.stop()
             return
         now = time.perf_counter()
         most = limit.time if limit.time_max is None else limit.time_max
-        self.deadline.move(agent.clock.stop(now, limit.time), agent.clock.stop(now, most))
+        self.deadline.move(agent.margin.stop(now, limit.time), agent.margin.stop(now, most))
 
     def stop(self) -> None:
         """End the search now (``Deadline.halt``: its move comes within one clock check of a
@@ -165,42 +170,42 @@ class Thinking:
 
 @runtime_checkable
 class ClockedPlayer(Protocol):
-    """A player that thinks on its opponent's time and may be given the game clocks instead of a
-    move's limit: ``Ponderer`` for an in-process search, ``UCIAgent`` for an external engine.
+    """A player that thinks on its opponent's time and may be given the game clocks in a move's
+    limit: ``Ponderer`` for an in-process search, ``UCIAgent`` for an external engine.
 
-    ``search_on_clock(board, clocks)``: its move in ``board`` within ``clocks`` (the side to
-    move's time, ``GameClocks``), or within its own limit if ``clocks`` is ``None``; a ponder
-    search of this position, if one runs, is used (a hit) or ended (a miss).
-    ``ponder(board, clocks)``: after its own move (``board`` is the position after it), think on
-    the opponent's time if it expects a reply; whether it does. ``stop_pondering()``: end a ponder
-    search and wait for it (the game is over)."""
+    ``search_on_clock(board, limit)``: its move in ``board`` within ``limit`` (with game clocks:
+    ``Limit.clocked``), or within its own limit if ``limit`` is ``None``; a ponder search of this
+    position, if one runs, is used (a hit) or ended (a miss). ``ponder(board, limit)``: after its
+    own move (``board`` is the position after it), think on the opponent's time if it expects a
+    reply, within ``limit`` (the clocks after the move) once it is hit; whether it does.
+    ``stop_pondering()``: end a ponder search and wait for it (the game is over)."""
 
-    def search_on_clock(self, board: Board, clocks: Optional[GameClocks]) -> SearchResult: ...
+    def search_on_clock(self, board: Board, limit: Optional[Limit]) -> SearchResult: ...
 
-    def ponder(self, board: Board, clocks: Optional[GameClocks]) -> bool: ...
+    def ponder(self, board: Board, limit: Optional[Limit]) -> bool: ...
 
     def stop_pondering(self) -> None: ...
 
 
 class Ponderer:
     """An in-process search (``can_ponder``) as a ``ClockedPlayer`` (module docstring);
-    ``overhead``: the seconds of each move that the clock's time manager keeps back
-    (``GameClocks.limit``)."""
+    ``overhead``: the seconds of each move that the time manager keeps back under a game clock
+    (``agents.time.manager.move_limit``)."""
 
-    def __init__(self, agent: SearchAgent, overhead: Optional[float] = None) -> None:
+    def __init__(self, agent: SearchAgent, overhead: float = MOVE_OVERHEAD) -> None:
         if not can_ponder(agent):
             raise InvalidArgumentError(f"agent {agent.spec!r} cannot ponder: its search ignores a moved deadline")
         self.agent = agent
         self.overhead = overhead
         self.thinking: Optional[Thinking] = None
 
-    def _limit(self, board: Board, clocks: Optional[GameClocks]) -> Limit:
-        if clocks is None:
-            return self.agent.limit
-        return clocks.limit(board) if self.overhead is None else clocks.limit(board, self.overhead)
+    def _limit(self, board: Board, limit: Optional[Limit]) -> Limit:
+        """The move's limit in ``board``: ``limit``'s fields the search honours, its game clocks
+        turned into the move's time; the agent's own where none is left."""
+        return move_limit(board, (limit or self.agent.limit).only(self.agent.LIMITS), self.overhead) or self.agent.limit
 
-    def search_on_clock(self, board: Board, clocks: Optional[GameClocks]) -> SearchResult:
-        limit = self._limit(board, clocks)
+    def search_on_clock(self, board: Board, limit: Optional[Limit]) -> SearchResult:
+        limit = self._limit(board, limit)
         thinking, self.thinking = self.thinking, None
         if thinking is not None and thinking.board == board:
             thinking.hit(limit)
@@ -214,12 +219,15 @@ class Ponderer:
         assert result is not None  # a SearchAgent searches
         return result
 
-    def ponder(self, board: Board, clocks: Optional[GameClocks]) -> bool:
+    def ponder(self, board: Board, limit: Optional[Limit]) -> bool:
         self.stop_pondering()
         after = expected_reply(board, self.agent.last_result)
-        if after is None or (clocks is None and self.agent.limit.time is None):
-            return False  # nothing expected, or no time for a hit to give: the move's limit is not in seconds
-        self.thinking = Thinking(self.agent, after, self._limit(after, clocks), ponder=True)
+        if after is None:
+            return False  # nothing expected
+        bound = self._limit(after, limit)
+        if bound.time is None:
+            return False  # no time for a hit to give: the move's limit is not in seconds
+        self.thinking = Thinking(self.agent, after, bound, ponder=True)
         return True
 
     def stop_pondering(self) -> None:

@@ -22,7 +22,7 @@ from amazons_env.errors import InvalidArgumentError
 from agents.protocols.botzone import BotzoneBot
 from agents.protocols.uci_engine import UCIEngine
 from agents.registry import DEFAULT_OPPONENT, make
-from agents.search.clock import frozen_heap
+from agents.time.heap import frozen_heap
 
 MAX_LINE = 1 << 16  # the longest command line read whole (a UCI command is far shorter)
 SWITCH_INTERVAL = 0.001  # seconds a thread waits for the GIL before it asks for it (Python's default: 0.005)
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
-        with frozen_heap():  # no full garbage collection at a search's deadline (agents.search.clock)
+        with frozen_heap():  # no full garbage collection at a search's deadline (agents.time.heap)
             if args.protocol == "uci":
                 movetime = 0 if args.time is None else max(1, round(args.time * 1000))
                 engine = UCIEngine(args.agent, sys.stdout, movetime_ms=movetime, allow_files=args.allow_agent_files)

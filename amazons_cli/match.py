@@ -12,6 +12,8 @@ from agents.arena import format_match, match
 from agents.arena.backends import add_backend_arguments
 from agents.arena.files import RECORD_FORMATS, check_paths, save_pages
 from agents.registry import AGENT_HOMES, DEFAULT_OPPONENT, parse_spec
+from agents.search.agent import think
+from agents.time.limit import Limit
 from agents.ui.terminal import make_player
 
 HELP = "play a match between two agents: alternating colours, score with 95% CI, Elo, resumable"
@@ -115,7 +117,7 @@ def compile_here(specs: Sequence[str], size: int, workers: Optional[int], backen
     board = Board(size)
     for spec in specs:
         if parse_spec(spec)[0] in AGENT_HOMES.keys() - {"uci"}:
-            make_player(spec, time=0.01, seed=0).select_move(board)
+            think(make_player(spec, seed=0), board, Limit(time=0.01))
 
 
 def common_options(args: argparse.Namespace) -> dict:

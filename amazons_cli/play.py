@@ -12,6 +12,7 @@ from amazons_env import Board, Color
 from amazons_env.errors import InvalidArgumentError
 
 from agents.registry import DEFAULT_OPPONENT
+from agents.time.limit import Limit
 from agents.ui.terminal import TerminalGame, make_player
 from agents.ui.window import KEY_HELP, play_window
 
@@ -82,7 +83,8 @@ def human_colour(choice: str, seed: Optional[int]) -> Color:
 def run(args: argparse.Namespace) -> int:
     board = Board(args.size)
     human = human_colour(args.color, args.seed)
-    agent = make_player(opponent_spec(args), args.time, args.seed)
+    agent = make_player(opponent_spec(args), args.seed)
+    limit = None if args.time is None else Limit(time=args.time)
     if args.gui:
-        return play_window(agent, human, board)
-    return TerminalGame(agent, human, board).run()
+        return play_window(agent, human, board, limit)
+    return TerminalGame(agent, human, board, limit=limit).run()

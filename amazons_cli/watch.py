@@ -13,6 +13,7 @@ from amazons_env.errors import InvalidArgumentError
 
 from agents.arena import opening_board
 from agents.base import Agent
+from agents.time.limit import Limit
 from agents.ui.terminal import engine_move, make_player, thinking_text
 
 from amazons_cli.play import seconds_type
@@ -42,17 +43,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def watch(white: Agent, black: Agent, board: Board, delay: float = 0.0, out: Optional[TextIO] = None) -> Board:
-    """Play ``board`` to the end between ``white`` and ``black``, printing every position."""
+def watch(
+    white: Agent,
+    black: Agent,
+    board: Board,
+    delay: float = 0.0,
+    out: Optional[TextIO] = None,
+    limit: Optional[Limit] = None,
+) -> Board:
+    """Play ``board`` to the end between ``white`` and ``black``, each move within ``limit``
+    (``None``: the agent's own), printing every position."""
     out = out or sys.stdout
     players = (white, black)
     out.write(f"{white.spec} (White) vs {black.spec} (Black) on {board.size}x{board.size}\n{board}\n")
     while not board.is_game_over():
         side = board.turn
-        out.write(f"{board.ply + 1}. {side.name.capitalize()}: {thinking_text(players[side])} ")
+        out.write(f"{board.ply + 1}. {side.name.capitalize()}: {thinking_text(players[side], limit)} ")
         out.flush()
         start = time.perf_counter()
-        move = engine_move(players[side], board)
+        move = engine_move(players[side], board, limit)
         board.push(move)
         out.write(f"{move} ({time.perf_counter() - start:.1f} s)\n{board}\n")
         out.flush()
@@ -71,10 +80,11 @@ def run(args: argparse.Namespace) -> int:
     if args.opening < 0:
         raise InvalidArgumentError(f"--opening {args.opening}: the number of random plies must be >= 0")
     board = opening_board(args.size, args.opening, (args.seed,))
-    white = make_player(args.white, args.time, args.seed)
-    black = make_player(args.black, args.time, args.seed + 1)
+    white = make_player(args.white, args.seed)
+    black = make_player(args.black, args.seed + 1)
+    limit = None if args.time is None else Limit(time=args.time)
     try:
-        board = watch(white, black, board, args.delay)
+        board = watch(white, black, board, args.delay, limit=limit)
     except KeyboardInterrupt:
         print("\ninterrupted")
         return 130

@@ -19,9 +19,9 @@ The tree (the module that defines each class in brackets, where it is not this o
           │    ├── OptionError        an agent's or evaluator's option [agents.options]
           │    │    ├── UnknownOptionError      [agents.options]
           │    │    └── EngineOptionError       an option the UCI engine does not list [agents.protocols.uci_client]
-          │    ├── LimitError         a search limit that is no valid bound [agents.search.result]
+          │    ├── LimitError         a search limit that is no valid bound [agents.time.limit]
           │    ├── GameOverError      a move asked of a search in a finished game [agents.search.agent]
-          │    ├── TimeControlError   a game clock's reading or a time control (--tc) [agents.search.clock]
+          │    ├── TimeControlError   a game clock's reading or a time control (--tc) [agents.time.manager]
           │    └── BackendError       --backend, --ray-address, --workers; Ray not installed [agents.arena.backends]
           ├── UnreadableFileError     (also an OSError) a file that cannot be read at all
           ├── InvalidFileError        a file that was read but cannot be used

@@ -26,7 +26,7 @@ one warm-up move first). PASS: ``open mean`` >= 0.95 T and ``max`` <= T + 0.05 s
 on ``max`` alone, with ``ran`` <= T + 0.05 s: on a shared machine, run again when it is quiet.
 
 **On a game clock** (``--tc MINUTES+INC``, e.g. ``--tc 1+0.1``): whole games on the arena's game
-clocks (``agents.arena.clocks.ClockedGame``: each move's limit from the time manager, the measured
+clocks (``agents.arena.games.ClockedGame``: each move's limit from the time manager, the measured
 time charged to the clock), self-play or ``--against``. Columns: ``games``, ``moves`` and their
 kinds as above, ``clock used``: the time used over the time the clocks gave (the game's seconds
 plus the increments of the moves made; the rest was left on the clock at the end), ``mean``/
@@ -48,13 +48,14 @@ from amazons_env import Board
 
 from agents import make
 from agents.arena import opening_board
-from agents.arena.clocks import ClockedGame, OutOfTime, TimeControl
+from agents.arena.games import ClockedGame, OutOfTime
 from agents.base import Agent
 from agents.game import play_out
 from agents.search.agent import SearchAgent
-from agents.search.clock import frozen_heap
 from agents.search.endgame import analyse
 from agents.search.result import SearchResult
+from agents.time.control import TimeControl
+from agents.time.heap import frozen_heap
 
 AGENTS = (
     "alphabeta",

@@ -19,7 +19,8 @@ from amazons_env.drawing.html import save_game_page
 
 from agents import make
 from agents.arena.files import result_record
-from agents.arena.matches import play_game, with_option
+from agents.arena.matches import play_game
+from agents.time.limit import Limit
 
 
 def main() -> None:
@@ -30,9 +31,9 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=0.2, help="seconds per move of agents that take a time")
     parser.add_argument("--out", default="game.html", help="the page to write (default game.html)")
     args = parser.parse_args()
-    # time= only for the agents that take one, as the arena's --time
-    white, black = (make(with_option(spec, "time", args.time)) for spec in (args.white, args.black))
-    result = play_game(white, black, Board(args.size))
+    # every move's limit, as the arena's --time: agents that search within a time take it
+    white, black = make(args.white), make(args.black)
+    result = play_game(white, black, Board(args.size), limit=Limit(time=args.time))
     save_game_page(result_record(asdict(result)), args.out)
     winner = ("White", "Black")[result.winner]
     print(f"{args.out}: {result.white} vs {result.black}, {result.plies} plies, {winner} won")

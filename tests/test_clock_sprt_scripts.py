@@ -67,7 +67,7 @@ def test_moves_are_counted_by_how_their_search_stopped():
 
 
 def test_games_on_a_clock_report_the_time_used_and_no_loss_on_time():
-    from agents.arena.clocks import TimeControl
+    from agents.time.control import TimeControl
 
     result = clock.play_on_clock("alphabeta:depth=1", 6, 2, seed=1, tc=TimeControl(30.0, 0.1), against="random")
     assert result["lost_on_time"] == 0 and len(result["seconds"]) == len(result["kinds"]) > 0

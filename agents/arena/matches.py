@@ -34,7 +34,6 @@ games, and a run started on one backend can be completed on the other.
 
 from __future__ import annotations
 
-import math
 import os
 import warnings
 import zlib
@@ -48,13 +47,14 @@ from amazons_env.errors import InvalidArgumentError, describe
 
 from agents.arena import statistics
 from agents.arena.backends import check_backend, run_tasks
-from agents.arena.clocks import TimeControl
 from agents.arena.files import check_paths, load_results, save_record, save_results
 from agents.arena.games import GameResult, opening_board, play_game
 from agents.arena.statistics import pair_key, summarize
 from agents.base import Agent
 from agents.options import OptionError
 from agents.registry import AGENTS, format_spec, make, parse_spec
+from agents.time.control import TimeControl
+from agents.time.limit import Limit
 
 __all__ = [
     "GameResult",
@@ -89,8 +89,9 @@ def __getattr__(name: str) -> Any:
 
 def with_option(spec: str, key: str, value: Any) -> str:
     """``spec`` with ``key=value`` added, unless it already sets ``key`` or the agent takes no
-    such option (e.g. ``--time`` for ``random``). Checked against the agent's options (an
-    ``OptionError`` if the agent refuses the value); nothing is built."""
+    such option (e.g. ``threads`` for ``random``). Checked against the agent's options (an
+    ``OptionError`` if the agent refuses the value); nothing is built. A move's time is no option
+    to add: the arena passes it as the move's ``Limit``."""
     name, options = parse_spec(spec)
     if key in options or key not in AGENTS.schema(name).options:
         return spec
@@ -102,19 +103,14 @@ def with_option(spec: str, key: str, value: Any) -> str:
     )
 
 
-def _with_time(specs: Sequence[str], time: Optional[float], tc: Optional[str] = None) -> list[str]:
-    """``specs`` with ``time=`` added where an agent takes one (``with_option``); ``time`` itself
-    must be a finite number of seconds > 0, whichever agents take it, and not given with a game
-    clock ``tc`` (which sets every move's time)."""
+def _move_limit(time: Optional[float], tc: Optional[str] = None) -> Optional[Limit]:
+    """The limit of every move for ``time`` seconds per move (``None``: each agent's own), not given
+    with a game clock ``tc`` (which sets every move's time); errors name the input."""
     if time is not None and tc is not None:
         raise OptionError(
             f"time={describe(time)} and tc={describe(tc)}: give seconds per move or a game clock, not both"
         )
-    if time is None:
-        return list(specs)
-    if isinstance(time, bool) or not isinstance(time, (int, float)) or not math.isfinite(time) or time <= 0:
-        raise OptionError(f"time={describe(time)}: seconds per move must be a finite number > 0")
-    return [with_option(spec, "time", time) for spec in specs]
+    return None if time is None else Limit(time=time)
 
 
 _AGENTS: dict[tuple[str, int], Agent] = {}
@@ -129,8 +125,8 @@ def _agent(spec: str, slot: int = 0) -> Agent:
     return _AGENTS[spec, slot]
 
 
-def _play_task(task: tuple[str, str, int, int, int, int, str, Optional[str], bool]) -> dict[str, Any]:
-    white_spec, black_spec, size, opening, seed, index, pair, tc, ponder = task
+def _play_task(task: tuple[str, str, int, int, int, int, str, Optional[str], bool, Optional[float]]) -> dict[str, Any]:
+    white_spec, black_spec, size, opening, seed, index, pair, tc, ponder, time = task
     pair_number = index // 2
     board = opening_board(size, opening, (seed, hash_pair(pair), pair_number))
     players = []
@@ -140,7 +136,8 @@ def _play_task(task: tuple[str, str, int, int, int, int, str, Optional[str], boo
         agent.reset()
         players.append(agent)
     clock = None if tc is None else TimeControl.parse(tc)
-    result = asdict(play_game(players[0], players[1], board, opening, index, pair, clock, ponder))
+    limit = None if time is None else Limit(time=time)
+    result = asdict(play_game(players[0], players[1], board, opening, index, pair, clock, ponder, limit))
     result["white"], result["black"] = white_spec, black_spec  # as the pairing names them, not normalised
     return result
 
@@ -167,16 +164,20 @@ def run_games(
     address: Optional[str] = None,
     tc: Optional[str] = None,
     ponder: bool = False,
+    limit: Optional[Limit] = None,
 ) -> list[dict[str, Any]]:
     """Play ``games`` games for every pair (colours alternating), resuming from ``json_path``;
     returns the first ``games`` games of every pair. ``summary(results)`` builds the JSON's
     statistics (rewritten after every game). The file keeps every game it holds: a rerun with a
     smaller ``games`` reports fewer and deletes none. ``tc``: a time control (``"1+0.1"``,
     ``TimeControl.parse``) for game clocks; ``ponder``: players that can think on the opponent's
-    time do (``agents.arena.clocks``); both are recorded in the results' config."""
+    time do (``agents.arena.games``); both are recorded in the results' config. ``limit``: every
+    move's (``Limit(time=...)``, as ``match``'s ``time`` gives it; ``None``: each agent's own)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise OptionError(f"games={games!r}: must be a whole number >= 1")
     clock = _time_control(tc, ponder)
+    if limit is not None and set(limit.bounds()) != {"time"}:
+        raise OptionError(f"limit={limit!r}: the arena gives every move a time only (Limit(time=...))")
     for spec in {s for pair in pairs for s in pair}:
         AGENTS.validate(spec)  # a bad spec fails now, not in a worker after the first game
     check_paths(json_path, records_dir, records_format)
@@ -200,7 +201,10 @@ def run_games(
         for index in range(games):
             if (key, index) not in done:
                 white, black = (a, b) if index % 2 == 0 else (b, a)
-                tasks.append((white, black, size, opening, seed, index, key, str(clock) if clock else None, ponder))
+                tc_text = str(clock) if clock else None
+                tasks.append(
+                    (white, black, size, opening, seed, index, key, tc_text, ponder, limit.time if limit else None)
+                )
 
     def finish(result: dict[str, Any]) -> None:
         stored.append(result)
@@ -268,10 +272,11 @@ def match(
     ponder: bool = False,
 ) -> dict[str, Any]:
     """``games`` games of ``a`` against ``b``; the summary (``summarize``) plus the game results.
-    ``time``: seconds per move for each agent that takes a time and does not set one; ``tc``
-    instead: game clocks (``"MINUTES+INC"``), ``ponder``: think on the opponent's time
-    (``run_games``); ``backend``, ``address``: where the games run (``agents.arena.backends``)."""
-    a, b = _with_time((a, b), time, tc)
+    ``time``: seconds per move, every move's ``Limit(time=...)`` in place of its agent's own limit
+    (an agent that searches without a time, or does not search, keeps its own); ``tc`` instead:
+    game clocks (``"MINUTES+INC"``), ``ponder``: think on the opponent's time (``run_games``);
+    ``backend``, ``address``: where the games run (``agents.arena.backends``)."""
+    limit = _move_limit(time, tc)
     results = run_games(
         [(a, b)],
         games,
@@ -289,6 +294,7 @@ def match(
         address,
         tc,
         ponder,
+        limit,
     )
     return {**summarize(results, a, b), "results": results}
 
@@ -313,7 +319,7 @@ def tournament(
     """A round robin: ``games`` games for every pair of ``specs`` (the options as ``match``'s).
     Returns ``standings`` (total score per agent, best first), ``matches`` (one ``summarize`` per
     pair) and the results."""
-    specs = _with_time(specs, time, tc)
+    limit = _move_limit(time, tc)
     if len(set(specs)) != len(specs) or len(specs) < 2:
         raise InvalidArgumentError(f"a tournament needs at least two different agents, got {list(specs)}")
     pairs = list(combinations(specs, 2))
@@ -349,5 +355,6 @@ def tournament(
         address,
         tc,
         ponder,
+        limit,
     )
     return {**build(results), "results": results}

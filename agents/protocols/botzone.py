@@ -47,8 +47,8 @@ from amazons_env.errors import InvalidMoveError
 
 from agents.base import Agent
 from agents.pondering import Thinking
-from agents.search.clock import freeze_survivors
-from agents.search.result import Limit
+from agents.time.heap import freeze_survivors
+from agents.time.limit import Limit
 
 __all__ = ["BotzoneBot", "botzone_to_move", "move_to_botzone", "NO_MOVE", "KEEP_RUNNING", "GRACE", "STOP_WAIT"]
 

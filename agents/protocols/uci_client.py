@@ -15,8 +15,8 @@ A move's own ``Limit`` passed to ``search`` (``time``, ``depth``, ``nodes``) rep
 and ``depth`` for that move: ``go movetime``, ``go depth``, ``go nodes``.
 
 **Game clocks and pondering** (``agents.pondering.ClockedPlayer``, what the arena's ``--tc`` and
-``--ponder`` use): ``search_on_clock(board, clocks)`` sends both sides' clocks (``go wtime ..
-btime .. winc .. binc ..``) and lets the engine manage its own time; ``ponder(board, clocks)``,
+``--ponder`` use): ``search_on_clock(board, limit)`` sends a limit's game clocks (``go wtime ..
+btime .. winc .. binc ..``) and lets the engine manage its own time; ``ponder(board, limit)``,
 after the engine's move, sends the position after the reply it named (``bestmove X ponder Y``)
 and ``go ponder``; the next ``search_on_clock`` (or ``search``) then sends ``ponderhit`` if the
 opponent played that reply, else ``stop`` (the engine's answer is read and dropped) and the new
@@ -75,9 +75,10 @@ from agents.protocols.engine_process import exit_note, start, terminate
 from agents.protocols.uci_engine import fen
 from agents.protocols.uci_go import info_fields
 from agents.registry import register
-from agents.search.agent import Deadline, SearchAgent
-from agents.search.clock import GameClocks
-from agents.search.result import Limit, SearchResult
+from agents.search.agent import SearchAgent
+from agents.search.result import SearchResult
+from agents.time.deadline import Deadline
+from agents.time.limit import Limit
 
 __all__ = ["UCIAgent", "EngineError", "EngineOptionError"]
 
@@ -163,7 +164,7 @@ class UCIAgent(SearchAgent):
         self._stderr: collections.deque[str] = collections.deque(maxlen=10)
         self._finalizer: Optional[weakref.finalize] = None
         self._listed: dict[str, str] = {}  # the engine's options: key (``_option_key``) -> its name
-        self._clocks: Optional[GameClocks] = None  # the game clocks of the move being searched
+        self._clocks: Optional[Limit] = None  # the limit with game clocks of the move being searched
         self._pondering: Optional[Board] = None  # the position of a running `go ponder`
         self._ponder_set = False  # whether this engine process was told `Ponder` is true
 
@@ -272,18 +273,22 @@ class UCIAgent(SearchAgent):
             self._send("ucinewgame")
             self._ready()
 
-    def search_on_clock(self, board: Board, clocks: Optional[GameClocks]) -> SearchResult:
-        """The engine's move in ``board`` with both sides' ``clocks`` sent to it (``go wtime ..``;
-        ``None``: the agent's own limit), ending or hitting a ponder search (module docstring)."""
-        self._clocks = clocks
+    def search_on_clock(self, board: Board, limit: Optional[Limit]) -> SearchResult:
+        """The engine's move in ``board`` with ``limit``'s game clocks sent to it (``go wtime ..``),
+        or within ``limit`` without clocks (``None``: the agent's own limit), ending or hitting a
+        ponder search (module docstring)."""
+        if limit is None or not limit.clocked:
+            return self.search(board, None if limit is None else limit.only(self.LIMITS) or None)
+        self._clocks = limit
         try:
             return self.search(board)
         finally:
             self._clocks = None
 
-    def ponder(self, board: Board, clocks: Optional[GameClocks]) -> bool:
+    def ponder(self, board: Board, limit: Optional[Limit]) -> bool:
         """After the engine's own move (``board`` is the position after it): ``go ponder`` in the
-        position after the reply it named, with ``clocks`` (or its own limit); whether it ponders."""
+        position after the reply it named, with ``limit``'s clocks (or its own limit); whether it
+        ponders."""
         self.stop_pondering()
         after = expected_reply(board, self.last_result)
         if after is None or self._proc is None or self._proc.poll() is not None:
@@ -292,6 +297,7 @@ class UCIAgent(SearchAgent):
             self._send(f"setoption name {self._listed['ponder']} value true")
             self._ponder_set = True
         self._send(self._position(after))
+        clocks = limit if limit is not None and limit.clocked else None
         self._send("go ponder " + " ".join(self._bounds(self.limit, clocks)))
         self._pondering = after
         return True
@@ -303,14 +309,17 @@ class UCIAgent(SearchAgent):
             self._send("stop")
             self._bestmove(pondered, _time.perf_counter() + self.grace, "stop")
 
-    def _bounds(self, limit: Limit, clocks: Optional[GameClocks]) -> list[str]:
-        """The words of a ``go`` command: the clocks (ms), or ``limit``'s depth, nodes and movetime."""
+    def _bounds(self, limit: Limit, clocks: Optional[Limit]) -> list[str]:
+        """The words of a ``go`` command: the game clocks of ``clocks`` (ms), or ``limit``'s depth,
+        nodes and movetime."""
         if clocks is not None:
+            readings = (clocks.white_clock, clocks.black_clock, clocks.white_inc, clocks.black_inc)
             words = [
                 f"{name} {max(1, round(seconds * 1000))}"
-                for name, seconds in zip(("wtime", "btime", "winc", "binc"), clocks.left + clocks.increment)
+                for name, seconds in zip(("wtime", "btime", "winc", "binc"), readings)
+                if seconds is not None
             ]
-            return words + ([f"movestogo {clocks.moves_to_go}"] if clocks.moves_to_go else [])
+            return words + ([f"movestogo {clocks.remaining_moves}"] if clocks.remaining_moves else [])
         return (
             ([f"depth {limit.depth}"] if limit.depth is not None else [])
             + ([f"nodes {limit.nodes}"] if limit.nodes is not None else [])
@@ -330,7 +339,8 @@ class UCIAgent(SearchAgent):
             self._start()
         clocks = self._clocks
         # the engine may think its limit's time, or under a game clock all that is on its clock
-        seconds = (limit.time or 0.0) if clocks is None else clocks.left[int(board.turn)]
+        left = None if clocks is None else (clocks.white_clock, clocks.black_clock)[int(board.turn)]
+        seconds = (limit.time or 0.0) if left is None else left
         pondered, self._pondering = self._pondering, None
         if pondered is not None and pondered == board:
             self._send("ponderhit")  # it has been thinking on this very position

@@ -79,8 +79,8 @@ from agents.pondering import Thinking, can_ponder, expected_reply
 from agents.protocols.uci_go import go_limit, parse_go
 from agents.protocols.uci_options import SPINS, VARIANT, option_lines, parse_setoption, spin_value, wire_spec
 from agents.registry import AGENTS, DEFAULT_OPPONENT, make
-from agents.search.clock import freeze_survivors
 from agents.search.result import SearchResult
+from agents.time.heap import freeze_survivors
 
 __all__ = ["UCIEngine", "fen", "FEN_10", "STOP_WAIT"]
 

@@ -6,7 +6,7 @@ the ``info`` lines an external engine answers a ``go`` with (``agents.protocols.
 ``go`` passes its limits to the agent as a ``Limit`` (a search keeps the fields it honours:
 ``nodes`` only an external engine, ``depth`` the alpha-beta searches). A game clock (``wtime``/
 ``btime``, ``winc``/``binc``, ``movestogo``) is turned into the move's ``time`` and ``time_max`` by
-the searches' time manager (``agents.search.clock.allot``, the one the arena uses for ``--tc``).
+the time manager (``agents.time.manager.move_limit``, the one the arena uses for ``--tc``).
 
 **Numbers from the GUI** are held to what a move can use: a time (``movetime``, ``wtime``,
 ``btime``, ``winc``, ``binc``) above ``MAX_MS`` (a year), a ``depth`` above ``MAX_DEPTH``, a
@@ -25,8 +25,8 @@ from typing import Any, Optional
 from amazons_env import Board
 from amazons_env.errors import InvalidArgumentError
 
-from agents.search.clock import GameClocks
-from agents.search.result import Limit
+from agents.time.limit import Limit
+from agents.time.manager import move_limit
 
 __all__ = ["parse_go", "go_limit", "info_fields", "MAX_MS", "MAX_DEPTH", "MAX_NODES", "MAX_MOVES_TO_GO"]
 
@@ -93,7 +93,7 @@ def go_limit(limits: dict[str, int], board: Board, movetime_ms: int = 0, overhea
     """The ``Limit`` of a ``go`` command's ``limits`` (``parse_go``) in ``board``, or ``None`` for
     the agent's own: ``depth`` (a fixed-depth search: no time with it); else ``movetime`` less
     ``overhead_ms`` (at least 10 ms); else the side to move's clock, allotted by the time manager
-    (``GameClocks.limit``: ``time`` and ``time_max``, with ``overhead_ms`` kept back from each
+    (``move_limit``: ``time`` and ``time_max``, with ``overhead_ms`` kept back from each
     move; a clock below zero reads 0, the other side's clock 0 if it is not sent); else the
     ``MoveTime`` option's ``movetime_ms`` unless ``go infinite``; ``nodes`` with any of them. A
     search is held to the fields it honours (``agents.search.agent.think``).
@@ -113,12 +113,14 @@ def go_limit(limits: dict[str, int], board: Board, movetime_ms: int = 0, overhea
     elif "movetime" in limits:
         limit = Limit(time=max(limits["movetime"] - overhead_ms, _LEAST_MS) / 1000)
     elif own in limits:
-        clocks = GameClocks(
-            (max(limits.get("wtime", 0), 0) / 1000, max(limits.get("btime", 0), 0) / 1000),
-            (limits.get("winc", 0) / 1000, limits.get("binc", 0) / 1000),
-            limits.get("movestogo") or None,
+        clocks = Limit(
+            white_clock=max(limits.get("wtime", 0), 0) / 1000,
+            black_clock=max(limits.get("btime", 0), 0) / 1000,
+            white_inc=limits.get("winc", 0) / 1000,
+            black_inc=limits.get("binc", 0) / 1000,
+            remaining_moves=limits.get("movestogo") or None,
         )
-        limit = clocks.limit(board, overhead_ms / 1000)
+        limit = move_limit(board, clocks, overhead_ms / 1000)
     elif movetime_ms > 0 and "infinite" not in limits:
         limit = Limit(time=max(movetime_ms - overhead_ms, _LEAST_MS) / 1000)
     else:

@@ -2,8 +2,9 @@
 
 It owns what the searches used to repeat: the refusal to search a finished game
 (``GameOverError``), the limit of a move (the agent's own default, built from its options, or a
-``Limit`` passed to ``search``), the clock (``agents.search.clock.Clock``: when a timed search must
-stop, learnt from how late it came back), the filling-phase shortcut (a separated position is
+``Limit`` passed to ``search``, its game clocks turned into the move's time by the time manager:
+``agents.time.manager.move_limit``), the margin (``agents.time.margin.Margin``: when a timed search
+must stop, learnt from how late it came back), the filling-phase shortcut (a separated position is
 played by ``endgame.filling_move`` without searching, for searches built with an ``endgame``
 budget), ``last_result``, and ``select_move``. A search implements one method,
 ``_search(board, limit, deadline) -> SearchResult``, and declares the ``Limit`` fields it honours
@@ -51,123 +52,28 @@ a ``SearchAgent``, ``select_move`` for any other agent.
 
 from __future__ import annotations
 
-import math
 import time
 from abc import abstractmethod
 from dataclasses import replace
-from numbers import Real
-from typing import Callable, ClassVar, Optional
-
-import numpy as np
+from typing import ClassVar, Optional
 
 from amazons_env import Board, Move
-from amazons_env.errors import InvalidArgumentError, describe
+from amazons_env.errors import InvalidArgumentError
 
 from agents.base import Agent
 from agents.search import endgame
-from agents.search.clock import NEVER, Clock, as_ns
-from agents.search.result import Limit, LimitError, SearchResult
+from agents.search.result import SearchResult
+from agents.time.deadline import Deadline
+from agents.time.limit import CLOCK_FIELDS, Limit, LimitError
+from agents.time.manager import move_limit
+from agents.time.margin import Margin
 
-__all__ = ["SearchAgent", "Deadline", "GameOverError", "think", "DEADLINE_STOP", "DEADLINE_LAST"]
-
-#: the slots of ``Deadline.ns``: where a sure search stops, and the latest it may go on to
-DEADLINE_STOP, DEADLINE_LAST = 0, 1
+__all__ = ["SearchAgent", "GameOverError", "think"]
 
 
 class GameOverError(InvalidArgumentError):
     """A search was asked for a move in a finished game (the side to move has none); the message
     names the agent and the position."""
-
-
-class Deadline:
-    """One search's time, in ``time.perf_counter()`` seconds: it started at ``start``, stops at
-    ``stop`` where it is sure of its move, and at ``last`` at the latest (a search that honours
-    ``Limit.time_max`` goes on past ``stop`` while it is unsure; ``last`` defaults to ``stop``;
-    ``inf``: no time limit).
-
-    Another thread may ``move`` the deadline while the search runs (a ponder search started with
-    ``stop=inf`` gets its time when the opponent plays the expected move): ``ns`` holds
-    ``(stop, last)`` in ``perf_counter_ns`` units (``clock.as_ns``), the array that a numba
-    search reads at each clock check, so a moved deadline takes effect within one check.
-
-    A search whose first iteration runs unbounded, so that there is a move to play, calls
-    ``hold()`` when the deadline comes into force: time spent before it (a slow first iteration,
-    a net loading) is not lateness for the clock to learn (``Clock.returned``).
-
-    ``halt()`` is the caller's "move now" (the engine protocol's ``stop``): the deadline moves to
-    now and ``halted`` is set, so that even an iteration that otherwise runs unbounded ends at
-    its next clock check and the search plays the best move it has. A search that copies the
-    deadline into arrays of its own (alpha-beta's ``stats``) registers a ``watch`` callback,
-    called after every move of the deadline. ``clock`` is the agent's clock that set the
-    deadline (``SearchAgent.timed``), which learns from how late the search came back; ``None``
-    for a caller's own deadline (a ponder search's).
-
-    >>> deadline = Deadline(10.0)
-    >>> deadline.stop, deadline.passed(), int(deadline.ns[DEADLINE_STOP]) == NEVER
-    (inf, False, True)
-    >>> deadline.move(11.5, 12.0)
-    >>> deadline.stop, deadline.last, int(deadline.ns[DEADLINE_LAST])
-    (11.5, 12.0, 12000000000)
-    >>> deadline.move(11.0, 10.5)
-    Traceback (most recent call last):
-    ...
-    amazons_env.errors.InvalidArgumentError: Deadline last=10.5: must be a number >= stop (11.0)
-    >>> seen = []
-    >>> deadline.watch(lambda: seen.append(deadline.halted))
-    >>> deadline.halt()
-    >>> seen, deadline.passed()
-    ([True], True)
-    """
-
-    def __init__(
-        self, start: float, stop: float = math.inf, last: Optional[float] = None, clock: Optional[Clock] = None
-    ) -> None:
-        self.start = start
-        self.held_from = -math.inf
-        self.ns = np.full(2, NEVER, dtype=np.int64)
-        self.stop = self.last = math.inf
-        self.halted = False
-        self.clock = clock
-        self._watchers: list[Callable[[], None]] = []
-        self.move(stop, last)
-
-    def move(self, stop: float, last: Optional[float] = None) -> None:
-        """Stop at ``stop`` (``perf_counter`` seconds, ``inf``: no time limit) and at ``last`` at
-        the latest (default: ``stop``); safe to call from another thread while a search runs.
-        ``InvalidArgumentError`` naming the value for a NaN or non-number, or ``last < stop``
-        (the deadline is then left as it was)."""
-        for name, value in (("stop", stop), ("last", last)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, Real) or math.isnan(value)):
-                raise InvalidArgumentError(f"Deadline {name}={describe(value)}: must be a number (inf: no limit)")
-        last = stop if last is None else last
-        if last < stop:
-            raise InvalidArgumentError(f"Deadline last={describe(last)}: must be a number >= stop ({stop})")
-        self.stop, self.last = float(stop), float(last)
-        self.ns[DEADLINE_LAST] = as_ns(self.last)
-        self.ns[DEADLINE_STOP] = as_ns(self.stop)
-        for watcher in self._watchers:
-            watcher()
-
-    def halt(self) -> None:
-        """Move now, whatever the search is doing (class docstring); safe from another thread."""
-        self.halted = True  # before the move: a watcher, or a search reading it, sees both
-        now = time.perf_counter()
-        self.move(min(now, self.stop), min(now, self.last))
-
-    def watch(self, callback: Callable[[], None]) -> None:
-        """Call ``callback()`` after each later ``move`` (and ``halt``), on the moving thread."""
-        self._watchers.append(callback)
-
-    def hold(self) -> None:
-        """The deadline holds from now on."""
-        self.held_from = time.perf_counter()
-
-    def passed(self) -> bool:
-        """Whether the time is up (``stop`` has come)."""
-        return time.perf_counter() >= self.stop
-
-    def __repr__(self) -> str:
-        return f"Deadline(start={self.start!r}, stop={self.stop!r}, last={self.last!r})"
 
 
 class SearchAgent(Agent):
@@ -189,17 +95,17 @@ class SearchAgent(Agent):
         super().__init__(seed)
         self.limit = self.accepted(limit)
         self.endgame = int(endgame)
-        self.clock = Clock()
+        self.margin = Margin()
         self.last_result: Optional[SearchResult] = None
 
     def accepted(self, limit: Limit) -> Limit:
         """``limit`` if this search can honour it: a ``Limit`` that sets at least one field, and
-        only fields in ``LIMITS`` (``time_max`` goes with ``time``); else ``LimitError`` naming
-        what it cannot honour."""
+        only fields in ``LIMITS`` (``time_max`` and the game clocks go with ``time``); else
+        ``LimitError`` naming what it cannot honour."""
         if not isinstance(limit, Limit):
             raise LimitError(f"{self.spec}: limit must be a Limit, got {type(limit).__name__}")
         for name in limit.bounds():
-            if name not in self.LIMITS and not (name == "time_max" and "time" in self.LIMITS):
+            if name not in self.LIMITS and not (name in ("time_max", *CLOCK_FIELDS) and "time" in self.LIMITS):
                 raise LimitError(
                     f"{self.spec}: cannot honour Limit {name}={getattr(limit, name)!r} "
                     f"(it honours {', '.join(self.LIMITS)})"
@@ -218,17 +124,19 @@ class SearchAgent(Agent):
         self, board: Board, limit: Optional[Limit] = None, *, deadline: Optional[Deadline] = None
     ) -> SearchResult:
         """Search ``board`` for its side to move within ``limit`` (default: the agent's own) and
-        keep the result in ``last_result``. The board is left unchanged.
+        keep the result in ``last_result``. The board is left unchanged. A limit with game clocks
+        gets its ``time`` from the side to move's clock (``agents.time.manager.move_limit``); one
+        left with no bound (only the other side's clock) is the agent's own.
 
         ``deadline``: a caller's own deadline (a ponder search's, which the caller ``move``s
         when the opponent plays; one from ``timed``, which the caller may ``halt``), used as
         given: ``limit``'s ``time`` and ``time_max`` are then the caller's business (its other
-        fields still bound the search), and the clock learns only from a deadline it set
+        fields still bound the search), and the margin learns only from a deadline it set
         (``timed``). Only a search with ``PONDERS`` notices a deadline moved while it runs;
         ``halt`` ends those and alpha-beta's kernel search."""
         if board.is_game_over():
             raise GameOverError(f"{self.spec}: no move to search in a finished game: {board.text()!r}")
-        limit = self.limit if limit is None else self.accepted(limit)
+        limit = move_limit(board, self.limit if limit is None else self.accepted(limit)) or self.limit
         if deadline is not None and not isinstance(deadline, Deadline):
             raise InvalidArgumentError(f"{self.spec}: deadline must be a Deadline, got {type(deadline).__name__}")
         if deadline is None:
@@ -241,35 +149,38 @@ class SearchAgent(Agent):
             result = SearchResult(filling[0], filling[1] * self.WIN_VALUE, stats=stats)
         else:
             result = self._search(board, limit, deadline)
-            if deadline.clock is self.clock and limit.time is not None:  # after the work: lateness covers it
+            if deadline.margin is self.margin and limit.time is not None:  # after the work: lateness covers it
                 went_on = result.stats.get("stopped") == "time_max"
-                self.clock.returned(deadline.last if went_on else deadline.stop, deadline.held_from)
+                self.margin.returned(deadline.last if went_on else deadline.stop, deadline.held_from)
         self.last_result = replace(result, seconds=time.perf_counter() - deadline.start)
         return self.last_result
 
     def timed(self, limit: Limit, start: Optional[float] = None) -> Deadline:
         """The deadline of a move within ``limit`` started at ``start`` (default: now), as
-        ``search`` sets it when given none: the clock's stop for ``time`` and ``time_max`` (no
+        ``search`` sets it when given none: the margin's stop for ``time`` and ``time_max`` (no
         stop without a time), learning from how late the search returns. A caller that may
         want the move early (the engine protocol's ``stop``) makes it, passes it to ``search``
-        and ``halt``s it.
+        and ``halt``s it; a limit with game clocks is the side to move's first
+        (``agents.time.manager.move_limit``).
 
         >>> from agents import make
         >>> agent = make("alphabeta:time=1")
         >>> deadline = agent.timed(Limit(time=1.0), start=100.0)
-        >>> round(deadline.stop, 3), deadline.clock is agent.clock, agent.timed(Limit(depth=2)).stop
+        >>> round(deadline.stop, 3), deadline.margin is agent.margin, agent.timed(Limit(depth=2)).stop
         (100.99, True, inf)
         """
+        if limit.clocked:
+            raise LimitError(f"{self.spec}: {limit!r} holds game clocks: give the move's (move_limit)")
         start = time.perf_counter() if start is None else start
         if limit.time is None:
             return Deadline(start)
         most = limit.time if limit.time_max is None else limit.time_max
-        return Deadline(start, self._stop(start, limit.time), self._stop(start, most), clock=self.clock)
+        return Deadline(start, self._stop(start, limit.time), self._stop(start, most), margin=self.margin)
 
     def _stop(self, start: float, seconds: float) -> float:
-        """When a search started at ``start`` with ``seconds`` to think must stop: the clock's
+        """When a search started at ``start`` with ``seconds`` to think must stop: the margin's
         deadline, which keeps back what returning the move takes."""
-        return self.clock.stop(start, seconds)
+        return self.margin.stop(start, seconds)
 
     @abstractmethod
     def _search(self, board: Board, limit: Limit, deadline: Deadline) -> SearchResult:
@@ -291,6 +202,8 @@ def think(agent: Agent, board: Board, limit: Optional[Limit] = None) -> tuple[Mo
     >>> result.depth, result.move == move
     (1, True)
     >>> think(make("random:seed=1"), Board(6))[1] is None
+    True
+    >>> think(make("alphabeta"), Board(6), Limit(white_clock=0.5, black_clock=0.5))[1].seconds < 0.5
     True
     """
     if isinstance(agent, SearchAgent):

@@ -73,10 +73,10 @@ from agents.options import OptionError, opt
 from agents.registry import register
 from agents.resources import check_threads
 from agents.search import uct_tree as T
-from agents.search.agent import Deadline
 from agents.search.uct import UCT, kids, visit_policy
 from agents.search.uct_tree import Visited
 from agents.search.uct_tree.lines import Position, actions, game_line
+from agents.time.deadline import Deadline
 
 __all__ = ["UCTNet", "visit_policy", "kids"]
 

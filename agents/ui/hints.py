@@ -52,8 +52,8 @@ from amazons_env.errors import InvalidArgumentError, describe
 from agents.base import Agent
 from agents.registry import make
 from agents.search.agent import GameOverError, SearchAgent, think
-from agents.search.result import Limit
 from agents.search.uct import UCT, visit_policy
+from agents.time.limit import Limit
 
 __all__ = ["Hint", "hint", "hint_line", "eval_table"]
 

@@ -41,6 +41,7 @@ from amazons_env.errors import InvalidArgumentError, describe
 from agents.background import Job
 from agents.base import Agent
 from agents.search.agent import SearchAgent
+from agents.time.limit import Limit
 from agents.ui.hints import Hint, hint, hint_line
 from agents.ui.terminal import (
     arrow_targets,
@@ -72,18 +73,27 @@ def save_name(folder: Path, now: Optional[time.struct_time] = None) -> Path:
     return path
 
 
-def _engine_reply(agent: Agent, board: Board) -> EngineReply:
-    """What the engine's thread computes: its move on ``board`` and, for a search, its value."""
-    move = engine_move(agent, board)
+def _engine_reply(agent: Agent, board: Board, limit: Optional[Limit]) -> EngineReply:
+    """What the engine's thread computes: its move on ``board`` within ``limit`` and, for a search,
+    its value."""
+    move = engine_move(agent, board, limit)
     result = agent.last_result if isinstance(agent, SearchAgent) else None
     return move, None if result is None else result.value
 
 
 class WindowGame:
     """A game between the human (``human``) and ``agent`` from ``board`` (module docstring);
-    ``save`` writes into ``folder`` (default: the current directory)."""
+    ``save`` writes into ``folder`` (default: the current directory); the agent's moves within
+    ``limit`` (``None``: its own)."""
 
-    def __init__(self, agent: Agent, human: Color, board: Board, folder: Union[str, "os.PathLike[str]"] = ".") -> None:
+    def __init__(
+        self,
+        agent: Agent,
+        human: Color,
+        board: Board,
+        folder: Union[str, "os.PathLike[str]"] = ".",
+        limit: Optional[Limit] = None,
+    ) -> None:
         if not isinstance(agent, Agent):
             raise InvalidArgumentError(f"the window's opponent must be an Agent, got {describe(agent)}")
         if not isinstance(human, Color) and human not in (0, 1):
@@ -93,6 +103,7 @@ class WindowGame:
         if not isinstance(folder, (str, os.PathLike)):
             raise InvalidArgumentError(f"folder={describe(folder)}: must be the path of a folder to save games in")
         self.agent, self.human, self.board = agent, Color(human), board
+        self.limit = limit
         self.folder = Path(folder)
         self.start = board.copy()  # what "new game" goes back to
         self.picked: Optional[int] = None
@@ -146,7 +157,7 @@ class WindowGame:
             )
             text = f"Game over after {board.ply} moves: {why}. {self.side(winner)} wins. (u: undo, n: new game)"
         elif board.turn != self.human:
-            text = f"{self.side(board.turn)} to move: {thinking_text(self.agent)}"
+            text = f"{self.side(board.turn)} to move: {thinking_text(self.agent, self.limit)}"
         elif self.busy and self.job_kind == "hint" and self.job_position == self.position:
             text = f"{self.side(board.turn)} to move: hint: {thinking_text(self.agent)}"
         else:
@@ -296,7 +307,7 @@ class WindowGame:
             self.agent.reset()
             self.reset_agent = False
         if self.job is None and not self.over and self.board.turn != self.human:
-            self.start_job("engine", lambda board: _engine_reply(self.agent, board))
+            self.start_job("engine", lambda board: _engine_reply(self.agent, board, self.limit))
             changed = True
         return changed
 

@@ -35,10 +35,10 @@ from amazons_env.core import ARROW, BLACK_QUEEN, EMPTY, WHITE_QUEEN
 from amazons_env.drawing.render import ansi
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError
 
-from agents.arena import with_option
 from agents.base import Agent
 from agents.registry import make
-from agents.search.agent import SearchAgent
+from agents.search.agent import SearchAgent, think
+from agents.time.limit import Limit
 from agents.ui.hints import eval_table, hint, hint_line
 
 __all__ = [
@@ -126,10 +126,10 @@ def why_illegal(board: Board, move: Move) -> str:
     return f"from {to} the arrow cannot reach {square_name(move.arrow, n)}: the path is blocked or not on a queen line"
 
 
-def make_player(spec: str, time: Optional[float] = None, seed: Optional[int] = None) -> Agent:
-    """The agent of ``spec``, thinking ``time`` seconds per move if it takes a time (as
-    ``amazons match --time``), seeded with ``seed`` and reset for a new game."""
-    agent = make(spec if time is None else with_option(spec, "time", time))
+def make_player(spec: str, seed: Optional[int] = None) -> Agent:
+    """The agent of ``spec``, seeded with ``seed`` and reset for a new game (a move's time is the
+    ``limit`` its game passes: ``engine_move``)."""
+    agent = make(spec)
     if seed is not None:
         agent.seed(seed)
     agent.reset()
@@ -141,10 +141,10 @@ def short_name(agent: Agent) -> str:
     return agent.spec.partition(":")[0]
 
 
-def engine_move(agent: Agent, board: Board) -> Move:
-    """The agent's move on ``board``, checked legal (an agent bug is a ``ValueError``, not a
-    corrupted game)."""
-    move = agent.select_move(board)
+def engine_move(agent: Agent, board: Board, limit: Optional[Limit] = None) -> Move:
+    """The agent's move on ``board`` within ``limit`` (``None``: its own; ``think``), checked legal
+    (an agent bug is a ``ValueError``, not a corrupted game)."""
+    move = think(agent, board, limit)[0]
     if not board.is_legal(move):
         raise IllegalMoveError(f"agent {agent.spec!r} chose the illegal move {move} in {board.text()!r}")
     return move
@@ -191,10 +191,12 @@ def read_line(prompt: str) -> str:
     return line
 
 
-def thinking_text(agent: Agent) -> str:
-    """``"alphabeta is thinking (1 s)..."``: what the user sees while the agent searches."""
-    seconds = getattr(agent, "time", None)
-    budget = f" ({seconds:g} s)" if isinstance(seconds, (int, float)) else ""
+def thinking_text(agent: Agent, limit: Optional[Limit] = None) -> str:
+    """``"alphabeta is thinking (1 s)..."``: what the user sees while the agent searches within
+    ``limit`` (``None``: its own)."""
+    own = agent.limit if isinstance(agent, SearchAgent) else None
+    seconds = (limit or own or Limit()).time
+    budget = f" ({seconds:g} s)" if seconds is not None else ""
     return f"{short_name(agent)} is thinking{budget}..."
 
 
@@ -212,8 +214,10 @@ class TerminalGame:
         board: Board,
         out: Optional[TextIO] = None,
         read: Optional[Callable[[str], str]] = None,
+        limit: Optional[Limit] = None,
     ) -> None:
         self.agent, self.human, self.board = agent, Color(human), board
+        self.limit = limit  # each of the agent's moves (None: its own)
         self.out = out or sys.stdout  # looked up now, not at import: tests swap sys.stdout
         self.read = read or read_line
         self.slide: Optional[tuple[int, int]] = None  # the first half of a move typed in halves
@@ -373,9 +377,9 @@ class TerminalGame:
         """The agent's move, if it is the agent's turn and the game goes on."""
         if self.board.turn == self.human or self.board.is_game_over():
             return
-        self.say(thinking_text(self.agent), end=" ")
+        self.say(thinking_text(self.agent, self.limit), end=" ")
         start = time.perf_counter()
-        move = engine_move(self.agent, self.board)
+        move = engine_move(self.agent, self.board, self.limit)
         self.board.push(move)
         self.say(f"{move} ({time.perf_counter() - start:.1f} s)")
 

@@ -26,6 +26,7 @@ from amazons_env.errors import InvalidArgumentError, describe
 from amazons_env.squares import as_int
 
 from agents.base import Agent
+from agents.time.limit import Limit
 from agents.ui.session import WindowGame
 from agents.ui.window_drawing import Painter
 from agents.ui.window_layout import BUTTONS, KEYS, Layout
@@ -50,8 +51,9 @@ def window_size(size: int) -> tuple[int, int]:
 
 class ClickGame:
     """A game between the human (``human``) clicking in a window of ``size`` pixels and
-    ``agent``, from ``board``; ``save`` writes into ``folder``. ``game`` is the game itself
-    (``WindowGame``), ``layout`` the boxes for the window's current size."""
+    ``agent``, from ``board``; ``save`` writes into ``folder``; the agent's moves within ``limit``
+    (``None``: its own). ``game`` is the game itself (``WindowGame``), ``layout`` the boxes for the
+    window's current size."""
 
     def __init__(
         self,
@@ -60,6 +62,7 @@ class ClickGame:
         board: Board,
         size: Optional[tuple[int, int]] = None,
         folder: Union[str, "os.PathLike[str]"] = ".",
+        limit: Optional[Limit] = None,
     ) -> None:
         try:
             self.painter = Painter()
@@ -68,7 +71,7 @@ class ClickGame:
                 '--gui needs pygame: pip install "amazons[render]" (or pip install pygame), or play in the terminal'
             ) from None
         self.pygame = self.painter.pygame
-        self.game = WindowGame(agent, human, board, folder)
+        self.game = WindowGame(agent, human, board, folder, limit)
         self.game.notice = "F1 or ?: the keys"  # until the first click
         self.keys_shown = False  # the card of the keys over the board (F1)
         size = window_size(board.size) if size is None else size
@@ -213,6 +216,6 @@ class ClickGame:
         return 0
 
 
-def play_window(agent: Agent, human: Color, board: Board) -> int:
+def play_window(agent: Agent, human: Color, board: Board, limit: Optional[Limit] = None) -> int:
     """Open the window and play (``amazons play --gui``)."""
-    return ClickGame(agent, human, board).run()
+    return ClickGame(agent, human, board, limit=limit).run()

@@ -1,7 +1,7 @@
-"""Game clocks and pondering in the arena (``agents.arena.clocks``, ``amazons match --tc/--ponder``):
-the time control is read and checked, every move is charged to its side's clock, a side whose
-clock runs out loses on time (and its results still read back), ponder searches hit or miss and
-end with the game, and ``uci:`` engines get the clocks and ``go ponder``."""
+"""Game clocks and pondering in the arena (``agents.arena.games``, ``amazons match --tc/--ponder``):
+every move is charged to its side's clock, a side whose clock runs out loses on time (and its
+results still read back), ponder searches hit or miss and end with the game, ``uci:`` engines get
+the clocks and ``go ponder``, and a move's limit (``--time``) reaches every searching agent."""
 
 from __future__ import annotations
 
@@ -17,49 +17,16 @@ from amazons_env import Board
 
 from agents import make
 from agents.arena import match, play_game
-from agents.arena.clocks import ClockedGame, OutOfTime, TimeControl
 from agents.arena.files import check_result
+from agents.arena.games import ClockedGame, OutOfTime
 from agents.base import Agent
 from agents.pondering import Ponderer, Thinking, expected_reply
 from agents.protocols.uci_client import UCIAgent
-from agents.search.clock import GameClocks, TimeControlError
+from agents.time.control import TimeControl
+from agents.time.limit import Limit
+from agents.time.manager import move_limit
 
 from amazons_cli.main import main
-
-
-@pytest.mark.parametrize(
-    ("text", "seconds", "increment"), [("1+0.1", 60.0, 0.1), ("0.5", 30.0, 0.0), (" 2+0 ", 120.0, 0.0)]
-)
-def test_time_controls_read_minutes_and_increment(text, seconds, increment):
-    tc = TimeControl.parse(text)
-    assert (tc.seconds, tc.increment) == (seconds, increment)
-    assert TimeControl.parse(str(tc)) == tc
-
-
-@pytest.mark.parametrize(
-    ("text", "words"),
-    [
-        ("0", "'0': the minutes must be a finite number > 0"),
-        ("-1+0", "the minutes must be"),
-        ("nan", "the minutes must be"),
-        ("1+inf", "the increment must be"),
-        ("1+-0.5", "the increment must be"),
-        ("1+fast", "'1\\+fast': give MINUTES\\+INC"),
-        ("", "give MINUTES"),
-        ("1+2+3", "give MINUTES"),
-        (1.5, "time control 1.5: give MINUTES"),
-    ],
-)
-def test_bad_time_controls_are_refused_naming_them(text, words):
-    with pytest.raises(TimeControlError, match=words):
-        TimeControl.parse(text)
-
-
-def test_a_time_control_checks_its_fields():
-    with pytest.raises(TimeControlError, match="seconds=0"):
-        TimeControl(0.0)
-    with pytest.raises(TimeControlError, match="increment=-1"):
-        TimeControl(1.0, -1.0)
 
 
 class Sleeper(Agent):
@@ -103,9 +70,10 @@ def test_a_clocked_game_gives_searches_the_time_managers_limit():
     uct.search = spy
     game = ClockedGame((uct, make("random", seed=1)), TimeControl(2.0, 0.05))
     board = Board(6)
-    clocks = game.clocks()
+    clocks = game.current_limit()
+    assert clocks == Limit(white_clock=2.0, black_clock=2.0, white_inc=0.05, black_inc=0.05)
     game.move(board)
-    assert seen[0][1] == clocks.limit(board, game.overhead)  # the allotment, not uct's own 5 s
+    assert seen[0][1] == move_limit(board, clocks, game.overhead)  # the allotment, not uct's own 5 s
     assert 0 < game.left[0] < 2.05 and game.left[1] == 2.0  # charged, then the increment added
     board.push(board.legal_moves()[0])
     game.left[1] = 0.0  # nothing left: any move is too late
@@ -122,7 +90,7 @@ def test_ponder_searches_hit_or_miss_and_end_with_the_game():
     assert player.ponder(board, None) and player.thinking is not None and player.thinking.pondering
     expected = player.thinking.board
     assert expected == expected_reply(board, agent.last_result)
-    hit = player.search_on_clock(expected, GameClocks((5.0, 5.0)))  # the expected reply: a ponder hit
+    hit = player.search_on_clock(expected, Limit(white_clock=5.0, black_clock=5.0))  # the expected reply: a hit
     assert expected.is_legal(hit.move) and player.thinking is None
     expected.push(hit.move)
     assert player.ponder(expected, None)
@@ -193,7 +161,7 @@ def test_a_uci_engine_is_given_the_clocks_and_ponders_on_its_opponents_time():
             send(line)
 
         engine._send = record
-        clocks = GameClocks((2.0, 3.0), (0.05, 0.05))
+        clocks = Limit(white_clock=2.0, black_clock=3.0, white_inc=0.05, black_inc=0.05)
         board = Board(6)
         board.push(engine.search_on_clock(board, clocks).move)
         assert sent[-1] == "go wtime 2000 btime 3000 winc 50 binc 50"
@@ -213,3 +181,23 @@ def test_a_uci_engine_is_given_the_clocks_and_ponders_on_its_opponents_time():
     goes = [line for line in sent if line.startswith("go")]
     assert goes and all("wtime" in line and "binc 50" in line for line in goes)
     assert any(line.startswith("go ponder") for line in goes)
+
+
+def test_a_games_move_limit_reaches_every_agent_that_searches_within_a_time():
+    """``play_game(limit=...)`` (``amazons match --time``) passes each move's ``Limit`` to the
+    searches in place of their own (``think``); an agent that does not search plays as it would."""
+    seen = []
+    uct = make("uct:time=5", seed=1)
+    original = uct.search
+
+    def spy(board, limit=None, **kwargs):
+        seen.append(limit)
+        return original(board, limit, **kwargs)
+
+    uct.search = spy
+    result = play_game(uct, make("random", seed=1), Board(5), limit=Limit(time=0.02, depth=3))
+    assert result.plies > 0 and seen and all(limit == Limit(time=0.02) for limit in seen)
+    with pytest.raises(ValueError, match="not both"):
+        play_game(uct, make("random"), Board(5), tc=TimeControl(1.0), limit=Limit(time=0.02))
+    with pytest.raises(ValueError, match="limit must be a Limit"):
+        play_game(uct, make("random"), Board(5), limit=0.02)  # type: ignore[arg-type]

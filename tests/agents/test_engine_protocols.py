@@ -18,7 +18,7 @@ from agents.protocols.botzone import KEEP_RUNNING, NO_MOVE, BotzoneBot, botzone_
 from agents.protocols.uci_client import EngineError, EngineOptionError, UCIAgent
 from agents.protocols.uci_engine import FEN_10, UCIEngine, fen
 from agents.protocols.uci_go import go_limit, parse_go
-from agents.search.clock import GameClocks, allot
+from agents.time.manager import allot, move_limit
 
 ENGINE = f"{sys.executable} -m amazons_cli.main engine --agent random"
 
@@ -155,7 +155,8 @@ def test_go_limit_from_movetime_a_clock_and_defaults():
     # a clock: the time manager's allotment, one source of truth with the arena's --tc
     clock = {"wtime": 60000, "btime": 1000, "winc": 100}
     assert go_limit(clock, board, overhead_ms=30) == allot(board, 60.0, 0.1, None, 0.03)
-    assert go_limit(clock, black, overhead_ms=30) == GameClocks((60.0, 1.0), (0.1, 0.0)).limit(black, 0.03)
+    clocks = Limit(white_clock=60.0, black_clock=1.0, white_inc=0.1)
+    assert go_limit(clock, black, overhead_ms=30) == move_limit(black, clocks, 0.03)
     assert go_limit({**clock, "movestogo": 2}, board, overhead_ms=0) == allot(board, 60.0, 0.1, 2, 0.0)
     assert go_limit({"wtime": -50, "btime": 10}, board) == allot(board, 0.0)  # below zero reads 0
     assert go_limit({"btime": 1000}, board) is None  # White to move: Black's clock alone is no limit

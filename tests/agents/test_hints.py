@@ -10,7 +10,7 @@ from amazons_env.errors import InvalidArgumentError
 
 from agents import make
 from agents.search.agent import GameOverError
-from agents.search.result import Limit
+from agents.time.limit import Limit
 from agents.ui.hints import Hint, eval_table, hint, hint_line
 
 #: White to move: c5-c4/c5 boxes the Black queen on b4 in; each of the other three moves lets

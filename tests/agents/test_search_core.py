@@ -13,9 +13,10 @@ from amazons_env import Board, Move
 from amazons_env.errors import AmazonsError
 
 from agents import Limit, SearchAgent, SearchResult, make
-from agents.search.agent import DEADLINE_LAST, DEADLINE_STOP, Deadline, GameOverError, think
-from agents.search.clock import NEVER, as_ns
-from agents.search.result import LimitError
+from agents.search.agent import GameOverError, think
+from agents.time.clock import NEVER, as_ns
+from agents.time.deadline import DEADLINE_LAST, DEADLINE_STOP, Deadline
+from agents.time.limit import LimitError
 
 FINISHED = "Q*q1/****/****/**** w"  # White's queen is walled in: White to move has no move
 SEPARATED = "Q1*3/**4/6/******/3*1q/6 w"  # a wall of arrows: the filling phase, White wins 14 to 10

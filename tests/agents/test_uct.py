@@ -16,8 +16,8 @@ from amazons_env import Board, Move
 
 from agents import Limit, make
 from agents.search import uct_tree as T
-from agents.search.agent import Deadline
 from agents.search.uct import UCT
+from agents.time.deadline import Deadline
 
 from tests.agents.test_agents import random_position
 

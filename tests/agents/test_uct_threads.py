@@ -14,10 +14,10 @@ from amazons_env import Board
 
 from agents import Limit, make
 from agents.search import uct_tree as T
-from agents.search.agent import Deadline
 from agents.search.uct import UCT, visit_policy
 from agents.search.uct_tree.choice import pick
 from agents.search.uct_tree.simulation import SURE_LEAD, _settled, sure
+from agents.time.deadline import Deadline
 
 from tests.agents.test_agents import random_position
 

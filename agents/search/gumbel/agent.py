@@ -33,8 +33,10 @@ from amazons_env.errors import InvalidArgumentError
 from agents.nets.store import POLICY_VALUE_WEIGHTS, policy_value_net, trained_sizes
 from agents.options import opt
 from agents.registry import register
-from agents.search.agent import Deadline, SearchAgent
-from agents.search.result import Limit, SearchResult
+from agents.search.agent import SearchAgent
+from agents.search.result import SearchResult
+from agents.time.deadline import Deadline
+from agents.time.limit import Limit
 
 __all__ = ["GumbelAgent", "DEVICES"]
 

@@ -20,9 +20,11 @@ import numpy as np
 
 from amazons_env import Board, Move
 
-from agents.search.agent import Deadline, SearchAgent
+from agents.search.agent import SearchAgent
 from agents.search.puct.tree import Node, PUCTEvaluator, Tree, best_move, run_trees, start_roots
-from agents.search.result import Limit, SearchResult
+from agents.search.result import SearchResult
+from agents.time.deadline import Deadline
+from agents.time.limit import Limit
 
 __all__ = ["PUCTAgent"]
 

@@ -1,38 +1,19 @@
-"""The searches' clock (``agents.search.clock``): options, tiny budgets, and the predicting manager kept exact.
+"""The searches on their deadline (``agents.time``): clock options, tiny budgets, the predicting manager kept exact.
 
 No test here asserts on wall time (the machine is shared); ``benchmarks/clock.py`` measures how
 much of ``time=T`` each agent uses."""
 
 from __future__ import annotations
 
-import gc
-import math
 import time
 
-import numpy as np
 import pytest
 
 from amazons_env import Board
 
 from agents import Limit, make
-from agents.arena import opening_board, play_game
-from agents.search.clock import (
-    FEWEST_MOVES,
-    LEAST_TIME,
-    MOST_OF_LEFT,
-    MOVES_PER_EMPTY,
-    NEVER,
-    Clock,
-    GameClocks,
-    TimeControlError,
-    allot,
-    as_ns,
-    contested_squares,
-    expected_moves,
-    freeze_survivors,
-    frozen_heap,
-    now_ns,
-)
+from agents.arena import opening_board
+from agents.time.margin import Margin
 
 from tests.agents.test_engines import BatchOnly  # the territory values behind evaluate_batch only, as the CNN's
 
@@ -45,45 +26,17 @@ PINNED = {
 }
 
 
-def test_clock_reads_the_perf_counter():
-    before = time.perf_counter_ns()
-    assert before <= now_ns() <= time.perf_counter_ns()
-    start = time.perf_counter()
-    clock = Clock()
-    assert start < clock.stop(start, 0.5) < start + 0.5
-    assert as_ns(start) < as_ns(clock.stop(start, 0.5)) < as_ns(float("inf")) == NEVER
-
-
-def test_clock_keeps_back_how_late_searches_return():
-    clock = Clock()
-    clock.returned(time.perf_counter() - 0.1)  # a search that returned 0.1 s after its stop
-    assert clock.late >= 0.1
-    assert clock.stop(0.0, 1.0) <= 0.99 - 0.1
-    assert clock.stop(0.0, 0.1) > 0.075  # lateness keeps back at most a fifth of the time
-    clock.returned(time.perf_counter() + 5)  # finished early: the lateness fades
-    assert 0.09 <= clock.late < 0.1
-
-
-def test_time_before_the_deadline_holds_is_not_lateness():
-    clock = Clock()
-    stop = time.perf_counter() - 2.0  # the deadline passed during an unbounded first iteration
-    clock.returned(stop, bounded_from=time.perf_counter())
-    assert clock.late < 0.5  # only the return after the iteration counts
-    clock.returned(stop)  # told nothing, the whole overrun counts
-    assert clock.late >= 2.0
-
-
 @pytest.mark.parametrize(
     ("spec", "options"),
     [("alphabeta:time=0.001", {}), ("two-iteration:time=0.001", {}), ("alphabeta:time=0.001", {"eval": BatchOnly()})],
 )
 def test_searches_say_when_their_deadline_holds(spec, options, monkeypatch):
     """A first iteration runs to its end whatever the time (a move to play): the searches tell
-    their clock when the deadline came into force, so that a slow first iteration (a cold start)
+    their margin when the deadline came into force, so that a slow first iteration (a cold start)
     does not cut the next moves short (seen: 0.79 s moves after a 3.25 s first move)."""
     seen = []
     monkeypatch.setattr(
-        Clock, "returned", lambda self, stop, bounded_from=float("-inf"): seen.append((stop, bounded_from))
+        Margin, "returned", lambda self, stop, bounded_from=float("-inf"): seen.append((stop, bounded_from))
     )
     before = time.perf_counter()
     make(spec, **options).search(Board(6))
@@ -94,12 +47,6 @@ def test_searches_say_when_their_deadline_holds(spec, options, monkeypatch):
 def test_unknown_clock_is_refused(spec):
     with pytest.raises(ValueError, match="clock="):
         make(spec)
-
-
-def test_the_former_name_of_the_predicting_clock_still_works_with_a_warning():
-    with pytest.warns(DeprecationWarning, match="clock=predict"):
-        agent = make("alphabeta:depth=2,clock=legacy")
-    assert agent.clock_mode == "predict"
 
 
 @pytest.mark.parametrize(("size", "depth", "plies"), sorted(PINNED))
@@ -237,116 +184,3 @@ def test_batched_search_reuses_the_root_scores_of_its_last_iteration() -> None:
     plain = batched_alphabeta(board, 2, evaluator, k=3)
     assert (again.move, again.value) == (plain.move, plain.value)
     assert again.evals == plain.evals - first.evals
-
-
-def test_frozen_heap_freezes_for_the_block_only():
-    """A nested block neither freezes what is new nor unfreezes. The count is read as at most what
-    was frozen, never equal to it: a frozen object that another thread releases leaves the count."""
-    assert gc.get_freeze_count() == 0
-    with frozen_heap():
-        frozen = gc.get_freeze_count()
-        assert frozen > 0
-        new = [[i] for i in range(1000)]  # a nested freeze would take these in
-        with frozen_heap():  # nested: left as it is
-            assert 0 < gc.get_freeze_count() <= frozen
-        assert 0 < gc.get_freeze_count() <= frozen and len(new) == 1000
-    assert gc.get_freeze_count() == 0
-
-
-def test_freeze_survivors_adds_to_a_frozen_heap_only():
-    freeze_survivors()  # outside a frozen block: nothing
-    assert gc.get_freeze_count() == 0
-    with frozen_heap():
-        before = gc.get_freeze_count()
-        kept = [[i] for i in range(1000)]  # what a move loaded and keeps
-        freeze_survivors()
-        assert gc.get_freeze_count() >= before + len(kept)
-    assert gc.get_freeze_count() == 0
-
-
-def test_arena_games_are_played_with_the_heap_frozen():
-    seen = []
-
-    class Spy(type(make("random"))):
-        def select_move(self, board):
-            seen.append(gc.get_freeze_count())
-            return super().select_move(board)
-
-    play_game(Spy(seed=1), Spy(seed=2), Board(5))
-    assert seen and min(seen) > 0 and gc.get_freeze_count() == 0
-
-
-# -- the time manager of game clocks -----------------------------------------------------------------
-
-
-def test_allotment_grows_with_the_time_left_the_increment_and_fewer_moves_to_go():
-    board = Board(10)
-    small, large = allot(board, 10.0), allot(board, 100.0)
-    assert small.time < large.time and small.time_max < large.time_max
-    assert allot(board, 10.0, 1.0).time > small.time  # the increments still to come are spent too
-    assert allot(board, 10.0, moves_to_go=5).time > small.time  # the clock is refilled after 5 moves
-    late = opening_board(10, 30, [3, 10])  # fewer empty squares: fewer moves left to spread over
-    assert expected_moves(late) < expected_moves(board) and allot(late, 10.0).time > small.time
-    for limit in (small, large, allot(late, 10.0)):
-        assert limit.time < limit.time_max <= MOST_OF_LEFT * 100.0  # an unsure search may go on
-
-
-def test_only_the_squares_still_fought_over_count_as_moves_to_come():
-    sealed = Board.from_text("Q1*3/**4/6/******/3*1q/6 w")  # a wall of arrows: each side in its region
-    assert contested_squares(sealed) == 0 and expected_moves(sealed) == FEWEST_MOVES
-    half = Board.from_text("Q1*3/**4/6/*****1/3*1q/6 w")  # a gap in the wall: one region again
-    assert contested_squares(half) == 25 and expected_moves(half) == math.ceil(MOVES_PER_EMPTY * 25)
-    board = opening_board(8, 6, [2, 8])
-    assert contested_squares(board) == int(np.count_nonzero(board.cells == 0))  # one region at the start
-
-
-@pytest.mark.parametrize("size", [6, 8, 10])
-@pytest.mark.parametrize(("left", "increment"), [(0.05, 0.0), (1.0, 0.0), (6.0, 0.0), (60.0, 0.1), (3.0, 0.5)])
-def test_a_side_that_always_takes_its_longest_time_never_runs_out(size, left, increment):
-    """Each move takes all its ``time_max`` and the overhead on top: the clock never reaches zero
-    over as many moves as the side could possibly make (half the empty squares), as long as the
-    first allotment was above the least time of a move."""
-    board = Board(size)
-    clock = left
-    for _ in range(size * size // 2):
-        limit = allot(board, clock, increment)
-        if limit.time_max <= LEAST_TIME:
-            break  # too little left to play on: each move gets the least time, whatever it costs
-        clock -= limit.time_max + 0.02  # the overhead the manager keeps back by default
-        assert clock > 0, (clock, limit)
-        clock += increment
-
-
-@pytest.mark.parametrize(
-    ("arguments", "words"),
-    [
-        ({"left": -1.0}, "time left -1.0"),
-        ({"left": float("nan")}, "time left nan"),
-        ({"left": float("inf")}, "time left inf"),
-        ({"left": "5"}, "time left '5'"),
-        ({"left": 1.0, "increment": -0.1}, "increment -0.1"),
-        ({"left": 1.0, "increment": float("inf")}, "increment inf"),
-        ({"left": 1.0, "overhead": -0.01}, "move overhead -0.01"),
-        ({"left": 1.0, "moves_to_go": 0}, "moves to go 0"),
-        ({"left": 1.0, "moves_to_go": 2.5}, "moves to go 2.5"),
-        ({"left": 1.0, "moves_to_go": True}, "moves to go True"),
-    ],
-)
-def test_bad_clock_readings_are_refused_naming_them(arguments, words):
-    with pytest.raises(TimeControlError, match=words):
-        allot(Board(8), **arguments)
-
-
-def test_game_clocks_allot_the_side_to_move_and_check_both():
-    board = opening_board(8, 1, [1, 8])  # Black to move
-    clocks = GameClocks((100.0, 2.0), (0.0, 0.5), moves_to_go=3)
-    assert clocks.limit(board) == allot(board, 2.0, 0.5, 3)
-    assert clocks.limit(board, overhead=0.0) == allot(board, 2.0, 0.5, 3, overhead=0.0)
-    with pytest.raises(TimeControlError, match="Black's left -1"):
-        GameClocks((1.0, -1.0))
-    with pytest.raises(TimeControlError, match="White's increment nan"):
-        GameClocks((1.0, 1.0), (float("nan"), 0.0))
-    with pytest.raises(TimeControlError, match="give White's and Black's"):
-        GameClocks((1.0,))
-    with pytest.raises(TimeControlError, match="moves to go -2"):
-        GameClocks((1.0, 1.0), moves_to_go=-2)
