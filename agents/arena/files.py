@@ -70,7 +70,7 @@ _FIELDS = {
 #: a field that results files written before it existed lack: per ply, None or a finite number
 _VALUES = "values"
 #: another: how the game ended, "moves" (the loser had none; the default) or "time" (the loser,
-#: to move after the record, ran out of time: ``agents.arena.clocks``)
+#: to move after the record, ran out of time: ``agents.arena.games.OutOfTime``)
 _ENDED = "ended"
 
 
