@@ -148,8 +148,8 @@ class Territory(Evaluator):
     def params_for(self, size: int) -> np.ndarray:
         """The weights on a ``size`` x ``size`` board: with ``weights=default`` the fitted set
         shipped for that size (``agents/evaluation/weights/``: a size gets one only where an SPRT
-        accepted its fit against the study set, ``benchmarks/README.md``, "Evaluation weights
-        fitted per board size"); the other sizes keep the study set: no games were generated and
+        accepted its fit against the study set, ``docs/benchmarks-history.md``, "Evaluation
+        weights fitted per board size"); the other sizes keep the study set: no games were generated and
         no fit tested for them, and a set is not carried over untested. With ``weights=PATH``
         the file's set on its own size, the default elsewhere; ``weights=study``: the study set.
         Options given (``kappa=0.05``) replace their weight in any set."""

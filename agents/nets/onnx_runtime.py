@@ -3,8 +3,8 @@
 On one CPU thread, ONNX Runtime runs the folded, inference-only copy of the net
 (``agents.nets.inference.inference_module``) faster than torch runs it, single positions most:
 torch's per-call overhead is most of their cost, and the net's guidance of ``uct`` and ``pvmcts``'s
-small leaf batches are made of them (measured by ``benchmarks/pv_inference.py``; the figures are in
-benchmarks/README.md, "Policy-value net and expert iteration").
+small leaf batches are made of them (measured by ``benchmarks/pv_inference.py``; its figures are in
+``benchmarks/README.md``).
 
 ``OnnxRunner(module, threads)`` exports ``module`` to ONNX in memory the first time it sees a board
 size (inputs are NCHW ``float32`` planes, any batch), builds an ONNX Runtime CPU session for it and
