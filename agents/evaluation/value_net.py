@@ -12,7 +12,7 @@ their batch paths (``two-iteration``: ``batch_two_iteration``; ``alphabeta``: ``
 ``threads`` (default 1) sets torch's threads when the evaluator is built (0 leaves them alone).
 The forward pass runs the net's inference-only copy (``agents.nets.inference.inference_module``:
 equal to ``model(x)`` up to float rounding) on chunks of ``chunk`` positions (default 512: a
-chunk's activations stay in the caches, where a 1,400-position frontier's 19 MB per layer do not).
+chunk's activations stay in the caches, where a whole 10x10 frontier's would not).
 
 >>> from amazons_env import Board
 >>> from agents.evaluation.evaluator import make_evaluator

@@ -14,8 +14,10 @@ returns the net's outputs as numpy arrays, equal to torch's up to float rounding
 ``OnnxRunner(module, threads, int8=True)`` (``runtime='onnx-int8'``) runs a quantised copy
 instead: ONNX Runtime's static quantisation (weights and activations in 8 bits, QDQ), its
 activation ranges calibrated on ``CALIBRATION`` positions of random games of that board size
-(seeded: the same copy every time). ~2x the float copy's positions per CPU second, at the cost
-of its policy's first choice on some positions (measured in ``experiments/quantised-net``).
+(seeded: the same copy every time). It evaluates more positions per CPU second than the float
+copy, at the cost of its policy's first choice on some positions (both measured by
+``benchmarks/learned_cost.py --int8``, figures in ``benchmarks/README.md``; fidelity in
+``experiments/quantised-net``).
 """
 
 from __future__ import annotations
