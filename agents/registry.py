@@ -59,10 +59,10 @@ __all__ = [
 #: imports them all.
 AGENT_HOMES = {
     "random": "agents.random_agent",
-    "two-iteration": "agents.search.study",
-    "classic": "agents.search.study",
-    "move-then-arrow": "agents.search.study",
-    "alphabeta": "agents.search.alphabeta",
+    "two-iteration": "agents.search.study.agent",
+    "classic": "agents.search.study.agent",
+    "move-then-arrow": "agents.search.study.agent",
+    "alphabeta": "agents.search.alphabeta.agent",
     "mcts": "agents.search.mcts",
     "uct": "agents.search.uct",
     "uct-net": "agents.search.uct_net",

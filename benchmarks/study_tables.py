@@ -23,7 +23,7 @@ from amazons_env import Board
 
 from agents import make
 from agents.arena import match, tournament
-from agents.search.study import VARIANTS, StudySearch, search_kernel
+from agents.search.study.agent import VARIANTS, StudySearch, search_kernel
 
 STUDY_TABLE3 = {
     0.0: -29,

@@ -1,71 +1,121 @@
-"""Move ordering for the search kernels: ``candidates``, a position's whole moves scored and sorted
-by an evaluation kernel in two stages (module docstring of ``agents.search.alphabeta_kernel``), with
-the ``stats`` counters and deadline it shares with ``negamax`` (``search_stats``, ``out_of_time``),
-and ``shortlister``, its best moves as a ``MoveSource`` for ``batched_alphabeta``.
+"""Move ordering for the search kernels (alpha-beta's ``negamax``, ``uct_tree``'s expansion, the
+batched greedy opponent): ``candidates``, a position's whole moves scored and sorted by an
+evaluation kernel in two stages (module docstring of ``agents.search.alphabeta.kernel``) into
+``MoveLists``; the counters and deadline it shares with ``negamax`` (``SearchStats``:
+``search_stats``, ``out_of_time``); ``Position``, the arrays of a position that the kernels pass down.
 
 >>> from amazons_env import Board
 >>> from agents.evaluation.evaluator import make_evaluator
 >>> board, territory = Board(6), make_evaluator("territory")
->>> rows = core.max_moves(6, 4)
->>> out, scores = np.empty((rows, 3), dtype=np.int64), np.empty(rows)
+>>> lists, stats = move_lists(6), search_stats()
 >>> n = candidates(board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), 0, board.dirs,
-...                territory.kernel, territory.params, 0, out, scores,
-...                np.empty((rows, 2), dtype=np.int64), np.empty(rows), search_stats())
->>> n == len(board.legal_moves()), bool(np.all(np.diff(scores[:n]) <= 0))
+...                territory.kernel, territory.params, 0, lists, stats)
+>>> n == len(board.legal_moves()) == int(stats.evals[0]), bool(np.all(np.diff(lists.scores[:n]) <= 0))
 (True, True)
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, types
 
-from amazons_env import Board, core
+from amazons_env import core
 
-from agents.evaluation.evaluator import KERNEL_TYPE, Evaluator
-from agents.search.batched_alphabeta import MoveSource
-from agents.search.clock import CHECK_EVERY, NEVER, now_ns
+from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search.rays import ray_end
+from agents.time.clock import CHECK_EVERY, NEVER, now_ns
 
 __all__ = [
     "candidates",
-    "shortlister",
+    "Position",
+    "POSITION_TYPE",
+    "SearchStats",
     "search_stats",
+    "MoveLists",
+    "move_lists",
     "out_of_time",
+    "STATS_TYPE",
+    "MOVE_LISTS_TYPE",
     "WIN",
     "NO_LIMIT",
-    "NODES",
-    "EVALS",
-    "LIMIT",
-    "ABORTED",
-    "ROOT_IMPROVED",
-    "DEADLINE",
-    "NEXT_CHECK",
 ]
 
 WIN = 2.0
 NO_LIMIT = 1 << 62
-# stats slots (DEADLINE, NEXT_CHECK: ``agents.search.clock``'s ``perf_counter_ns`` values / evaluator calls)
-NODES, EVALS, LIMIT, ABORTED, ROOT_IMPROVED, DEADLINE, NEXT_CHECK = range(7)
 
 
-def search_stats() -> np.ndarray:
-    """A fresh ``stats`` array for ``negamax`` and ``candidates``: counters at 0, no evaluator
-    budget, no deadline."""
-    stats = np.zeros(7, dtype=np.int64)
-    stats[LIMIT], stats[DEADLINE], stats[NEXT_CHECK] = NO_LIMIT, NEVER, NEVER
+class Position(NamedTuple):
+    """The rules core's arrays of a position that a search kernel changes and restores: padded
+    ``cells``, ``queens``, queen counts ``nq``, and the board's ``dirs`` (the side to move travels
+    beside it: it changes at every ply)."""
+
+    cells: np.ndarray
+    queens: np.ndarray
+    nq: np.ndarray
+    dirs: np.ndarray
+
+
+class SearchStats(NamedTuple):
+    """A search's counters and limits, each a one-element ``int64`` array that the kernels update
+    in place: ``nodes`` entered, ``evals`` (evaluator calls), ``limit`` (the most evaluator calls
+    allowed), ``aborted`` (1 once the search must stop), ``root_improved`` (1 once the root's best
+    move was set in this search), ``deadline`` (``agents.time.clock.now_ns`` value) and
+    ``next_check`` (the ``evals`` count at which the clock is read next)."""
+
+    nodes: np.ndarray
+    evals: np.ndarray
+    limit: np.ndarray
+    aborted: np.ndarray
+    root_improved: np.ndarray
+    deadline: np.ndarray
+    next_check: np.ndarray
+
+
+class MoveLists(NamedTuple):
+    """Where ``candidates`` writes a position's moves: ``moves`` (rows of padded from, to, arrow)
+    with their ``scores``, and its scratch for the queen moves (``queen_moves``: rows of queen
+    index, destination; ``queen_scores``)."""
+
+    moves: np.ndarray
+    scores: np.ndarray
+    queen_moves: np.ndarray
+    queen_scores: np.ndarray
+
+
+POSITION_TYPE = types.NamedTuple((types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64[::1]), Position)
+STATS_TYPE = types.NamedUniTuple(types.int64[::1], len(SearchStats._fields), SearchStats)
+MOVE_LISTS_TYPE = types.NamedTuple(
+    (types.int64[:, ::1], types.float64[::1], types.int64[:, ::1], types.float64[::1]), MoveLists
+)
+
+
+def search_stats() -> SearchStats:
+    """Fresh ``SearchStats``: counters at 0, no evaluator budget, no deadline."""
+    one = [np.zeros(1, dtype=np.int64) for _ in SearchStats._fields]
+    stats = SearchStats(*one)
+    stats.limit[0], stats.deadline[0], stats.next_check[0] = NO_LIMIT, NEVER, NEVER
     return stats
 
 
-@njit(types.boolean(types.int64[::1]), cache=True)
+def move_lists(size: int) -> MoveLists:
+    """``MoveLists`` with room for every move of a ``size`` x ``size`` board."""
+    rows = core.max_moves(size, core.MAX_QUEENS)
+    return MoveLists(
+        np.empty((rows, 3), dtype=np.int64), np.empty(rows), np.empty((rows, 2), dtype=np.int64), np.empty(rows)
+    )
+
+
+@njit(types.boolean(STATS_TYPE), cache=True, nogil=True)
 def out_of_time(stats):
     """Whether the search must stop: already aborted, or (read every ``CHECK_EVERY`` evaluator
-    calls) the wall clock has passed ``stats[DEADLINE]``, which then aborts it."""
-    if stats[EVALS] >= stats[NEXT_CHECK]:
-        stats[NEXT_CHECK] = stats[EVALS] + CHECK_EVERY
-        if now_ns() > stats[DEADLINE]:
-            stats[ABORTED] = 1
-    return stats[ABORTED] != 0
+    calls) the wall clock has passed ``stats.deadline``, which then aborts it."""
+    if stats.evals[0] >= stats.next_check[0]:
+        stats.next_check[0] = stats.evals[0] + CHECK_EVERY
+        if now_ns() > stats.deadline[0]:
+            stats.aborted[0] = 1
+    return stats.aborted[0] != 0
 
 
 @njit(
@@ -78,19 +128,17 @@ def out_of_time(stats):
         KERNEL_TYPE,
         types.float64[::1],
         types.int64,
-        types.int64[:, ::1],
-        types.float64[::1],
-        types.int64[:, ::1],
-        types.float64[::1],
-        types.int64[::1],
+        MOVE_LISTS_TYPE,
+        STATS_TYPE,
     ),
     cache=True,
 )
-def candidates(cells, queens, nq, side, dirs, kernel, params, kq, out, scores, qmoves, qscores, stats):
-    """Write ``side``'s candidate moves into ``out[:n]`` (padded from, to, arrow) with their static
-    scores (for ``side``) in ``scores[:n]``, best first; return ``n`` (module docstring). The
-    deadline in ``stats`` (``search_stats``) is checked between queen moves: once it has passed,
-    the list is cut short and ``stats[ABORTED]`` set."""
+def candidates(cells, queens, nq, side, dirs, kernel, params, kq, lists, stats):
+    """Write ``side``'s candidate moves into ``lists.moves[:n]`` (padded from, to, arrow) with their
+    static scores (for ``side``) in ``lists.scores[:n]``, best first; return ``n`` (module
+    docstring). The deadline in ``stats`` (``search_stats``) is checked between queen moves: once
+    it has passed, the list is cut short and ``stats.aborted`` set."""
+    out, scores, qmoves, qscores = lists
     piece = side + 1
     other = 1 - side
     nqm = 0
@@ -114,7 +162,7 @@ def candidates(cells, queens, nq, side, dirs, kernel, params, kq, out, scores, q
             cells[to] = core.EMPTY
             cells[frm] = piece
             queens[side, i] = frm
-        stats[EVALS] += nqm
+        stats.evals[0] += nqm
         order = np.argsort(-qscores[:nqm])[:kq]
         keep = kq
     else:
@@ -122,7 +170,7 @@ def candidates(cells, queens, nq, side, dirs, kernel, params, kq, out, scores, q
     n = 0
     for j in range(keep):
         if out_of_time(stats):
-            break  # the caller sees ``stats[ABORTED]``
+            break  # the caller sees ``stats.aborted``
         i, to = qmoves[order[j], 0], qmoves[order[j], 1]
         frm = queens[side, i]
         cells[frm] = core.EMPTY
@@ -142,23 +190,10 @@ def candidates(cells, queens, nq, side, dirs, kernel, params, kq, out, scores, q
         cells[to] = core.EMPTY
         cells[frm] = piece
         queens[side, i] = frm
-    stats[EVALS] += n
+    stats.evals[0] += n
     order = np.argsort(-scores[:n])
     sorted_moves = out[order]
     sorted_scores = scores[order]
     out[:n] = sorted_moves
     scores[:n] = sorted_scores
     return n
-
-
-def shortlister(board: Board, prefilter: Evaluator, shortlist: int, kq: int) -> MoveSource:
-    """A move source giving the ``shortlist`` best of ``prefilter``'s ``candidates``."""
-    rows = core.max_moves(board.size, int(board.queen_counts.max()))
-    scratch = (np.empty(rows), np.empty((rows, 2), dtype=np.int64), np.empty(rows), search_stats())
-
-    def moves_of(cells, queens, nq, side, dirs, out) -> int:
-        return min(
-            shortlist, candidates(cells, queens, nq, side, dirs, prefilter.kernel, prefilter.params, kq, out, *scratch)
-        )
-
-    return moves_of

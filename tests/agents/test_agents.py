@@ -11,8 +11,8 @@ from amazons_env import Board, Move, core
 import agents
 from agents.evaluation import study as evaluators_study
 from agents.evaluation.evaluator import Evaluator, make_evaluator
-from agents.search import study as study_search
-from agents.search.study import batch_two_iteration, search_kernel
+from agents.search.study import agent as study_search
+from agents.search.study.agent import batch_two_iteration, search_kernel
 
 
 def random_position(seed: int, size: int = 6, max_moves: int = 40) -> Board:

@@ -13,8 +13,10 @@ from amazons_env import Board, Move, core
 from agents import make
 from agents.evaluation import territory_mailbox as territory
 from agents.evaluation.evaluator import Evaluator, make_evaluator
-from agents.search import alphabeta, endgame
-from agents.search.batched_alphabeta import batched_alphabeta
+from agents.search import endgame
+from agents.search.alphabeta.agent import batch_search
+from agents.search.alphabeta.batched import batched_alphabeta
+from agents.search.alphabeta.kernel import position_key, zobrist_table
 from agents.search.move_order import WIN
 
 from tests.agents.test_agents import minimax, random_position  # random play to a late position (the study's tests)
@@ -101,13 +103,13 @@ def test_transposition_table_keeps_fixed_depth_values(seed):
 
 def test_zobrist_key_is_incremental():
     board = random_position(3, size=6, max_moves=200)
-    zob = alphabeta.zobrist_table(8)
-    key = alphabeta.position_key(board.cells, int(board.turn), zob)
+    zob = zobrist_table(8)
+    key = position_key(board.cells, int(board.turn), zob)
     move = board.legal_moves()[7]
     p = core.padded_index(6)
     piece = int(board.turn) + 1
     board.push(move)
-    expected = alphabeta.position_key(board.cells, int(board.turn), zob)
+    expected = position_key(board.cells, int(board.turn), zob)
     assert (
         key
         ^ zob[piece, p[move.from_square]]
@@ -173,9 +175,7 @@ def test_prefilter_shortlists_the_batch_evaluator():
     result = make("alphabeta:depth=2,k=3,prefilter=basic,shortlist=5", eval=evaluator).search(board)
     assert board.is_legal(result.move) and evaluator.sizes and max(evaluator.sizes) == 5
     assert len(evaluator.sizes) == 1 + 3  # the root and its 3 best children
-    shortlist = alphabeta.batch_search(
-        board, 1, make_evaluator("basic"), prefilter=make_evaluator("basic"), shortlist=5
-    )
+    shortlist = batch_search(board, 1, make_evaluator("basic"), prefilter=make_evaluator("basic"), shortlist=5)
     assert shortlist[2] == 5
     with pytest.raises(ValueError, match="prefilter"):
         make("alphabeta:prefilter=basic")  # the territory kernel needs no shortlist

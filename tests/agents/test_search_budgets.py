@@ -111,7 +111,7 @@ def test_mcts_with_a_spent_budget_plays_its_best_scored_move():
 
 def test_kernel_search_past_its_deadline_gives_no_move():
     from agents.evaluation.evaluator import make_evaluator
-    from agents.search.study import search_kernel
+    from agents.search.study.agent import search_kernel
 
     board = opening_board(8, 2, [4, 8])
     for variant in ("classic", "two-iteration", "move-then-arrow"):
@@ -121,7 +121,7 @@ def test_kernel_search_past_its_deadline_gives_no_move():
 
 def test_pace_stops_before_a_forward_pass_that_would_overrun():
     from agents.evaluation.evaluator import make_evaluator
-    from agents.search.batched_alphabeta import Pace, batched_alphabeta
+    from agents.search.alphabeta.batched import Pace, batched_alphabeta
 
     board = opening_board(6, 2, [5, 6])
     slow = Pace()
@@ -155,7 +155,7 @@ def test_value_net_search_with_a_spent_budget_plays_the_first_iteration(tiny_net
 
 def test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far():
     from agents.evaluation.evaluator import make_evaluator
-    from agents.search.batched_alphabeta import batched_alphabeta
+    from agents.search.alphabeta.batched import batched_alphabeta
 
     board = opening_board(6, 2, [7, 6])
     evaluator = make_evaluator("basic")
@@ -173,7 +173,7 @@ def test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far():
 
 def test_batched_search_reuses_the_root_scores_of_its_last_iteration() -> None:
     from agents.evaluation.evaluator import make_evaluator
-    from agents.search.batched_alphabeta import batched_alphabeta
+    from agents.search.alphabeta.batched import batched_alphabeta
 
     board = opening_board(6, 2, [8, 6])
     evaluator = make_evaluator("basic")

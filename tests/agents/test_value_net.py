@@ -15,7 +15,7 @@ from agents.nets.export import load_model, save_model
 from agents.nets.inference import inference_module
 from agents.nets.models import ResValueNet, StudyCNN
 from agents.nets.store import VALUE_WEIGHTS, weights_path
-from agents.search.study import batch_two_iteration
+from agents.search.study.agent import batch_two_iteration
 
 
 def play(board: Board, plies: int, seed: int) -> Board:

@@ -312,7 +312,7 @@ def test_arena_refuses_only_a_spawned_worker_reimporting_an_unguarded_script(tmp
 def test_study_searches_refuse_a_depth_that_could_never_finish(spec):
     """Full-width searches: a fixed depth over ``MAX_DEPTH`` is refused by name, not searched forever."""
     from agents import make
-    from agents.search.study import MAX_DEPTH
+    from agents.search.study.agent import MAX_DEPTH
 
     with pytest.raises(ValueError, match=rf"depth={spec.split('depth=')[1].split(',')[0]}: must be <= {MAX_DEPTH}"):
         make(spec)

@@ -1,4 +1,4 @@
-"""``alphabeta``: the selective principal-variation search (``agents.search.alphabeta_kernel``, in
+"""``alphabeta``: the selective principal-variation search (``agents.search.alphabeta.kernel``, in
 numba) as an agent, with its time manager and the batched search for evaluators without a kernel.
 
 * **Iterative deepening** from depth 1, each iteration with an **aspiration window** around the
@@ -6,17 +6,16 @@ numba) as an agent, with its time manager and the batched search for evaluators 
 * **Filling phase**: a separated root is played by the filling move directly (``SearchAgent``);
   inside the search, the kernel scores separated positions by their exact move counts.
 * **Time** (``clock=full``, the default): iterative deepening that keeps starting iterations while
-  time is left and aborts the running one on the deadline (``agents.search.clock``: the kernel
+  time is left and aborts the running one on the deadline (``agents.time.clock``: the kernel
   reads the wall clock every ``CHECK_EVERY`` evaluator calls), so ``time=T`` thinks about T
   seconds. An aborted iteration still counts if it had finished searching the previous best move
   (its best move is then at least as good) or had failed high at the root, otherwise the
   previous iteration's move is played. ``clock=predict`` budgets evaluator calls from the
   measured rate, starts no iteration after half the time and discards aborted iterations, so it
-  thinks about 0.6 T per move (the manager of the early results in ``benchmarks/README.md``;
-  ``clock=legacy`` is its former name).
+  thinks about 0.6 T per move (the manager of the early results in ``benchmarks/README.md``).
 
 Evaluators without a kernel (the CNN: ``evaluate_batch``) use ``batch_search``
-(``agents.search.batched_alphabeta``): the candidate scores come from one ``evaluate_batch`` call
+(``agents.search.alphabeta.batched``): the candidate scores come from one ``evaluate_batch`` call
 on the children of a node (all of them, or with ``prefilter`` the best ``shortlist`` of a kernel
 evaluator's two-stage candidates; no TT, no PVS), then the best ``k`` are searched by plain
 alpha-beta in Python.
@@ -43,24 +42,24 @@ from amazons_env import Board, Move, core
 from agents.evaluation.evaluator import Evaluator, make_evaluator
 from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import register
-from agents.search.agent import DEADLINE_STOP, Deadline, SearchAgent
-from agents.search.alphabeta_kernel import INF, MAX_PLY, TranspositionTable, negamax, position_key, zobrist_table
-from agents.search.batched_alphabeta import Pace, batched_alphabeta
-from agents.search.clock import CLOCKS, RENAMED_CLOCKS, as_ns, clock_name
-from agents.search.move_order import (
-    ABORTED,
-    DEADLINE,
-    EVALS,
-    LIMIT,
-    NEXT_CHECK,
-    NO_LIMIT,
-    NODES,
-    ROOT_IMPROVED,
-    WIN,
-    search_stats,
-    shortlister,
+from agents.search.agent import SearchAgent
+from agents.search.alphabeta.batched import Pace, batched_alphabeta, shortlister
+from agents.search.alphabeta.kernel import (
+    INF,
+    MAX_PLY,
+    Search,
+    SearchConfig,
+    negamax,
+    position_key,
+    transposition_table,
+    zobrist_table,
 )
-from agents.search.result import Limit, SearchResult
+from agents.search.move_order import NO_LIMIT, WIN, Position, SearchStats, search_stats
+from agents.search.result import SearchResult
+from agents.time.clock import as_ns
+from agents.time.deadline import DEADLINE_STOP, Deadline
+from agents.time.limit import Limit
+from agents.time.manager import CLOCKS, clock_name
 
 __all__ = ["AlphaBeta", "batch_search"]
 
@@ -80,7 +79,7 @@ def batch_search(
     first: Optional[Move] = None,
     root_memo: Optional[list] = None,
 ) -> tuple[Optional[Move], float, int, bool]:
-    """Selective alpha-beta for an evaluator without a kernel (``agents.search.batched_alphabeta``): at every node
+    """Selective alpha-beta for an evaluator without a kernel (``agents.search.alphabeta.batched``): at every node
     one ``evaluator.evaluate_batch`` call scores the children; a depth-1 node returns the best
     score, deeper nodes search their ``k`` best children (``k=0``: all). The children scored are
     all of them, or with a ``prefilter`` (an evaluator with a kernel) the best ``shortlist`` of
@@ -124,9 +123,7 @@ def batch_search(
         ),
         "shortlist": opt("candidates per node the prefilter keeps", ge=1),
         "clock": opt(
-            "time manager (full: deepen until the deadline; predict: stop early, about 0.6 of the "
-            "time; legacy: predict's former name)",
-            choices=CLOCKS + tuple(RENAMED_CLOCKS),
+            "time manager (full: deepen until the deadline; predict: stop early, about 0.6 of the time)", choices=CLOCKS
         ),
     },
 )
@@ -187,13 +184,13 @@ class AlphaBeta(SearchAgent):
             raise OptionError(f"shortlist={shortlist!r}: must be >= 1")
         self.shortlist = int(shortlist)
         self.k, self.kq, self.aspiration = int(k), int(kq), float(aspiration)
-        self.cfg = np.array([kq, k, int(bool(tt)), endgame], dtype=np.int64)
-        self.table = TranspositionTable(tt_bits)
+        self.config = SearchConfig(int(kq), int(k), int(bool(tt)), int(endgame))
+        self.table = transposition_table(tt_bits)
         self._arrays: dict[int, tuple] = {}
         self._pace = Pace()  # forward-pass cost of a batch evaluator, learnt across moves
 
     def reset(self) -> None:
-        self.table.clear()
+        self.table.keys[:] = 0
 
     def _stop(self, start: float, seconds: float) -> float:
         # the predicting manager stops at the full time: it keeps its own margin by stopping early
@@ -218,46 +215,24 @@ class AlphaBeta(SearchAgent):
         alpha: float,
         beta: float,
         limit: int,
-        stats: np.ndarray,
+        stats: SearchStats,
         best: np.ndarray,
         stop: float = float("inf"),
         deadline: Optional[Deadline] = None,
     ) -> float:
         zob, moves, scores, qmoves, qscores = self._scratch(board)
         cells, queens = board.cells.copy(), board.queens.copy()
-        stats[LIMIT], stats[ABORTED], stats[ROOT_IMPROVED] = limit, 0, 0
-        stats[DEADLINE] = as_ns(stop)
+        stats.limit[0], stats.aborted[0], stats.root_improved[0] = limit, 0, 0
+        stats.deadline[0] = as_ns(stop)
         if deadline is not None and deadline.halted:  # read after the write: a halt in between is not lost
-            stats[DEADLINE] = deadline.ns[DEADLINE_STOP]
-        # the clock is read even with no deadline: the read lets the engine's command loop in (the
-        # kernel holds the GIL) and a caller's halt reach an iteration that runs unbounded
-        stats[NEXT_CHECK] = stats[EVALS]
+            stats.deadline[0] = deadline.ns[DEADLINE_STOP]
+        # the clock is read even with no deadline: a caller's halt reaches an iteration that runs unbounded
+        stats.next_check[0] = stats.evals[0]
         side = int(board.turn)
-        return negamax(
-            cells,
-            queens,
-            board.queen_counts.copy(),
-            side,
-            board.dirs,
-            depth,
-            alpha,
-            beta,
-            0,
-            position_key(cells, side, zob),
-            self.evaluator.kernel,
-            self.evaluator.params,
-            self.cfg,
-            zob,
-            self.table.keys,
-            self.table.values,
-            self.table.info,
-            moves,
-            scores,
-            qmoves,
-            qscores,
-            stats,
-            best,
-        )
+        position = Position(cells, queens, board.queen_counts.copy(), board.dirs)
+        search = Search(self.config, self.table, zob, moves, scores, qmoves, qscores, stats, best)
+        key = position_key(cells, side, zob)
+        return negamax(position, side, depth, alpha, beta, 0, key, self.evaluator.kernel, self.evaluator.params, search)
 
     def _search(self, board: Board, limit: Limit, deadline: Deadline) -> SearchResult:
         empties = int(np.count_nonzero(board.cells == core.EMPTY))
@@ -270,7 +245,7 @@ class AlphaBeta(SearchAgent):
         public = core.public_index(board.size)
         frm, to, arrow = (int(public[p]) for p in done[0])
         move = Move(frm, to, arrow, board.size)
-        return SearchResult(move, float(done[1]), done[2], int(stats[NODES]), stats={"evals": int(stats[EVALS])})
+        return SearchResult(move, float(done[1]), done[2], int(stats.nodes[0]), stats={"evals": int(stats.evals[0])})
 
     def _window(self, depth: int, done: Optional[Iteration]) -> tuple[float, float]:
         """The root window: aspiration around the last iteration's value from depth 3."""
@@ -279,12 +254,12 @@ class AlphaBeta(SearchAgent):
         return (-INF, INF)
 
     def _deepen(
-        self, board: Board, deepest: int, limit: Limit, deadline: Deadline, stats: np.ndarray, best: np.ndarray
+        self, board: Board, deepest: int, limit: Limit, deadline: Deadline, stats: SearchStats, best: np.ndarray
     ) -> Iteration:
         """Iterative deepening within the time (module docstring); ``(best move, value, depth)``.
 
         ``clock=full`` starts the next iteration while time is left and aborts it on the deadline
-        (``agents.search.clock``). ``clock=predict`` budgets evaluator calls from the measured
+        (``agents.time.clock``). ``clock=predict`` budgets evaluator calls from the measured
         rate and starts no iteration after half the time. An aborted iteration's move replaces
         the last finished one only when that is safe: a root move finished inside the window
         (PVS searched the last best move first, so this one is at least as good), or (full
@@ -295,7 +270,7 @@ class AlphaBeta(SearchAgent):
 
         def halted() -> None:  # the caller's `stop`: the running iteration ends at its next clock check
             if deadline.halted:
-                stats[DEADLINE], stats[NEXT_CHECK] = deadline.ns[DEADLINE_STOP], stats[EVALS]
+                stats.deadline[0], stats.next_check[0] = deadline.ns[DEADLINE_STOP], stats.evals[0]
 
         deadline.watch(halted)
         done: Optional[Iteration] = None
@@ -311,7 +286,7 @@ class AlphaBeta(SearchAgent):
                 if predict:
                     if now - start > 0.5 * (stop - start):
                         break  # an iteration rarely finishes in less than the time already spent
-                    evals = int(stats[EVALS] + stats[EVALS] / max(now - start, 1e-6) * (stop - now))
+                    evals = int(stats.evals[0] + stats.evals[0] / max(now - start, 1e-6) * (stop - now))
                 elif now >= stop:
                     break
                 else:
@@ -319,11 +294,11 @@ class AlphaBeta(SearchAgent):
             window = self._window(depth, done)
             value = self._once(board, depth, *window, evals, stats, best, bound, deadline)
             fail_high = None
-            if not stats[ABORTED] and (value <= window[0] or value >= window[1]):
+            if not stats.aborted[0] and (value <= window[0] or value >= window[1]):
                 fail_high = best.copy() if value >= window[1] and not predict else None
                 value = self._once(board, depth, -INF, INF, evals, stats, best, bound, deadline)
-            if stats[ABORTED]:
-                if done is not None and stats[ROOT_IMPROVED]:
+            if stats.aborted[0]:
+                if done is not None and stats.root_improved[0]:
                     done = (best.copy(), done[1], done[2])
                 elif done is not None and fail_high is not None:
                     done = (fail_high, done[1], done[2])

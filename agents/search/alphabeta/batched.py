@@ -4,11 +4,12 @@ A neural net costs about as much for one position as for a few hundred in one fo
 this search scores all the children of a node at once instead of one leaf at a time. It is plain
 negamax with alpha-beta in Python over the rules core's arrays; two searches use it:
 
-* ``two-iteration`` (``agents.search.study.batch_two_iteration``): full width, moves in the order
+* ``two-iteration`` (``agents.search.study.agent.batch_two_iteration``): full width, moves in the order
   ``core.generate_moves`` lists them (the study's tree); only depth-1 nodes call the net, so the
   root value equals the kernel searches' with the same evaluation.
-* ``alphabeta`` (``agents.search.alphabeta.batch_search``): every node scores its children, searches them
-  best first and only the best ``k``; its moves may come from a cheap kernel's shortlist.
+* ``alphabeta`` (``agents.search.alphabeta.agent.batch_search``): every node scores its children, searches
+  them best first and only the best ``k``; its moves may come from a cheap kernel's shortlist
+  (``shortlister``: the best of ``move_order.candidates``).
 
 >>> from amazons_env import Board
 >>> from agents.evaluation.evaluator import make_evaluator
@@ -27,9 +28,10 @@ import numpy as np
 from amazons_env import Board, Move, core
 
 from agents.evaluation.evaluator import Evaluator
+from agents.search.move_order import MoveLists, candidates, search_stats
 from agents.search.result import SearchResult
 
-__all__ = ["batched_alphabeta", "MoveSource", "Pace"]
+__all__ = ["batched_alphabeta", "shortlister", "MoveSource", "Pace"]
 
 INF = 1e30
 NO_LIMIT = 1 << 62
@@ -202,3 +204,19 @@ def _public(padded: np.ndarray, size: int) -> Move:
     public = core.public_index(size)
     frm, to, arrow = (int(public[p]) for p in padded)
     return Move(frm, to, arrow, size)
+
+
+def shortlister(board: Board, prefilter: Evaluator, shortlist: int, kq: int) -> MoveSource:
+    """A move source giving the ``shortlist`` best of ``prefilter``'s ``candidates`` (``kq`` queen
+    moves kept), for ``batched_alphabeta``'s ``moves_of``."""
+    rows = core.max_moves(board.size, int(board.queen_counts.max()))
+    scratch = (np.empty(rows), np.empty((rows, 2), dtype=np.int64), np.empty(rows))
+    stats = search_stats()
+
+    def moves_of(cells, queens, nq, side, dirs, out) -> int:
+        lists = MoveLists(out, *scratch)
+        return min(
+            shortlist, candidates(cells, queens, nq, side, dirs, prefilter.kernel, prefilter.params, kq, lists, stats)
+        )
+
+    return moves_of
