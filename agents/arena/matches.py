@@ -35,7 +35,6 @@ games, and a run started on one backend can be completed on the other.
 from __future__ import annotations
 
 import os
-import warnings
 import zlib
 from dataclasses import asdict
 from itertools import combinations
@@ -45,7 +44,6 @@ import numpy as np
 
 from amazons_env.errors import InvalidArgumentError, describe
 
-from agents.arena import statistics
 from agents.arena.backends import check_backend, run_tasks
 from agents.arena.files import check_paths, load_results, save_record, save_results
 from agents.arena.games import GameResult, opening_board, play_game
@@ -66,23 +64,6 @@ __all__ = [
     "load_results",
     "opening_board",
 ]
-
-#: the statistics that lived here before they had their own module: still importable from here,
-#: with a ``DeprecationWarning``, for one version (``summarize`` is imported above, for ``match``)
-_MOVED_TO_STATISTICS = ("score_interval", "elo", "format_match", "format_tournament")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED_TO_STATISTICS:
-        warnings.warn(
-            f"agents.arena.matches.{name} moved to agents.arena.statistics: import it from there or from "
-            "agents.arena (the old name goes away in the next version)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(statistics, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 # -- running many games --------------------------------------------------------------------------
 

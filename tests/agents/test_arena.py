@@ -349,11 +349,3 @@ def test_arena_time_must_be_positive_seconds(time):
         match("random", "alphabeta", games=2, size=6, time=time, workers=1, progress=False)
     with pytest.raises(ValueError, match="time="):
         tournament(["random", "alphabeta"], games=2, size=6, time=time, workers=1, progress=False)
-
-
-def test_statistics_moved_out_of_matches_still_import_with_a_warning():
-    from agents.arena import statistics
-
-    with pytest.warns(DeprecationWarning, match="moved to agents.arena.statistics"):
-        assert arena.elo is statistics.elo
-    assert not hasattr(arena, "no_such_name")  # any other name is still an AttributeError
