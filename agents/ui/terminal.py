@@ -193,9 +193,14 @@ def read_line(prompt: str) -> str:
 
 def thinking_text(agent: Agent, limit: Optional[Limit] = None) -> str:
     """``"alphabeta is thinking (1 s)..."``: what the user sees while the agent searches within
-    ``limit`` (``None``: its own)."""
-    own = agent.limit if isinstance(agent, SearchAgent) else None
-    seconds = (limit or own or Limit()).time
+    ``limit`` (``None``: its own).
+
+    >>> thinking_text(make("alphabeta"), Limit(time=0.5)), thinking_text(make("random"), Limit(time=0.5))
+    ('alphabeta is thinking (0.5 s)...', 'random is thinking...')
+    """
+    seconds = None
+    if isinstance(agent, SearchAgent):  # the fields of ``limit`` it honours, else its own (``think``)
+        seconds = ((limit.only(agent.LIMITS) if limit else None) or agent.limit).time
     budget = f" ({seconds:g} s)" if seconds is not None else ""
     return f"{short_name(agent)} is thinking{budget}..."
 
