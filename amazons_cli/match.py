@@ -43,7 +43,7 @@ def add_common(parser: argparse.ArgumentParser, games: int) -> None:
         type=number(float, 0, strict=True),
         default=None,
         metavar="SECONDS",
-        help="seconds per move for every agent that takes a time and does not set one",
+        help="seconds per move: every move's limit, for every agent that searches within a time (in place of its own)",
     )
     parser.add_argument(
         "--tc",

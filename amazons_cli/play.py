@@ -59,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--time",
         type=seconds_type(),
         default=None,
-        help="the agent's seconds per move, if it takes a time (default: the agent's own, 1 s)",
+        help="the agent's seconds per move, if it searches within a time (default: the agent's own, 1 s)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of the agent and of --color random")
     parser.add_argument(

@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--time",
         type=seconds_type(),
         default=None,
-        help="seconds per move for each agent that takes a time (default: the agents' own, 1 s)",
+        help="seconds per move for each agent that searches within a time (default: the agents' own, 1 s)",
     )
     parser.add_argument(
         "--delay", type=seconds_type(zero=True), default=0.5, help="seconds to wait after each move (default 0.5)"
