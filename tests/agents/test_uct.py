@@ -243,7 +243,7 @@ def test_a_caller_deadline_is_used_as_given():
     agent, board = make("uct:sims=10", seed=1), Board(6)
     start = time.perf_counter()
     result = agent.search(board, Limit(time=5.0), deadline=Deadline(start, start + 0.1))
-    assert 0.1 <= result.seconds < 0.2 and result.stopped == "time" and agent.clock.late == 0.0
+    assert 0.1 <= result.seconds < 0.2 and result.stopped == "time" and agent.margin.late == 0.0
     with pytest.raises(ValueError, match="deadline must be a Deadline"):
         agent.search(board, deadline=start + 1)  # type: ignore[arg-type]
     assert UCT.PONDERS and not make("alphabeta:depth=1").PONDERS
@@ -260,3 +260,27 @@ def test_the_tree_of_a_ponder_search_is_kept_for_the_same_position():
     agent.search(board)
     ni, _, st = _tree_of(agent)
     assert ni[int(st[T.ROOT]), T.VISITS] == 600
+
+
+#: searches recorded from the commit before the search core took its typed arguments and presets
+#: (``git worktree`` of 38c00b6): spec, board size, random plies (seed 7), the move, its value, the
+#: evaluator calls, the tree's rows and the expected reply; the agent seeded with 3
+RECORDED = [
+    ("uct:sims=300", 6, 0, "b1-b5/c5", 0.881490466, 590, 3092, "a5-c3/e3"),
+    ("uct:sims=300", 8, 6, "c1-g5/h5", 0.173801557, 881, 2572, "b8-e5/b2"),
+    ("uct:sims=300,tree=move", 6, 0, "f2-c5/b5", 0.738712436, 40065, 40066, "a5-c3/a3"),
+    ("uct:sims=300,prior=eval", 8, 6, "c5-c7/c8", 0.424079248, 6714, 6715, "a6-c4/a4"),
+    ("uct:sims=200,prior=fast,playout=2", 6, 0, "b1-b5/e5", 0.703212438, 200, 1501, "e6-c4/e2"),
+    ("uct:sims=200,pw=0,expand_at=2,kq=6", 8, 6, "c5-c7/c8", 0.205394722, 533, 564, "a6-a5/d2"),
+]
+
+
+@pytest.mark.parametrize("spec, size, plies, move, value, evals, rows, ponder", RECORDED)
+def test_a_seeded_search_is_the_one_recorded_before(spec, size, plies, move, value, evals, rows, ponder):
+    rng, board = np.random.default_rng(7), Board(size)
+    for _ in range(plies):
+        moves = board.legal_moves_array()
+        board.push_unchecked(Move(*(int(x) for x in moves[rng.integers(len(moves))]), size))
+    result = make(spec, seed=3).search(board)
+    assert (str(result.move), result.stats["evals"], result.stats["tree"]) == (move, evals, rows)
+    assert result.value == pytest.approx(value, abs=1e-9) and str(result.stats["ponder"]) == ponder
