@@ -50,9 +50,9 @@ from agents.options import OptionError
 from agents.registry import make, parse_spec
 from agents.search import uct_tree as T
 from agents.search.move_order import candidates
-from agents.search.uct import PRIORS, UCT
-from agents.search.uct_tree.expansion import SCRATCH_TYPES
-from agents.search.uct_tree.forest import SLICE_TYPES, scratch, search_roots
+from agents.search.uct import UCT
+from agents.search.uct_tree.expansion import BUFFERS_TYPE
+from agents.search.uct_tree.forest import SLICE_TYPE, Forest, Slice, scratch, search_roots
 
 __all__ = ["batch_opponent", "WholeMoves", "BatchGreedy", "BatchUCT", "greedy_moves"]
 
@@ -137,21 +137,22 @@ class WholeMoves(BatchOpponent):
         self._pending = np.array(pending)
 
 
-_GREEDY_ARGS = (*SLICE_TYPES, KERNEL_TYPE, types.float64[::1], types.int64, *SCRATCH_TYPES, types.int64[:, ::1])
+_GREEDY_ARGS = (SLICE_TYPE, KERNEL_TYPE, types.float64[::1], types.int64, BUFFERS_TYPE, types.int64[:, ::1])
 
 
 # typed with the kernel's first-class type, as the searches are (``evaluator``: cached once for
 # every evaluator); nogil: slices of a batch run on threads
 @njit(types.void(*_GREEDY_ARGS), cache=True, nogil=True)
-def greedy_moves(cells, queens, nq, sides, games, lo, hi, dirs, kernel, params, kq, moves, scores, qm, qs, stats, out):
-    """``out[k]``: the best candidate move (padded squares) of game ``games[k]`` for ``k`` in
-    ``lo..hi`` (``move_order.candidates`` with ``kq`` queen moves kept; ``stats`` from
-    ``search_stats``, without a deadline)."""
-    for k in range(lo, hi):
-        g = games[k]
-        position = (cells[g].copy(), queens[g].copy(), nq[g].copy(), sides[g], dirs)
-        candidates(*position, kernel, params, kq, moves, scores, qm, qs, stats)  # > 0: the game is running
-        out[k, :] = moves[0, :]
+def greedy_moves(games, kernel, params, kq, buffers, out):
+    """``out[k]``: the best candidate move (padded squares) of game ``games.games[k]`` for ``k`` in
+    ``games.lo .. games.hi`` (``move_order.candidates`` with ``kq`` queen moves kept; ``buffers``
+    from ``uct_tree.scratch``, without a deadline)."""
+    for k in range(games.lo, games.hi):
+        g = games.games[k]
+        cells, queens, nq = games.cells[g].copy(), games.queens[g].copy(), games.nq[g].copy()
+        # > 0 moves: the game is running
+        candidates(cells, queens, nq, games.sides[g], games.dirs, kernel, params, kq, buffers.lists, buffers.stats)
+        out[k, :] = buffers.lists.moves[0, :]
 
 
 class BatchGreedy(WholeMoves):
@@ -162,14 +163,14 @@ class BatchGreedy(WholeMoves):
             raise OptionError(f"greedy: eval={evaluator.name!r} has no numba kernel")
         super().__init__(size, threads)
         self.evaluator, self.kq = evaluator, kq
-        self._scratch = [scratch(size)[:5] for _ in range(threads)]
+        self._scratch = [scratch(size) for _ in range(threads)]
 
     def choose(self, games: BatchGames, which: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
         position = (games.cells, games.queens, games.nq, np.ascontiguousarray(games.meta[:, SIDE]), which)
-        evaluation = (games.dirs, self.evaluator.kernel, self.evaluator.params_for(self.size), self.kq)
+        kernel, params = self.evaluator.kernel, self.evaluator.params_for(self.size)
 
         def work(lo: int, hi: int, thread: int) -> None:
-            greedy_moves(*(*position, lo, hi, *evaluation, *self._scratch[thread], out))
+            greedy_moves(Slice(*position, lo, hi, games.dirs), kernel, params, self.kq, self._scratch[thread], out)
 
         self.slices(len(which), work)
 
@@ -182,15 +183,9 @@ class BatchUCT(WholeMoves):
         super().__init__(size, threads)
         assert agent.limit.simulations is not None  # batch_opponent makes one for sims= specs only
         self.agent, self.sims = agent, int(agent.limit.simulations)
-        icfg = agent.icfg.copy()
-        icfg[T.FAST] = PRIORS[agent._prior(size)]
-        icfg[T.VLOSS] = 0  # one thread per tree
-        # the vector env's games start from ``Board(size)``: its queens, as the agent counts them
-        most, reach = int(Board(size).queen_counts.max()), 4 * (size - 1)
-        split = agent.tree == "split"
-        icfg[T.MAX_KIDS] = most * reach if split else (icfg[T.KQ] * reach if icfg[T.KQ] else core.max_moves(size, most))
-        self.icfg = icfg
-        self.rows = min(MAX_TREE_ROWS, 1 + self.sims * int(icfg[T.MAX_KIDS]))
+        # the vector env's games start from ``Board(size)``: its queens, as the agent counts them; one thread per tree
+        self.config = agent.search_config(size, int(Board(size).queen_counts.max()))
+        self.rows = min(MAX_TREE_ROWS, 1 + self.sims * self.config.max_kids)
         self._trees: tuple[np.ndarray, np.ndarray] = (np.empty((0, T.NI), np.int32), np.empty((0, T.NF)))
         self._scratch = [scratch(size) for _ in range(threads)]
 
@@ -200,12 +195,12 @@ class BatchUCT(WholeMoves):
         if ni.shape[0] < need:
             ni, nf = self._trees = np.empty((need, T.NI), np.int32), np.empty((need, T.NF))
         position = (games.cells, games.queens, games.nq, np.ascontiguousarray(games.meta[:, SIDE]), which)
-        evaluator = self.agent.evaluator
-        search = (games.dirs, evaluator.kernel, evaluator.params_for(self.size), self.agent.fcfg, self.icfg, ni, nf)
+        kernel, params = self.agent.evaluator.kernel, self.agent.evaluator.params_for(self.size)
 
         def work(lo: int, hi: int, thread: int) -> None:
-            budget = (thread * self.rows, self.rows, self.sims, seeds)
-            search_roots(*(*position, lo, hi, *search, *budget, *self._scratch[thread], out))
+            forest = Forest(ni, nf, thread * self.rows, self.rows)
+            games_slice = Slice(*position, lo, hi, games.dirs)
+            search_roots(games_slice, kernel, params, self.config, forest, self.sims, seeds, self._scratch[thread], out)
 
         self.slices(len(which), work)
         padded = core.padded_index(self.size)

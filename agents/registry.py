@@ -63,10 +63,10 @@ AGENT_HOMES = {
     "classic": "agents.search.study.agent",
     "move-then-arrow": "agents.search.study.agent",
     "alphabeta": "agents.search.alphabeta.agent",
-    "mcts": "agents.search.mcts",
+    "mcts": "agents.search.presets",
     "uct": "agents.search.uct",
-    "uct-net": "agents.search.uct_net",
-    "pvmcts": "agents.search.pvmcts",
+    "uct-net": "agents.search.presets",
+    "pvmcts": "agents.search.presets",
     "gumbel": "agents.search.gumbel.agent",
     "uci": "agents.protocols.uci_client",
 }

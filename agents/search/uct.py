@@ -1,54 +1,48 @@
-"""``uct``: Monte Carlo tree search in numba, with the territory evaluation at the leaves.
+"""``uct``: the one Monte Carlo tree search, in numba, and its presets ``mcts``, ``uct-net``, ``pvmcts``.
 
 The tree lives in flat arrays and every simulation runs in numba (``agents.search.uct_tree`` describes
 the tree, the two shapes and a simulation); this module is the agent around it:
 
+* **Evaluators** (OpenSpiel's ``MCTSBot`` shape): inside the simulations, the evaluator's numba
+  kernel (``eval``, ``territory`` by default) scores each node's children (their priors) and
+  values the leaves; from outside them, a ``uct_tree.batches.Guide`` (``agents.search.net_guide``:
+  the policy-value net's ``evaluate`` and ``prior``, batched) may re-prior nodes before and between
+  parts of the simulations, and value the positions they record.
 * **Budget**: ``time`` seconds per move (default 1.0) or ``sims`` simulations (a move's own
   ``Limit(time=..., simulations=...)`` passed to ``search`` replaces them). The simulations
-  read the deadline inside numba (``agents.search.clock.now_ns``, every few evaluations) and stop at the
-  agent's ``Clock`` deadline, which keeps back what returning the move takes: the clock is used,
-  and not overrun. Under a game clock (``Limit.time_max``, from a time manager) the search stops
-  as soon as it is sure of a move that is settled (it leads by more simulations than are left
-  before ``time`` at the rate so far) and goes on past ``time``, up to ``time_max``, while it is
-  unsure (the most visited move leads the runner-up by less than ``sure`` times, 1.5 by default,
-  or has the worse mean). The ``stopped`` stat says which: ``SearchAgent``'s module docstring.
-* **Pondering** (``PONDERS``): a search on a caller's ``Deadline`` (``search(board,
-  deadline=...)``) reads it at every clock check, so a deadline moved by another thread (a
-  ponder hit) takes effect at once; the ``ponder`` stat is the reply the search expects (the
-  most visited one under its move, None if it looked at none).
+  read the deadline inside numba (every few evaluations) and stop at the agent's
+  deadline, which keeps back what returning the move takes (``agents.time.margin``). Under a game clock
+  (``Limit.time_max``, from a time manager) the search stops as soon as it is sure of a move
+  that is settled and goes on past ``time``, up to ``time_max``, while it is unsure (the most
+  visited move leads the runner-up by less than ``sure`` times, or has the worse mean:
+  ``uct_tree.stopping``). The ``stopped`` stat says which: ``SearchAgent``'s module docstring.
+* **Pondering** (``PONDERS``): a search on a caller's ``Deadline`` reads it at every clock check,
+  so a deadline moved by another thread (a ponder hit) takes effect at once; the ``ponder`` stat is
+  the reply the search expects (the most visited one under its move, None if it looked at none).
 * **Tree reuse**: after our move and the reply, the subtree of the position reached is copied to
-  the front of a fresh tree (``uct_tree.compact``) and searched on; the whole tree is kept for a
+  the front of the tree (``uct_tree.compact``) and searched on; the whole tree is kept for a
   search of the same position (after a ponder search of it).
-* **Threads** (``threads=N``, default 1): tree parallelism. N Python threads (``uct_tree.run``
-  releases the GIL) search the one tree at once, each allocating nodes from its own share of the
-  rows (the tree has ``MAX_NODES`` per thread) and counting a virtual loss on the nodes it
-  passes, so that they spread over the tree (``uct_tree.simulation``); the root is expanded by
-  one thread before the others start. A ``sims`` budget is shared out over the threads.
-  ``threads`` is the agent's own and independent of ``NUMBA_NUM_THREADS`` (uct's kernels run no
-  numba-parallel code). Simulations per second against threads: ``benchmarks/threads.py``.
-  Root parallelism (a tree per thread, root visits merged) was measured first and dropped: the
-  search is deterministic without random playouts, so the trees grew alike and 2 threads scored
-  Elo -21 (-89 to +47) against 1 (``benchmarks/README.md``).
-* **Filling phase**: a separated root is played by ``endgame.filling_move`` directly
-  (``SearchAgent``, as the other engines); inside the tree the counts give solved values.
-* **The move** is a proven win if there is one, else the most visited child (at each level of a
-  split tree: the queen move, then its arrow).
+* **Threads** (``threads=N``, default 1): tree parallelism, N Python threads (``uct_tree.run``
+  releases the GIL) on the one tree with a virtual loss each (``uct_tree.simulation``); the root
+  is expanded by one thread first, a ``sims`` budget shared out (``benchmarks/threads.py``).
+* **Filling phase**: a separated root is played by ``endgame.filling_move`` (``SearchAgent``).
+* **The move** is a proven win if there is one, else the most visited child (at each level).
 
 Options (``make("uct:time=0.5,c=0.8")``): ``tree`` ``"split"`` (queen move and arrow as two tree
 levels, the default) or ``"move"`` (whole moves), ``c`` the PUCT exploration constant, ``tau``
 the prior temperature, ``pw``/``pw_exp`` progressive widening (``pw * N^pw_exp`` children open;
-``pw=0``: all), ``kq`` queen moves kept per position (0 = all), ``expand_at`` visits before a leaf
-is expanded, ``playout`` random plies before a leaf's evaluation (0 = the evaluation itself),
-``prior`` (below), ``endgame`` the fill-search budget per region (0 = off), ``reuse``,
-``threads``, ``eval`` the evaluator (a spec with a numba kernel; further keyword options go to it).
+``pw=0``: all), ``kq`` queen moves kept per position (0 = all), ``k`` whole moves kept per position
+of a move tree (0 = all), ``expand_at`` visits before a leaf is expanded, ``playout`` random plies
+before a leaf's evaluation (0 = the evaluation itself), ``prior`` (below), ``endgame`` the
+fill-search budget per region (0 = off), ``reuse``, ``threads``, ``eval`` the evaluator (a spec
+with a numba kernel; further keyword options go to it).
 
-**Priors.** ``"eval"``: every child is scored by the evaluation when its parent is expanded
-(``uct_tree``: about 36 evaluations per simulation at the 8x8 start). ``"mixed"`` (split tree):
-queen moves in a cheap mobility order, each evaluated when first visited, arrows scored by the
-evaluation (about 3 per simulation, so many more simulations). ``"fast"``: both levels cheap (one
-evaluation per simulation). ``"auto"``, the default, is ``mixed`` up to 8x8 and ``eval`` above,
-the stronger choice on each size (the matches are in benchmarks/README.md, ``uct`` tuning;
-``benchmarks/engines_results/uct/``).
+**Priors.** ``"eval"``: every child scored by the evaluation when its parent is expanded;
+``"mixed"`` (split tree): queen moves in a cheap mobility order, each evaluated when first visited,
+arrows scored; ``"fast"``: both levels cheap; ``"auto"`` (default): ``mixed`` up to 8x8, else ``eval``.
+
+**Presets**: ``mcts``, ``uct-net`` and ``pvmcts`` are configurations of this agent
+(``agents.search.presets``).
 
 >>> from amazons_env import Board
 >>> from agents import make
@@ -78,24 +72,26 @@ from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import register
 from agents.resources import cores, most_threads, reserve
 from agents.search import uct_tree as T
-from agents.search.agent import Deadline, SearchAgent
-from agents.search.clock import NEVER, now_ns
-from agents.search.move_order import search_stats
-from agents.search.result import Limit, SearchResult
-from agents.search.uct_tree.choice import Pick, Tree, pick
-from agents.search.uct_tree.simulation import SURE_LEAD
+from agents.search.agent import SearchAgent
+from agents.search.move_order import Position
+from agents.search.result import SearchResult
+from agents.search.uct_tree import Budget, Buffers, Job, SearchConfig, Tree
+from agents.search.uct_tree.batches import Guide
+from agents.search.uct_tree.choice import Pick, pick, visit_shares
+from agents.search.uct_tree.lines import kept_node
+from agents.time.clock import NEVER, now_ns
+from agents.time.deadline import Deadline
+from agents.time.limit import Limit
 
-__all__ = ["UCT", "visit_policy", "kids"]
+__all__ = ["UCT", "visit_policy", "PRIORS"]
 
 TREES = ("split", "move")
-#: the tree levels each ``prior`` orders by cheap scores (``uct_tree.FAST``'s bits); the others
+#: the tree levels each ``prior`` orders by cheap scores (``uct_tree.FAST_*`` bits); the others
 #: are scored by the evaluation when their parent is expanded
 PRIORS = {"eval": 0, "mixed": T.FAST_QUEENS, "fast": T.FAST_QUEENS | T.FAST_ARROWS}
 AUTO_MIXED_UP_TO = 8  # the largest board on which ``prior=auto`` is ``mixed`` (module docstring)
-#: rows of every tree (~250 MB at most), allocated at once and kept from move to move: the
-#: operating system backs only the pages a search writes, so a search never pauses to copy its
-#: tree into a bigger one (a copy of 2M rows took 0.1-0.25 s, and one started at the deadline
-#: overran the move's time)
+#: rows of every tree, allocated at once and kept from move to move: the operating system backs
+#: only the pages a search writes, so a search never pauses to copy its tree into a bigger one
 MAX_NODES = 1 << 22
 MAX_THREADS = 1024  # the most ``threads`` accepted: one tree each, so a bound on the memory asked for
 
@@ -113,6 +109,7 @@ MAX_THREADS = 1024  # the most ``threads`` accepted: one tree each, so a bound o
         "pw": opt("progressive widening: pw * N^pw_exp children open (0: all)", ge=0),
         "pw_exp": opt("progressive widening exponent", gt=0),
         "kq": opt("queen moves kept per position (0 = all)", ge=0),
+        "k": opt("whole moves kept per position of a move tree (0 = all)", ge=0),
         "expand_at": opt("visits before a leaf is expanded", ge=0),
         "playout": opt("random plies before a leaf's evaluation (0: the evaluation itself)", ge=0),
         "prior": opt(
@@ -151,12 +148,13 @@ class UCT(SearchAgent):
         pw: float = 2.0,
         pw_exp: float = 0.5,
         kq: int = 0,
+        k: int = 0,
         expand_at: int = 1,
         playout: int = 0,
         prior: str = "auto",
         endgame: int = 300,
         reuse: bool = True,
-        sure: float = SURE_LEAD,
+        sure: float = T.SURE_LEAD,
         threads: int = 1,
         seed: Optional[int] = None,
         **eval_options: Any,
@@ -178,9 +176,11 @@ class UCT(SearchAgent):
                 raise OptionError(f"{key}={value!r}: must be a finite number > 0")
         if not (isinstance(pw, (int, float)) and 0 <= pw < float("inf")):
             raise OptionError(f"pw={pw!r}: must be a finite number >= 0 (0: no widening)")
-        for key, value in (("kq", kq), ("expand_at", expand_at), ("playout", playout), ("endgame", endgame)):
-            if not (isinstance(value, int) and value >= 0):
+        for key, value in (("kq", kq), ("k", k), ("expand_at", expand_at), ("playout", playout), ("endgame", endgame)):
+            if isinstance(value, bool) or not (isinstance(value, int) and value >= 0):
                 raise OptionError(f"{key}={value!r}: must be a whole number >= 0")
+        if k and tree != "move":
+            raise OptionError(f"k={k}: whole moves kept per position are a move tree's (tree={tree!r})")
         if isinstance(threads, bool) or not (isinstance(threads, int) and 1 <= threads <= MAX_THREADS):
             raise OptionError(f"threads={threads!r}: must be a whole number in 1..{MAX_THREADS}")
         if threads > most_threads():
@@ -196,33 +196,46 @@ class UCT(SearchAgent):
             raise OptionError(f"eval={eval!r}: uct needs an evaluator with a numba kernel")
         self.tree, self.reuse, self.threads = tree, bool(reuse), threads
         self._reserve_tree()
-        self.fcfg = np.array([c, tau, pw, pw_exp, sure], dtype=np.float64)
         self.prior = prior
-        self.icfg = np.array([int(tree == "split"), kq, expand_at, playout, endgame, 0, 0, 0, 0], dtype=np.int64)
-        now_ns()  # the first call loads numba's object mode (a fraction of a second): not in a timed move
+        #: the options of every search (``search_config`` adds a board's own)
+        self.config = SearchConfig(
+            c_puct=float(c), tau=float(tau), pw_c=float(pw), pw_a=float(pw_exp), sure=float(sure),
+            split=int(tree == "split"), kq=kq, keep=k, expand_at=expand_at, playout=playout, endgame=endgame,
+        )  # fmt: skip
+        #: what guides the search from outside its simulations (``uct-net``, ``pvmcts``), None in uct
+        self.guide: Optional[Guide] = None
+        now_ns()  # a first call may load numba's object mode (a fraction of a second): not in a timed move
         #: the kept tree (None before the first search), the search of ``_tree_position`` (None: of
         #: no position, after ``reset``)
         self._tree: Optional[Tree] = None
         self._tree_position: Optional[tuple[bytes, int]] = None  # root cells and ply of the kept tree
-        self._scratch: dict[tuple[int, int], tuple[np.ndarray, ...]] = {}
+        self._scratch: dict[tuple[int, int], Buffers] = {}
 
     def reset(self) -> None:
         self._tree_position = None  # the tree's arrays stay, for the next game's tree (``_roots``)
+        if self.guide is not None:
+            self.guide.reset()
 
     # -- the tree -------------------------------------------------------------------------------
 
-    def _buffers(self, size: int, k: int) -> tuple[np.ndarray, ...]:
-        """Tree ``k``'s scratch arrays for a ``size`` board (each thread has its own)."""
+    def _buffers(self, size: int, k: int) -> Buffers:
+        """Thread ``k``'s scratch arrays for a ``size`` board (each thread has its own)."""
         if (size, k) not in self._scratch:
-            rows = core.max_moves(size, core.MAX_QUEENS)
-            self._scratch[size, k] = (
-                np.empty((rows, 3), dtype=np.int64),
-                np.empty(rows),
-                np.empty((rows, 2), dtype=np.int64),
-                np.empty(rows),
-                search_stats(),
-            )
+            self._scratch[size, k] = T.scratch(size)
         return self._scratch[size, k]
+
+    def search_config(self, size: int, most: int, threads: int = 1) -> SearchConfig:
+        """The options of a search of a ``size`` x ``size`` board where a side has ``most`` amazons,
+        by ``threads`` threads: the agent's, with the prior's cheap levels, the most children one
+        expansion writes, and a virtual loss per thread where several search the tree."""
+        reach = 4 * (size - 1)  # squares one queen line move reaches, at most
+        config = self.config
+        if config.split:
+            most_kids = most * reach
+        else:
+            most_kids = config.kq * reach if config.kq > 0 else core.max_moves(size, most)
+        fast = PRIORS[self._prior(size)]
+        return config._replace(max_kids=most_kids, fast=fast, vloss=threads if threads > 1 else 0)
 
     def _prior(self, size: int) -> str:
         """``auto`` resolved: ``mixed`` on a split tree up to 8x8, else ``eval`` (module docstring)."""
@@ -238,21 +251,18 @@ class UCT(SearchAgent):
         reserve(rows * (T.NI * 4 + T.NF * 8), f"uct's tree ({MAX_NODES} rows for each of {self.threads} threads)")
 
     def _roots(self, board: Board) -> Tree:
-        """The tree for ``board`` (one, whatever the threads: they search it together), of
-        ``MAX_NODES`` rows per thread. The agent keeps its arrays from move to move:
-        the kept subtree of ``board``, if reuse finds it, is copied out and back to the front
-        (``uct_tree.compact``), else the tree restarts from a new root. Rows written once stay
-        backed by memory, so that a search does not pay the operating system for fresh pages again
-        (about 7% of the simulations on 8x8, measured)."""
+        """The tree for ``board`` (one, whatever the threads), of ``MAX_NODES`` rows per thread. The
+        agent keeps its arrays from move to move (rows written once stay backed by memory): the
+        kept subtree of ``board``, if reuse finds it, is copied out and back to the front
+        (``uct_tree.compact``), else the tree restarts from a new root."""
         kept = self._tree
-        node = self._reused_node(board, kept) if self.reuse and kept is not None else None
+        node = self._reused_node(board) if self.reuse and kept is not None else None
         self._tree_position = None  # the kept tree changes now
         if kept is None:
             rows = MAX_NODES * self.threads
             self._reserve_tree()
-            ni, nf, st = np.empty((rows, T.NI), np.int32), np.empty((rows, T.NF)), np.empty(T.NST, np.int64)
-        else:
-            ni, nf, st = kept
+            kept = Tree(np.empty((rows, T.NI), np.int32), np.empty((rows, T.NF)), np.empty(T.NST, np.int64))
+        ni, nf, st = kept
         if node is not None:
             rows = int(st[T.FREE])  # every row used lies below it: the subtree fits
             part_i, part_f = np.empty((rows, T.NI), np.int32), np.empty((rows, T.NF))
@@ -263,7 +273,7 @@ class UCT(SearchAgent):
         else:
             st[:] = 0
             T.new_root(ni, nf, st)
-        return ni, nf, st
+        return kept
 
     def _thread_states(self, st: np.ndarray, capacity: int) -> list[np.ndarray]:
         """One ``st`` per thread over the tree whose state is ``st``: each allocates from its own
@@ -281,105 +291,43 @@ class UCT(SearchAgent):
             states.append(own)
         return states
 
-    def _reused_node(self, board: Board, kept: Optional[Tree] = None) -> Optional[int]:
-        """The node of the kept tree (or ``kept``) for ``board``: its root if ``board`` is
-        the kept tree's position (a ponder search's, after the reply it expected), the node
-        reached by ``board``'s last two moves if it is two plies on; else None."""
-        kept = self._tree if kept is None else kept
-        if kept is None or self._tree_position is None:
+    def _reused_node(self, board: Board) -> Optional[int]:
+        """The node of the kept tree for ``board``: its root if ``board`` is the kept tree's position
+        (a ponder search's, after the reply it expected), the node reached by ``board``'s last two
+        moves if it is two plies on (``lines.kept_node``); else None."""
+        if self._tree is None or self._tree_position is None:
             return None
-        cells_bytes, ply = self._tree_position
-        ni, _, st = kept
-        node = int(st[T.ROOT])
-        plies = board.ply - ply
-        if len(cells_bytes) != len(board.cells) or plies not in (0, 2) or len(board.move_stack) < plies:
-            return None
-        cells = np.frombuffer(cells_bytes, dtype=np.uint8).copy()
-        padded = core.padded_index(board.size)
-        for move in board.move_stack[len(board.move_stack) - plies :]:
-            frm, to, arrow = (int(padded[s]) for s in (move.from_square, move.to_square, move.arrow))
-            cells[to], cells[frm], cells[arrow] = cells[frm], core.EMPTY, core.ARROW
-            for key, value in (
-                (((T.FROM, T.TO), (frm, to)), ((T.ARROW,), (arrow,)))
-                if self.tree == "split"
-                else (((T.FROM, T.TO, T.ARROW), (frm, to, arrow)),)
-            ):
-                first, n = int(ni[node, T.FIRST]), int(ni[node, T.NKIDS])
-                if first < 0:
-                    return None
-                kids = ni[first : first + n]
-                hit = np.flatnonzero(np.all(kids[:, list(key)] == np.array(value), axis=1))
-                if len(hit) == 0:
-                    return None
-                node = first + int(hit[0])
-        return node if np.array_equal(cells, board.cells) else None
-
-    def _guide(
-        self,
-        board: Board,
-        cells: np.ndarray,
-        queens: np.ndarray,
-        nq: np.ndarray,
-        icfg: np.ndarray,
-        ni: np.ndarray,
-        nf: np.ndarray,
-        st: np.ndarray,
-        buffers: tuple[np.ndarray, ...],
-        stop: float = float("inf"),
-    ) -> None:
-        """Before the simulations: a subclass may expand nodes and set priors (``agents.search.uct_net``:
-        the policy-value net's), within the move's deadline ``stop`` (``perf_counter`` seconds);
-        uct itself leaves the tree to the simulations."""
-
-    def _part_size(self, size: int) -> int:
-        """Simulations per part of a search on ``size`` x ``size`` boards with ``_between`` work
-        (0: one part, ``_between`` unused, as in uct itself)."""
-        return 0
-
-    def _recorded(self, size: int) -> tuple[np.ndarray, ...]:
-        """The buffers of the positions the simulations record for an outside evaluator on ``size``
-        x ``size`` boards (``uct_tree.leaves``; ``agents.search.uct_net``'s ``leaves``): none in uct."""
-        return T.leaves.buffers(0, size)
-
-    def _between(self, board: Board, tree: Tree, icfg: np.ndarray, stop: float) -> None:
-        """Between two parts of ``_part_size`` simulations (no thread searching), before the deadline's
-        ``stop`` (``perf_counter`` seconds): a subclass may give nodes priors
-        (``agents.search.uct_net``'s ``guide_at``); uct runs in one part."""
+        cells, ply = self._tree_position
+        return kept_node(self._tree, cells, ply, board, self.tree == "split")
 
     # -- the search -----------------------------------------------------------------------------
 
     def _search(self, board: Board, limit: Limit, deadline: Deadline) -> SearchResult:
         """Run the simulations for ``board``'s side to move, on the tree by each thread, and choose
-        the move: ``nodes`` and the ``simulations`` stat count this move's simulations (the arena
-        prints them per second), ``evals`` the evaluator calls and ``tree`` the tree's rows in use
-        after the search; ``stopped`` says why it ended (``SearchAgent``), ``ponder`` is
-        the reply it expects (None if it never looked at one)."""
-        icfg = self.icfg.copy()
-        icfg[T.FAST] = PRIORS[self._prior(board.size)]
-        most = int(board.queen_counts.max())
-        reach = 4 * (board.size - 1)  # squares one queen line move reaches, at most
-        if self.tree == "split":
-            icfg[T.MAX_KIDS] = most * reach
-        else:
-            icfg[T.MAX_KIDS] = int(icfg[T.KQ]) * reach if icfg[T.KQ] > 0 else core.max_moves(board.size, most)
+        the move: ``nodes`` and the ``simulations`` stat count this move's simulations, ``evals``
+        the evaluator calls and ``tree`` the tree's rows in use after the search; ``stopped`` says
+        why it ended (``SearchAgent``), ``ponder`` is the reply it expects (None if it never looked
+        at one)."""
+        config = self.search_config(board.size, int(board.queen_counts.max()), self.threads)
         tree = self._roots(board)
         ni, nf, st = tree
         budget = NEVER if limit.simulations is None else limit.simulations
         weights = self.evaluator.params_for(board.size)  # the evaluator's set for this board size
-        position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())
-        self._guide(board, *position, icfg, ni, nf, st, self._buffers(board.size, 0), deadline.stop)
-        recorded = self._recorded(board.size)
-        if self.threads > 1:
-            icfg[T.VLOSS] = self.threads  # virtual loss: the threads spread over the one tree
+        guide = self.guide
+        recorded = T.leaves.buffers(0, board.size) if guide is None else guide.recorded(board.size)
         states = self._thread_states(st, ni.shape[0])
         starts = [int(own[T.FREE]) for own in states]  # the first row each thread allocates
         settle = int(limit.time_max is not None)
 
-        def job(k: int, sims: int) -> tuple[Any, ...]:
-            position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy())  # each thread's own
-            fixed = (int(board.turn), board.dirs, self.evaluator.kernel, weights, self.fcfg, icfg, ni, nf)
-            return (*position, *fixed, states[k], sims, deadline.ns, settle, *self._buffers(board.size, k), *recorded)
+        def job(k: int, sims: int) -> Job:
+            cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()  # each thread's own
+            return Job(
+                Position(cells, queens, nq, board.dirs), int(board.turn), self.evaluator.kernel, weights, config,
+                Tree(ni, nf, states[k]), Budget(sims, deadline.ns, settle), self._buffers(board.size, k), recorded,
+            )  # fmt: skip
 
+        if guide is not None:
+            guide.before(board, job(0, 0), deadline.stop)
         sims = 0
         if self.threads > 1 and ni[int(st[T.ROOT]), T.FIRST] < 0:
             # the first thread expands the root alone before the others start: else each would
@@ -387,10 +335,10 @@ class UCT(SearchAgent):
             sims = T.run(*job(0, 1))
         budget -= sims
         extended = False  # a part ended on its budget past the deadline's stop: the search went on, unsure
-        parts = self._part_size(board.size)
+        parts = 0 if guide is None else guide.part_size(board.size)
         while True:
-            # in parts of ``_part_size`` simulations before the deadline's stop (``_between`` runs
-            # between two), the rest in one
+            # in parts of ``part_size`` simulations before the deadline's stop (the guide's
+            # ``between`` runs between two), the rest in one
             part = budget if not parts or time.perf_counter() >= deadline.stop else min(budget, parts)
             shares = [part // self.threads + (k < part % self.threads) for k in range(self.threads)]
             played, stopped = self._run([job(k, share) for k, share in enumerate(shares)], states, deadline)
@@ -398,7 +346,8 @@ class UCT(SearchAgent):
             if stopped != "simulations" or budget <= 0:
                 break
             extended = time.perf_counter() >= deadline.stop
-            self._between(board, tree, icfg, deadline.stop)
+            assert guide is not None  # one part without a guide
+            guide.between(board, tree, deadline.stop)
         if extended and stopped == "time":
             stopped = "time_max"
         if self.threads > 1:  # the tree's state: every row used lies below its FREE
@@ -410,24 +359,26 @@ class UCT(SearchAgent):
         assert chosen is not None, "a searched root has a visited child"
         reply = pick(tree, chosen.node, levels)
         self._tree, self._tree_position = tree, (board.cells.tobytes(), board.ply)
-        evals = int(st[T.EVALS])
         rows = starts[0] + sum(int(own[T.FREE]) - start for own, start in zip(states, starts))
-        stats = {"simulations": sims, "evals": evals, "tree": rows, "stopped": stopped}
+        stats = {"simulations": sims, "evals": int(st[T.EVALS]), "tree": rows, "stopped": stopped}
         stats["ponder"] = None if reply is None else self._move(reply, board.size)
         return SearchResult(self._move(chosen, board.size), chosen.value, nodes=sims, stats=stats)
 
-    def _run(self, jobs: list[tuple[Any, ...]], states: list[np.ndarray], deadline: Deadline) -> tuple[int, str]:
+    def _run(self, jobs: list[Job], states: list[np.ndarray], deadline: Deadline) -> tuple[int, str]:
         """``uct_tree.run`` of each job on the one tree (``states``: each thread's ``st``), one
-        thread each (this one runs the first); returns the simulations played and why the search
-        stopped. A thread that ends the search for all (the root proven, the move settled) moves
-        the deadline to now, so that the others stop at their next clock check: the search stopped
-        for its reason; else for the reason of the last thread to return."""
+        thread each (this one runs the first), or the guide's batches (``uct_tree.batches``, one
+        thread); returns the simulations played and why the search stopped. A thread that ends the
+        search for all (the root proven, the move settled) moves the deadline to now, so that the
+        others stop at their next clock check: the search stopped for its reason; else for the
+        reason of the last thread to return."""
+        if self.guide is not None and self.guide.batched:
+            return T.batches.search(jobs[0], self.guide)
         if len(jobs) == 1:
             sims = T.run(*jobs[0])
             return sims, T.STOPS[int(states[0][T.STOPPED])]
         finished: list[str] = []
 
-        def search(job: tuple[Any, ...], st: np.ndarray) -> int:
+        def search(job: Job, st: np.ndarray) -> int:
             played = T.run(*job)
             why = T.STOPS[int(st[T.STOPPED])]
             if why in ("proven", "settled") and not finished:
@@ -449,28 +400,9 @@ class UCT(SearchAgent):
 
 
 def visit_policy(agent: UCT, board: Board) -> tuple[np.ndarray, np.ndarray]:
-    """The root visit shares of ``agent``'s last search (on ``board``, split tree) over whole moves:
-    ``(moves uint8[M, 3] of public squares, probs float32[M])``, a queen move's share split over its
-    arrows by their visits: the policy target of expert iteration (``training.selfplay.policy_value``).
-    No rows where no whole move was visited (a search of a simulation or two, or one that proved
-    its root before an arrow was visited)."""
+    """The root visit shares of ``agent``'s last search (on ``board``, split tree) over whole moves
+    (``uct_tree.choice.visit_shares``): the policy target of expert iteration
+    (``training.selfplay.policy_value``)."""
     if agent._tree is None or agent._tree_position != (board.cells.tobytes(), board.ply) or agent.tree != "split":
         raise InvalidArgumentError("visit_policy: the agent's last search was not a split-tree search of this board")
-    public = core.public_index(board.size)
-    ni, _, st = agent._tree
-    moves, visits = [], []
-    for q in kids(ni, int(st[T.ROOT])):
-        for a in kids(ni, q) if ni[q, T.VISITS] > 0 else ():
-            if ni[a, T.VISITS] > 0:  # a tree holds each whole move once
-                moves.append((int(public[ni[q, T.FROM]]), int(public[ni[q, T.TO]]), int(public[ni[a, T.ARROW]])))
-                visits.append(float(ni[a, T.VISITS]))
-    if not moves:
-        return np.zeros((0, 3), np.uint8), np.zeros(0, np.float32)
-    weights = np.array(visits)
-    return np.array(moves, np.uint8), (weights / weights.sum()).astype(np.float32)
-
-
-def kids(ni: np.ndarray, x: int) -> range:
-    """The rows of node ``x``'s children (empty if it is not expanded)."""
-    first = int(ni[x, T.FIRST])
-    return range(first, first + int(ni[x, T.NKIDS])) if first >= 0 else range(0)
+    return visit_shares(agent._tree, board.size)

@@ -20,8 +20,7 @@ NOTES = {
     "root_weight": "0: the value target is the result; 1: the expert's root value",
     "start": "a fresh net; else generation 0 starts from this policy-value net (a committed name or a model path; "
     "its shape, not --channels/--blocks)",
-    "selfplay": "gumbel: Gumbel AlphaZero's batched search on --device (agents.search.gumbel); pvmcts: the "
-    "PUCT trees of agents.search.pvmcts (the engine before gumbel; the runs made then resume with it)",
+    "selfplay": "gumbel: Gumbel AlphaZero's batched search on --device (agents.search.gumbel)",
     "gumbel_m": "16: with --selfplay gumbel, root actions sampled and halved",
     "gumbel_k": "16: with --selfplay gumbel, children (whole moves) per node",
     "device": "auto: cuda when torch sees a GPU, else cpu; or cpu, cuda, cuda:N",

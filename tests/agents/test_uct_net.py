@@ -1,4 +1,4 @@
-"""uct-net, uct guided by the policy-value net (agents.search.uct_net): legal moves,
+"""uct-net, uct guided by the policy-value net (agents.search.net_guide): legal moves,
 the net's priors where they are due, the value's sign on the new path, options."""
 
 from __future__ import annotations
@@ -13,39 +13,30 @@ import agents
 from agents.nets.inference import PVNet
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import legal_moves_batch, move_log_probs
+from agents.search import move_order
 from agents.search import uct_tree as T
+from agents.search.net_guide import NetGuide
+from agents.search.presets import uct_net
+from agents.search.uct import UCT
+from agents.search.uct_tree.choice import kids
 from agents.time.limit import Limit
-from agents.search.uct import PRIORS, UCT, kids
-from agents.search.uct_net import UCTNet
 
 
-def guided(agent: UCT, board: Board, stop: float = float("inf")) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def guided(agent: UCT, board: Board, stop: float = float("inf")) -> T.Tree:
     """The tree after ``agent``'s guidance alone (no simulation; the root expanded as the first
     simulation would), with the deadline ``stop``: the arrays ``UCT.search`` builds."""
-    icfg = agent.icfg.copy()
-    icfg[T.FAST] = PRIORS[agent._prior(board.size)]
-    icfg[T.MAX_KIDS] = int(board.queen_counts.max()) * 4 * (board.size - 1)
-    ni, nf, st = agent._roots(board)
-    nq = board.queen_counts.copy()
-    buffers = agent._buffers(board.size, 0)
-    agent._guide(board, board.cells.copy(), board.queens.copy(), nq, icfg, ni, nf, st, buffers, stop)
-    T.expand_nodes(
-        np.array([st[T.ROOT]]),
-        board.cells[None].copy(),
-        board.queens[None].copy(),
-        np.array([int(board.turn)]),
-        nq,
-        board.dirs,
-        agent.evaluator.kernel,
-        agent.evaluator.params,
-        agent.fcfg,
-        icfg,
-        ni,
-        nf,
-        st,
-        *buffers,
-    )
-    return ni, nf, st
+    config = agent.search_config(board.size, int(board.queen_counts.max()))
+    tree = agent._roots(board)
+    nq, buffers = board.queen_counts.copy(), agent._buffers(board.size, 0)
+    position = move_order.Position(board.cells.copy(), board.queens.copy(), nq, board.dirs)
+    kernel, params = agent.evaluator.kernel, agent.evaluator.params
+    job = T.Job(position, int(board.turn), kernel, params, config, tree, T.Budget(0, np.full(2, 1 << 62), 0),
+                buffers, T.leaves.buffers(0, board.size))  # fmt: skip
+    if agent.guide is not None:  # plain uct: the tree as its first simulation leaves it
+        agent.guide.before(board, job, stop)
+    root = T.Positions(board.cells[None].copy(), board.queens[None].copy(), np.array([int(board.turn)]))
+    T.expand_nodes(np.array([tree.st[T.ROOT]]), root, nq, board.dirs, kernel, params, config, tree, buffers)
+    return tree
 
 
 def net_move_probs(net: PVNet, board: Board) -> dict[tuple[int, int, int], float]:
@@ -60,7 +51,7 @@ def net_move_probs(net: PVNet, board: Board) -> dict[tuple[int, int, int], float
 
 @pytest.mark.parametrize("options", [{}, {"top": 0}, {"depth": 0, "value": 0.5}, {"value": 1.0, "mix": 0.0}])
 def test_plays_legal_moves_with_its_simulations_and_reuses_the_tree(net_path, options):
-    agent = UCTNet(weights=net_path, sims=150, seed=3, **options)
+    agent = uct_net(weights=net_path, sims=150, seed=3, **options)
     board = Board(6)
     for _ in range(8):
         if board.is_game_over():
@@ -81,8 +72,8 @@ def test_net_priors_at_the_root_and_on_the_arrows_of_the_top_queen_moves(net_pat
     """With mix=1 a guided node's children carry the net's factorised policy (the slide's softmax
     over the queen moves, the arrow's over that slide's arrows), sorted best first."""
     board = Board(6)
-    agent = UCTNet(weights=net_path, mix=1.0, top=3, depth=0, sims=1, seed=0)
-    probs = net_move_probs(agent.net(6), board)
+    agent = uct_net(weights=net_path, mix=1.0, top=3, depth=0, sims=1, seed=0)
+    probs = net_move_probs(agent.guide.net(6), board)
     ni, nf, st = guided(agent, board)
     public = core.public_index(6)
     root = int(st[T.ROOT])
@@ -109,7 +100,7 @@ def test_the_replies_are_guided_only_if_the_deadline_leaves_time(net_path):
     """At a deadline already past, the root still gets the net's priors (and its top queen moves
     their arrows'), but the replies' level, five times the cost, is skipped."""
     board = Board(6)
-    agent = UCTNet(weights=net_path, mix=1.0, top=2, depth=1, sims=1, seed=0)
+    agent = uct_net(weights=net_path, mix=1.0, top=2, depth=1, sims=1, seed=0)
     for stop, replies in ((float("inf"), True), (0.0, False)):
         ni, nf, st = guided(agent, board, stop)
         top = list(kids(ni, int(st[T.ROOT])))[:2]
@@ -120,7 +111,7 @@ def test_the_replies_are_guided_only_if_the_deadline_leaves_time(net_path):
 def test_threads_are_guided_trees_and_net_threads_the_nets(net_path):
     """``threads`` is uct's (threads searching the one guided tree), ``net_threads`` torch's."""
     agent = agents.make(f"uct-net:weights={net_path},threads=2,net_threads=1,sims=40", seed=3)
-    assert (agent.threads, agent.net_threads) == (2, 1)
+    assert (agent.threads, agent.guide.net_threads) == (2, 1)
     result = agent.search(Board(6))
     assert result.simulations == 40 and agent._tree is not None
 
@@ -139,11 +130,11 @@ def test_deeper_guidance_goes_on_down_the_top_lines(net_path):
     """depth=2: the position after the top move and the top reply is guided too (its children
     expanded and sorted by the net's prior); depth=1 leaves it to the simulations."""
     board = Board(6)
-    ni, nf, st = guided(UCTNet(weights=net_path, mix=1.0, top=2, depth=2, sims=1, seed=0), board)
+    ni, nf, st = guided(uct_net(weights=net_path, mix=1.0, top=2, depth=2, sims=1, seed=0), board)
     x = _two_moves_on(ni, st)[-1]
     assert ni[x, T.FIRST] >= 0 and np.all(np.diff(nf[list(kids(ni, x)), T.PRIOR]) <= 1e-12)
     assert all(ni[q, T.FIRST] >= 0 for q in list(kids(ni, x))[:2])  # its top queen moves' arrows too
-    ni1, _, st1 = guided(UCTNet(weights=net_path, mix=1.0, top=2, depth=1, sims=1, seed=0), board)
+    ni1, _, st1 = guided(uct_net(weights=net_path, mix=1.0, top=2, depth=1, sims=1, seed=0), board)
     assert ni1[_two_moves_on(ni1, st1)[-1], T.FIRST] < 0
 
 
@@ -152,7 +143,7 @@ def test_a_guided_position_reached_by_tree_reuse_is_not_mixed_again(net_path, mo
     tree's priors there are the ones the first guidance gave (mixing again would move them), and
     the net is not run on it again."""
     board = Board(6)
-    agent = UCTNet(weights=net_path, mix=0.5, top=2, depth=2, sims=2, seed=0)
+    agent = uct_net(weights=net_path, mix=0.5, top=2, depth=2, sims=2, seed=0)
     agent.search(board)
     ni, nf, st = agent._tree
     line = _two_moves_on(ni, st)
@@ -161,7 +152,7 @@ def test_a_guided_position_reached_by_tree_reuse_is_not_mixed_again(net_path, mo
         board.push(Move(int(public[ni[q, T.FROM]]), int(public[ni[q, T.TO]]), int(public[ni[a, T.ARROW]]), 6))
     before = nf[list(kids(ni, line[-1])), T.PRIOR].copy()
     assert len(before) > 1 and not np.allclose(before, before[0])
-    net, seen = agent.net(6), []
+    net, seen = agent.guide.net(6), []
     evaluate = net.evaluate
 
     def recording(cells, sides):
@@ -175,17 +166,17 @@ def test_a_guided_position_reached_by_tree_reuse_is_not_mixed_again(net_path, mo
     # the root was guided before: no forward pass for it, only for the replies' level below it
     assert seen and board.cells.tobytes() not in seen
     agent.reset()  # a new game: guided again from scratch
-    assert agent._guided == set()
+    assert agent.guide.guided == set()
 
 
 def test_mix_zero_keeps_uct_priors(net_path):
     board = Board(6)
     ni0, nf0, st0 = guided(agents.make("uct:sims=1", seed=0), board)
-    ni, nf, st = guided(UCTNet(weights=net_path, mix=0.0, top=2, depth=1, sims=1, seed=0), board)
+    ni, nf, st = guided(uct_net(weights=net_path, mix=0.0, top=2, depth=1, sims=1, seed=0), board)
     plain, mine = list(kids(ni0, int(st0[T.ROOT]))), list(kids(ni, int(st[T.ROOT])))
     assert np.array_equal(ni0[plain, : T.FIRST], ni[mine, : T.FIRST])
     assert np.array_equal(nf0[plain, T.PRIOR], nf[mine, T.PRIOR])
-    ni1, _, st1 = guided(UCTNet(weights=net_path, mix=1.0, top=2, depth=1, sims=1, seed=0), board)
+    ni1, _, st1 = guided(uct_net(weights=net_path, mix=1.0, top=2, depth=1, sims=1, seed=0), board)
     assert not np.array_equal(ni0[plain, : T.FIRST], ni1[list(kids(ni1, int(st1[T.ROOT]))), : T.FIRST])  # reordered
 
 
@@ -194,11 +185,11 @@ def test_the_net_value_flips_once_per_whole_move(net_path):
     net value of the position reached (for the side that chose the move); the queen move's own
     node, the same side's half-move, is not touched."""
     board = Board(6)
-    agent = UCTNet(weights=net_path, top=2, depth=1, value=1.0, sims=1, seed=0)
-    plain = UCTNet(weights=net_path, top=2, depth=1, value=0.0, sims=1, seed=0)
+    agent = uct_net(weights=net_path, top=2, depth=1, value=1.0, sims=1, seed=0)
+    plain = uct_net(weights=net_path, top=2, depth=1, value=0.0, sims=1, seed=0)
     ni, nf, st = guided(agent, board)
     ni0, nf0, _ = guided(plain, board)
-    net = agent.net(6)
+    net = agent.guide.net(6)
     public = core.public_index(6)
     checked = 0
     for q in list(kids(ni, int(st[T.ROOT])))[:2]:
@@ -217,7 +208,7 @@ def test_the_net_value_flips_once_per_whole_move(net_path):
 
 def test_uct_net_is_the_guided_uct(net_path):
     agent = agents.make(f"uct-net:sims=50,weights={net_path},mix=0.25")
-    assert isinstance(agent, UCTNet) and agent.limit.simulations == 50 and agent.mix == 0.25
+    assert isinstance(agent.guide, NetGuide) and agent.limit.simulations == 50 and agent.guide.mix == 0.25
 
 
 @pytest.mark.parametrize(
@@ -243,7 +234,7 @@ def test_bad_options_are_refused(spec, error):
 
 
 def test_visit_policy_is_the_root_visit_shares_of_whole_legal_moves():
-    from agents.search.uct_net import visit_policy
+    from agents.search.uct import visit_policy
 
     from training.selfplay.policy_value import engine_games
 

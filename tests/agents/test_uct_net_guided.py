@@ -11,8 +11,9 @@ from amazons_env import Board, core
 
 import agents
 from agents.search import uct_tree as T
-from agents.search.uct import kids
-from agents.search.uct_net import UCTNet
+from agents.search.presets import uct_net
+from agents.search.uct import UCT
+from agents.search.uct_tree.choice import kids
 from agents.search.uct_tree.lines import action, game_line
 
 
@@ -54,10 +55,10 @@ def test_guide_at_with_mix_zero_searches_as_uct(net_path):
     board = Board(6)
     plain = agents.make("uct:sims=3000", seed=4)
     plain.search(board)
-    parts = UCTNet(weights=net_path, mix=0.0, top=0, depth=0, guide_at=8, sims=3000, seed=4)
-    parts._part = 512  # several parts in a small search
+    parts = uct_net(weights=net_path, mix=0.0, top=0, depth=0, guide_at=8, sims=3000, seed=4)
+    parts.guide.part = 512  # several parts in a small search
     parts.search(board)
-    assert len(parts._guided) > 20  # the parts ran and found positions to guide
+    assert len(parts.guide.guided) > 20  # the parts ran and found positions to guide
     (ni0, nf0, st0), (ni, nf, st) = plain._tree, parts._tree
     rows = int(st0[T.FREE])
     assert int(st[T.FREE]) == rows
@@ -70,14 +71,14 @@ def test_guide_at_gives_the_net_priors_to_the_often_visited_positions(net_path):
     nodes) has its queen moves' priors equal to the net's slide softmax at its position, and each
     queen move it guided its arrows' softmax; deeper than the root."""
     board = Board(6)
-    agent = UCTNet(weights=net_path, mix=1.0, top=0, depth=0, guide_at=10, sims=4000, seed=1)
-    agent._part = 512  # several parts in a small search
+    agent = uct_net(weights=net_path, mix=1.0, top=0, depth=0, guide_at=10, sims=4000, seed=1)
+    agent.guide.part = 512  # several parts in a small search
     agent.search(board)
     kinds = net_priored(agent, board, 10)
     assert len(kinds) > 10 and T.KIND_ARROW in kinds
 
 
-def net_priored(agent: UCTNet, board: Board, least: int) -> list[int]:
+def net_priored(agent: UCT, board: Board, least: int) -> list[int]:
     """The kinds of the nodes visited ``least`` times or more that ``agent`` records as guided,
     each checked to have the net's priors (``mix=1``): a position's queen moves its slide softmax,
     a queen move's arrows its arrow softmax at the position before it."""
@@ -87,13 +88,13 @@ def net_priored(agent: UCTNet, board: Board, least: int) -> list[int]:
     ni, nf, st = agent._tree
     found = T.Visited(board, 4096)
     count = found.scan(ni, int(st[T.ROOT]), least, board)
-    public, net, kinds = core.public_index(board.size), agent.net(board.size), []
+    public, net, kinds = core.public_index(board.size), agent.guide.net(board.size), []
     lines = [game_line(board)]
     for e in range(1, count):
         x = int(found.nodes[e])
         arrows = bool(ni[x, T.KIND] == T.KIND_ARROW)
         lines.append(lines[int(found.parents[e])] + action(ni, x))
-        if lines[e] not in agent._guided:
+        if lines[e] not in agent.guide.guided:
             continue
         p = int(found.parents[e]) if arrows else e
         _, slide, arrow = net.evaluate(found.cells[p][None], found.sides[p][None])
@@ -114,14 +115,14 @@ def net_priored(agent: UCTNet, board: Board, least: int) -> list[int]:
 
 
 def test_guide_at_with_threads_plays_legal_moves(net_path):
-    agent = UCTNet(weights=net_path, guide_at=4, threads=2, sims=600, seed=0)
-    agent._part = 128  # several parts in a small search
+    agent = uct_net(weights=net_path, guide_at=4, threads=2, sims=600, seed=0)
+    agent.guide.part = 128  # several parts in a small search
     board = Board(6)
     for _ in range(4):
         result = agent.search(board)
         assert board.is_legal(result.move)
         board.push(result.move)
-    assert len(agent._guided) > 1  # the parts guided nodes below the root
+    assert len(agent.guide.guided) > 1  # the parts guided nodes below the root
 
 
 def test_guide_at_evaluates_only_what_the_time_left_allows(net_path):
@@ -131,15 +132,16 @@ def test_guide_at_evaluates_only_what_the_time_left_allows(net_path):
     import time
 
     board = Board(6)
-    agent = UCTNet(weights=net_path, mix=1.0, top=0, depth=0, guide_at=10, sims=3000, seed=1)
-    agent._part = 0  # one part: nothing guided between parts during the search
+    agent = uct_net(weights=net_path, mix=1.0, top=0, depth=0, guide_at=10, sims=3000, seed=1)
+    agent.guide.part = 0  # one part: nothing guided between parts during the search
     agent.search(board)
-    tree, icfg = agent._tree, agent.icfg.copy()
-    before = set(agent._guided)
-    agent._between(board, tree, icfg, time.perf_counter() - 1.0)
-    assert agent._guided == before
-    agent._between(board, tree, icfg, float("inf"))
-    assert len(agent._guided) > len(before) + 10
+    tree = agent._tree
+    assert tree is not None
+    before = set(agent.guide.guided)
+    agent.guide.between(board, tree, time.perf_counter() - 1.0)
+    assert agent.guide.guided == before
+    agent.guide.between(board, tree, float("inf"))
+    assert len(agent.guide.guided) > len(before) + 10
 
 
 def test_back_up_counts_a_value_as_simulations_ending_at_its_node():
@@ -192,11 +194,11 @@ def test_value_visits_back_up_the_net_values_of_the_guided_positions(net_path):
     """With value_visits=K (mix=0: the priors stay uct's), the root holds the simulations plus K
     for each position the parts valued, and the tree is no longer uct's."""
     board = Board(6)
-    plain = UCTNet(weights=net_path, mix=0.0, top=0, depth=0, guide_at=8, sims=3000, seed=4)
-    plain._part = 512
+    plain = uct_net(weights=net_path, mix=0.0, top=0, depth=0, guide_at=8, sims=3000, seed=4)
+    plain.guide.part = 512
     plain.search(board)
-    valued = UCTNet(weights=net_path, mix=0.0, top=0, depth=0, guide_at=8, value_visits=4, sims=3000, seed=4)
-    valued._part = 512
+    valued = uct_net(weights=net_path, mix=0.0, top=0, depth=0, guide_at=8, value_visits=4, sims=3000, seed=4)
+    valued.guide.part = 512
     result = valued.search(board)
     ni, nf, st = valued._tree
     extra = int(ni[st[T.ROOT], T.VISITS]) - result.simulations
@@ -209,17 +211,17 @@ def test_guide_at_by_default_is_the_board_sizes_setting(net_path):
     """Not given (or ``none``), ``guide_at`` is ``GUIDE_AT``'s for the board size: on 10x10 the
     search guides the positions it visits often, on 6x6 (no setting) it builds the tree of
     ``guide_at=0``; given, it is the same on every size."""
-    default = UCTNet(weights=net_path, sims=2000, seed=3)
-    assert (default.guided_at(10), default.guided_at(8), default.guided_at(6)) == (8, 64, 0)
-    assert agents.make(f"uct-net:weights={net_path},guide_at=none").guided_at(10) == 8
-    given = UCTNet(weights=net_path, guide_at=16)
-    assert (given.guided_at(10), given.guided_at(8)) == (16, 16)
-    off = UCTNet(weights=net_path, guide_at=0, sims=2000, seed=3)
-    assert off.guided_at(10) == 0
+    default = uct_net(weights=net_path, sims=2000, seed=3)
+    assert (default.guide.guided_at(10), default.guide.guided_at(8), default.guide.guided_at(6)) == (8, 64, 0)
+    assert agents.make(f"uct-net:weights={net_path},guide_at=none").guide.guided_at(10) == 8
+    given = uct_net(weights=net_path, guide_at=16)
+    assert (given.guide.guided_at(10), given.guide.guided_at(8)) == (16, 16)
+    off = uct_net(weights=net_path, guide_at=0, sims=2000, seed=3)
+    assert off.guide.guided_at(10) == 0
     for agent in (default, off):
-        agent._part = 256  # several parts in a small search
+        agent.guide.part = 256  # several parts in a small search
         agent.search(Board(10))
-    assert len(default._guided) > len(off._guided) + 10  # positions guided during the search
+    assert len(default.guide.guided) > len(off.guide.guided) + 10  # positions guided during the search
     for agent in (default, off):
         agent.search(Board(6))
     (ni0, nf0, st0), (ni, nf, st) = off._tree, default._tree
@@ -232,12 +234,12 @@ def test_value_visits_by_default_is_the_board_sizes_setting_with_guide_at_not_gi
     """``value_visits`` not given (or ``none``) is ``VALUE_VISITS``' for the board size while
     ``guide_at`` is not given either; a ``guide_at`` given alone values nothing; given, it holds."""
     default = agents.make(f"uct-net:weights={net_path},value_visits=none")
-    assert [default.valued_visits(n) for n in (6, 8, 10)] == [0, 16, 0]
-    assert [UCTNet(weights=net_path, guide_at=64).valued_visits(n) for n in (6, 8, 10)] == [0, 0, 0]
-    given = UCTNet(weights=net_path, guide_at=8, value_visits=4)
-    assert [given.valued_visits(n) for n in (6, 8, 10)] == [4, 4, 4]
-    assert UCTNet(weights=net_path, guide_at=8, value_visits=0).valued_visits(8) == 0
-    default._part = 512  # several parts: the 8x8 default values what it guides
+    assert [default.guide.valued_visits(n) for n in (6, 8, 10)] == [0, 16, 0]
+    assert [uct_net(weights=net_path, guide_at=64).guide.valued_visits(n) for n in (6, 8, 10)] == [0, 0, 0]
+    given = uct_net(weights=net_path, guide_at=8, value_visits=4)
+    assert [given.guide.valued_visits(n) for n in (6, 8, 10)] == [4, 4, 4]
+    assert uct_net(weights=net_path, guide_at=8, value_visits=0).guide.valued_visits(8) == 0
+    default.guide.part = 512  # several parts: the 8x8 default values what it guides
     result = default.search(Board(8), agents.Limit(simulations=20000))
     ni, _, st = default._tree
     extra = int(ni[st[T.ROOT], T.VISITS]) - result.simulations

@@ -6,15 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from amazons_env import Board, core
+from amazons_env import Board
 
 import agents
 from agents.evaluation.evaluator import make_evaluator
 from agents.options import OptionError
+from agents.search import move_order
 from agents.search import uct_tree as T
-from agents.search.move_order import search_stats
-from agents.search.uct import kids
-from agents.search.uct_net import UCTNet
+from agents.search.presets import uct_net
+from agents.search.uct_tree.choice import kids
 from agents.search.uct_tree.lines import Position, game_line
 
 from tests.agents.test_uct_net_guided import net_priored
@@ -22,18 +22,25 @@ from tests.agents.test_uct_net_guided import net_priored
 L = T.leaves
 
 
-def small_tree(board: Board, recorded: int, leaf_at: int = 1) -> tuple:
-    """``run``'s arguments for a fresh tree of ``board``, with buffers for ``recorded`` recorded positions."""
-    evaluator, rows = make_evaluator("territory"), core.max_moves(board.size, core.MAX_QUEENS)
-    ni, nf, st = np.empty((1 << 14, T.NI), np.int32), np.empty((1 << 14, T.NF)), np.zeros(T.NST, np.int64)
-    T.new_root(ni, nf, st)
-    st[T.RNG] = 7
-    fcfg = np.array([1.0, 0.1, 2.0, 0.5, 1.5])
-    icfg = np.array([1, 0, 1, 0, 0, 4 * 4 * (board.size - 1), T.FAST_QUEENS, 0, leaf_at], np.int64)
-    position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
-    scratch = (np.empty((rows, 3), np.int64), np.empty(rows), np.empty((rows, 2), np.int64), np.empty(rows))
-    head = (*position, evaluator.kernel, evaluator.params, fcfg, icfg, ni, nf, st)
-    return head, (np.full(2, 1 << 62), 0, *scratch, search_stats(), *L.buffers(recorded, board.size))
+def small_tree(board: Board, recorded: int, leaf_at: int = 1) -> T.Job:
+    """``run``'s arguments for a fresh tree of ``board`` (no budget yet), with buffers for ``recorded``
+    recorded positions."""
+    evaluator = make_evaluator("territory")
+    tree = T.Tree(np.empty((1 << 14, T.NI), np.int32), np.empty((1 << 14, T.NF)), np.zeros(T.NST, np.int64))
+    T.new_root(*tree)
+    tree.st[T.RNG] = 7
+    config = T.SearchConfig(max_kids=4 * 4 * (board.size - 1), fast=T.FAST_QUEENS, leaf_at=leaf_at)
+    cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()
+    position = move_order.Position(cells, queens, nq, board.dirs)
+    budget, buffers = T.Budget(0, np.full(2, 1 << 62), 0), T.scratch(board.size)
+    kernel, params, kept = evaluator.kernel, evaluator.params, L.buffers(recorded, board.size)
+    return T.Job(position, int(board.turn), kernel, params, config, tree, budget, buffers, kept)
+
+
+def sims(job: T.Job, n: int, recorded: "T.Recorded | None" = None) -> T.Job:
+    """``job`` with a budget of ``n`` simulations (and other buffers for recorded positions)."""
+    job = job._replace(budget=job.budget._replace(sims=n))
+    return job if recorded is None else job._replace(recorded=recorded)
 
 
 @pytest.mark.parametrize("leaf_at", [1, 6])
@@ -45,18 +52,18 @@ def test_run_records_a_node_at_leaf_at_visits_and_release_puts_a_new_value_in_pl
     positions restored. ``release`` with that value plus 0.25 adds 0.25 to the summed values of the
     path's nodes whose chooser is the node's, -0.25 to the others', and changes no visit."""
     board = Board(6)
-    head, tail = small_tree(board, 1, leaf_at)
-    ni, nf, st = head[9:12]
-    recorded, recorded_cells, recorded_values = tail[-3:]
-    assert T.run(*head, 200, *tail[:-3], *L.buffers(0, 6)) == 200  # a tree to record a node in
+    job = small_tree(board, 1, leaf_at)
+    ni, nf, st = job.tree
+    recorded, recorded_cells, recorded_values = job.recorded
+    assert T.run(*sims(job, 200, L.buffers(0, 6))) == 200  # a tree to record a node in
     for _ in range(2000):
         wsum = nf[:, T.WSUM].copy()
-        assert T.run(*head, 1, *tail) == 1
+        assert T.run(*sims(job, 1)) == 1
         if st[T.PENDING] == 1 and recorded[0, L.DEPTH] >= 4:  # below a whole move of each side
             break
         st[T.PENDING] = 0  # none, or recorded too high: dropped
     assert T.STOPS[int(st[T.STOPPED])] == "batch" and st[T.PENDING] == 1
-    assert np.array_equal(head[0], board.cells) and np.array_equal(head[1], board.queens)
+    assert np.array_equal(job.position.cells, board.cells) and np.array_equal(job.position.queens, board.queens)
     x, depth = int(recorded[0, L.LEAF]), int(recorded[0, L.DEPTH])
     path, sides = recorded[0, L.PATH : L.PATH + depth + 1], recorded[0, L.SIDES : L.SIDES + depth + 1]
     assert ni[x, T.KIND] == T.KIND_MOVE and ni[x, T.FIRST] >= 0 and ni[x, T.VISITS] == leaf_at + 1
@@ -69,7 +76,7 @@ def test_run_records_a_node_at_leaf_at_visits_and_release_puts_a_new_value_in_pl
     assert np.array_equal(recorded_cells[0], position.cells) and recorded[0, L.SIDE] == position.side
     assert np.isclose(nf[x, T.WSUM] - wsum[x], recorded_values[0])
     before, visits = nf[:, T.WSUM].copy(), ni[:, T.VISITS].copy()
-    L.release(nf, st, recorded, recorded_values, recorded_values[:1] + 0.25)
+    L.release(nf, st, job.recorded, recorded_values[:1] + 0.25)
     chooser = sides[depth - 1]
     want = [0.25 if sides[k - 1] == chooser else -0.25 for k in range(1, depth + 1)]
     assert np.allclose(nf[path[1:], T.WSUM] - before[path[1:]], want) and st[T.PENDING] == 0
@@ -82,9 +89,9 @@ def test_leaves_with_no_net_weight_search_as_uct(net_path):
     board = Board(6)
     plain = agents.make("uct:sims=3000", seed=4)
     plain.search(board)
-    batched = UCTNet(weights=net_path, mix=0.0, top=0, depth=0, leaves=8, leaf_value=0.0, sims=3000, seed=4)
+    batched = uct_net(weights=net_path, mix=0.0, top=0, depth=0, leaves=8, leaf_value=0.0, sims=3000, seed=4)
     batched.search(board)
-    assert len(batched._guided) > 100  # the batches ran
+    assert len(batched.guide.guided) > 100  # the batches ran
     assert plain._tree is not None and batched._tree is not None
     (ni0, nf0, st0), (ni, nf, st) = plain._tree, batched._tree
     rows = int(st0[T.FREE])
@@ -98,7 +105,7 @@ def test_leaves_give_the_positions_visited_leaf_at_times_the_net_priors(net_path
     nearly all of them (a simulation that finds the buffers full records no more)."""
     board = Board(6)
     for leaf_at in (1, 10):
-        agent = UCTNet(weights=net_path, mix=1.0, top=0, depth=0, leaves=8, leaf_at=leaf_at, sims=3000, seed=2)
+        agent = uct_net(weights=net_path, mix=1.0, top=0, depth=0, leaves=8, leaf_at=leaf_at, sims=3000, seed=2)
         result = agent.search(board)
         assert agent._tree is not None
         ni, _, st = agent._tree
@@ -116,7 +123,7 @@ def test_leaf_value_weighs_the_net_against_the_evaluator(net_path):
     board = Board(6)
 
     def values(weight: float, path: str) -> np.ndarray:
-        agent = UCTNet(weights=path, leaves=8, leaf_value=weight, sims=1500, seed=2, mix=0.0, top=0, depth=0)
+        agent = uct_net(weights=path, leaves=8, leaf_value=weight, sims=1500, seed=2, mix=0.0, top=0, depth=0)
         agent.search(board)
         assert agent._tree is not None
         ni, nf, st = agent._tree
@@ -143,7 +150,7 @@ def test_leaf_value_weighs_the_net_against_the_evaluator(net_path):
 
 
 def test_leaves_play_legal_moves_with_tree_reuse_and_time(net_path):
-    agent = UCTNet(weights=net_path, leaves=4, time=0.05, seed=1)
+    agent = uct_net(weights=net_path, leaves=4, time=0.05, seed=1)
     board = Board(6)
     for _ in range(6):
         result = agent.search(board)
@@ -174,10 +181,10 @@ def test_seeded_leaves_search_is_deterministic(net_path):
 )
 def test_leaves_options_are_checked(net_path, options, error):
     with pytest.raises(OptionError, match=error):
-        UCTNet(weights=net_path, **options)
+        uct_net(weights=net_path, **options)
 
 
 def test_leaves_turn_guide_at_and_value_visits_off(net_path):
-    agent = UCTNet(weights=net_path, leaves=4)
-    assert agent.guided_at(8) == agent.guided_at(10) == 0 and agent.valued_visits(8) == 0
+    agent = uct_net(weights=net_path, leaves=4)
+    assert agent.guide.guided_at(8) == agent.guide.guided_at(10) == 0 and agent.guide.valued_visits(8) == 0
     assert game_line(Board(6)) == b""

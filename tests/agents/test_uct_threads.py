@@ -16,7 +16,7 @@ from agents import Limit, make
 from agents.search import uct_tree as T
 from agents.search.uct import UCT, visit_policy
 from agents.search.uct_tree.choice import pick
-from agents.search.uct_tree.simulation import SURE_LEAD, _settled, sure
+from agents.search.uct_tree.stopping import SURE_LEAD, settled, sure
 from agents.time.deadline import Deadline
 
 from tests.agents.test_agents import random_position
@@ -39,15 +39,15 @@ def _tree(visits: list[int], means: list[float], arrows: tuple[int, ...] = ()) -
 
 def test_a_move_is_settled_when_no_runner_up_can_overtake_it_at_any_level():
     ni, _ = _tree([10, 4, 1], [0.1, 0.2, 0.0])
-    assert _settled(ni, 0, 5.9) and not _settled(ni, 0, 6.0)  # 10 - 4 visits: a lead of 6
+    assert settled(ni, 0, 5.9) and not settled(ni, 0, 6.0)  # 10 - 4 visits: a lead of 6
     ni, _ = _tree([10, 4], [0.1, 0.2], arrows=(7, 5))
-    assert not _settled(ni, 0, 3.0) and _settled(ni, 0, 1.5)  # the arrow leads by 2 only
+    assert not settled(ni, 0, 3.0) and settled(ni, 0, 1.5)  # the arrow leads by 2 only
     ni, _ = _tree([10, 4], [0.1, 0.2], arrows=())
     ni[1, T.KIND] = T.KIND_ARROW  # a queen move whose arrows were never expanded: not settled
-    assert not _settled(ni, 0, 0.0)
+    assert not settled(ni, 0, 0.0)
     ni, _ = _tree([10, 12], [0.1, 0.2])
     ni[2, T.SOLVED] = -1  # a proven loss never counts as the runner-up
-    assert _settled(ni, 0, 9.0)
+    assert settled(ni, 0, 9.0)
 
 
 def test_a_search_is_sure_of_a_move_that_leads_in_visits_and_mean():

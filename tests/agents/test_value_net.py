@@ -116,7 +116,7 @@ def test_fixed_size_model_refuses_other_sizes(nets):
         ValueNetEvaluator(nets["study"], threads=0).evaluate(Board(8))
 
 
-@pytest.mark.parametrize("search", ["two-iteration:depth=2", "alphabeta:depth=2,k=3", "mcts:sims=8"])
+@pytest.mark.parametrize("search", ["two-iteration:depth=2", "alphabeta:depth=2,k=3"])
 def test_searches_take_the_value_net(nets, search):
     agent = agents.make(search, eval="value-net", weights=nets["res"], threads=0)
     board = play(Board(6), 2, 3)
@@ -171,4 +171,3 @@ def test_value_net_with_committed_weights():
 def test_bad_weights_are_refused(tmp_path):
     with pytest.raises(ValueError, match="does not exist"):
         make_evaluator("value-net", weights=str(tmp_path / "none"))
-

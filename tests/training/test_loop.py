@@ -10,9 +10,9 @@ import torch
 
 from amazons_env import Board, Move
 
+from agents.nets.inference import PVNet
 from agents.nets.policy_value import PolicyValueNet, legal_moves_batch, symmetry_permutation
 from agents.nets.store import WEIGHTS_DIR
-from agents.search.pvmcts import PVNet
 
 import training.loop as loop
 import training.loop.engines as engines
@@ -21,14 +21,14 @@ from training.data.policy_value import load_pv_dataset, target_starts
 from training.data.shards import MANIFEST, ShardError
 from training.loop import LoopConfig, LoopStateError, train_loop
 from training.optimize.policy_value import _value_targets, policy_batch
-from training.selfplay.policy_value import mcts_games, play_shards
+from training.selfplay.policy_value import gumbel_games, play_shards
 
 
 @pytest.fixture(scope="module")
 def games():
     torch.manual_seed(0)
     net = PVNet(PolicyValueNet(channels=4, blocks=1, head=4, hidden=8))
-    return mcts_games(net, games=3, size=5, sims=6, batch=3, seed=0, temperature_plies=2)
+    return gumbel_games(net, games=3, size=5, sims=6, m=4, k=6, seed=0)
 
 
 def test_selfplay_targets_are_legal_visit_distributions_and_results(games):
@@ -302,24 +302,19 @@ def test_ctrl_c_stops_the_command_in_one_line_and_a_rerun_completes_it(tmp_path)
     assert loop.read_state(tmp_path)["done"][-1] == "gate-2" and read_manifest(tmp_path / "bootstrap") == bootstrap
 
 
-@pytest.mark.parametrize("selfplay", ["gumbel", "pvmcts"])
-def test_each_self_play_engine_feeds_the_loop_and_its_gate(tmp_path, selfplay):
-    """``gumbel`` (the default): the generation's games are the batched Gumbel search's
-    (improved-policy targets over legal moves), gated as the ``gumbel`` agent; ``pvmcts``: the PUCT
-    trees', gated as ``pvmcts``. Only a choice other than ``pvmcts`` is recorded, so the states of
-    runs made before the choice existed (``pvmcts``) still resume with it."""
-    config = tiny(tmp_path, selfplay=selfplay, gumbel_m=2, gumbel_k=4, device="cpu")
+def test_the_self_play_engine_feeds_the_loop_and_its_gate(tmp_path):
+    """``gumbel``: the generation's games are the batched Gumbel search's (improved-policy targets
+    over legal moves), gated as the ``gumbel`` agent; its settings are part of the run."""
+    config = tiny(tmp_path, selfplay="gumbel", gumbel_m=2, gumbel_k=4, device="cpu")
     state = train_loop(config)
     assert state["done"][-1] == "gate-1" and state["gates"][0]["games"] == 2
     gate = json.loads((tmp_path / "gen-001" / "gate.json").read_text())
-    agent = "gumbel:sims=4,m=2,k=4,device=cpu" if selfplay == "gumbel" else "pvmcts:sims=4,batch=8"
-    assert gate["a"].startswith(agent + ",weights=") and gate["a"].endswith("gen-001/pv")
+    assert gate["a"].startswith("gumbel:sims=4,m=2,k=4,device=cpu,weights=") and gate["a"].endswith("gen-001/pv")
     data = load_pv_dataset([tmp_path / "gen-001" / "selfplay"])[0]
     assert len(data["sides"]) > 0 and (data["pi_probs"] > 0).all()
-    assert config.fixed().get("selfplay") == (selfplay if selfplay != "pvmcts" else None)
-    other = "pvmcts" if selfplay == "gumbel" else "gumbel"
-    with pytest.raises(LoopStateError, match="other settings.*selfplay"):
-        train_loop(tiny(tmp_path, selfplay=other, gumbel_m=2, gumbel_k=4))
+    assert config.fixed().get("selfplay") == "gumbel"
+    with pytest.raises(LoopStateError, match="other settings.*gumbel_m"):
+        train_loop(tiny(tmp_path, selfplay="gumbel", gumbel_m=3, gumbel_k=4))
 
 
 def test_an_expert_plays_instead_of_the_self_play_search():
@@ -333,7 +328,8 @@ def test_an_expert_plays_instead_of_the_self_play_search():
 @pytest.mark.parametrize(
     "changes, error",
     [
-        ({"selfplay": "alphazero"}, "--selfplay='alphazero': choose gumbel or pvmcts"),
+        ({"selfplay": "alphazero"}, "--selfplay='alphazero': choose gumbel$"),
+        ({"selfplay": "pvmcts"}, "--selfplay='pvmcts': choose gumbel .the pvmcts engine .* cannot resume"),
         ({"gumbel_m": 0}, "--gumbel-m=0"),
         ({"ray_gpus": 0.5}, "--ray-gpus=0.5: the GPUs of Ray tasks; add --backend ray"),
         ({"ray_gpus": -1.0, "backend": "ray"}, r"--ray-gpus=-1.0: give a number in \[0, 64\]"),
@@ -344,17 +340,16 @@ def test_bad_selfplay_settings_are_refused(tmp_path, changes, error):
         tiny(tmp_path, **changes).check()
 
 
-@pytest.mark.parametrize("selfplay", ["pvmcts", "gumbel"])
-def test_on_ray_self_play_asks_for_its_gpu_share_and_uses_what_its_task_sees(tmp_path, selfplay):
+def test_on_ray_self_play_asks_for_its_gpu_share_and_uses_what_its_task_sees(tmp_path):
     """``ray_gpus``: the self-play player carries its GPU share for Ray (``agents.arena.backends``);
     on Ray the shards and the gates' agents resolve ``auto`` where they run, whatever ``device``
     the driver trains on; off Ray they use ``device`` as given."""
     pytest.importorskip("ray", reason="Ray is not installed (pip install 'amazons[ray]')")
-    on_ray = tiny(tmp_path, selfplay=selfplay, backend="ray", ray_gpus=0.25, device="cpu")
+    on_ray = tiny(tmp_path, selfplay="gumbel", backend="ray", ray_gpus=0.25, device="cpu")
     player = engines.shard_player(on_ray, tmp_path / "pv")
     assert player.ray_resources == {"num_gpus": 0.25} and player.args[1] == "auto"
     assert "device=cpu" not in engines.gate_spec(on_ray, tmp_path / "pv")
-    here = engines.shard_player(tiny(tmp_path, selfplay=selfplay, device="cpu"), tmp_path / "pv")
+    here = engines.shard_player(tiny(tmp_path, selfplay="gumbel", device="cpu"), tmp_path / "pv")
     assert not hasattr(here, "ray_resources") and here.args[1] == "cpu"
 
 

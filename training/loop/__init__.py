@@ -12,8 +12,7 @@ Stages, each finished before the next starts and recorded in ``OUT/loop-state.js
    ``selfplay-g``: the generation's self-play engine (``training.loop.engines``) plays ``--games``
    games with the current best net (``OUT/gen-g/selfplay/``): by default Gumbel AlphaZero's
    batched search on torch tensors (``agents.search.gumbel``: the shard's games in lock-step on
-   the device, the improved policy as the target); with ``--selfplay pvmcts`` the lock-step PUCT
-   trees of ``agents.search.pvmcts`` (Dirichlet noise, temperature); or with ``--expert SPEC`` (an agent guided by a
+   the device, the improved policy as the target); or with ``--expert SPEC`` (an agent guided by a
    policy-value net, e.g. ``uct-net:sims=800``) the expert with the best net (``weights=``)
    against itself from 2-ply random openings, its root visit shares the policy targets and its
    root values kept;
@@ -21,8 +20,8 @@ Stages, each finished before the next starts and recorded in ``OUT/loop-state.js
    generations' games and the bootstrap games, into ``OUT/gen-g/pv.*``, the value target the
    result or, with ``--root-weight W``, ``(1 - W) * result + W * root value``;
    ``gate-g``: an arena match (``agents.arena.matches.match``, colours alternating, 2-ply random
-   openings) of the engine's agent with the new net against it with the best one (``gumbel`` or
-   ``pvmcts`` at ``--gate-sims``, the expert at its own budget); the new net
+   openings) of the engine's agent with the new net against it with the best one (``gumbel`` at
+   ``--gate-sims``, the expert at its own budget); the new net
    becomes the best if it scores at least ``--gate``. Its results (wins in all and per colour,
    the 95% intervals, the Elo by generation) are kept in the sealed state, ``OUT/elo.csv`` and
    ``OUT/elo.png`` (``training.loop.state``) and printed, one line a stage.

@@ -13,7 +13,7 @@ device(type='cpu')
 >>> LoopConfig(out="run", selfplay="alphazero").check()
 Traceback (most recent call last):
     ...
-amazons_env.errors.InvalidArgumentError: train-loop --selfplay='alphazero': choose gumbel or pvmcts
+amazons_env.errors.InvalidArgumentError: train-loop --selfplay='alphazero': choose gumbel
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ _ONLY_WHEN_SET: dict[str, Any] = {
     "gumbel_k": 16,
 }
 #: the searches that can play a generation's games with the best net (``training.loop.engines``)
-SELFPLAY = ("gumbel", "pvmcts")
+SELFPLAY = ("gumbel",)
 #: settings a resumed run may change: where and how visibly it runs, and how far it goes
 _FREE = ("generations", "out", "progress", "device", "threads", "workers", "backend", "ray_address", "ray_gpus")
 _DEVICE = re.compile(r"auto|cpu|cuda(:\d{1,3})?")
@@ -156,8 +156,10 @@ class LoopConfig:
             raise InvalidArgumentError(f"train-loop OUT={self.out!r}: give a folder")
         check_device(self.device)
         if self.selfplay not in SELFPLAY:
+            gone = " (the pvmcts engine and its PUCT trees were removed: a run made with it cannot resume)"
             raise InvalidArgumentError(
                 f"train-loop --selfplay={str(self.selfplay)[:50]!r}: choose {' or '.join(SELFPLAY)}"
+                + (gone if self.selfplay == "pvmcts" else "")
             )
         check_backend(self.backend, self.ray_address or None)
         if self.ray_gpus and self.backend != "ray":

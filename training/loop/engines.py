@@ -12,10 +12,6 @@ same result.
   ``device``, one forward pass of the net per simulation for all of them, ``gumbel_m`` root
   actions sampled, ``gumbel_k`` children per node; the targets its improved policy and root
   value; gated as the ``gumbel`` agent at ``gate_sims`` on the same device.
-* ``pvmcts`` (``--selfplay pvmcts``, the engine before ``gumbel``): the best net in
-  ``agents.search.pvmcts``'s lock-step PUCT trees (``mcts_games``: Dirichlet noise, temperature),
-  the net on ``device`` (``auto``: the GPU of the process that plays the shard when it has one; on
-  the CPU, ONNX Runtime when installed); gated as ``pvmcts`` at ``gate_sims``.
 * ``expert`` (``--expert SPEC``): an agent guided by the best net plays against itself
   (``engine_games``: its root visit shares the targets, its root values kept); gated as itself.
 
@@ -32,8 +28,6 @@ Another search plugs in as one more entry of ``ENGINES``: its shard player and i
 ('device_gumbel_shard', ('run/gen-000/pv', 'auto', 4))
 >>> gate_spec(LoopConfig(out="run", device="cpu"), "run/gen-001/pv")
 'gumbel:sims=64,m=16,k=16,device=cpu,weights=run/gen-001/pv'
->>> gate_spec(LoopConfig(out="run", selfplay="pvmcts", gate_sims=32), "run/gen-001/pv")
-'pvmcts:sims=32,batch=8,weights=run/gen-001/pv'
 """
 
 from __future__ import annotations
@@ -44,10 +38,8 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from agents.search.pvmcts import PVNet
-
 from training.loop.config import LoopConfig, resolve_device
-from training.selfplay.policy_value import engine_shard, gumbel_shard, mcts_games
+from training.selfplay.policy_value import engine_shard, gumbel_shard
 
 __all__ = [
     "Engine",
@@ -57,32 +49,11 @@ __all__ = [
     "gate_spec",
     "shard_settings",
     "task_device",
-    "pvmcts_shard",
     "device_gumbel_shard",
     "bootstrap_player",
 ]
 
 Player = Callable[[int, int], Sequence[dict[str, np.ndarray]]]
-
-
-def pvmcts_shard(
-    weights: str,
-    device: str,
-    games: int,
-    size: int,
-    sims: int,
-    batch: int,
-    temperature_plies: int,
-    index: int,
-    seed: int,
-) -> list[dict[str, np.ndarray]]:
-    """A shard of ``mcts_games`` by the net in the file ``weights`` on ``device``, resolved where the
-    shard runs (a Ray task may land on a node without a GPU); on the CPU the net runs as
-    ``PVNet.load`` runs it (ONNX Runtime when installed), so the same seed gives the same games."""
-    from agents.nets.export import load_model
-
-    net = PVNet(load_model(weights)[0].to(resolve_device(device)), threads=0)
-    return mcts_games(net, games, size, sims, batch, seed, temperature_plies)
 
 
 def task_device(config: LoopConfig) -> str:
@@ -91,27 +62,11 @@ def task_device(config: LoopConfig) -> str:
     return "auto" if config.backend == "ray" else config.device
 
 
-def _pvmcts(config: LoopConfig, weights: Path) -> Player:
-    return partial(
-        pvmcts_shard,
-        str(weights),
-        task_device(config),
-        config.games_per_shard,
-        config.size,
-        config.sims,
-        config.batch,
-        config.temperature_plies,
-    )
-
-
-def _pvmcts_gate(config: LoopConfig, weights: Path) -> str:
-    return f"pvmcts:sims={config.gate_sims},batch={config.batch},weights={weights}"
-
-
 def device_gumbel_shard(
     weights: str, device: str, games: int, size: int, sims: int, m: int, k: int, index: int, seed: int
 ) -> list[dict[str, np.ndarray]]:
-    """``gumbel_shard`` on ``device`` resolved where the shard runs (as ``pvmcts_shard``)."""
+    """``gumbel_shard`` on ``device`` resolved where the shard runs (a Ray task may land on a node
+    without a GPU)."""
     return gumbel_shard(weights, str(resolve_device(device)), games, size, sims, m, k, index, seed)
 
 
@@ -146,7 +101,6 @@ class Engine(NamedTuple):
 
 #: the engines by name
 ENGINES: dict[str, Engine] = {
-    "pvmcts": Engine(_pvmcts, _pvmcts_gate),
     "gumbel": Engine(_gumbel, _gumbel_gate),
     "expert": Engine(_expert, lambda config, weights: config.expert_spec(weights)),
 }
@@ -181,6 +135,6 @@ def shard_settings(config: LoopConfig, generation: int, best: int) -> dict[str, 
     settings: dict[str, Any] = {"size": config.size, "net": best, "seed": config.seed + 1000 * generation}
     if config.expert:
         settings["expert"] = config.expert
-    elif config.selfplay != "pvmcts":  # a run made before the choice existed keeps its shards
+    else:
         settings.update(selfplay=config.selfplay, m=config.gumbel_m, k=config.gumbel_k)
     return settings

@@ -1,16 +1,11 @@
 """Policy-value self-play: many games in lock-step through Gumbel AlphaZero's tensor search
-(``agents.search.gumbel``) or ``agents.search.pvmcts``, and engine games to bootstrap from.
+(``agents.search.gumbel``), and engine games to bootstrap from.
 
 ``gumbel_games`` plays ``games`` games at once on a torch device: each move, one batched search of
 every live game (one forward pass of the net per simulation for all of them); the target is the
 search's improved policy over the root's children, the move its Gumbel choice.
 
-``mcts_games`` plays ``games`` games at once: every move, each live game's tree
-(``agents.search.pvmcts.Tree``, kept from the previous move) gets fresh Dirichlet noise on its root and
-``sims`` simulations, and ``run_trees`` serves a batch of leaves from every game with one forward
-pass. A position's target is its root's visit shares over whole moves; the move is drawn in
-proportion to the visits for the first ``temperature_plies`` plies (exploration), then the most
-visited. ``engine_games`` records an engine's games (the strongest, ``uct``): as targets its root
+``engine_games`` records an engine's games (the strongest, ``uct``): as targets its root
 visit shares (uct's split tree) or the moves it chose (one-hot). Both start with ``opening``
 uniformly random plies (not recorded) and play through ``agents.game`` until the game is over or
 ``agents.game.endgame_winner`` counts the filling phase exactly (the position is recorded with its result).
@@ -20,17 +15,14 @@ The value target is the game result for the side to move.
 resuming after an interruption: the shards already listed (sizes and hashes checked) are kept, the
 others played again with the same seeds. Shards can be played in parallel, by local processes or
 Ray tasks (``agents.arena.backends``), given a picklable player such as
-``functools.partial(mcts_shard, weights, games, size, sims, batch, temperature_plies)`` or
+``functools.partial(gumbel_shard, weights, device, games, size, sims, m, k)`` or
 ``functools.partial(engine_shard, spec, games, size)``.
 
 >>> import tempfile, torch
 >>> from agents.nets.policy_value import PolicyValueNet
->>> from agents.search.pvmcts import PVNet
+>>> from agents.nets.inference import PVNet
 >>> torch.manual_seed(0) and None
 >>> net = PVNet(PolicyValueNet(channels=8, blocks=1))
->>> games = mcts_games(net, games=2, size=5, sims=8, batch=4, seed=1)
->>> len(games), all(len(g["sides"]) == len(g["pi_counts"]) >= 1 for g in games)
-(2, True)
 >>> games = gumbel_games(net, games=2, size=5, sims=8, m=4, k=6, seed=1)
 >>> len(games), all(abs(g["pi_probs"][: g["pi_counts"][0]].sum() - 1) < 1e-5 for g in games)
 (2, True)
@@ -47,12 +39,12 @@ from amazons_env import Board, Move
 
 from agents.arena.backends import run_tasks
 from agents.game import endgame_winner, play_out
-from agents.search.pvmcts import PolicyValueEvaluator, PVNet, Tree, best_move, run_trees, start_roots
+from agents.nets.inference import PVNet
 
 from training.data.policy_value import write_manifest, write_pv_shard
 from training.selfplay.value import _kept_shards
 
-__all__ = ["gumbel_games", "gumbel_shard", "mcts_games", "engine_games", "play_shards", "mcts_shard", "engine_shard"]
+__all__ = ["gumbel_games", "gumbel_shard", "engine_games", "play_shards", "engine_shard"]
 
 
 class _Game:
@@ -93,55 +85,6 @@ class _Game:
             "pi_moves": np.concatenate([r[3] for r in self.rows]).astype(np.uint8),
             "pi_probs": np.concatenate([r[4] for r in self.rows]).astype(np.float32),
         }
-
-
-def mcts_games(
-    net: PVNet,
-    games: int,
-    size: int,
-    sims: int,
-    batch: int = 8,
-    seed: int = 0,
-    temperature_plies: int = 10,
-    alpha: float = 0.3,
-    fraction: float = 0.25,
-    opening: int = 2,
-    c: float = 1.5,
-    on_move: Optional[Callable[[], None]] = None,
-) -> list[dict[str, np.ndarray]]:
-    """``games`` self-play games in lock-step (module docstring); their arrays."""
-    rng = np.random.default_rng(seed)
-    played = [_Game(size, rng, opening) for _ in range(games)]
-    trees = [Tree(size, c) for _ in range(games)]
-    evaluator = PolicyValueEvaluator(net)
-    while True:
-        live = [i for i, g in enumerate(played) if not g.decided()]
-        if not live:
-            break
-        start_roots(
-            [trees[i] for i in live],
-            [(played[i].board.cells.copy(), int(played[i].board.turn)) for i in live],
-            evaluator,
-            noise=(rng, alpha, fraction),
-        )
-        run_trees([trees[i] for i in live], evaluator, sims, batch)
-        for i in live:
-            game, root = played[i], trees[i].root
-            assert root is not None  # start_roots gave every live tree its root
-            visited = np.flatnonzero(root.n_move)
-            probs = root.n_move[visited] / root.n_move[visited].sum()
-            value = float(root.w_move[visited].sum() / root.n_move[visited].sum())
-            game.record(value, root.moves[visited], probs)
-            if game.board.ply < temperature_plies + opening:
-                m = int(visited[rng.choice(len(visited), p=probs)])
-            else:
-                m = best_move(root)
-            from_square, to_square, arrow = (int(x) for x in root.moves[m])
-            game.board.push_unchecked(Move(from_square, to_square, arrow, size))
-            trees[i].root = root.children.get(m)  # the subtree is reused (start_roots checks it)
-        if on_move is not None:
-            on_move()
-    return [a for a in (g.arrays() for g in played) if a]
 
 
 def gumbel_games(
@@ -221,9 +164,8 @@ def gumbel_shard(
 def engine_games(agent: Any, games: int, size: int, seed: int = 0, opening: int = 2) -> list[dict[str, np.ndarray]]:
     """``games`` games of ``agent`` (an ``Agent`` with ``search``) against itself; each position's
     target is the move it chose, or for ``uct`` (split tree) its root visit shares over whole moves
-    (``agents.search.uct_net.visit_policy``)."""
-    from agents.search.uct import UCT
-    from agents.search.uct_net import visit_policy
+    (``agents.search.uct.visit_policy``)."""
+    from agents.search.uct import UCT, visit_policy
 
     policy = visit_policy if isinstance(agent, UCT) and agent.tree == "split" else None
     rng = np.random.default_rng(seed)
@@ -256,13 +198,6 @@ def _engine_game(
 
     game.winner = play_out(game.board, (choose, choose), endgame_winner, check=False)
     return game.arrays()
-
-
-def mcts_shard(
-    weights: str, games: int, size: int, sims: int, batch: int, temperature_plies: int, index: int, seed: int
-) -> list[dict[str, np.ndarray]]:
-    """A shard's ``mcts_games`` by the net in the file ``weights`` (a task that any process can run)."""
-    return mcts_games(PVNet.load(weights, threads=0), games, size, sims, batch, seed, temperature_plies)
 
 
 def engine_shard(spec: str, games: int, size: int, index: int, seed: int) -> list[dict[str, np.ndarray]]:

@@ -20,7 +20,7 @@ a position being ``move_order.candidates`` (queen moves scored by the territory 
 node: the other side to move); queen moves are scored by the position after them, arrows by the
 position after the whole move. The value's sign flips only after a whole move.
 
-**Cheap levels** (``FAST``, split tree): a level whose bit is set is ordered by a cheap score
+**Cheap levels** (``SearchConfig.fast``, split tree): a level whose bit is set is ordered by a cheap score
 instead (a queen move by the squares its amazon then reaches, an arrow by the enemy amazons it
 faces) and each child is evaluated by the kernel when it is first visited (``STATIC`` is NaN
 until then), so an expansion costs no evaluation. ``FAST_QUEENS`` alone is the agent's
@@ -38,9 +38,11 @@ with ``playout = p`` the evaluation after ``p`` random moves. Proven results (no
 filling-phase counts of ``agents.search.endgame``) are backed up as solved values (MCTS-solver):
 a node with a won child is won, a node whose children are all lost is lost, and selection never enters a lost child.
 
-The package, by concept: ``nodes`` (the columns of a node row, the indices of the configuration and
-state arrays, a fresh root, the compaction of a kept subtree), ``expansion`` (a node's children,
-scored and given priors), ``simulation`` (``run``: selection, leaf values, backup and proofs) and
+The package, by concept: ``nodes`` (the columns of a node row, the indices of the state array, the
+kernels' argument bundles ``Tree``, ``SearchConfig`` and ``Budget`` (with ``move_order.Position``), a fresh root, the
+compaction of a kept subtree), ``expansion`` (a node's children, scored and given priors, in the
+scratch ``Buffers``), ``simulation`` (``run``: selection, leaf values, backup and proofs),
+``stopping`` (when a search is sure of its move, or its move settled) and
 ``visited`` (the often visited nodes and their positions, for an evaluator run between two ``run``s,
 and its values backed up), ``leaves`` (the positions ``run`` records for an evaluator, and the values it
 gives them put in place), ``batches`` (a search whose positions an evaluator values in batches),
@@ -53,38 +55,34 @@ Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s ch
 >>> import numpy as np
 >>> from amazons_env import Board, core
 >>> from agents.evaluation.evaluator import make_evaluator
->>> from agents.search.move_order import search_stats
->>> board, evaluator, rows = Board(6), make_evaluator("territory"), core.max_moves(6, core.MAX_QUEENS)
->>> ni, nf, st = np.empty((1 << 16, NI), np.int32), np.empty((1 << 16, NF)), np.zeros(NST, np.int64)
->>> new_root(ni, nf, st)
->>> st[RNG] = 1
->>> fcfg = np.array([1.0, 0.1, 2.0, 0.5, 1.5])  # C_PUCT, TAU, PW_C, PW_A, SURE
->>> icfg = np.array([1, 0, 1, 0, 0, 4 * 20, FAST_QUEENS, 0, 0], np.int64)  # SPLIT .. LEAF_AT; MAX_KIDS: 4 x 20
->>> buffers = (np.empty((rows, 3), np.int64), np.empty(rows), np.empty((rows, 2), np.int64), np.empty(rows))
->>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
->>> deadline = np.full(2, 1 << 62)  # ``Deadline.ns`` of a search without a time limit
->>> run(*position, evaluator.kernel, evaluator.params, fcfg, icfg, ni, nf, st, 800, deadline, 0, *buffers,
-...     search_stats(), *leaves.buffers(0, 6))  # nothing recorded for an outside evaluator
+>>> from agents.search.move_order import Position
+>>> board, evaluator = Board(6), make_evaluator("territory")
+>>> tree = Tree(np.empty((1 << 16, NI), np.int32), np.empty((1 << 16, NF)), np.zeros(NST, np.int64))
+>>> new_root(*tree)
+>>> tree.st[RNG] = 1
+>>> cfg = SearchConfig(split=1, max_kids=4 * 20, fast=FAST_QUEENS)  # a queen's reach: 4 x 20 squares at most
+>>> position = Position(board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
+>>> budget = Budget(800, np.full(2, 1 << 62), 0)  # no time limit (``Deadline.ns``), no game clock
+>>> run(position, int(board.turn), evaluator.kernel, evaluator.params, cfg, tree, budget, scratch(6),
+...     leaves.buffers(0, 6))
 800
+>>> ni, nf, st = tree
 >>> STOPS[st[STOPPED]]
 'simulations'
 >>> first, n = ni[0, FIRST], ni[0, NKIDS]  # the root's children: every queen move, best prior first
->>> bool(n == core.count_queen_moves(*position)), round(float(nf[first : first + n, PRIOR].sum()), 6)
+>>> bool(n == core.count_queen_moves(*position[:3], 0, board.dirs)), round(float(nf[first : first + n, PRIOR].sum()), 6)
 (True, 1.0)
 >>> int(ni[0, VISITS]), int(ni[first : first + n, VISITS].sum()), int(st[SIMS])  # each went through one
 (800, 800, 800)
 """
 
 from agents.search.uct_tree import batches, forest, leaves
-from agents.search.uct_tree.expansion import expand, expand_nodes
+from agents.search.uct_tree.expansion import Buffers, Positions, expand, expand_nodes, scratch
+from agents.search.uct_tree.leaves import Recorded
 from agents.search.uct_tree.nodes import (
     ARROW,
-    C_PUCT,
     COMPLETE,
-    ENDGAME,
     EVALS,
-    EXPAND_AT,
-    FAST,
     FAST_ARROWS,
     FAST_QUEENS,
     FIRST,
@@ -93,24 +91,17 @@ from agents.search.uct_tree.nodes import (
     KIND,
     KIND_ARROW,
     KIND_MOVE,
-    KQ,
-    LEAF_AT,
     LIMIT,
-    MAX_KIDS,
     NF,
     NI,
     NKIDS,
     NST,
     PENDING,
-    PLAYOUT,
     PRIOR,
-    PW_A,
-    PW_C,
     RNG,
     ROOT,
     SIMS,
     SOLVED,
-    SPLIT,
     STATIC,
     STOP_BATCH,
     STOP_PROVEN,
@@ -120,20 +111,28 @@ from agents.search.uct_tree.nodes import (
     STOP_TIME_MAX,
     STOPPED,
     STOPS,
-    SURE,
-    TAU,
     TO,
     VISITS,
-    VLOSS,
     WSUM,
+    Budget,
+    SearchConfig,
+    Tree,
     compact,
     new_root,
 )
 from agents.search.uct_tree.priors import reprior
-from agents.search.uct_tree.simulation import run, sure
+from agents.search.uct_tree.simulation import Job, run
+from agents.search.uct_tree.stopping import SURE_LEAD, sure
 from agents.search.uct_tree.visited import Visited, back_up, visited
 
 __all__ = [
+    "Tree",
+    "SearchConfig",
+    "Budget",
+    "Buffers",
+    "Recorded",
+    "Positions",
+    "Job",
     "NI",
     "NF",
     "FROM",
@@ -150,20 +149,6 @@ __all__ = [
     "PRIOR",
     "KIND_MOVE",
     "KIND_ARROW",
-    "C_PUCT",
-    "TAU",
-    "PW_C",
-    "PW_A",
-    "SURE",
-    "SPLIT",
-    "KQ",
-    "EXPAND_AT",
-    "PLAYOUT",
-    "ENDGAME",
-    "MAX_KIDS",
-    "FAST",
-    "VLOSS",
-    "LEAF_AT",
     "FAST_QUEENS",
     "FAST_ARROWS",
     "ROOT",
@@ -182,9 +167,11 @@ __all__ = [
     "STOP_PROVEN",
     "STOP_BATCH",
     "PENDING",
+    "SURE_LEAD",
     "new_root",
     "run",
     "sure",
+    "scratch",
     "expand",
     "expand_nodes",
     "leaves",

@@ -30,12 +30,12 @@ from typing import Optional
 
 import numpy as np
 
-from agents.search.uct_tree.nodes import ARROW, FIRST, FROM, NKIDS, SOLVED, STATIC, TO, VISITS, WSUM
+from amazons_env import core
 
-__all__ = ["Pick", "pick"]
+from agents.search.uct_tree.nodes import ARROW, FIRST, FROM, NKIDS, ROOT, SOLVED, STATIC, TO, VISITS, WSUM, Tree
 
-#: a tree: its ``ni``, ``nf`` and ``st`` arrays (``uct_tree.nodes``)
-Tree = tuple[np.ndarray, np.ndarray, np.ndarray]
+__all__ = ["Pick", "pick", "kids", "visit_shares"]
+
 #: the action columns of a node (padded squares < 2**10 on every board size: a key of three)
 _ACTIONS = (FROM, TO, ARROW)
 
@@ -88,3 +88,28 @@ def pick(tree: Tree, node: int, levels: int) -> Optional[Pick]:
         squares = [int(square) if square >= 0 else old for square, old in zip(actions[best], squares)]
         node = int(rows[best])
     return Pick((squares[0], squares[1], squares[2]), value, node)
+
+
+def kids(ni: np.ndarray, x: int) -> range:
+    """The rows of node ``x``'s children (empty if it is not expanded)."""
+    first = int(ni[x, FIRST])
+    return range(first, first + int(ni[x, NKIDS])) if first >= 0 else range(0)
+
+
+def visit_shares(tree: Tree, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The root visit shares of a split ``tree`` of a ``size`` x ``size`` board over whole moves:
+    ``(moves uint8[M, 3] of public squares, probs float32[M])``, a queen move's share split over its
+    arrows by their visits. No rows where no whole move was visited (a search of a simulation or
+    two, or one that proved its root before an arrow was visited)."""
+    public = core.public_index(size)
+    ni, _, st = tree
+    moves, visits = [], []
+    for q in kids(ni, int(st[ROOT])):
+        for a in kids(ni, q) if ni[q, VISITS] > 0 else ():
+            if ni[a, VISITS] > 0:  # a tree holds each whole move once
+                moves.append((int(public[ni[q, FROM]]), int(public[ni[q, TO]]), int(public[ni[a, ARROW]])))
+                visits.append(float(ni[a, VISITS]))
+    if not moves:
+        return np.zeros((0, 3), np.uint8), np.zeros(0, np.float32)
+    weights = np.array(visits)
+    return np.array(moves, np.uint8), (weights / weights.sum()).astype(np.float32)

@@ -3,13 +3,16 @@
 ``expand`` writes the children of a node as one contiguous block of free rows, best first: the
 arrows of a queen move (``KIND_ARROW`` node), the queen moves of a position (split tree) or its
 whole moves (``move_order.candidates``, move tree). Each child is scored by the evaluation kernel,
-or by a cheap score on a level that ``FAST`` orders cheaply (then evaluated when first visited);
+or by a cheap score on a level that ``SearchConfig.fast`` orders cheaply (then evaluated when first visited);
 its prior is the softmax of the scores over ``tau``, and a child that leaves the other side no
-move is a proven win. ``simulation.run`` expands the nodes its simulations reach, and
+move is a proven win; a move tree keeps the ``SearchConfig.keep`` best whole moves (0: all).
+``simulation.run`` expands the nodes its simulations reach, and
 ``agents.search.uct_net`` the ones the net guides; the package docstring shows one expansion.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, types
@@ -18,15 +21,22 @@ from amazons_env import core
 
 from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search import endgame
-from agents.search.move_order import EVALS as EVALS_AB
-from agents.search.move_order import candidates
+from agents.search.move_order import (
+    MOVE_LISTS_TYPE,
+    STATS_TYPE,
+    MoveLists,
+    Position,
+    SearchStats,
+    candidates,
+    move_lists,
+    search_stats,
+)
 from agents.search.rays import ray_end
 from agents.search.uct_tree.nodes import (
     ARROW,
     COMPLETE,
-    ENDGAME,
+    CONFIG_TYPE,
     EVALS,
-    FAST,
     FAST_ARROWS,
     FAST_QUEENS,
     FIRST,
@@ -35,20 +45,46 @@ from agents.search.uct_tree.nodes import (
     KIND,
     KIND_ARROW,
     KIND_MOVE,
-    KQ,
-    MAX_KIDS,
     NKIDS,
     PRIOR,
     SOLVED,
-    SPLIT,
     STATIC,
-    TAU,
     TO,
+    TREE_TYPE,
     VISITS,
     WSUM,
 )
 
-__all__ = ["expand", "expand_nodes", "queen_moves", "TREE_TYPES", "SCRATCH_TYPES"]
+__all__ = ["expand", "expand_nodes", "queen_moves", "Buffers", "Positions", "BUFFERS_TYPE", "scratch"]
+
+
+class Buffers(NamedTuple):
+    """One thread's scratch for ``expand``: ``lists`` (a position's children and queen moves, with
+    their scores: ``move_order.candidates``'), ``stats`` (its counters)."""
+
+    lists: MoveLists
+    stats: SearchStats
+
+
+class Positions(NamedTuple):
+    """Positions of one game, one per row: padded ``cells``, ``queens``, the ``sides`` to act."""
+
+    cells: np.ndarray
+    queens: np.ndarray
+    sides: np.ndarray
+
+
+BUFFERS_TYPE = types.NamedTuple((MOVE_LISTS_TYPE, STATS_TYPE), Buffers)
+POSITIONS_TYPE = types.NamedTuple((types.uint8[:, ::1], types.int64[:, :, ::1], types.int64[::1]), Positions)
+
+
+def scratch(size: int) -> Buffers:
+    """``Buffers`` for ``size`` x ``size`` boards.
+
+    >>> scratch(6).lists.moves.shape
+    (4800, 3)
+    """
+    return Buffers(move_lists(size), search_stats())
 
 
 @njit(cache=True)
@@ -108,15 +144,17 @@ def _finish_children(ni, nf, st, first, n, scores, kind, tau, evaluated):
 
 
 @njit(cache=True)
-def expand(
-    x, cells, queens, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores, stats
-):
-    """Generate and score the children of node ``x`` (``side`` to act there)."""
+def expand(x, position, side, kernel, params, cfg, tree, buffers):
+    """Generate and score the children of node ``x`` of ``tree`` (``position``: its position,
+    ``side`` to act there), with the evaluation ``kernel(..., params)`` and the options ``cfg``."""
+    cells, queens, nq, dirs = position
+    ni, nf, st = tree
+    moves, scores = buffers.lists.moves, buffers.lists.scores
     first = st[FREE]
     other = 1 - side
-    tau = fcfg[TAU]
-    fast_arrows = icfg[FAST] & FAST_ARROWS
-    fast_queens = icfg[FAST] & FAST_QUEENS
+    tau = cfg.tau
+    fast_arrows = cfg.fast & FAST_ARROWS
+    fast_queens = cfg.fast & FAST_QUEENS
     if ni[x, KIND] == KIND_ARROW:  # the queen on TO has moved; score every arrow
         to = ni[x, TO]
         n = 0
@@ -137,7 +175,7 @@ def expand(
                 n += 1
         _finish_children(ni, nf, st, first, n, scores, KIND_MOVE, tau, fast_arrows == 0)
         complete = True
-    elif icfg[SPLIT] == 1:  # score every queen move by the position after it
+    elif cfg.split == 1:  # score every queen move by the position after it
         piece = side + 1
         n = queen_moves(cells, queens, nq, side, dirs, moves)
         for j in range(n):
@@ -158,15 +196,18 @@ def expand(
             ni[first + j, ARROW] = -1
         if not fast_queens:
             st[EVALS] += n
-        keep = n if icfg[KQ] <= 0 else min(n, icfg[KQ])
+        keep = n if cfg.kq <= 0 else min(n, cfg.kq)
         _finish_children(ni, nf, st, first, n, scores, KIND_ARROW, tau, fast_queens == 0)
         complete = keep == n
         n = keep
     else:
-        before = stats[EVALS_AB]
-        complete = icfg[KQ] <= 0 or core.count_queen_moves(cells, queens, nq, side, dirs) <= icfg[KQ]
-        n = candidates(cells, queens, nq, side, dirs, kernel, params, icfg[KQ], moves, scores, qmoves, qscores, stats)
-        st[EVALS] += stats[EVALS_AB] - before
+        before = buffers.stats.evals[0]
+        complete = cfg.kq <= 0 or core.count_queen_moves(cells, queens, nq, side, dirs) <= cfg.kq
+        n = candidates(cells, queens, nq, side, dirs, kernel, params, cfg.kq, buffers.lists, buffers.stats)
+        st[EVALS] += buffers.stats.evals[0] - before
+        if 0 < cfg.keep < n:  # the best ``keep`` (``candidates`` sorts best first), the others never searched
+            n = cfg.keep
+            complete = False
         for r in range(n):
             ni[first + r, FROM], ni[first + r, TO], ni[first + r, ARROW] = moves[r, 0], moves[r, 1], moves[r, 2]
         _finish_children(ni, nf, st, first, n, scores, KIND_MOVE, tau, True)
@@ -178,57 +219,36 @@ def expand(
     st[FREE] = first + n
 
 
-#: the numba types of the arguments every tree kernel takes: ``kernel, params, fcfg, icfg, ni, nf,
-#: st``, and the scratch arrays ``moves, scores, qmoves, qscores, stats`` that ``expand`` writes
-TREE_TYPES = (
-    KERNEL_TYPE,
-    types.float64[::1],
-    types.float64[::1],
-    types.int64[::1],
-    types.int32[:, ::1],
-    types.float64[:, ::1],
-    types.int64[::1],
-)
-SCRATCH_TYPES = (types.int64[:, ::1], types.float64[::1], types.int64[:, ::1], types.float64[::1], types.int64[::1])
-_EXPAND_ARGS = (
-    types.int64[::1],
-    types.uint8[:, ::1],
-    types.int64[:, :, ::1],
-    types.int64[::1],
-    types.int64[::1],
-    types.int64[::1],
-    *TREE_TYPES,
-    *SCRATCH_TYPES,
-)
+_EXPAND_ARGS = (types.int64[::1], POSITIONS_TYPE, types.int64[::1], types.int64[::1], KERNEL_TYPE,
+                types.float64[::1], CONFIG_TYPE, TREE_TYPE, BUFFERS_TYPE)  # fmt: skip
 
 
 @njit(types.int64[::1](*_EXPAND_ARGS), cache=True)
-def expand_nodes(
-    xs, cells, queens, sides, nq, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores, stats
-):
-    """Expand each node ``xs[k]`` of a ``uct_tree`` tree (``cells[k]``/``queens[k]``: its position,
-    ``sides[k]`` to act there) as ``uct_tree.run`` would on reaching it; returns each one's first
-    child row, or -1 where it stays a leaf: proven (no move left, or counted by the filling phase, as
-    ``run`` marks it), or no room left in the tree. One call for many nodes: numba's dispatch of the
-    kernel argument costs more than a small expansion. For the nodes an evaluator's guidance expands
-    from outside ``run`` (``agents.search.uct_net``)."""
+def expand_nodes(xs, positions, nq, dirs, kernel, params, cfg, tree, buffers):
+    """Expand each node ``xs[k]`` of ``tree`` (``positions`` row ``k``: its position and side to act)
+    as ``uct_tree.run`` would on reaching it; returns each one's first child row, or -1 where it
+    stays a leaf: proven (no move left, or counted by the filling phase, as ``run`` marks it), or no
+    room left in the tree. One call for many nodes: numba's dispatch of the kernel argument costs
+    more than a small expansion. For the nodes an evaluator's guidance expands from outside ``run``
+    (``agents.search.net_guide``)."""
+    ni, st = tree.ni, tree.st
     out = np.full(len(xs), -1, np.int64)
     for k in range(len(xs)):
-        x, side, c, q = xs[k], sides[k], cells[k], queens[k]
+        x, side, c, q = xs[k], positions.sides[k], positions.cells[k], positions.queens[k]
         if ni[x, FIRST] >= 0:
             out[k] = ni[x, FIRST]
             continue
-        if ni[x, SOLVED] != 0 or st[FREE] + icfg[MAX_KIDS] > ni.shape[0]:
+        if ni[x, SOLVED] != 0 or st[FREE] + cfg.max_kids > ni.shape[0]:
             continue
         if ni[x, KIND] == KIND_MOVE:
             if not core.has_move(c, q, nq, side, dirs):
                 ni[x, SOLVED] = 1
                 continue
-            if icfg[ENDGAME] > 0:
-                outcome, _ = endgame.fill_value(c, q, nq, side, dirs, icfg[ENDGAME])
+            if cfg.endgame > 0:
+                outcome, _ = endgame.fill_value(c, q, nq, side, dirs, cfg.endgame)
                 if outcome != 0:
                     ni[x, SOLVED] = -outcome
                     continue
-        expand(x, c, q, nq, side, dirs, kernel, params, fcfg, icfg, ni, nf, st, moves, scores, qmoves, qscores, stats)
+        expand(x, Position(c, q, nq, dirs), side, kernel, params, cfg, tree, buffers)
         out[k] = ni[x, FIRST]
     return out

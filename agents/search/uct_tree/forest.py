@@ -17,17 +17,16 @@ runs its tree (whose endgame counts solve it) like any other.
 >>> import numpy as np
 >>> from amazons_env import Board, Move, core
 >>> from agents import make
->>> from agents.search.uct_tree.nodes import FAST, FAST_QUEENS, MAX_KIDS, NF, NI
+>>> from agents.search.uct_tree.nodes import NF, NI
 >>> agent, board = make("uct:sims=64"), Board(6)
->>> cells, queens, nq = board.cells[None].copy(), board.queens[None].copy(), board.queen_counts[None].copy()
->>> icfg = agent.icfg.copy()
->>> icfg[FAST], icfg[MAX_KIDS] = FAST_QUEENS, 4 * 4 * 5
->>> rows = 64 * 80 + 1
->>> ni, nf = np.empty((rows, NI), np.int32), np.empty((rows, NF))
+>>> cfg = agent.search_config(6, int(board.queen_counts.max()))
+>>> rows = 64 * cfg.max_kids + 1
+>>> games = Slice(board.cells[None].copy(), board.queens[None].copy(), board.queen_counts[None].copy(),
+...               np.zeros(1, np.int64), np.zeros(1, np.int64), 0, 1, board.dirs)
+>>> forest = Forest(np.empty((rows, NI), np.int32), np.empty((rows, NF)), 0, rows)
 >>> out = np.zeros((1, 3), np.int64)
->>> search_roots(cells, queens, nq, np.zeros(1, np.int64), np.zeros(1, np.int64), 0, 1, board.dirs,
-...              agent.evaluator.kernel, agent.evaluator.params_for(6), agent.fcfg, icfg, ni, nf, 0, rows, 64,
-...              np.array([7]), *scratch(6), out)
+>>> search_roots(games, agent.evaluator.kernel, agent.evaluator.params_for(6), cfg, forest, 64, np.array([7]),
+...              scratch(6), out)
 >>> pub = core.public_index(6)
 >>> board.is_legal(Move(*(int(pub[s]) for s in out[0]), 6))
 True
@@ -35,17 +34,19 @@ True
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, types
 
-from amazons_env import core
-
-from agents.search.move_order import search_stats
-from agents.search.uct_tree.expansion import SCRATCH_TYPES, TREE_TYPES
-from agents.search.uct_tree.leaves import buffers as leaf_buffers
+from agents.evaluation.evaluator import KERNEL_TYPE
+from agents.search.move_order import Position
+from agents.search.uct_tree.expansion import BUFFERS_TYPE, scratch
+from agents.search.uct_tree.leaves import WIDTH, Recorded
 from agents.search.uct_tree.nodes import (
     ARROW,
     COMPLETE,
+    CONFIG_TYPE,
     FIRST,
     FREE,
     FROM,
@@ -61,21 +62,15 @@ from agents.search.uct_tree.nodes import (
     TO,
     VISITS,
     WSUM,
+    Budget,
+    Tree,
 )
 from agents.search.uct_tree.simulation import run
 
-__all__ = ["search_roots", "pick_move", "scratch", "NO_DEADLINE", "SLICE_TYPES"]
+__all__ = ["search_roots", "pick_move", "scratch", "NO_DEADLINE", "SLICE_TYPES", "Slice", "Forest"]
 
 #: ``Deadline.ns`` of a search without a time limit (its stop and its last instant never come)
 NO_DEADLINE = np.full(2, 1 << 62, np.int64)
-
-
-def scratch(size: int) -> tuple[np.ndarray, ...]:
-    """One thread's buffers for ``search_roots`` on ``size`` x ``size`` boards: ``run``'s move
-    lists and scores, its counters, and empty buffers for recorded positions (none here)."""
-    rows = core.max_moves(size, core.MAX_QUEENS)
-    moves, scores = np.empty((rows, 3), np.int64), np.empty(rows)
-    return (moves, scores, np.empty((rows, 2), np.int64), np.empty(rows), search_stats(), *leaf_buffers(0, size))
 
 
 @njit(cache=True)
@@ -146,68 +141,56 @@ SLICE_TYPES = (
     types.int64[::1],
 )
 
-_SEARCH_ARGS = (
-    *SLICE_TYPES,
-    *TREE_TYPES[:-1],  # kernel, params, fcfg, icfg, ni, nf (each root's own ``st``)
-    types.int64,
-    types.int64,
-    types.int64,
-    types.int64[::1],
-    *SCRATCH_TYPES,
-    types.int64[:, ::1],
-    types.uint8[:, ::1],
-    types.float64[::1],
-    types.int64[:, ::1],
-)
+
+class Slice(NamedTuple):
+    """The games a batched kernel plays a slice of (``SLICE_TYPES``): their positions (rows of
+    ``cells``, ``queens``, ``nq``; ``sides`` to move), the rows ``games[lo:hi]`` to play, ``dirs``."""
+
+    cells: np.ndarray
+    queens: np.ndarray
+    nq: np.ndarray
+    sides: np.ndarray
+    games: np.ndarray
+    lo: int
+    hi: int
+    dirs: np.ndarray
+
+
+class Forest(NamedTuple):
+    """The rows ``base .. base + rows`` of ``ni``/``nf`` that one thread's searches use, one tree at a time."""
+
+    ni: np.ndarray
+    nf: np.ndarray
+    base: int
+    rows: int
+
+
+SLICE_TYPE = types.NamedTuple(SLICE_TYPES, Slice)
+FOREST_TYPE = types.NamedTuple((types.int32[:, ::1], types.float64[:, ::1], types.int64, types.int64), Forest)
+_SEARCH_ARGS = (SLICE_TYPE, KERNEL_TYPE, types.float64[::1], CONFIG_TYPE, FOREST_TYPE, types.int64, types.int64[::1],
+                BUFFERS_TYPE, types.int64[:, ::1])  # fmt: skip
 
 
 # typed as ``run`` is (cached once for every evaluator); nogil: slices of a batch run on threads
 @njit(types.void(*_SEARCH_ARGS), cache=True, nogil=True)
-def search_roots(
-    cells,
-    queens,
-    nq,
-    sides,
-    games,
-    lo,
-    hi,
-    dirs,
-    kernel,
-    params,
-    fcfg,
-    icfg,
-    ni,
-    nf,
-    base,
-    rows,
-    sims,
-    seeds,
-    moves,
-    scores,
-    qmoves,
-    qscores,
-    stats,
-    recorded,
-    recorded_cells,
-    recorded_values,
-    out,
-):
-    """Search the positions of games ``games[lo:hi]`` (rows of ``cells``, ``queens``, ``nq``;
-    ``sides[g]`` to move) with ``sims`` simulations each, one after the other in the rows
-    ``base .. base + rows`` of ``ni``/``nf`` (which stay in cache from one search to the next),
-    root ``k`` with seed ``seeds[k]``, and write its move (padded squares) into ``out[k]``."""
+def search_roots(games, kernel, params, cfg, forest, sims, seeds, buffers, out):
+    """Search the positions of ``games`` (its slice ``lo:hi``) with ``sims`` simulations each, one
+    after the other in ``forest``'s rows of ``ni``/``nf`` (which stay in cache from one search to
+    the next), root ``k`` with seed ``seeds[k]``, under the options ``cfg``, and write its move
+    (padded squares) into ``out[k]``."""
+    ni, nf, base, rows = forest
     st = np.zeros(NST, np.int64)
-    deadline = np.full(2, 1 << 62, np.int64)
-    levels = 2 if icfg[0] == 1 else 1  # SPLIT: two tree levels per move
-    for k in range(lo, hi):
-        g = games[k]
+    tree = Tree(ni, nf, st)
+    budget = Budget(sims, np.full(2, 1 << 62, np.int64), 0)  # no deadline, no game clock
+    recorded = Recorded(np.zeros((0, WIDTH), np.int64), np.zeros((0, 0), np.uint8), np.zeros(0))  # none
+    levels = 2 if cfg.split == 1 else 1
+    for k in range(games.lo, games.hi):
+        g = games.games[k]
         ni[base, :] = -1
         ni[base, VISITS], ni[base, SOLVED], ni[base, NKIDS], ni[base, KIND], ni[base, COMPLETE] = 0, 0, 0, KIND_MOVE, 0
         nf[base, :] = 0.0
         st[:] = 0
         st[ROOT], st[FREE], st[LIMIT], st[RNG] = base, base + 1, base + rows, seeds[k]
-        position = (cells[g].copy(), queens[g].copy(), nq[g].copy())
-        tree = (ni, nf, st, sims, deadline, 0)  # no game clock: ``settle`` off
-        buffers = (moves, scores, qmoves, qscores, stats, recorded, recorded_cells, recorded_values)
-        run(*position, sides[g], dirs, kernel, params, fcfg, icfg, *tree, *buffers)
+        position = Position(games.cells[g].copy(), games.queens[g].copy(), games.nq[g].copy(), games.dirs)
+        run(position, games.sides[g], kernel, params, cfg, tree, budget, buffers, recorded)
         pick_move(ni, nf, base, levels, out[k])

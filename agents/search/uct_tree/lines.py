@@ -5,7 +5,8 @@ subtree, so a node is named by its *line*: the tree actions (``actions``: each n
 from, to and arrow) from the game's start down to it, as bytes. ``game_line`` is the line of a
 board's position (its root), ``Position`` a position of the tree in Python with its line, so that
 walking down the tree extends both. ``agents.search.uct_net`` records by line the nodes the net has
-guided, so that it never mixes its priors into one node twice.
+guided, so that it never mixes its priors into one node twice; ``kept_node`` finds the node of a
+kept tree that a board's last moves reached (tree reuse).
 
 >>> import numpy as np
 >>> from amazons_env import Board
@@ -25,9 +26,9 @@ import numpy as np
 
 from amazons_env import Board, core
 
-from agents.search.uct_tree.nodes import ARROW, FROM, TO
+from agents.search.uct_tree.nodes import ARROW, FIRST, FROM, NKIDS, ROOT, TO, Tree
 
-__all__ = ["Position", "actions", "action", "game_line"]
+__all__ = ["Position", "actions", "action", "game_line", "kept_node"]
 
 
 class Position:
@@ -72,3 +73,29 @@ def game_line(board: Board) -> bytes:
         for m in board.move_stack
     ]
     return np.array(actions, np.int16).tobytes()
+
+
+def kept_node(tree: Tree, cells: bytes, ply: int, board: Board, split: bool) -> "int | None":
+    """The node of ``tree`` (searched from ``cells`` at ``ply``) for ``board``: its root if ``board``
+    is that position, the node reached by ``board``'s last two moves if it is two plies on (each a
+    queen move and its arrow in a ``split`` tree); None if the tree holds no such node."""
+    ni, _, st = tree
+    node = int(st[ROOT])
+    plies = board.ply - ply
+    if len(cells) != len(board.cells) or plies not in (0, 2) or len(board.move_stack) < plies:
+        return None
+    position = np.frombuffer(cells, dtype=np.uint8).copy()
+    padded = core.padded_index(board.size)
+    for move in board.move_stack[len(board.move_stack) - plies :]:
+        frm, to, arrow = (int(padded[s]) for s in (move.from_square, move.to_square, move.arrow))
+        position[to], position[frm], position[arrow] = position[frm], core.EMPTY, core.ARROW
+        steps = (((FROM, TO), (frm, to)), ((ARROW,), (arrow,))) if split else (((FROM, TO, ARROW), (frm, to, arrow)),)
+        for columns, value in steps:
+            first, n = int(ni[node, FIRST]), int(ni[node, NKIDS])
+            if first < 0:
+                return None
+            hit = np.flatnonzero(np.all(ni[first : first + n][:, list(columns)] == np.array(value), axis=1))
+            if len(hit) == 0:
+                return None
+            node = first + int(hit[0])
+    return node if np.array_equal(position, board.cells) else None

@@ -1,10 +1,12 @@
 """The rows of a ``uct_tree`` tree: what each column of a node holds, the indices of the
 configuration and state arrays, a fresh root, and the copy of a subtree that tree reuse keeps.
 
-A tree is two arrays of ``M`` rows, ``ni`` (``int32[M, NI]``) and ``nf`` (``float64[M, NF]``), one
-node per row (the package docstring describes the fields), and a state ``st`` (``int64[NST]``):
-the root's row, the first free row, the counters and random state of the simulations, and why
-the last ``run`` returned (an index into ``STOPS``).
+A tree (``Tree``) is two arrays of ``M`` rows, ``ni`` (``int32[M, NI]``) and ``nf``
+(``float64[M, NF]``), one node per row (the package docstring describes the fields), and a state
+``st`` (``int64[NST]``): the root's row, the first free row, the counters and random state of the
+simulations, and why the last ``run`` returned (an index into ``STOPS``). The kernels take their
+arguments in named bundles: ``Tree``, ``SearchConfig`` (the options of a search) and ``Budget``
+(simulations, deadline, game clock), with ``move_order.Position`` (a position's arrays).
 
 >>> import numpy as np
 >>> ni, nf, st = np.empty((8, NI), np.int32), np.empty((8, NF)), np.zeros(NST, np.int64)
@@ -13,13 +15,24 @@ the last ``run`` returned (an index into ``STOPS``).
 (0, 1, -1, 0)
 >>> compact(ni, nf, 0, np.empty((4, NI), np.int32), np.empty((4, NF)))  # the root alone: one row
 1
+>>> SearchConfig().c_puct, SearchConfig(split=0).split
+(1.0, 0)
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+import numpy as np
 from numba import njit, types
 
 __all__ = [
+    "Tree",
+    "SearchConfig",
+    "Budget",
+    "TREE_TYPE",
+    "CONFIG_TYPE",
+    "BUDGET_TYPE",
     "NI",
     "NF",
     "FROM",
@@ -36,20 +49,6 @@ __all__ = [
     "PRIOR",
     "KIND_MOVE",
     "KIND_ARROW",
-    "C_PUCT",
-    "TAU",
-    "PW_C",
-    "PW_A",
-    "SURE",
-    "SPLIT",
-    "KQ",
-    "EXPAND_AT",
-    "PLAYOUT",
-    "ENDGAME",
-    "MAX_KIDS",
-    "FAST",
-    "VLOSS",
-    "LEAF_AT",
     "FAST_QUEENS",
     "FAST_ARROWS",
     "ROOT",
@@ -77,12 +76,7 @@ NI = 9
 WSUM, STATIC, PRIOR = range(3)  # columns of ``nf``
 NF = 3
 KIND_MOVE, KIND_ARROW = 0, 1  # a position with a side to move / a queen moved, its arrow to come
-C_PUCT, TAU, PW_C, PW_A, SURE = range(5)  # float config ``fcfg``
-#: int config ``icfg``; ``VLOSS``: the threads searching the tree when several do, else 0
-#: (``simulation.run``); ``LEAF_AT``: the visits at which a move node is recorded for an outside
-#: evaluator (``leaves``; where ``run`` has buffers for them)
-SPLIT, KQ, EXPAND_AT, PLAYOUT, ENDGAME, MAX_KIDS, FAST, VLOSS, LEAF_AT = range(9)
-FAST_QUEENS, FAST_ARROWS = 1, 2  # bits of ``FAST``: the levels ordered by cheap scores
+FAST_QUEENS, FAST_ARROWS = 1, 2  # bits of ``SearchConfig.fast``: the levels ordered by cheap scores
 #: state ``st``, one per thread searching the tree; ``LIMIT``: the end of the rows this thread
 #: allocates from (``FREE`` up to it), 0 for the whole tree; ``PENDING``: the positions recorded for
 #: an outside evaluator (``leaves``)
@@ -94,6 +88,59 @@ NST = 8
 #: for an outside evaluator full (``leaves``: the caller has them valued and runs on)
 STOPS = ("simulations", "time", "time_max", "settled", "proven", "batch")
 STOP_SIMULATIONS, STOP_TIME, STOP_TIME_MAX, STOP_SETTLED, STOP_PROVEN, STOP_BATCH = range(6)
+
+
+class Tree(NamedTuple):
+    """A tree's arrays: node rows ``ni`` and ``nf``, state ``st`` (module docstring)."""
+
+    ni: np.ndarray
+    nf: np.ndarray
+    st: np.ndarray
+
+
+class SearchConfig(NamedTuple):
+    """The options of a search (``agents.search.uct``'s, the package docstring's rules).
+
+    ``c_puct`` the exploration constant, ``tau`` the prior temperature, ``pw_c``/``pw_a`` the
+    progressive widening (``pw_c * N^pw_a`` children open, ``pw_c = 0``: all), ``sure`` the lead
+    at which a search past its stop is sure of its move (``simulation.sure``); ``split`` 1 for a
+    split tree, ``kq`` queen moves kept per position (0: all), ``keep`` whole moves kept per position
+    of a move tree (0: all), ``expand_at`` the visits before a leaf is expanded, ``playout`` random
+    plies before a leaf's evaluation, ``endgame`` the fill-search budget (0: off), ``max_kids`` the
+    most children one expansion writes (rows kept free for it), ``fast`` the levels ordered by
+    cheap scores (``FAST_QUEENS``, ``FAST_ARROWS``), ``vloss`` the threads searching the tree when
+    several do (a virtual loss each), else 0; ``leaf_at`` the visits at which a move node is recorded
+    for an outside evaluator (``leaves``, where ``run`` has buffers for them)."""
+
+    c_puct: float = 1.0
+    tau: float = 0.1
+    pw_c: float = 2.0
+    pw_a: float = 0.5
+    sure: float = 1.5
+    split: int = 1
+    kq: int = 0
+    keep: int = 0
+    expand_at: int = 1
+    playout: int = 0
+    endgame: int = 0
+    max_kids: int = 0
+    fast: int = 0
+    vloss: int = 0
+    leaf_at: int = 1
+
+
+class Budget(NamedTuple):
+    """What ends a ``run``: ``sims`` simulations, the ``deadline`` (``Deadline.ns``: stop, last) and
+    ``settle`` (1 under a game clock: stop early once the move is settled)."""
+
+    sims: int
+    deadline: np.ndarray
+    settle: int
+
+
+TREE_TYPE = types.NamedTuple((types.int32[:, ::1], types.float64[:, ::1], types.int64[::1]), Tree)
+CONFIG_TYPE = types.NamedTuple((types.float64,) * 5 + (types.int64,) * 10, SearchConfig)
+BUDGET_TYPE = types.NamedTuple((types.int64, types.int64[::1], types.int64), Budget)
 
 
 @njit(cache=True)

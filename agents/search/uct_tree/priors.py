@@ -1,7 +1,7 @@
 """An outside policy's priors in a ``uct_tree`` tree: its logits turned into the priors of a node's
 children, mixed with their own, and the block re-sorted best first.
 
-A policy-value net (``agents.search.uct_net``) gives, for a position, slide logits and arrow
+A policy-value net (``agents.search.net_guide``) gives, for a position, slide logits and arrow
 logits over its move planes: the logit of the slide from ``f`` to ``t`` is at
 ``channel[f, t] * N*N + f`` of the slide row, that of an arrow from ``t`` to ``a`` (after a slide
 to ``t``) at ``channel[t, a] * N*N + t`` of the arrow row (``channel``:
@@ -17,18 +17,16 @@ all the nodes of a look: a few microseconds a node.
 >>> import numpy as np
 >>> from amazons_env import Board, core
 >>> from agents.evaluation.evaluator import make_evaluator
->>> from agents.search.move_order import search_stats
->>> from agents.search.uct_tree import NF, NI, NST, RNG, leaves, new_root, run
+>>> from agents.search.move_order import Position
+>>> from agents.search.uct_tree import NF, NI, NST, RNG, Budget, SearchConfig, Tree, leaves, new_root, run, scratch
 >>> board, evaluator = Board(6), make_evaluator("territory")
->>> ni, nf, st = np.empty((1 << 12, NI), np.int32), np.empty((1 << 12, NF)), np.zeros(NST, np.int64)
->>> new_root(ni, nf, st)
->>> st[RNG] = 1
->>> fcfg, icfg = np.array([1.0, 0.1, 2.0, 0.5, 1.5]), np.array([1, 0, 1, 0, 0, 80, 1, 0, 0], np.int64)
->>> moves = core.max_moves(6, core.MAX_QUEENS)
->>> buffers = (np.empty((moves, 3), np.int64), np.empty(moves), np.empty((moves, 2), np.int64), np.empty(moves))
->>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
->>> _ = run(*position, evaluator.kernel, evaluator.params, fcfg, icfg, ni, nf, st, 1, np.full(2, 1 << 62), 0,
-...         *buffers, search_stats(), *leaves.buffers(0, 6))
+>>> tree = Tree(np.empty((1 << 12, NI), np.int32), np.empty((1 << 12, NF)), np.zeros(NST, np.int64))
+>>> new_root(*tree)
+>>> tree.st[RNG] = 1
+>>> position = Position(board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
+>>> _ = run(position, int(board.turn), evaluator.kernel, evaluator.params, SearchConfig(max_kids=80, fast=1), tree,
+...         Budget(1, np.full(2, 1 << 62), 0), scratch(6), leaves.buffers(0, 6))
+>>> ni, nf, st = tree
 >>> from agents.nets.models import LINES  # the net's move planes: 8 directions x the longest reach
 >>> from agents.nets.policy_value import line_channels
 >>> slide, arrow = np.zeros((1, LINES * 36), np.float32), np.zeros((1, LINES * 36), np.float32)

@@ -3,45 +3,41 @@
 Each simulation descends by PUCT over the children that progressive widening has opened
 (``_select``), expands the first move node it reaches with enough visits (``expansion.expand``),
 takes the leaf's value (its score, its evaluation, or a random playout's), and backs the value up
-the path, proving nodes won or lost on the way (``_prove``, MCTS-solver). The package docstring
-describes the rules and shows a call.
+the path, proving nodes won or lost on the way (``_prove``, MCTS-solver); ``stopping`` says when
+to stop. The package docstring describes the rules and shows a call.
 """
 
 from __future__ import annotations
+
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit, types
 
 from amazons_env import core
 
+from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search import endgame
-from agents.search.agent import DEADLINE_LAST, DEADLINE_STOP
+from agents.search.move_order import POSITION_TYPE, Position
 from agents.search.rays import ray_end
-from agents.search.uct_tree.expansion import SCRATCH_TYPES, TREE_TYPES, expand, queen_moves
-from agents.search.uct_tree.leaves import record
-from agents.search.uct_tree.monotonic import clock_ns
+from agents.search.uct_tree.expansion import BUFFERS_TYPE, Buffers, expand, queen_moves
+from agents.search.uct_tree.leaves import RECORDED_TYPE, Recorded, record
 from agents.search.uct_tree.nodes import (
     ARROW,
-    C_PUCT,
+    BUDGET_TYPE,
     COMPLETE,
-    ENDGAME,
+    CONFIG_TYPE,
     EVALS,
-    EXPAND_AT,
     FIRST,
     FREE,
     FROM,
     KIND,
     KIND_ARROW,
     KIND_MOVE,
-    LEAF_AT,
     LIMIT,
-    MAX_KIDS,
     NKIDS,
     PENDING,
-    PLAYOUT,
     PRIOR,
-    PW_A,
-    PW_C,
     RNG,
     ROOT,
     SIMS,
@@ -54,14 +50,19 @@ from agents.search.uct_tree.nodes import (
     STOP_TIME,
     STOP_TIME_MAX,
     STOPPED,
-    SURE,
     TO,
+    TREE_TYPE,
     VISITS,
-    VLOSS,
     WSUM,
+    Budget,
+    SearchConfig,
+    Tree,
 )
+from agents.search.uct_tree.stopping import SCAN_NS, settled, sure
+from agents.time.clock import now_ns
+from agents.time.deadline import DEADLINE_LAST, DEADLINE_STOP
 
-__all__ = ["run", "sure"]
+__all__ = ["run", "Job"]
 
 CHECK_EVERY = 8  # evaluations (or simulations) between two readings of the clock
 #: ``ni[x, FIRST]`` while a thread expands ``x`` (several threads): the others take it for a leaf.
@@ -69,12 +70,6 @@ CHECK_EVERY = 8  # evaluations (or simulations) between two readings of the cloc
 #: (and one block's counts and proofs are orphaned) from the whole expansion to a read and a write.
 CLAIMED = -2
 MAX_DEPTH = 512  # path length bound: 2 levels per move, at most 140 moves on 12x12
-#: nanoseconds between two looks at the root's counts (settled? sure?): a scan of the root's
-#: children costs up to a few microseconds, too much for every clock reading
-SCAN_NS = 1_000_000
-#: the default of ``fcfg[SURE]`` (uct's ``sure``): sure of its move, the most visited root child
-#: has at least this many times the runner-up's visits, and a mean at least as good
-SURE_LEAD = 1.5
 
 
 @njit(cache=True, inline="always")
@@ -89,9 +84,10 @@ def _rand(st, n):
 
 
 @njit(cache=True)
-def _playout(cells, queens, nq, side, dirs, plies, kernel, params, st, buf):
-    """Value for ``side`` (to move) after ``plies`` uniformly random queen moves, each with a
-    uniformly random arrow, then the evaluation; the arrays are restored."""
+def _playout(position, side, plies, kernel, params, st, buf):
+    """Value for ``side`` (to move in ``position``) after ``plies`` uniformly random queen moves,
+    each with a uniformly random arrow, then the evaluation; the arrays are restored."""
+    cells, queens, nq, dirs = position
     sign = 1.0
     played = 0
     value = 0.0
@@ -128,15 +124,15 @@ def _playout(cells, queens, nq, side, dirs, plies, kernel, params, st, buf):
 
 
 @njit(cache=True)
-def _select(x, ni, nf, fcfg):
+def _select(x, ni, nf, cfg):
     """The child of ``x`` to descend into (a won child at once, never a lost one), or -1 if every
     child is lost."""
     first, n = ni[x, FIRST], ni[x, NKIDS]
     parent_n = ni[x, VISITS] + 1
     opened = n
-    if fcfg[PW_C] > 0.0:
-        opened = max(1, int(fcfg[PW_C] * parent_n ** fcfg[PW_A]))
-    explore = fcfg[C_PUCT] * np.sqrt(parent_n)
+    if cfg.pw_c > 0.0:
+        opened = max(1, int(cfg.pw_c * parent_n**cfg.pw_a))
+    explore = cfg.c_puct * np.sqrt(parent_n)
     best = -1
     best_score = -1e300
     seen = 0
@@ -174,128 +170,63 @@ def _prove(x, ni):
     return -1 if lost == n and n > 0 else 0
 
 
-@njit(cache=True)
-def _top_two(ni, x):
-    """The most visited child of ``x`` and the runner-up (-1 where there is none), lost children
-    left out: the move ``uct`` chooses at ``x`` and the one that could overtake it."""
-    best = -1
-    second = -1
-    first = ni[x, FIRST]
-    n = ni[x, NKIDS] if first >= 0 else 0
-    for c in range(first, first + n):
-        if ni[c, SOLVED] == -1:
-            continue
-        if best < 0 or ni[c, VISITS] > ni[best, VISITS]:
-            second = best
-            best = c
-        elif second < 0 or ni[c, VISITS] > ni[second, VISITS]:
-            second = c
-    return best, second
+class Job(NamedTuple):
+    """``run``'s arguments, for a caller that runs it again and again (``batches.search``)."""
+
+    position: Position
+    side: int
+    kernel: Any
+    params: np.ndarray
+    cfg: SearchConfig
+    tree: Tree
+    budget: Budget
+    buffers: Buffers
+    recorded: Recorded
 
 
-@njit(cache=True)
-def _settled(ni, root, remaining):
-    """Whether the move chosen at ``root`` (its most visited child, and under a queen move that
-    one's most visited arrow) leads its runner-up at each level by more than ``remaining``
-    simulations: none of them can then overtake it (short of a proof)."""
-    x = root
-    while True:
-        best, second = _top_two(ni, x)
-        if best < 0 or second >= 0 and ni[best, VISITS] - ni[second, VISITS] <= remaining:
-            return False
-        if ni[best, KIND] != KIND_ARROW:
-            return True
-        x = best  # a queen move: its arrow is part of the move
-
-
-@njit(cache=True)
-def sure(ni, nf, root, lead):
-    """Whether the search is sure of the root's move: its most visited child leads the runner-up
-    by ``lead`` times the visits and has a mean at least as good."""
-    best, second = _top_two(ni, root)
-    if best < 0 or second < 0 or ni[second, VISITS] == 0:
-        return True
-    if ni[best, VISITS] < lead * ni[second, VISITS]:
-        return False
-    return nf[best, WSUM] / ni[best, VISITS] >= nf[second, WSUM] / ni[second, VISITS]
-
-
-_RUN_ARGS = (
-    types.uint8[::1],
-    types.int64[:, ::1],
-    types.int64[::1],
-    types.int64,
-    types.int64[::1],
-    *TREE_TYPES,
-    types.int64,
-    types.int64[::1],
-    types.int64,
-    *SCRATCH_TYPES,
-    types.int64[:, ::1],
-    types.uint8[:, ::1],
-    types.float64[::1],
-)
+_RUN_ARGS = (POSITION_TYPE, types.int64, KERNEL_TYPE, types.float64[::1], CONFIG_TYPE, TREE_TYPE, BUDGET_TYPE,
+             BUFFERS_TYPE, RECORDED_TYPE)  # fmt: skip
 
 
 # nogil: an agent with ``threads`` runs one tree per Python thread, and a ponder search runs beside
-# the caller's thread (the clock is read without the GIL where it can be: ``monotonic``)
+# the caller's thread (the clock is read without the GIL where it can be: ``agents.time.clock``)
 @njit(types.int64(*_RUN_ARGS), cache=True, nogil=True)
-def run(
-    cells,
-    queens,
-    nq,
-    side0,
-    dirs,
-    kernel,
-    params,
-    fcfg,
-    icfg,
-    ni,
-    nf,
-    st,
-    sims,
-    deadline,
-    settle,
-    moves,
-    scores,
-    qmoves,
-    qscores,
-    stats,
-    recorded,
-    recorded_cells,
-    recorded_values,
-):
-    """Play up to ``sims`` simulations from the root ``st[ROOT]`` (``side0`` to move in ``cells``;
-    the arrays are restored on return); returns how many were played, and ``st[STOPPED]`` says
-    why it returned (``STOPS``): the budget; a solved root; ``deadline`` (``Deadline.ns``, read
-    with ``monotonic.clock_ns`` every few evaluations, so that another thread may move it) at
-    its ``stop`` if the search is sure of its move (``sure``), else at its ``last`` or when it
-    becomes sure; with ``settle`` (a game clock, where time not used is banked), before
-    ``stop`` as soon as the search is sure of its move and the move is settled: it leads by more
-    simulations than the rate so far leaves before ``stop``. A node that would need more rows than
-    the tree has left stays a leaf. ``stats``: ``move_order.candidates``' counters (its evaluator
-    calls are added to ``st[EVALS]``).
+def run(position, side0, kernel, params, cfg, tree, budget, buffers, recorded):
+    """Play up to ``budget.sims`` simulations from the root ``st[ROOT]`` of ``tree`` (``position``:
+    its position, ``side0`` to move; the arrays are restored on return), evaluating with
+    ``kernel(..., params)`` under the options ``cfg``; returns how many were played, and
+    ``st[STOPPED]`` says why it returned (``STOPS``): the budget; a solved root;
+    ``budget.deadline`` (``Deadline.ns``, read every few evaluations, so that another thread may
+    move it) at its ``stop`` if the search is sure of its move (``stopping.sure``), else at its
+    ``last`` or when it becomes sure; with ``budget.settle`` (a game clock, where time not used is
+    banked), before ``stop`` as soon as the search is sure of its move and the move is settled: it
+    leads by more simulations than the rate so far leaves before ``stop``. A node that would need
+    more rows than the tree has left stays a leaf. ``buffers.stats``: ``move_order.candidates``'
+    counters (its evaluator calls are added to ``st[EVALS]``).
 
     Several threads may search one tree at once (tree parallelism), each with its own ``st``: it
     allocates rows from ``st[FREE]`` up to ``st[LIMIT]`` only (its own region of the arrays), and
-    with ``icfg[VLOSS]`` (the number of threads, 0 for one) a descent counts a visit and a loss on
+    with ``cfg.vloss`` (the number of threads, 0 for one) a descent counts a visit and a loss on
     each node as it passes (a virtual loss, replaced by the value at the backup), so that the
     threads spread over the tree instead of repeating one line. Their updates of shared counters
     are not atomic (numba has no atomics on CPU arrays): a rare lost update costs a visit, and two
     threads expanding one node write equal children blocks, either of which serves
     (``expansion.expand`` links a block last).
 
-    With buffers for recorded positions (``recorded``, ``recorded_cells``, ``recorded_values`` of
-    ``B > 0`` rows, ``leaves``), a simulation records each move node below the root that it passes
-    with ``icfg[LEAF_AT]`` visits, and the value it backs up through it; ``run`` returns when ``B``
-    are recorded (``STOP_BATCH``), or on any other stop with fewer: the caller has them valued and
-    released (``leaves.release``) before it runs again."""
+    With buffers for recorded positions (``recorded`` of ``B > 0`` rows, ``leaves``), a simulation
+    records each move node below the root that it passes with ``cfg.leaf_at`` visits, and the value
+    it backs up through it; ``run`` returns when ``B`` are recorded (``STOP_BATCH``), or on any other
+    stop with fewer: the caller has them valued and released (``leaves.release``) before it runs
+    again."""
+    cells, queens, nq, dirs = position
+    ni, nf, st = tree
+    sims, deadline, settle = budget
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     sides = np.empty(MAX_DEPTH, dtype=np.int64)
     qidx = np.empty(MAX_DEPTH, dtype=np.int64)
     capacity = st[LIMIT] if st[LIMIT] > 0 else ni.shape[0]
-    vloss = icfg[VLOSS] > 0
-    recording = recorded.shape[0] > 0  # buffers given: positions are recorded for an evaluator
+    vloss = cfg.vloss > 0
+    recording = recorded.rows.shape[0] > 0  # buffers given: positions are recorded for an evaluator
     # the depths of the nodes this simulation recorded for the evaluator (``leaves``), and their rows
     record_depths = np.empty(MAX_DEPTH, dtype=np.int64)
     record_rows = np.empty(MAX_DEPTH, dtype=np.int64)
@@ -303,20 +234,20 @@ def run(
     done = 0
     root = st[ROOT]
     checked = -CHECK_EVERY
-    started = clock_ns()
+    started = now_ns()
     scan_at = started
     extended = False  # past ``stop``, unsure
     stopped = -1
     while done < sims and ni[root, SOLVED] == 0:
         if done > 0 and (st[EVALS] - checked >= CHECK_EVERY or done % CHECK_EVERY == 0):  # one at least
             checked = st[EVALS]
-            t = clock_ns()
+            t = now_ns()
             stop = deadline[DEADLINE_STOP]
             if t >= deadline[DEADLINE_LAST]:
                 stopped = STOP_TIME_MAX if extended else STOP_TIME
                 break
             if t >= stop and (not extended or t >= scan_at):
-                if sure(ni, nf, root, fcfg[SURE]):
+                if sure(ni, nf, root, cfg.sure):
                     stopped = STOP_TIME_MAX if extended else STOP_TIME
                     break
                 extended = True
@@ -325,8 +256,8 @@ def run(
                 scan_at = t + SCAN_NS
                 # settled and sure: a move that is settled but unsure would go on past ``stop``
                 # if it got there, so it is not settled against the time it may still take
-                rate = (done / max(t - started, 1)) * max(icfg[VLOSS], 1)  # every thread's simulations
-                if sure(ni, nf, root, fcfg[SURE]) and _settled(ni, root, (stop - t) * rate):
+                rate = (done / max(t - started, 1)) * max(cfg.vloss, 1)  # every thread's simulations
+                if sure(ni, nf, root, cfg.sure) and settled(ni, root, (stop - t) * rate):
                     stopped = STOP_SETTLED
                     break
         x = root
@@ -348,46 +279,27 @@ def run(
                 if depth > 0 and ni[x, VISITS] - own == 0 and np.isnan(nf[x, STATIC]):
                     break  # a leaf never evaluated (fast priors): evaluated below
                 if ni[x, KIND] == KIND_MOVE:
-                    if depth > 0 and ni[x, VISITS] - own < icfg[EXPAND_AT]:
+                    if depth > 0 and ni[x, VISITS] - own < cfg.expand_at:
                         break
                     if not core.has_move(cells, queens, nq, side, dirs):
                         ni[x, SOLVED] = 1  # the side to move here has lost: a win for the chooser
-                    elif icfg[ENDGAME] > 0:
-                        outcome, _ = endgame.fill_value(cells, queens, nq, side, dirs, icfg[ENDGAME])
+                    elif cfg.endgame > 0:
+                        outcome, _ = endgame.fill_value(cells, queens, nq, side, dirs, cfg.endgame)
                         ni[x, SOLVED] = -outcome
                     if ni[x, SOLVED] != 0:
                         leaf = False
                         break
-                if st[FREE] + icfg[MAX_KIDS] > capacity:
+                if st[FREE] + cfg.max_kids > capacity:
                     break  # no room: stays a leaf
                 if vloss:
                     ni[x, FIRST] = CLAIMED  # so that the other threads do not expand it too
-                expand(
-                    x,
-                    cells,
-                    queens,
-                    nq,
-                    side,
-                    dirs,
-                    kernel,
-                    params,
-                    fcfg,
-                    icfg,
-                    ni,
-                    nf,
-                    st,
-                    moves,
-                    scores,
-                    qmoves,
-                    qscores,
-                    stats,
-                )
-            if recording and depth > 0 and ni[x, KIND] == KIND_MOVE and ni[x, VISITS] - own == icfg[LEAF_AT]:
-                j = record(x, depth, path, sides, cells, st, recorded, recorded_cells)
+                expand(x, position, side, kernel, params, cfg, tree, buffers)
+            if recording and depth > 0 and ni[x, KIND] == KIND_MOVE and ni[x, VISITS] - own == cfg.leaf_at:
+                j = record(x, depth, path, sides, cells, st, recorded)
                 if j >= 0:
                     record_depths[new_records], record_rows[new_records] = depth, j
                     new_records += 1
-            c = _select(x, ni, nf, fcfg)
+            c = _select(x, ni, nf, cfg)
             if c < 0:  # every child lost for the side acting at x
                 leaf = False
                 break
@@ -414,8 +326,8 @@ def run(
                 nf[c, WSUM] -= 1.0  # a loss for c's chooser until the backup
         value = 0.0  # for the side that chose the last node of the path
         if leaf and depth > 0:
-            if icfg[PLAYOUT] > 0 and ni[x, KIND] == KIND_MOVE:
-                value = -_playout(cells, queens, nq, side, dirs, icfg[PLAYOUT], kernel, params, st, moves)
+            if cfg.playout > 0 and ni[x, KIND] == KIND_MOVE:
+                value = -_playout(position, side, cfg.playout, kernel, params, st, buffers.lists.moves)
             else:
                 if np.isnan(nf[x, STATIC]):  # for the chooser; a queen move: the opponent "to move"
                     nf[x, STATIC] = -kernel(cells, queens, nq, 1 - sides[depth - 1], dirs, params)
@@ -434,7 +346,7 @@ def run(
                 value = float(ni[c, SOLVED])
             if unset > 0 and record_depths[unset - 1] == k:  # a recorded node: the value through it
                 unset -= 1
-                recorded_values[record_rows[unset]] = value
+                recorded.values[record_rows[unset]] = value
             if vloss:
                 nf[c, WSUM] += value + 1.0  # the virtual loss replaced; the visit is counted
             else:
@@ -455,7 +367,7 @@ def run(
         if not vloss:
             ni[root, VISITS] += 1
         done += 1
-        if new_records > 0 and st[PENDING] == recorded.shape[0]:
+        if new_records > 0 and st[PENDING] == recorded.rows.shape[0]:
             stopped = STOP_BATCH
             break
     if stopped < 0:

@@ -3,7 +3,7 @@ least ``n`` times, each with its position; and the values an evaluator gives tho
 backed up into the tree.
 
 A search spends most of its simulations under a few nodes; an evaluator too slow for every node
-(``agents.search.uct_net``'s policy-value net) can give those nodes its priors between two calls of
+(``agents.search.net_guide``'s policy-value net) can give those nodes its priors between two calls of
 ``simulation.run``. ``visited`` walks the tree breadth first from the root through such nodes
 only (a child has at most its parent's visits, so nothing below a node with fewer is reached) and
 writes each node's row, its parent's entry and the position at it (the padded cells, the queens
@@ -13,19 +13,17 @@ and the side to act: after a queen move of a split tree, the same side, its arro
 >>> import numpy as np
 >>> from amazons_env import Board
 >>> from agents.evaluation.evaluator import make_evaluator
->>> from agents.search.uct_tree import NF, NI, NST, RNG, ROOT, leaves, new_root, run
->>> from agents.search.move_order import search_stats
+>>> from agents.search.move_order import Position
+>>> from agents.search.uct_tree import NF, NI, NST, RNG, ROOT, Budget, SearchConfig, Tree, leaves, new_root, run
+>>> from agents.search.uct_tree import scratch
 >>> board, evaluator = Board(6), make_evaluator("territory")
->>> rows = 1 << 14
->>> ni, nf, st = np.empty((rows, NI), np.int32), np.empty((rows, NF)), np.zeros(NST, np.int64)
->>> new_root(ni, nf, st)
->>> st[RNG] = 1
->>> fcfg, icfg = np.array([1.0, 0.1, 2.0, 0.5, 1.5]), np.array([1, 0, 1, 0, 0, 80, 1, 0, 0], np.int64)
->>> moves = core.max_moves(6, core.MAX_QUEENS)
->>> buffers = (np.empty((moves, 3), np.int64), np.empty(moves), np.empty((moves, 2), np.int64), np.empty(moves))
->>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), int(board.turn), board.dirs)
->>> played = run(*position, evaluator.kernel, evaluator.params, fcfg, icfg, ni, nf, st, 500,
-...     np.full(2, 1 << 62), 0, *buffers, search_stats(), *leaves.buffers(0, 6))
+>>> tree = Tree(np.empty((1 << 14, NI), np.int32), np.empty((1 << 14, NF)), np.zeros(NST, np.int64))
+>>> new_root(*tree)
+>>> tree.st[RNG] = 1
+>>> position = Position(board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
+>>> played = run(position, int(board.turn), evaluator.kernel, evaluator.params, SearchConfig(max_kids=80, fast=1), tree,
+...              Budget(500, np.full(2, 1 << 62), 0), scratch(6), leaves.buffers(0, 6))
+>>> ni, nf, st = tree
 >>> found = Visited(board, 64)
 >>> k = found.scan(ni, int(st[ROOT]), 50, board)
 >>> int(found.nodes[0]), int(found.parents[0]), bool(np.array_equal(found.cells[0], board.cells))
