@@ -68,7 +68,6 @@ AGENTS = (
     "uct-net",
     "alphabeta:eval=value-net",
     "two-iteration:eval=value-net",
-    "mcts:eval=value-net",
     "pvmcts",
 )
 #: the kinds of moves, in the columns' order: ``open`` is the one the time targets are about

@@ -7,7 +7,7 @@ its CPU reference measured in the same run on the same machine:
 1. ``env``: ``benchmarks/tensor_env_speed.py``: env steps/s of the torch rules on the device at
    B = 256 ... 65,536 on 10x10, beside the numba vector env on every core.
 2. ``selfplay``: ``benchmarks/selfplay_speed.py``: self-play positions/s of Gumbel AlphaZero's
-   batched search on the device beside today's CPU pipeline (``pvmcts`` shards, one process per
+   batched search on the device beside today's CPU pipeline (``pvmcts`` games, one process per
    core), the shipped 10x10 net at every leaf, the same simulations per move.
 3. ``loop``: ``amazons train-loop --selfplay gumbel`` on 8x8 from the shipped 8x8 net on the
    device, stopped as Ctrl-C stops it (SIGINT) once its time is up: the stages finished by then

@@ -45,7 +45,8 @@ from amazons_env import Board, Move
 
 from agents import make
 from agents.arena.files import read_results
-from agents.search.uct_net import UCTNet
+from agents.search.net_guide import NetGuide
+from agents.search.uct import UCT
 
 __all__ = ["positions", "game_positions", "net_rate", "search_rates", "main"]
 
@@ -94,10 +95,11 @@ def _frontier(board: Board, count: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(cells), np.full(len(cells), 1 - int(board.turn))
 
 
-def net_rate(agent: UCTNet, board: Board, batch: int, seconds: float) -> float:
+def net_rate(agent: UCT, board: Board, batch: int, seconds: float) -> float:
     """Positions per CPU second of ``agent``'s net (its ``runtime``'s) on batches of ``batch``
     positions after ``board``."""
-    net = agent.net(board.size)
+    assert isinstance(agent.guide, NetGuide)
+    net = agent.guide.net(board.size)
     cells, sides = _frontier(board, batch)
     net.evaluate(cells, sides)  # warm (ONNX Runtime's first call sets up its session)
     done, start = 0, time.process_time()
@@ -155,7 +157,7 @@ def main() -> None:
         net = {}
         for runtime in runtimes:
             guided = make(f"{learned_spec},runtime={runtime}")
-            assert isinstance(guided, UCTNet)
+            assert isinstance(guided, UCT)
             net.update({(runtime, batch): net_rate(guided, middle, batch, args.seconds) for batch in BATCHES})
         keep = bool(args.game)
         plain_sims, plain_cpu = search_rates(f"uct:time={args.time:g}", boards, keep)

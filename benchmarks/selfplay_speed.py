@@ -3,8 +3,9 @@ today's CPU pipeline, the same net and simulations per move, in the same run.
 
 * ``tensor``: ``training.selfplay.policy_value.gumbel_games``: ``--games`` games in lock-step on
   ``--device``, one forward pass of the net per simulation for all of them (``agents.search.gumbel``);
-* ``cpu-pipeline``: ``mcts_shard`` (``agents.search.pvmcts``'s lock-step PUCT trees, ``--batch``
-  leaves per tree per forward pass, the net through ONNX Runtime when installed), one shard of
+* ``cpu-pipeline``: ``engine_shard`` of the ``pvmcts`` preset (the one numba MCTS with the net at
+  every expansion, ``--batch`` positions per forward pass, the net through ONNX Runtime when
+  installed; one game at a time, its root visit shares the targets), one shard of
   ``--cpu-games`` games per worker process on ``--workers`` processes (default: every core),
   through ``agents.arena.backends.run_tasks`` as the train loop plays its shards; each worker is
   timed from after a short warm-up game (process start and numba's first calls left out), the
@@ -33,7 +34,7 @@ from agents.arena.backends import run_tasks
 from agents.nets.export import load_model
 from agents.nets.store import POLICY_VALUE_WEIGHTS, weights_path
 
-from training.selfplay.policy_value import gumbel_games, mcts_shard
+from training.selfplay.policy_value import engine_shard, gumbel_games
 
 
 def positions(games: list) -> int:
@@ -57,17 +58,18 @@ def tensor_rate(args: argparse.Namespace, weights: str) -> tuple[int, float, flo
 def timed_shard(
     weights: str, games: int, size: int, sims: int, batch: int, index: int, seed: int
 ) -> tuple[int, float, float]:
-    """A worker's shard of ``mcts_shard``, timed after a short warm-up game in the same process
-    (so that neither the process start nor numba's first calls count): positions, wall and CPU
+    """A worker's shard of ``engine_shard`` by ``pvmcts``, timed after a short warm-up game in the same
+    process (so that neither the process start nor numba's first calls count): positions, wall and CPU
     seconds."""
-    mcts_shard(weights, 1, size, 2, batch, 10, index, seed + 1000)
+    engine_shard(f"pvmcts:sims=2,batch={batch},threads=1,weights={weights}", 1, size, index, seed + 1000)
     begun, cpu = time.perf_counter(), time.process_time()
-    games_played = mcts_shard(weights, games, size, sims, batch, 10, index, seed)
+    spec = f"pvmcts:sims={sims},batch={batch},threads=1,weights={weights}"
+    games_played = engine_shard(spec, games, size, index, seed)
     return positions(games_played), time.perf_counter() - begun, time.process_time() - cpu
 
 
 def cpu_rate(args: argparse.Namespace, weights: str) -> tuple[int, float, float]:
-    """Positions of ``mcts_shard`` on ``--workers`` processes, a shard each, the wall seconds of
+    """Positions of ``timed_shard`` on ``--workers`` processes, a shard each, the wall seconds of
     the slowest shard (they run side by side) and the CPU seconds of all."""
     play = partial(timed_shard, weights, args.cpu_games, args.size, args.sims, args.batch)
     done = [out for _, out in run_tasks(play, [(i, 1 + i) for i in range(args.workers)], args.workers)]
@@ -84,7 +86,7 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=16, help="children per node")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="CPU pipeline processes")
     parser.add_argument("--cpu-games", type=int, default=4, help="games per CPU process (one shard)")
-    parser.add_argument("--batch", type=int, default=8, help="CPU pipeline leaves per tree per forward pass")
+    parser.add_argument("--batch", type=int, default=8, help="CPU pipeline positions per forward pass")
     parser.add_argument("--threads", type=int, default=1, help="torch threads of the tensor search on the CPU")
     parser.add_argument("--weights", help="model file (no suffix); default: the committed net of the size")
     args = parser.parse_args()

@@ -14,7 +14,7 @@ The probability of a whole move ``(f, t, a)`` among the legal moves is
 ``softmax_slides(slide[f -> t]) * softmax_arrows_of_that_slide(arrow[t -> a])``: the slide's
 softmax runs over the legal slides, the arrow's over the legal arrows after that slide
 (``move_log_probs``). The value is one number per position; the slide and the arrow are chosen by
-the same side, so nothing flips sign between them (``agents.search.pvmcts`` backs up accordingly).
+the same side, so nothing flips sign between them (``agents.search.uct_tree``'s split tree backs up accordingly).
 
 Fully convolutional: one set of weights runs on any size up to ``MAX_SIZE`` (trained on one).
 It is one of ``agents.nets.models.MODELS``, so ``agents.nets.export`` saves and loads it with the

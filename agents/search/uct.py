@@ -28,21 +28,16 @@ the tree, the two shapes and a simulation); this module is the agent around it:
 * **Filling phase**: a separated root is played by ``endgame.filling_move`` (``SearchAgent``).
 * **The move** is a proven win if there is one, else the most visited child (at each level).
 
-Options (``make("uct:time=0.5,c=0.8")``): ``tree`` ``"split"`` (queen move and arrow as two tree
-levels, the default) or ``"move"`` (whole moves), ``c`` the PUCT exploration constant, ``tau``
-the prior temperature, ``pw``/``pw_exp`` progressive widening (``pw * N^pw_exp`` children open;
-``pw=0``: all), ``kq`` queen moves kept per position (0 = all), ``k`` whole moves kept per position
-of a move tree (0 = all), ``expand_at`` visits before a leaf is expanded, ``playout`` random plies
-before a leaf's evaluation (0 = the evaluation itself), ``prior`` (below), ``endgame`` the
-fill-search budget per region (0 = off), ``reuse``, ``threads``, ``eval`` the evaluator (a spec
-with a numba kernel; further keyword options go to it).
+Options (``make("uct:time=0.5,c=0.8")``; ``amazons agents uct`` lists them with their help):
+the tree's shape, the PUCT constant and prior temperature, progressive widening, the moves kept per
+node, expansion and playouts, the ``prior`` (below), the filling-phase counts, reuse, threads, and
+``eval``, the evaluator (a spec with a numba kernel; further keyword options go to it).
 
 **Priors.** ``"eval"``: every child scored by the evaluation when its parent is expanded;
 ``"mixed"`` (split tree): queen moves in a cheap mobility order, each evaluated when first visited,
 arrows scored; ``"fast"``: both levels cheap; ``"auto"`` (default): ``mixed`` up to 8x8, else ``eval``.
 
-**Presets**: ``mcts``, ``uct-net`` and ``pvmcts`` are configurations of this agent
-(``agents.search.presets``).
+**Presets**: ``mcts``, ``uct-net`` and ``pvmcts`` configure this agent (``agents.search.presets``).
 
 >>> from amazons_env import Board
 >>> from agents import make
@@ -205,8 +200,7 @@ class UCT(SearchAgent):
         #: what guides the search from outside its simulations (``uct-net``, ``pvmcts``), None in uct
         self.guide: Optional[Guide] = None
         now_ns()  # a first call may load numba's object mode (a fraction of a second): not in a timed move
-        #: the kept tree (None before the first search), the search of ``_tree_position`` (None: of
-        #: no position, after ``reset``)
+        #: the kept tree (None before the first search), of ``_tree_position`` (None after ``reset``)
         self._tree: Optional[Tree] = None
         self._tree_position: Optional[tuple[bytes, int]] = None  # root cells and ply of the kept tree
         self._scratch: dict[tuple[int, int], Buffers] = {}
@@ -228,14 +222,9 @@ class UCT(SearchAgent):
         """The options of a search of a ``size`` x ``size`` board where a side has ``most`` amazons,
         by ``threads`` threads: the agent's, with the prior's cheap levels, the most children one
         expansion writes, and a virtual loss per thread where several search the tree."""
-        reach = 4 * (size - 1)  # squares one queen line move reaches, at most
-        config = self.config
-        if config.split:
-            most_kids = most * reach
-        else:
-            most_kids = config.kq * reach if config.kq > 0 else core.max_moves(size, most)
-        fast = PRIORS[self._prior(size)]
-        return config._replace(max_kids=most_kids, fast=fast, vloss=threads if threads > 1 else 0)
+        reach, config = 4 * (size - 1), self.config  # reach: the squares one queen line move reaches, at most
+        kids = most * reach if config.split else config.kq * reach if config.kq > 0 else core.max_moves(size, most)
+        return config._replace(max_kids=kids, fast=PRIORS[self._prior(size)], vloss=threads if threads > 1 else 0)
 
     def _prior(self, size: int) -> str:
         """``auto`` resolved: ``mixed`` on a split tree up to 8x8, else ``eval`` (module docstring)."""

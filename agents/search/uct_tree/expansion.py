@@ -7,7 +7,7 @@ or by a cheap score on a level that ``SearchConfig.fast`` orders cheaply (then e
 its prior is the softmax of the scores over ``tau``, and a child that leaves the other side no
 move is a proven win; a move tree keeps the ``SearchConfig.keep`` best whole moves (0: all).
 ``simulation.run`` expands the nodes its simulations reach, and
-``agents.search.uct_net`` the ones the net guides; the package docstring shows one expansion.
+``agents.search.net_guide`` the ones the net guides; the package docstring shows one expansion.
 """
 
 from __future__ import annotations

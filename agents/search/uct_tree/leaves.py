@@ -1,7 +1,7 @@
 """Positions an outside evaluator values a batch later: ``run`` records them, ``release`` blends
 the values the evaluator then gives into the simulations that recorded them.
 
-An evaluator too slow to call once per node from numba (``agents.search.uct_net``'s policy-value
+An evaluator too slow to call once per node from numba (``agents.search.net_guide``'s policy-value
 net through ONNX Runtime, ~50-100 us a position in a batch, against ~5 us of Python per call) can
 still serve every position the simulations settle on. A simulation that passes a move node below
 the root with ``SearchConfig.leaf_at`` visits (before its own: with ``EXPAND_AT``'s, the simulation that
@@ -11,8 +11,8 @@ always, and the value it backs up through the node is kept too (``Recorded.value
 that chose the node). When the buffers are full, ``run`` returns (``STOP_BATCH``); it also
 returns with positions recorded on its other stops. The caller (``batches.search``) has them
 valued in one call and calls ``release`` with the new values: each simulation's value at its
-node replaced, along its path, by the evaluator's (a blend, AlphaGo-style: ``agents.search.
-uct_net``'s ``leaf_value``), with no visit counted twice; then it may give the recorded nodes'
+node replaced, along its path, by the evaluator's (a blend, AlphaGo-style:
+``agents.search.net_guide``'s ``leaf_value``), with no visit counted twice; then it may give the recorded nodes'
 children priors (``priors.reprior``, deepest first: a re-sort moves rows that the paths name).
 No virtual loss: the tree the simulations grow is ``run``'s own (a blend of 0 and no priors
 leave it as it would have been, tested), the evaluator's judgement arriving up to a batch late.

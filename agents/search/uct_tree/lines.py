@@ -4,7 +4,7 @@ A tree may reach one position by two orders of moves, and tree reuse moves every
 subtree, so a node is named by its *line*: the tree actions (``actions``: each node's padded
 from, to and arrow) from the game's start down to it, as bytes. ``game_line`` is the line of a
 board's position (its root), ``Position`` a position of the tree in Python with its line, so that
-walking down the tree extends both. ``agents.search.uct_net`` records by line the nodes the net has
+walking down the tree extends both. ``agents.search.net_guide`` records by line the nodes the net has
 guided, so that it never mixes its priors into one node twice; ``kept_node`` finds the node of a
 kept tree that a board's last moves reached (tree reuse).
 
