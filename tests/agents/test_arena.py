@@ -234,18 +234,18 @@ def test_tournament_and_cli(tmp_path, capsys):
     assert main(["tournament", "random", "--games", "2", "--size", "6", "--quiet"]) == 2  # needs two agents
 
 
-def test_time_option_only_for_agents_that_take_it():
-    assert with_option("random", "time", 0.5) == "random"
-    assert with_option("two-iteration:depth=2", "time", 0.5) == "two-iteration:depth=2,time=0.5"
-    assert with_option("two-iteration:time=1", "time", 0.5) == "two-iteration:time=1"
-    assert with_option("classic", "time", 0.5) == "classic:time=0.5"
+def test_an_option_is_added_only_to_agents_that_take_it():
+    assert with_option("random", "threads", 2) == "random"
+    assert with_option("uct:sims=200", "threads", 2) == "uct:sims=200,threads=2"
+    assert with_option("uct:threads=1", "threads", 2) == "uct:threads=1"
+    assert with_option("uct", "threads", 2) == "uct:threads=2"
 
 
-def test_time_option_an_agent_refuses_is_an_error_not_dropped():
-    with pytest.raises(OptionError, match="time"):
-        with_option("alphabeta", "time", 10**6)  # beyond the option's range: refused, not ignored
+def test_an_option_an_agent_refuses_is_an_error_not_dropped():
+    with pytest.raises(OptionError, match="threads"):
+        with_option("uct", "threads", 0)  # beyond the option's range: refused, not ignored
     with pytest.raises(OptionError, match="nosuchagent"):
-        with_option("nosuchagent", "time", 1)
+        with_option("nosuchagent", "threads", 1)
 
 
 def test_play_game_refuses_illegal_moves():
@@ -349,3 +349,13 @@ def test_arena_time_must_be_positive_seconds(time):
         match("random", "alphabeta", games=2, size=6, time=time, workers=1, progress=False)
     with pytest.raises(ValueError, match="time="):
         tournament(["random", "alphabeta"], games=2, size=6, time=time, workers=1, progress=False)
+
+
+def test_arena_time_is_every_moves_limit_not_a_rewritten_spec():
+    """``time=`` reaches the games as each move's ``Limit`` (``play_game(limit=...)``): the specs
+    stay as given in the results, and the time is recorded in their config."""
+    result = match("random", "two-iteration:depth=1", games=2, size=5, time=0.05, workers=1, progress=False)
+    assert {(r["white"], r["black"]) for r in result["results"]} == {
+        ("random", "two-iteration:depth=1"),
+        ("two-iteration:depth=1", "random"),
+    }
