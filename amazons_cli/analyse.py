@@ -15,6 +15,7 @@ the engine N threads per position. ``--engine solver`` gives exact values on sma
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Iterator
 from concurrent.futures import as_completed
@@ -27,7 +28,7 @@ from amazons_env.files import write_atomic
 from amazons_env.records import GameRecord
 
 from agents.analysis.annotate import annotated_record, annotated_sgf, summary_lines, table
-from agents.analysis.review import SOLVER_SPEC, evaluate, review
+from agents.analysis.review import SOLVER_SPEC, Evaluation, GameReview, alternative_positions, evaluate, review
 from agents.analysis.store import EvaluationStore
 from agents.arena.matches import with_option
 from agents.arena.processes import pool_allowed, worker_pool
@@ -96,47 +97,77 @@ def _bar(total: int, done: int, name: str) -> Any:
     )
 
 
-def evaluate_all(store: EvaluationStore, texts: list[str], engine: str, workers: int, name: str) -> None:
-    """Evaluate the positions ``texts`` that ``store`` lacks, keeping each as it comes; on Ctrl-C
-    say what is kept and stop (``KeyboardInterrupt`` goes on up). With workers, the first position
-    is evaluated here first: numba compiles the engine's kernels once, in this process, and the
-    workers load them from the cache instead of each compiling them."""
-    missing = [text for text in dict.fromkeys(texts) if store.get(text) is None]
-    total = len(set(texts))
-    bar = _bar(total, total - len(missing), name)
-    try:
-        if workers > 1 and len(missing) > 1 and pool_allowed():
+def _prepare(engine: str) -> None:
+    """In a worker: import what ``engine`` needs (torch, its modules) before its first position."""
+    if engine != SOLVER_SPEC:
+        make(engine)
+
+
+class _Evaluations:
+    """Evaluates positions into ``store`` with ``engine``, in ``pool`` if one is given (the first
+    position of all here, before any worker has one: numba compiles the engine's kernels once, in
+    this process, and the workers load them from the cache instead of each compiling them; the
+    workers meanwhile import what the engine needs)."""
+
+    def __init__(self, store: EvaluationStore, engine: str, pool: Any, workers: int, bar: Any) -> None:
+        self.store, self.engine, self.pool, self.bar = store, engine, pool, bar
+        self.workers, self.compiled = workers, pool is None
+
+    def add(self, texts: list[str]) -> list[Evaluation]:
+        """The evaluations of ``texts``, those the store lacks evaluated and kept as they come."""
+        missing = [text for text in dict.fromkeys(texts) if self.store.get(text) is None]
+        if missing and not self.compiled:
+            for _ in range(self.workers if len(missing) > 1 else 0):  # one each, as a rule: a worker
+                self.pool.submit(_prepare, self.engine)  # is busy importing when the next is taken
             first = missing.pop(0)
-            store.put(first, evaluate(engine, first))
-            bar.update()
-            with worker_pool(min(workers, len(missing))) as pool:
-                futures = {pool.submit(evaluate, engine, text): text for text in missing}
-                for future in as_completed(futures):
-                    store.put(futures[future], future.result())
-                    bar.update()
-        else:
+            self._keep(first, evaluate(self.engine, first))
+            self.compiled = True
+        if self.pool is None:
             for text in missing:
-                store.put(text, evaluate(engine, text))
-                bar.update()
+                self._keep(text, evaluate(self.engine, text))
+        else:
+            futures = {self.pool.submit(evaluate, self.engine, text): text for text in missing}
+            for future in as_completed(futures):
+                self._keep(futures[future], future.result())
+        return self.store.evaluations(texts)
+
+    def _keep(self, text: str, evaluation: Evaluation) -> None:
+        self.store.put(text, evaluation)
+        self.bar.update()
+
+
+def review_of(record: GameRecord, store: EvaluationStore, engine: str, workers: int, name: str) -> GameReview:
+    """The review of ``record``: every position evaluated, then the position after the engine's
+    move wherever it is not the move played (``alternative_positions``), each kept in ``store`` as
+    it comes; on Ctrl-C say what is kept and stop (``KeyboardInterrupt`` goes on up)."""
+    texts = [record.board(p).text() for p in range(len(record.moves) + 1)]
+    done = sum(store.get(text) is not None for text in texts)
+    bar = _bar(len(texts) + len(record.moves), done, name)  # at most one alternative a move
+    parallel = workers > 1 and pool_allowed()
+    try:
+        with worker_pool(workers) if parallel else contextlib.nullcontext() as pool:
+            evaluations = _Evaluations(store, engine, pool, workers, bar)
+            positions = evaluations.add(texts)
+            others = [text for text in alternative_positions(record, positions) if text is not None]
+            bar.total, bar.n = len(texts) + len(others), len(texts) + sum(store.get(t) is not None for t in others)
+            bar.refresh()
+            alternatives = evaluations.add(others)
     except KeyboardInterrupt:
         bar.close()
         print(
-            f"{name}: stopped; {len(store)} of {total} positions kept in {store.path}: the same command goes on "
-            "from there",
+            f"{name}: stopped; {len(store)} positions kept in {store.path}: the same command goes on from there",
             file=sys.stderr,
         )
         raise
     bar.close()
+    return review(record, positions, alternatives)
 
 
 def analyse_record(record: GameRecord, stem: Path, engine: str, workers: int) -> None:
     """Evaluate every position of ``record`` (resuming from ``stem``.analysis.json), then print
     the review and write its SGF and web page beside ``stem``."""
     store = EvaluationStore.load(f"{stem}{OUTPUT_TAG}.json", engine)
-    texts = [record.board(p).text() for p in range(len(record.moves) + 1)]
-    evaluate_all(store, texts, engine, workers, stem.name)
-    evaluations = [store.get(t) for t in texts]
-    game = review(record, [e for e in evaluations if e is not None])
+    game = review_of(record, store, engine, workers, stem.name)
     print(f"{stem.name}: {len(record.moves)} moves, engine {engine}")
     print(table(game))
     for line in summary_lines(game):

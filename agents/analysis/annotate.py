@@ -5,13 +5,15 @@ comment and a value on every move and SGF's own move annotations (``DO[]`` an in
 ``BM[1]`` a mistake, ``BM[2]`` a blunder), which other SGF viewers show.
 
 >>> from amazons_env.records import GameRecord
+>>> from amazons_env import Move
 >>> from agents.analysis.review import Evaluation, review
 >>> record = GameRecord(["a1-a2/b1"], start="q3/4/4/Q1*1 w")
->>> game = review(record, [Evaluation(1.0, None), Evaluation(1.0, None)])
+>>> best = Move.parse("a1-b1/b3", size=4)  # White's win; after it Black has lost (-1)
+>>> game = review(record, [Evaluation(1.0, best), Evaluation(1.0, None)], [Evaluation(-1.0, None)])
 >>> "V[-1.000]BM[2]" in annotated_sgf(record, game, "solver")   # White threw the win away
 True
 >>> print(table(game).splitlines()[1])
-    1  White  a1-a2/b1        -                +1.00   -1.00   2.00  blunder
+    1  White  a1-a2/b1        a1-b1/b3         +1.00   -1.00   2.00  blunder
 """
 
 from __future__ import annotations

@@ -3,13 +3,19 @@
 ``evaluate(spec, text)`` asks an engine (any agent spec whose searches report a value, e.g.
 ``uct:time=1``; or ``solver``, the exact proof search of ``agents.solver`` for small boards) for
 the value of a position for its side to move, in [-1, 1] (+1: a sure win), and its best move.
-``review(record, evaluations)`` turns the values of consecutive positions into the loss of
-each move played, for the side that played it:
+A move's loss sets the move played beside the engine's move in the same position, each valued
+by the engine from the position it leads to (``alternative_positions`` names the ones to
+evaluate beside the game's), for the side that played it:
 
-    loss = value before the move - value after it (both from the mover's side), at least 0
+    loss = value after the engine's move - value after the move played, at least 0
 
-so a move as good as the engine's own loses about 0, and one that turns a sure win into a sure
-loss loses 2. ``THRESHOLDS`` labels the moves (the highest label reached):
+(``review(record, evaluations, alternatives)``). A move the engine would have played loses 0,
+one that turns a sure win into a sure loss loses 2. Both values come from searches of the same
+kind (the opponent to move, the same budget), so a search's bias for its own side to move (a
+search's value of its best move is optimistic: the replies it explored include bad ones) cancels;
+the value of the position before the move, from a search of the mover's own, does not cancel it
+and would make every move look like a loss. ``THRESHOLDS`` labels the moves (the highest label
+reached):
 ``inaccuracy`` from a loss of 0.10, ``mistake`` from 0.20, ``blunder`` from 0.40. With
 ``solver`` the values are exact (+1 or -1), so exactly the moves that throw a win away lose 2
 and are blunders, and every other move loses 0. A player's ``accuracy`` is
@@ -17,7 +23,9 @@ and are blunders, and every other move loses 0. A player's ``accuracy`` is
 
 >>> from amazons_env.records import GameRecord
 >>> record = GameRecord(["a1-a2/b1"], start="q3/4/4/Q1*1 w")
->>> game = review(record, [evaluate("solver", record.board(p).text()) for p in range(2)])
+>>> evaluations = [evaluate("solver", record.board(p).text()) for p in range(2)]
+>>> alternatives = [evaluate("solver", text) for text in alternative_positions(record, evaluations) if text]
+>>> game = review(record, evaluations, alternatives)
 >>> m = game.moves[0]
 >>> str(m.played), str(m.best), m.loss, m.label   # White threw its win away
 ('a1-a2/b1', 'a1-b1/b3', 2.0, 'blunder')
@@ -27,6 +35,7 @@ and are blunders, and every other move loses 0. A player's ``accuracy`` is
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Optional
 
@@ -38,7 +47,17 @@ from agents.registry import make
 from agents.search.agent import SearchAgent
 from agents.solver import Solver
 
-__all__ = ["Evaluation", "MoveReview", "Summary", "GameReview", "THRESHOLDS", "SOLVER_SPEC", "evaluate", "review"]
+__all__ = [
+    "Evaluation",
+    "MoveReview",
+    "Summary",
+    "GameReview",
+    "THRESHOLDS",
+    "SOLVER_SPEC",
+    "evaluate",
+    "alternative_positions",
+    "review",
+]
 
 SOLVER_SPEC = "solver"  #: the engine name that asks for exact values
 #: the most nodes the exact engine spends on one position (about a minute on one core) before refusing
@@ -86,8 +105,9 @@ def evaluate(spec: str, text: str) -> Evaluation:
 
 @dataclass(frozen=True)
 class MoveReview:
-    """One move: its ``ply`` (from 1), who played it, the move and the engine's best, the values
-    before and after it for the mover, its ``loss`` and ``label`` ("" if none)."""
+    """One move: its ``ply`` (from 1), who played it, the move and the engine's best, for the
+    mover the value ``before`` it (after the engine's move: the best there was) and ``after`` it,
+    its ``loss`` and ``label`` ("" if none)."""
 
     ply: int
     mover: Color
@@ -154,17 +174,49 @@ def label_of(loss: float) -> str:
     return next((label for label, least in THRESHOLDS if loss >= least - 1e-9), "")
 
 
-def review(record: GameRecord, evaluations: list[Evaluation]) -> GameReview:
-    """The review of ``record`` from ``evaluations[p]``, the evaluation of the position after ``p``
-    moves (one per position: ``len(record.moves) + 1``)."""
+def _moves_beside(record: GameRecord, evaluations: list[Evaluation]) -> Iterator[tuple[Board, Move, Optional[Move]]]:
+    """Per move: the position it was played in, the move, and the engine's move there if another."""
     if len(evaluations) != len(record.moves) + 1:
         raise InvalidArgumentError(f"review needs {len(record.moves) + 1} evaluations, got {len(evaluations)}")
     board = record.board(0)
-    moves = []
-    for ply, played in enumerate(record.moves, 1):
-        before = evaluations[ply - 1]
-        after = -evaluations[ply].value  # the next position's value is for the opponent
-        loss = 0.0 if played == before.best else max(0.0, round(before.value - after, 3))
-        moves.append(MoveReview(ply, board.turn, played, before.best, before.value, after, loss, label_of(loss)))
+    for played, evaluation in zip(record.moves, evaluations):
+        yield board, played, None if evaluation.best in (None, played) else evaluation.best
         board.push(played)
+
+
+def alternative_positions(record: GameRecord, evaluations: list[Evaluation]) -> list[Optional[str]]:
+    """Per move of ``record``: the position after the engine's move where it was played
+    (``evaluations[p]``, of the position after ``p`` moves, names it), or None where the engine's
+    move is the one played; the positions whose evaluations ``review`` sets beside the game's."""
+    out: list[Optional[str]] = []
+    for board, _, other in _moves_beside(record, evaluations):
+        if other is None:
+            out.append(None)
+            continue
+        after = board.copy(stack=False)
+        after.push(other)
+        out.append(after.text())
+    return out
+
+
+def review(record: GameRecord, evaluations: list[Evaluation], alternatives: list[Evaluation]) -> GameReview:
+    """The review of ``record`` from ``evaluations[p]``, the evaluation of the position after ``p``
+    moves (one per position: ``len(record.moves) + 1``), and ``alternatives``, the evaluations of
+    the positions ``alternative_positions`` names, in order (one per name)."""
+    moves = []
+    others = iter(alternatives)
+    for ply, (board, played, other) in enumerate(_moves_beside(record, evaluations), 1):
+        after = -evaluations[ply].value  # the next position's value is for the opponent
+        if other is None:
+            best_value = after
+        else:
+            alternative = next(others, None)
+            if alternative is None:
+                raise InvalidArgumentError(f"review needs an evaluation of the position after {other} at move {ply}")
+            best_value = -alternative.value
+        loss = max(0.0, round(best_value - after, 3))
+        best = evaluations[ply - 1].best
+        moves.append(MoveReview(ply, board.turn, played, best, best_value, after, loss, label_of(loss)))
+    if next(others, None) is not None:
+        raise InvalidArgumentError("review got more alternative evaluations than alternative_positions names")
     return GameReview(tuple(moves), tuple(e.value for e in evaluations), tuple(e.best for e in evaluations))

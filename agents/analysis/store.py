@@ -66,6 +66,14 @@ class EvaluationStore:
         size = Board.from_text(text).size
         return Evaluation(float(value), None if best is None else Move.parse(best, size=size))
 
+    def evaluations(self, texts: list[str]) -> list[Evaluation]:
+        """The stored evaluations of ``texts``, in order; ``KeyError`` naming the first one missing."""
+        found = [self.get(text) for text in texts]
+        for text, evaluation in zip(texts, found):
+            if evaluation is None:
+                raise KeyError(f"no evaluation of {text!r} in {self.path}")
+        return [evaluation for evaluation in found if evaluation is not None]
+
     def put(self, text: str, evaluation: Evaluation) -> None:
         """Keep ``evaluation`` of ``text`` and save the store (atomically)."""
         self._entries[text] = [evaluation.value, None if evaluation.best is None else str(evaluation.best)]

@@ -135,32 +135,38 @@ def test_browser_draws_the_engines_move_and_the_marks(browser, analysed, tmp_pat
 
 def test_ctrl_c_keeps_the_evaluations_and_a_rerun_goes_on_from_them(tmp_path, capsys, monkeypatch):
     record = short_game(seed=4)
-    record.save(tmp_path / "g.sgf")
-    positions = len({record.board(p).text() for p in range(len(record.moves) + 1)})
     evaluate = analyse_cli.evaluate
     calls: list[str] = []
+
+    def counted(engine, text):
+        calls.append(text)
+        return evaluate(engine, text)
 
     def stopped_after_three(engine, text):
         if len(calls) == 3:
             raise KeyboardInterrupt
-        calls.append(text)
-        return evaluate(engine, text)
+        return counted(engine, text)
 
-    monkeypatch.setattr(analyse_cli, "evaluate", stopped_after_three)
-    assert main(["analyse", str(tmp_path / "g.sgf"), "--engine", "solver"]) == 130
-    err = capsys.readouterr().err
-    assert f"g: stopped; 3 of {positions} positions kept in {tmp_path / 'g.analysis.json'}" in err
-    assert not (tmp_path / "g.analysis.sgf").exists()
-    assert len(json.loads((tmp_path / "g.analysis.json").read_text())["positions"]) == 3
-    calls.clear()
-    monkeypatch.setattr(analyse_cli, "evaluate", lambda engine, text: calls.append(text) or evaluate(engine, text))
-    assert main(["analyse", str(tmp_path / "g.sgf"), "--engine", "solver"]) == 0
-    assert len(calls) == positions - 3  # only what was missing
-    resumed = capsys.readouterr().out
+    monkeypatch.setattr(analyse_cli, "evaluate", counted)
     (tmp_path / "fresh").mkdir()
     record.save(tmp_path / "fresh" / "g.sgf")
     assert main(["analyse", str(tmp_path / "fresh" / "g.sgf"), "--engine", "solver"]) == 0
-    assert capsys.readouterr().out.splitlines()[:-1] == resumed.splitlines()[:-1]  # the last line names the files
+    fresh, evaluations = capsys.readouterr().out, len(calls)
+    assert evaluations > len(record.moves) + 1  # the positions after the engine's other moves too
+
+    record.save(tmp_path / "g.sgf")
+    calls.clear()
+    monkeypatch.setattr(analyse_cli, "evaluate", stopped_after_three)
+    assert main(["analyse", str(tmp_path / "g.sgf"), "--engine", "solver"]) == 130
+    err = capsys.readouterr().err
+    assert f"g: stopped; 3 positions kept in {tmp_path / 'g.analysis.json'}" in err
+    assert not (tmp_path / "g.analysis.sgf").exists()
+    assert len(json.loads((tmp_path / "g.analysis.json").read_text())["positions"]) == 3
+    calls.clear()
+    monkeypatch.setattr(analyse_cli, "evaluate", counted)
+    assert main(["analyse", str(tmp_path / "g.sgf"), "--engine", "solver"]) == 0
+    assert len(calls) == evaluations - 3  # only what was missing
+    assert capsys.readouterr().out.splitlines()[:-1] == fresh.splitlines()[:-1]  # the last line names the files
 
 
 def _terminal_sigint() -> None:
