@@ -23,7 +23,7 @@ a spec it has no batched form of, and the env then gives each game its own agent
 
 >>> from amazons_env.envs.vector_env import AmazonsVectorEnv
 >>> envs = AmazonsVectorEnv(8, size=6, opponent="uct:sims=20")
->>> type(envs._opponent).__name__
+>>> type(envs._replies.opponent).__name__
 'BatchUCT'
 >>> _ = envs.reset(seed=0)
 >>> obs, rewards, terminated, truncated, infos = envs.step(envs.sample_legal_actions())

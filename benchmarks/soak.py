@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -34,6 +35,7 @@ from tqdm import tqdm
 from amazons_env import Board, core
 from amazons_env.envs.gym_env import NUM_PLANES, actions_to_move
 from amazons_env.envs.kernels import game as K
+from amazons_env.envs.kernels.batch import Outcomes
 from amazons_env.envs.vector_env import AmazonsVectorEnv
 
 
@@ -49,21 +51,37 @@ def _reach_ref(cells, queens, nq, side, dirs, pub, nn, out):
                 s += dirs[d]
 
 
+class Scratch(NamedTuple):
+    """The checks' working arrays: one game's padded ``cells``, its ``moves`` (``core.generate_moves``),
+    a ``plane`` and each game's violation ``codes``."""
+
+    cells: np.ndarray
+    moves: np.ndarray
+    plane: np.ndarray
+    codes: np.ndarray
+
+
 @njit(cache=True)
-def check_game(cells, queens, nq, meta, dirs, pad, pub, nn, obs, mask, legal, scratch, moves, plane):
-    """0 if game ``i``'s observation and mask are right, else a violation code."""
+def check_game(games, i, geometry, out, scratch):
+    """0 if game ``i``'s observation (``out.obs[i]``: ``[NUM_PLANES, N*N]``) and mask are right,
+    else a violation code."""
+    cells, queens, nq, meta = games.cells[i], games.queens[i], games.nq[i], games.meta[i]
+    dirs, pad, pub, nn = geometry.dirs, geometry.pad, geometry.pub, geometry.nn
+    obs, mask, legal = out.obs[i], out.masks[i], out.legal[i]
     side = meta[K.SIDE]
     if meta[K.DONE] != 0:
         return 1 if mask.any() else 0
     # the position before the turn, to list the full legal moves with the rules core
-    scratch[:] = cells
+    before = scratch.cells
+    before[:] = cells
     sq_queens = queens.copy()
     phase = meta[K.PHASE]
     if phase == 1:
-        scratch[meta[K.DST]] = core.EMPTY
-        scratch[meta[K.SRC]] = side + 1
+        before[meta[K.DST]] = core.EMPTY
+        before[meta[K.SRC]] = side + 1
         sq_queens[side, meta[K.QIDX]] = meta[K.SRC]
-    n = core.generate_moves(scratch, sq_queens, nq, side, dirs, moves)
+    moves = scratch.moves
+    n = core.generate_moves(before, sq_queens, nq, side, dirs, moves)
     expected = np.zeros(nn * nn, np.int8)
     for k in range(n):
         if phase == 0:
@@ -94,42 +112,23 @@ def check_game(cells, queens, nq, meta, dirs, pad, pub, nn, obs, mask, legal, sc
             targets[a % nn] = 1
     if not np.array_equal(targets, obs[6]):
         return 6
-    _reach_ref(cells, queens, nq, other, dirs, pub, nn, plane)
-    if not np.array_equal(plane, obs[7]):
+    _reach_ref(cells, queens, nq, other, dirs, pub, nn, scratch.plane)
+    if not np.array_equal(scratch.plane, obs[7]):
         return 7
     return 0
 
 
 @njit(cache=True)
-def check_batch(
-    cells,
-    queens,
-    nq,
-    meta,
-    dirs,
-    pad,
-    pub,
-    nn,
-    obs,
-    masks,
-    legal,
-    rewards,
-    terminated,
-    illegal,
-    was_done,
-    scratch,
-    moves,
-    plane,
-    codes,
-):
-    """Check every game; ``was_done[i]``: game ``i`` had ended before this step (autoreset step)."""
+def check_batch(games, geometry, out, outcomes, was_done, scratch):
+    """Check every game (``scratch.codes[i]``: game ``i``'s violation code); ``was_done[i]``: game
+    ``i`` had ended before this step (autoreset step). Returns the number of bad games."""
     bad = 0
-    for i in range(cells.shape[0]):
-        code = check_game(
-            cells[i], queens[i], nq[i], meta[i], dirs, pad, pub, nn, obs[i], masks[i], legal[i], scratch, moves, plane
-        )
+    rewards, terminated, illegal = outcomes.rewards, outcomes.terminated, outcomes.illegal
+    for i in range(games.cells.shape[0]):
+        code = check_game(games, i, geometry, out, scratch)
+        meta = games.meta[i]
         if code == 0:
-            has = core.has_move(cells[i], queens[i], nq[i], meta[i, K.SIDE], dirs)
+            has = core.has_move(games.cells[i], games.queens[i], games.nq[i], meta[K.SIDE], geometry.dirs)
             if was_done[i]:
                 if rewards[i] != 0 or terminated[i]:
                     code = 8
@@ -137,11 +136,11 @@ def check_batch(
                 if rewards[i] != -1.0 or not terminated[i]:
                     code = 9
             elif terminated[i]:
-                if rewards[i] != 1.0 or has or meta[i, K.PHASE] != 0:
+                if rewards[i] != 1.0 or has or meta[K.PHASE] != 0:
                     code = 10
-            elif rewards[i] != 0 or (meta[i, K.PHASE] == 0 and not has):
+            elif rewards[i] != 0 or (meta[K.PHASE] == 0 and not has):
                 code = 11
-        codes[i] = code
+        scratch.codes[i] = code
         if code:
             bad += 1
     return bad
@@ -159,10 +158,9 @@ def main() -> None:
     envs = AmazonsVectorEnv(b, size=size, copy=False)
     rng = np.random.default_rng(args.seed)
     obs, infos = envs.reset(seed=args.seed)
-    scratch = np.empty_like(envs._cells[0])
     moves = np.empty((core.max_moves(size, core.MAX_QUEENS), 3), np.int64)
-    plane = np.zeros(nn, np.int8)
-    codes = np.zeros(b, np.int64)
+    scratch = Scratch(np.empty_like(envs._games.cells[0]), moves, np.zeros(nn, np.int8), np.zeros(b, np.int64))
+    codes = scratch.codes
     was_done = np.zeros(b, np.bool_)
     histories: list[list[int]] = [[] for _ in range(b)]
     violations = games = replayed = 0
@@ -175,28 +173,11 @@ def main() -> None:
             arbitrary = rng.random(b) < args.illegal
             actions[arbitrary] = rng.integers(nn * nn, size=int(arbitrary.sum()))
             obs, rewards, terminated, truncated, infos = envs.step(actions)
-            bad = check_batch(
-                envs._cells,
-                envs._queens,
-                envs._nq,
-                envs._meta,
-                envs._dirs,
-                envs._pad,
-                envs._pub,
-                nn,
-                obs.reshape(b, NUM_PLANES, nn),
-                infos["action_mask"],
-                envs._legal,
-                rewards,
-                terminated,
-                infos["illegal_action"],
-                was_done,
-                scratch,
-                moves,
-                plane,
-                codes,
-            )
-            bad += _colour_rewards_wrong(infos["rewards"], terminated, envs._meta[:, K.WINNER], codes)
+            # what the env returned (views of its buffers: copy=False) beside its own arrays
+            out = K.Observations(obs.reshape(b, NUM_PLANES, nn), infos["action_mask"], envs._out.legal)
+            outcomes = Outcomes(rewards, terminated, infos["illegal_action"], infos["rewards"])
+            bad = check_batch(envs._games, envs._geometry, out, outcomes, was_done, scratch)
+            bad += _colour_rewards_wrong(infos["rewards"], terminated, envs._games.meta[:, K.WINNER], codes)
             if bad:
                 violations += bad
                 examples.extend(f"step {steps}: game {i} violation code {codes[i]}" for i in np.flatnonzero(codes))
@@ -247,9 +228,9 @@ def _replay_differs(actions: list[int], size: int, envs: AmazonsVectorEnv, i: in
     except (ValueError, IndexError):
         return 1
     winner = board.winner  # set once the game is over
-    if winner is None or not np.array_equal(board.cells, envs._cells[i]):
+    if winner is None or not np.array_equal(board.cells, envs._games.cells[i]):
         return 1
-    return 0 if int(winner) == int(envs._meta[i, K.WINNER]) else 1
+    return 0 if int(winner) == int(envs._games.meta[i, K.WINNER]) else 1
 
 
 if __name__ == "__main__":

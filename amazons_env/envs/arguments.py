@@ -20,10 +20,11 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from amazons_env.errors import InvalidArgumentError, describe
+from amazons_env.board import Board
+from amazons_env.errors import InvalidArgumentError, InvalidPositionError, describe
 from amazons_env.squares import Color
 
-__all__ = ["check_choice", "parse_color", "check_seed"]
+__all__ = ["check_choice", "parse_color", "check_seed", "start_position"]
 
 
 def parse_color(value: Union[str, int, Color], allow_random: bool) -> Union[Color, str]:
@@ -58,3 +59,27 @@ def check_seed(seed: Any) -> Optional[int]:
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise InvalidArgumentError(f"seed={describe(seed)}: use None or an integer >= 0")
     return int(seed)
+
+
+def start_position(options: Any, start: Board, size: int) -> Board:
+    """The position ``AmazonsEnv.reset(options=options)`` starts from: ``options["position"]``
+    (text or a ``Board`` of this ``size`` with a legal move; a copy without its moves), else
+    ``start``."""
+    if options is None:
+        return start
+    if not isinstance(options, dict):
+        raise InvalidArgumentError(f"reset options must be a dict, got {describe(options)}")
+    unknown = sorted(map(describe, set(options) - {"position"}))
+    if unknown:
+        raise InvalidArgumentError(f"unknown reset option(s) {', '.join(unknown)}; AmazonsEnv accepts ['position']")
+    position = options.get("position")
+    if position is None:
+        return start
+    board = Board.from_text(position) if isinstance(position, str) else position
+    if not isinstance(board, Board):
+        raise InvalidPositionError(f"options['position'] must be position text or a Board, got {describe(position)}")
+    if board.size != size:
+        raise InvalidPositionError(f"options['position'] is {board.size}x{board.size}, this env is {size}x{size}")
+    if board.is_game_over():
+        raise InvalidPositionError(f"options['position'] {board.text()!r} is already over (no legal move)")
+    return board.copy(stack=False)

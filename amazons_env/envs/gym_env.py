@@ -1,5 +1,6 @@
 """``AmazonsEnv``: the Game of the Amazons as a gymnasium env with a two-phase turn.
 
+>>> from amazons_env import Move
 >>> env = AmazonsEnv(size=6)
 >>> obs, info = env.reset(seed=0)
 >>> obs.shape, info["phase"], int(info["action_mask"].sum())
@@ -23,7 +24,6 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from amazons_env import core
 from amazons_env.board import Board
 from amazons_env.envs.actions import (
     ActionCodec,
@@ -34,17 +34,31 @@ from amazons_env.envs.actions import (
     move_to_actions,
     parse_action,
 )
-from amazons_env.envs.arguments import check_choice, check_seed, parse_color
-from amazons_env.envs.descriptions import caption, why_illegal
+from amazons_env.envs.arguments import check_choice, check_seed, parse_color, start_position
+from amazons_env.envs.descriptions import caption
 from amazons_env.envs.env_state import EnvState, check_state, frozen_copy, generator_copy
 from amazons_env.envs.kernels import game as K
+from amazons_env.envs.kernels.game import (
+    NUM_PLANES,
+    PLANE_ARROW_PHASE,
+    PLANE_ARROWS,
+    PLANE_BLACK,
+    PLANE_NAMES,
+    PLANE_OPPONENT_QUEENS,
+    PLANE_OPPONENT_REACH,
+    PLANE_OWN_QUEENS,
+    PLANE_OWN_REACH,
+    PLANE_SHOOTER,
+    PLANE_VACATED,
+)
+from amazons_env.envs.one_game import OneGame
 from amazons_env.envs.opponents import reseed_opponent, resolve_opponent
-from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError, describe
-from amazons_env.move import Move
+from amazons_env.errors import IllegalMoveError
 from amazons_env.squares import Color, check_size
 
 __all__ = [
     "AmazonsEnv",
+    # the observation planes (``kernels.game`` writes them)
     "NUM_PLANES",
     "PLANE_NAMES",
     "PLANE_OWN_QUEENS",
@@ -64,35 +78,6 @@ __all__ = [
     "move_to_actions",
     "actions_to_move",
 ]
-
-NUM_PLANES = K.NUM_PLANES
-(
-    PLANE_OWN_QUEENS,
-    PLANE_OPPONENT_QUEENS,
-    PLANE_ARROWS,
-    PLANE_ARROW_PHASE,
-    PLANE_SHOOTER,
-    PLANE_VACATED,
-    PLANE_OWN_REACH,
-    PLANE_OPPONENT_REACH,
-    PLANE_BLACK,
-) = range(NUM_PLANES)
-PLANE_NAMES = (
-    "own_queens",
-    "opponent_queens",
-    "arrows",
-    "arrow_phase",
-    "shooter",
-    "vacated",
-    "own_reach",
-    "opponent_reach",
-    "black",
-)
-
-_OPTIONS = ("position",)
-
-
-# -- the env -----------------------------------------------------------------------------------
 
 
 class AmazonsEnv(gymnasium.Env):
@@ -204,12 +189,8 @@ class AmazonsEnv(gymnasium.Env):
         self._nn = n * n
         self.action_space = self._codec.action_space()
         self.observation_space = self._codec.observation_space(spaces.Box(0, 1, (NUM_PLANES, n, n), np.int8))
-        self._pad = core.padded_index(n)
-        self._pub = core.public_index(n)
-        self._dirs = core.directions(n + 2)
         self._start = Board(n)
-        self._legal = np.zeros((1, K.max_legal(n)), np.int32)
-        self._meta: Optional[np.ndarray] = None
+        self._game: Optional[OneGame] = None  # None before the first reset
         self.learner_color: Optional[Color] = None
         self.illegal_reason = ""  #: why the last action was illegal ("" after a legal one)
 
@@ -217,28 +198,17 @@ class AmazonsEnv(gymnasium.Env):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         seed = check_seed(seed)
-        start = self._start_board(options)  # both checked first: a refused reset changes nothing
+        start = start_position(options, self._start, self.size)  # checked first: a refused reset changes nothing
         super().reset(seed=seed)
-        # the kernels take batches of games: this env is a batch of one (``_game``); the names
-        # without the batch axis are views of its only game
-        self._game = (
-            start.cells.copy()[None],
-            start.queens.copy()[None],
-            start.queen_counts.copy()[None],
-            K.new_meta(start.cells, int(start.turn))[None],
-        )
-        self._cells, self._queens, self._nq, self._meta = (array[0] for array in self._game)
-        self._origin = start.copy(stack=False)
-        self._board = self._origin.copy()
-        self._history: list[tuple[int, int, int]] = []
+        game = self._game = OneGame(start)
         self.learner_color = None
         self.illegal_reason = ""
         if self.opponent is not None:
             choice = self._learner_choice
             self.learner_color = choice if isinstance(choice, Color) else Color(int(self.np_random.integers(2)))
             reseed_opponent(self.opponent, int(self.np_random.integers(2**63)))
-            if self._meta[K.SIDE] != self.learner_color:
-                self._opponent_turn()
+            if game.meta[K.SIDE] != self.learner_color:
+                self._opponent_turn(game)
         obs, self._mask = self._observe()
         if self.render_mode == "human":
             self.render()
@@ -246,9 +216,10 @@ class AmazonsEnv(gymnasium.Env):
         return self._codec.observation(obs, info["action_mask"]), info
 
     def step(self, action):
-        meta = self._meta
-        if meta is None:
+        game = self._game
+        if game is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
+        meta = game.meta
         if meta[K.DONE]:
             raise gymnasium.error.ResetNeeded(
                 f"the game is over ({Color(int(meta[K.WINNER])).name.lower()} won after "
@@ -261,16 +232,9 @@ class AmazonsEnv(gymnasium.Env):
             frm, to = divmod(value, self._nn)
         actor = int(meta[K.SIDE])
         phase = int(meta[K.PHASE])
-        obs = np.zeros(NUM_PLANES * self._nn, np.int8)
-        mask = np.zeros(self._nn * self._nn, np.int8)
         if value >= 0:
-            code = K.single_step(
-                *self._game, self._dirs, self._pad, self._pub, self._nn, value, obs[None], mask[None], self._legal
-            )
-            illegal = code == K.ILLEGAL
-            reason = (
-                why_illegal(meta, self._queens, self._nq, self._pad, self._pub, self.size, frm, to) if illegal else ""
-            )
+            code, obs, mask = game.step(value)
+            reason = game.why_illegal(frm, to) if code == K.ILLEGAL else ""
         info_extra: dict[str, Any] = {}
         if code == K.ILLEGAL:
             if self.illegal_action == "raise":
@@ -282,10 +246,10 @@ class AmazonsEnv(gymnasium.Env):
             info_extra = {"illegal_action": True}
         else:
             if phase == 1:
-                self._record(to)
+                game.record(to)
             if self.opponent is not None and meta[K.SIDE] != actor:
                 if code != K.WIN:
-                    self._opponent_turn()
+                    self._opponent_turn(game)
                 obs, mask = self._observe(actor)
             else:
                 obs = obs.reshape(NUM_PLANES, self.size, self.size)
@@ -318,18 +282,19 @@ class AmazonsEnv(gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to AmazonsEnv")
             return None
-        if self._meta is None:
+        game = self._game
+        if game is None:
             raise gymnasium.error.ResetNeeded("call reset() before render()")
         from amazons_env.drawing import render
 
-        meta = self._meta
-        grid = self._cells[self._pad].reshape(self.size, self.size)
+        meta, pad, pub = game.meta, game.geometry.pad, game.geometry.pub
+        grid = game.positions.cells[0, pad].reshape(self.size, self.size)
         if self.render_mode == "ansi":
-            return render.ansi(grid, caption(meta, self._history, self._pub, self.size))
-        last = self._history[-1] if self._history else ()
-        shooter = int(self._pub[meta[K.DST]]) if meta[K.PHASE] == 1 and not meta[K.DONE] else None
+            return render.ansi(grid, caption(meta, game.moves, pub, self.size))
+        last = game.last
+        shooter = int(pub[meta[K.DST]]) if meta[K.PHASE] == 1 and not meta[K.DONE] else None
         if shooter is not None:
-            last = (int(self._pub[meta[K.SRC]]),)
+            last = (int(pub[meta[K.SRC]]),)
         picture = render.rgb_array(grid, last, shooter)
         if self.render_mode == "rgb_array":
             return picture
@@ -346,8 +311,7 @@ class AmazonsEnv(gymnasium.Env):
     def board(self) -> Board:
         """A copy of the position as a ``Board`` with the game's moves (in the arrow phase: the
         position before the pending queen move)."""
-        self._require_reset("board")
-        return self._synced_board().copy()
+        return self._started("board").board().copy()
 
     @property
     def phase(self) -> int:
@@ -372,21 +336,17 @@ class AmazonsEnv(gymnasium.Env):
     def get_state(self) -> EnvState:
         """The env's state (``env_state``): restoring it with ``set_state`` makes the next steps
         those that followed it. A copy: the env never changes it."""
-        self._require_reset("get_state()")
+        game = self._started("get_state()")
         colour = None if self.learner_color is None else int(self.learner_color)
-        arrays = tuple(frozen_copy(a) for a in self._game)
-        history, origin = tuple(self._history), self._origin.text()
+        arrays = tuple(frozen_copy(a) for a in game.positions)
+        history, origin = tuple(game.moves), game.origin.text()
         mask, rng = frozen_copy(self._mask), generator_copy(self.np_random)
         return EnvState(self.size, arrays, mask, origin, history, colour, self.illegal_reason, rng)
 
     def set_state(self, state: EnvState) -> None:
         """Put the env back to ``state`` (from ``get_state`` of an env of this size); copies it."""
         check_state(state, EnvState, self.size)
-        cells, queens, nq, meta = (np.array(a) for a in state.arrays)
-        self._game = (cells, queens, nq, meta)
-        self._cells, self._queens, self._nq, self._meta = (array[0] for array in self._game)
-        self._origin = Board.from_text(state.origin)
-        self._board, self._history = self._origin.copy(), list(state.history)
+        self._game = OneGame(Board.from_text(state.origin), state.history, state.arrays)
         self._mask, self.illegal_reason = np.array(state.mask), state.illegal_reason
         self.learner_color = None if state.learner_color is None else Color(state.learner_color)
         self.np_random = generator_copy(state.np_random)
@@ -396,52 +356,22 @@ class AmazonsEnv(gymnasium.Env):
         ``env_state``) and without a window (a ``"human"`` render mode becomes None)."""
         twin = copy.copy(self)
         twin._window, twin.render_mode = None, None if self.render_mode == "human" else self.render_mode
-        twin._legal = np.zeros_like(self._legal)
         twin.set_state(self.get_state())
         return twin
 
     # -- internals ---------------------------------------------------------------------------------
 
-    def _require_reset(self, what: str) -> np.ndarray:
-        if self._meta is None:
+    def _started(self, what: str) -> OneGame:
+        if self._game is None:
             raise gymnasium.error.ResetNeeded(f"call reset() before {what}")
-        return self._meta
+        return self._game
 
-    def _start_board(self, options: Optional[dict]) -> Board:
-        if options is None:
-            return self._start
-        if not isinstance(options, dict):
-            raise InvalidArgumentError(f"reset options must be a dict, got {describe(options)}")
-        unknown = sorted(map(describe, set(options) - set(_OPTIONS)))
-        if unknown:
-            raise InvalidArgumentError(
-                f"unknown reset option(s) {', '.join(unknown)}; AmazonsEnv accepts {list(_OPTIONS)}"
-            )
-        position = options.get("position")
-        if position is None:
-            return self._start
-        board = Board.from_text(position) if isinstance(position, str) else position
-        if not isinstance(board, Board):
-            raise InvalidPositionError(
-                f"options['position'] must be position text or a Board, got {describe(position)}"
-            )
-        if board.size != self.size:
-            raise InvalidPositionError(
-                f"options['position'] is {board.size}x{board.size}, this env is {self.size}x{self.size}"
-            )
-        if board.is_game_over():
-            raise InvalidPositionError(f"options['position'] {board.text()!r} is already over (no legal move)")
-        return board.copy(stack=False)
+    def _require_reset(self, what: str) -> np.ndarray:
+        return self._started(what).meta
 
     def _observe(self, perspective: Optional[int] = None) -> tuple[np.ndarray, np.ndarray]:
-        meta = self._require_reset("observation()")
-        side = int(meta[K.SIDE]) if perspective is None else perspective
-        obs = np.zeros(NUM_PLANES * self._nn, np.int8)
-        mask = np.zeros(self._nn * self._nn, np.int8)
-        K.write_obs_mask(
-            *self._game, 0, self._dirs, self._pad, self._pub, self._nn, side, obs[None], mask[None], self._legal
-        )
-        return obs.reshape(NUM_PLANES, self.size, self.size), mask
+        game = self._started("observation()")
+        return game.observe(int(game.meta[K.SIDE]) if perspective is None else perspective)
 
     def _info(self) -> dict[str, Any]:
         meta = self._require_reset("step()")
@@ -458,25 +388,11 @@ class AmazonsEnv(gymnasium.Env):
         }
         return info
 
-    def _record(self, arrow: int) -> None:
-        meta = self._require_reset("step()")
-        self._history.append((int(self._pub[meta[K.SRC]]), int(self._pub[meta[K.DST]]), arrow))
-
-    def _synced_board(self) -> Board:
-        board = self._board
-        for f, t, a in self._history[board.ply :]:
-            board.push_unchecked(Move(f, t, a, self.size))
-        return board
-
-    def _opponent_turn(self) -> int:
+    def _opponent_turn(self, game: OneGame) -> int:
         """Let the opponent play a full turn; returns the code of its arrow step."""
-        board = self._synced_board()
+        board = game.board()
         assert self.opponent is not None  # called only when the env has an opponent
         move = self.opponent.select_move(board)
         if not board.is_legal(move):
             raise IllegalMoveError(f"opponent {self.opponent!r} chose illegal move {move} in {board.text()!r}")
-        code = K.OK
-        for action in move_to_actions(move):
-            code = K.step_one(*self._game, 0, self._dirs, self._pad, self._nn, action)
-        self._record(move.arrow)
-        return code
+        return game.play(move)

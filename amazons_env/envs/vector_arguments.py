@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import gymnasium
 import numba
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from amazons_env.errors import InvalidArgumentError, describe
 
-__all__ = ["MAX_ENVS", "check_num_envs", "check_num_threads", "check_autoreset_mode"]
+__all__ = ["MAX_ENVS", "check_num_envs", "check_num_threads", "check_autoreset_mode", "games_to_reset"]
 
 MAX_ENVS = 2**20
 """The most games one ``AmazonsVectorEnv`` holds (a bound, so a huge ``num_envs`` is refused by
@@ -64,3 +65,26 @@ def check_autoreset_mode(value: Any) -> AutoresetMode:
         f"autoreset_mode={describe(value)}: use one of {[mode.value for mode in AUTORESET_MODES]} "
         "(or gymnasium.vector.AutoresetMode's members; SameStep is not implemented)"
     )
+
+
+def games_to_reset(options: Any, num_envs: int, started: bool) -> np.ndarray:
+    """The games ``reset(options=options)`` resets, as a contiguous ``bool[num_envs]``: all of
+    them, or ``options["reset_mask"]`` (refused before the first reset unless it is all True)."""
+    which = np.ones(num_envs, np.bool_)
+    if options is None:
+        return which
+    if not isinstance(options, dict):
+        raise InvalidArgumentError(f"reset options must be a dict, got {describe(options)}")
+    unknown = sorted(map(describe, set(options) - {"reset_mask"}))
+    if unknown:
+        raise InvalidArgumentError(
+            f"unknown reset option(s) {', '.join(unknown)}; AmazonsVectorEnv accepts ['reset_mask']"
+        )
+    if "reset_mask" in options:
+        which = np.asarray(options["reset_mask"])
+        if which.dtype != np.bool_ or which.shape != (num_envs,):
+            raise InvalidArgumentError(f"options['reset_mask'] must be a bool array of shape ({num_envs},)")
+        which = np.ascontiguousarray(which)
+        if not started and not which.all():
+            raise gymnasium.error.ResetNeeded("the first reset must reset every game")
+    return which

@@ -27,16 +27,22 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from amazons_env import core
 from amazons_env.board import Board
 from amazons_env.envs.actions import ActionCodec, action_to_str
 from amazons_env.envs.arguments import check_choice, check_seed, parse_color
-from amazons_env.envs.batch_opponents import BatchGames, BatchPolicy, UniformRandom
+from amazons_env.envs.batch_opponents import BatchPolicy
 from amazons_env.envs.env_state import VectorEnvState, check_state, frozen_copy, generator_copy
 from amazons_env.envs.kernels import batch as B
 from amazons_env.envs.kernels import game as K
 from amazons_env.envs.opponents import vector_opponent
-from amazons_env.envs.vector_arguments import MAX_ENVS, check_autoreset_mode, check_num_envs, check_num_threads
+from amazons_env.envs.vector_arguments import (
+    MAX_ENVS,
+    check_autoreset_mode,
+    check_num_envs,
+    check_num_threads,
+    games_to_reset,
+)
+from amazons_env.envs.vector_replies import Replies
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, describe
 from amazons_env.squares import check_size
 
@@ -127,57 +133,51 @@ class AmazonsVectorEnv(VectorEnv):
         self.copy = copy
         self.render_mode = None
         self._codec = codec = ActionCodec(n, action_encoding, mask_dtype, obs_mode)
-        self._learner_choice = parse_color(learner_color, allow_random=True)
-        self._opponent, self._policy = vector_opponent(opponent, self.num_envs, n, self.num_threads)
+        choice = parse_color(learner_color, allow_random=True)
+        opponent_choice = vector_opponent(opponent, self.num_envs, n, self.num_threads)
         self.opponent = opponent
         b = self.num_envs
-        nn = self._nn = n * n
         planes = spaces.Box(0, 1, (K.NUM_PLANES, n, n), np.int8)
         self.single_action_space = codec.action_space()
         self.single_observation_space = codec.observation_space(planes)
         self.action_space = spaces.MultiDiscrete(np.full(b, codec.n))
         self.observation_space = codec.observation_space(spaces.Box(0, 1, (b, K.NUM_PLANES, n, n), np.int8), (b,))
-        self._pad = core.padded_index(n)
-        self._pub = core.public_index(n)
-        self._dirs = core.directions(n + 2)
+        # the kernels' bundles (``kernels.game``, ``kernels.batch``): every game's arrays in one row
+        self._geometry = K.Geometry.of(n)
         start = Board(n)
-        self._init = (
-            start.cells.copy(),
-            start.queens.copy(),
-            start.queen_counts.copy(),
-            K.new_meta(start.cells, int(start.turn)),
-        )
-        self._cells = np.tile(self._init[0], (b, 1))
-        self._queens = np.tile(self._init[1], (b, 1, 1))
-        self._nq = np.tile(self._init[2], (b, 1))
-        self._meta = np.tile(self._init[3], (b, 1))
-        self._obs = np.zeros((b, K.NUM_PLANES * nn), np.int8)
-        self._masks = np.zeros((b, nn * nn), np.int8)
-        self._legal = np.zeros((b, K.max_legal(n)), np.int32)
-        self._rewards = np.zeros(b, np.float64)
-        self._player_rewards = np.zeros((b, 2), np.float64)
-        self._terminated = np.zeros(b, np.bool_)
+        self._start = K.start_positions(start, 1)
+        self._games = K.start_positions(start, b)
+        self._out = K.new_observations(n, b)
+        self._outcomes = B.new_outcomes(b)
         self._truncated = np.zeros(b, np.bool_)
-        self._illegal = np.zeros(b, np.bool_)
         self._winner = np.full(b, -1, np.int64)  # the info key: the winner of a game that has just ended
         self._learner = np.zeros(b, np.int64)
-        self._opp_actions = np.zeros(b, np.int64)
-        self._games = BatchGames(
-            self._cells, self._queens, self._nq, self._meta, self._legal, n, self._dirs, self._pad, self._pub
-        )
+        bundles = (self._games, self._geometry, self._out, self._outcomes)
+        self._replies = None
+        if opponent is not None:
+            self._replies = Replies(*opponent_choice, choice, self._learner, bundles, codec, self._policy_inputs)
+        # each step calls the step kernel compiled for these arrays (``kernels.batch.compiled``)
+        actions = np.zeros(b, np.int64)
+        if self.num_threads == 1:
+            self._step_kernel = K.compiled(B.step_batch, self._games, actions, self._start, *bundles[1:])
+        else:
+            step = K.compiled(B.step_batch_parallel, self._games, actions, self._start, *bundles[1:], self.num_threads)
+            self._step_kernel = self._threaded(step)
         # masks in the chosen encoding and dtype: the kernel's own buffer when that is flat
-        self._out_masks = (self._masks if codec.flat else np.zeros((b, codec.n), np.int8)).view(codec.mask_dtype)
+        masks = self._out.masks
+        self._out_masks = (masks if codec.flat else np.zeros((b, codec.n), np.int8)).view(codec.mask_dtype)
+        meta = self._games.meta
         views = {
-            "obs": self._obs.reshape(b, K.NUM_PLANES, n, n)[...],
+            "obs": self._out.obs.reshape(b, K.NUM_PLANES, n, n)[...],
             "action_mask": self._out_masks[...],
-            "rewards": self._rewards[...],
-            "terminated": self._terminated[...],
+            "rewards": self._outcomes.rewards[...],
+            "terminated": self._outcomes.terminated[...],
             "truncated": self._truncated[...],
-            "player_rewards": self._player_rewards[...],
-            "player": (self._learner if self._has_opponent else self._meta[:, K.SIDE])[...],
-            "phase": self._meta[:, K.PHASE],
-            "move_number": self._meta[:, K.TURNS],
-            "illegal_action": self._illegal[...],
+            "player_rewards": self._outcomes.player_rewards[...],
+            "player": (self._learner if self._replies is not None else meta[:, K.SIDE])[...],
+            "phase": meta[:, K.PHASE],
+            "move_number": meta[:, K.TURNS],
+            "illegal_action": self._outcomes.illegal[...],
             "winner": self._winner[...],
         }
         for view in views.values():  # copy=False hands these out: the env's state must not be edited
@@ -188,89 +188,33 @@ class AmazonsVectorEnv(VectorEnv):
         self._info_keys = ("action_mask", "player", "phase", "move_number", "illegal_action", "winner", "rewards")
         self._present = present
         self._uniforms = np.empty(b)
-        # the arguments of the kernels that move and observe some games, gathered once
-        self._position = (
-            *(self._cells, self._queens, self._nq, self._meta),
-            self._dirs,
-            self._pad,
-            self._pub,
-            self._nn,
-            self._obs,
-            self._masks,
-            self._legal,
-        )
-        # step_batch's arguments around the actions, gathered once (a step's Python overhead counts)
-        self._step_head = (self._cells, self._queens, self._nq, self._meta)
-        self._step_tail = (
-            *self._init,
-            self._dirs,
-            self._pad,
-            self._pub,
-            self._nn,
-            self._obs,
-            self._masks,
-            self._legal,
-            self._rewards,
-            self._terminated,
-            self._illegal,
-            self._player_rewards,
-        )
         self._started = False
 
     # -- gymnasium API -----------------------------------------------------------------------------
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         seed = check_seed(seed)
-        which = np.ones(self.num_envs, np.bool_)
-        if options is not None:
-            if not isinstance(options, dict):
-                raise InvalidArgumentError(f"reset options must be a dict, got {describe(options)}")
-            unknown = sorted(map(describe, set(options) - {"reset_mask"}))
-            if unknown:
-                raise InvalidArgumentError(
-                    f"unknown reset option(s) {', '.join(unknown)}; AmazonsVectorEnv accepts ['reset_mask']"
-                )
-            if "reset_mask" in options:
-                which = np.asarray(options["reset_mask"])
-                if which.dtype != np.bool_ or which.shape != (self.num_envs,):
-                    raise InvalidArgumentError(
-                        f"options['reset_mask'] must be a bool array of shape ({self.num_envs},)"
-                    )
-                which = np.ascontiguousarray(which)
-                if not self._started and not which.all():
-                    raise gymnasium.error.ResetNeeded("the first reset must reset every game")
+        which = games_to_reset(options, self.num_envs, self._started)
         super().reset(seed=seed)  # after the checks: a refused reset changes nothing
-        if seed is not None and self._opponent is not None:
-            self._opponent.seed(int(self.np_random.integers(2**63)))
-        B.reset_batch(
-            self._cells,
-            self._queens,
-            self._nq,
-            self._meta,
-            which,
-            *self._init,
-            self._dirs,
-            self._pad,
-            self._pub,
-            self._nn,
-            self._obs,
-            self._masks,
-            self._legal,
-        )
-        self._illegal[which] = False
-        self._player_rewards[which] = 0.0
+        replies = self._replies
+        if seed is not None and replies is not None:
+            replies.seed(self.np_random)
+        B.reset_batch(self._games, which, self._start, self._geometry, self._out)
+        self._outcomes.illegal[which] = False
+        self._outcomes.player_rewards[which] = 0.0
         self._started = True
-        if self._has_opponent:
-            self._new_games(which)
-            self._opponent_moves()
+        if replies is not None:
+            replies.new_games(which, self.np_random)
+            replies.play()
         return self._output(with_step=False)
 
     def step(self, actions):
         if not self._started:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
         actions = self._check_actions(actions)
+        meta = self._games.meta
         if self._refuses_ended:
-            ended = np.flatnonzero(self._meta[:, K.DONE])
+            ended = np.flatnonzero(meta[:, K.DONE])
             if len(ended):
                 raise gymnasium.error.ResetNeeded(
                     f"game {int(ended[0])} has ended and autoreset_mode is Disabled: reset it first "
@@ -278,27 +222,19 @@ class AmazonsVectorEnv(VectorEnv):
                 )
         flat = self._codec.to_flat_batch(actions)
         if self.illegal_action == "raise":
-            bad = B.check_batch(self._meta, self._masks, flat)
+            bad = B.check_batch(meta, self._out.masks, flat)
             if bad >= 0:
                 raise IllegalMoveError(
                     f"game {bad}: illegal action {self._describe(int(flat[bad]), int(actions[bad]))} "
                     f"({int(actions[bad])}); no game was changed"
                 )
-        was_done = self._meta[:, K.DONE] == 1 if self._has_opponent else None
-        args = (*self._step_head, flat, *self._step_tail)
-        if self.num_threads == 1:
-            B.step_batch(*args)
-        else:
-            threads = numba.get_num_threads()
-            numba.set_num_threads(self.num_threads)
-            try:
-                B.step_batch_parallel(*args, self.num_threads)
-            finally:
-                numba.set_num_threads(threads)
-        if self._has_opponent:
-            self._new_games(was_done)
-            self._opponent_moves()
-            self._learner_outcomes(was_done)
+        replies = self._replies
+        was_done = meta[:, K.DONE] == 1 if replies is not None else None
+        self._step_kernel(self._games, flat, self._start, self._geometry, self._out, self._outcomes)
+        if replies is not None:
+            replies.new_games(was_done, self.np_random)
+            replies.play()
+            replies.outcomes(was_done)
         return self._output(with_step=True)
 
     @property
@@ -312,7 +248,7 @@ class AmazonsVectorEnv(VectorEnv):
         through game ends). It picks from the list of legal actions the step kernel writes
         beside the mask, so it costs far less than scanning the mask."""
         out = np.empty(self.num_envs, np.int64)
-        B.sample_legal(self._meta, self._legal, self.np_random.random(out=self._uniforms), out)
+        B.sample_legal(self._games.meta, self._out.legal, self.np_random.random(out=self._uniforms), out)
         return self._codec.from_flat_batch(out)
 
     def action_masks(self) -> np.ndarray:
@@ -321,25 +257,27 @@ class AmazonsVectorEnv(VectorEnv):
 
     # -- state for planning ------------------------------------------------------------------------
 
-    _STATE_ARRAYS = ("cells", "queens", "nq", "meta", "obs", "masks", "legal", "rewards", "player_rewards",
-                     "terminated", "truncated", "illegal", "winner", "learner")  # fmt: skip
+    def _state_arrays(self) -> dict[str, np.ndarray]:
+        """The env's per-game arrays by name: what its state holds."""
+        arrays = {**self._games._asdict(), **self._out._asdict(), **self._outcomes._asdict()}
+        return {**arrays, "truncated": self._truncated, "winner": self._winner, "learner": self._learner}
 
     def get_state(self) -> VectorEnvState:
         """The state of every game (``env_state``): ``set_state`` of it makes the next steps those
         that followed it, the batched opponent's replies included. A copy."""
-        arrays = {name: frozen_copy(getattr(self, "_" + name)) for name in self._STATE_ARRAYS}
-        mine = self._opponent.get_state() if self._opponent is not None else None
+        arrays = {name: frozen_copy(array) for name, array in self._state_arrays().items()}
+        mine = self._replies.get_state() if self._replies is not None else None
         return VectorEnvState(self.size, self.num_envs, self._started, arrays, generator_copy(self.np_random), mine)
 
     def set_state(self, state: VectorEnvState) -> None:
         """Put every game back to ``state`` (from ``get_state`` of an env of this size and
         ``num_envs``); copies it."""
         check_state(state, VectorEnvState, self.size, self.num_envs)
-        for name in self._STATE_ARRAYS:
-            np.copyto(getattr(self, "_" + name), state.arrays[name])
+        for name, array in self._state_arrays().items():
+            np.copyto(array, state.arrays[name])
         self._started, self.np_random = state.started, generator_copy(state.np_random)
-        if self._opponent is not None:
-            self._opponent.set_state(state.opponent)
+        if self._replies is not None:
+            self._replies.set_state(state.opponent)
         self._refresh_masks()
 
     def clone(self) -> AmazonsVectorEnv:
@@ -351,9 +289,19 @@ class AmazonsVectorEnv(VectorEnv):
 
     # -- internals ---------------------------------------------------------------------------------
 
-    @property
-    def _has_opponent(self) -> bool:
-        return self._opponent is not None or self._policy is not None
+    def _threaded(self, step: Any) -> Any:
+        """``step`` (``step_batch_parallel`` compiled) on ``num_threads`` threads, as ``step_batch``."""
+        threads = self.num_threads
+
+        def run(*args: Any) -> None:
+            before = numba.get_num_threads()
+            numba.set_num_threads(threads)
+            try:
+                step(*args, threads)
+            finally:
+                numba.set_num_threads(before)
+
+        return run
 
     def _check_actions(self, actions: Any) -> np.ndarray:
         """``actions`` as a contiguous ``int64`` array (the one layout the kernels are compiled
@@ -382,80 +330,19 @@ class AmazonsVectorEnv(VectorEnv):
             return "a queen line that leaves the board"
         return action_to_str(flat, self.size)
 
-    def _new_games(self, which: np.ndarray) -> None:
-        """Colours and opponents of the games that (re)start."""
-        count = np.count_nonzero(which)
-        if not count:
-            return
-        choice = self._learner_choice
-        self._learner[which] = self.np_random.integers(2, size=count) if choice == "random" else int(choice)
-        if self._opponent is not None:
-            self._opponent.new_games(which)
-
-    def _opponent_moves(self) -> None:
-        """Let the opponent play its turn (two half-turns) in every running game where it is to move."""
-        meta, policy = self._meta, self._policy
-        if isinstance(self._opponent, UniformRandom):  # a whole turn in one kernel call
-            B.random_replies(self._learner, self._opponent.uniforms(2 * self.num_envs), *self._position)
-            return
-        for _ in range(2):
-            games = np.flatnonzero((meta[:, K.DONE] == 0) & (meta[:, K.SIDE] != self._learner))
-            if not len(games):
-                return
-            if policy is not None:
-                self._opp_actions[games] = self._policy_actions(policy, games)
-            else:
-                assert self._opponent is not None  # called only when the env has an opponent
-                self._opponent.act(self._games, games, self._opp_actions)
-            B.step_some(
-                games,
-                self._cells,
-                self._queens,
-                self._nq,
-                meta,
-                self._opp_actions,
-                self._dirs,
-                self._pad,
-                self._pub,
-                self._nn,
-                self._obs,
-                self._masks,
-                self._legal,
-            )
-
-    def _policy_actions(self, policy: BatchPolicy, games: np.ndarray) -> np.ndarray:
+    def _policy_inputs(self, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The planes and masks (in this env's encoding) of the games ``games``, for a batched policy."""
         self._refresh_masks()
-        obs = self._obs.reshape(self.num_envs, K.NUM_PLANES, self.size, self.size)[games]
-        chosen = np.asarray(policy(obs, self._out_masks[games]))
-        if (
-            chosen.shape != games.shape
-            or chosen.dtype.kind not in "iu"
-            or ((chosen < 0) | (chosen >= self._codec.n)).any()
-        ):
-            raise InvalidMoveError(
-                f"opponent policy returned {chosen!r}: expected {len(games)} integer actions in 0..{self._codec.n - 1}"
-            )
-        flat = self._codec.to_flat_batch(chosen.astype(np.int64))
-        legal = self._masks[games, flat] == 1
-        if not legal.all():
-            k = int(np.argmin(legal))
-            raise IllegalMoveError(f"opponent policy chose illegal action {int(chosen[k])} in game {int(games[k])}")
-        return flat
-
-    def _learner_outcomes(self, was_done: np.ndarray) -> None:
-        """Rewards, terminations and final observations from the learner's side, after the
-        opponent's replies (which may have ended games)."""
-        B.learner_outcomes(
-            was_done, self._learner, *self._position, self._rewards, self._player_rewards, self._terminated
-        )
+        obs = self._out.obs.reshape(self.num_envs, K.NUM_PLANES, self.size, self.size)[games]
+        return obs, self._out_masks[games]
 
     def _refresh_masks(self) -> None:
         if not self._codec.flat:
-            self._codec.masks_from_legal(self._meta[:, K.NLEGAL], self._legal, self._out_masks)
+            self._codec.masks_from_legal(self._games.meta[:, K.NLEGAL], self._out.legal, self._out_masks)
 
     def _output(self, with_step: bool):
         self._refresh_masks()
-        meta = self._meta
+        meta = self._games.meta
         # the winner of a game that is over (until its reset), as the single env's info says
         np.copyto(self._winner, np.where(meta[:, K.DONE] == 1, meta[:, K.WINNER], -1))
         views = self._views

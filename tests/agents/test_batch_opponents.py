@@ -122,7 +122,7 @@ def test_specs_without_a_batched_form_get_one_agent_per_game():
     assert batch_opponent("alphabeta:depth=1", 6) is None
     assert isinstance(resolve_batch_opponent("random", 6), UniformRandom)
     envs = AmazonsVectorEnv(2, size=6, opponent="alphabeta:depth=1")
-    assert isinstance(envs._opponent, PerGameAgents)
+    assert isinstance(envs._replies.opponent, PerGameAgents)
     with pytest.raises(OptionError, match="kq"):
         batch_opponent("greedy:kq=-1", 6)
     with pytest.raises(OptionError, match="depth"):
@@ -151,7 +151,7 @@ def test_a_list_of_agents_plays_one_per_game():
     envs.reset(seed=0)
     for _ in range(20):
         envs.step(envs.sample_legal_actions())
-    assert isinstance(envs._opponent, PerGameAgents) and envs._opponent.players == players
+    assert isinstance(envs._replies.opponent, PerGameAgents) and envs._replies.opponent.players == players
 
 
 def test_a_root_solved_before_any_visit_still_gets_its_winning_move():

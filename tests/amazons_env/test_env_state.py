@@ -139,7 +139,7 @@ def test_the_batched_random_opponent_plays_legal_turns():
     for _ in range(80):
         obs, rewards, terminated, _, infos = envs.step(envs.sample_legal_actions())
         for i in np.flatnonzero(~terminated & (infos["phase"] == 0) & (infos["winner"] < 0)):
-            board = board_of(envs._games, int(i))
+            board = board_of(envs._replies.view, int(i))
             assert int(board.turn) == infos["player"][i]
             assert int(np.count_nonzero(board.cells == core.ARROW)) == infos["move_number"][i]
             queen_moves = {(m.from_square, m.to_square) for m in board.legal_moves()}

@@ -32,7 +32,7 @@ def random_board(size, rng):
 
 def legal_list(env):
     """The env's list of legal flat actions (written beside the mask), sorted."""
-    return np.sort(env._legal[0, : env._meta[K.NLEGAL]])
+    return np.sort(env._game._legal[0, : env._game.meta[K.NLEGAL]])
 
 
 @pytest.mark.parametrize("size", range(MIN_SIZE, MAX_SIZE + 1))
@@ -80,7 +80,7 @@ def test_vector_env_matches_board_reference(size, num_envs, steps, num_threads):
                 continue
             assert np.array_equal(obs[i], expected_planes(board, pending[i]))
             assert np.array_equal(infos["action_mask"][i], expected_mask(board, pending[i]))
-            legal = np.sort(envs._legal[i, : envs._meta[i, K.NLEGAL]])
+            legal = np.sort(envs._out.legal[i, : envs._games.meta[i, K.NLEGAL]])
             assert np.array_equal(legal, np.flatnonzero(infos["action_mask"][i]))
         actions = envs.sample_legal_actions()
         wild = rng.random(num_envs) < 0.02

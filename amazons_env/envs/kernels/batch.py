@@ -2,24 +2,26 @@
 actions, one step of every game with next-step autoreset (on one thread or several), an
 opponent's half-turn in some games, observations from another side, uniform legal actions.
 
-Each game of the batch is stepped by the one-game kernels of ``kernels`` (``step_one``,
-``other_planes``, ``clear_mask``) on arrays without reference counting (``_borrowed``, see
-``kernels``); games are independent and each writes only its own rows.
+Each game of the batch is stepped by the one-game kernels of ``game`` (``step_one``,
+``other_planes``, ``clear_mask``) on its bundles (``Positions``, ``Geometry``, ``Observations``)
+and this module's ``Outcomes``, borrowed (without reference counting, see ``_borrowed``); games
+are independent and each writes only its own rows.
 
->>> from amazons_env import Board, core
->>> from amazons_env.envs.kernels.game import NLEGAL, NUM_PLANES, max_legal, new_meta
->>> board, nn = Board(6), 36
->>> init = (board.cells, board.queens, board.queen_counts, new_meta(board.cells, 0))
->>> cells, queens, nq, meta = (np.stack([a, a]) for a in init)
->>> obs, masks = np.zeros((2, NUM_PLANES * nn), np.int8), np.zeros((2, nn * nn), np.int8)
->>> legal = np.zeros((2, max_legal(6)), np.int32)
->>> reset_batch(cells, queens, nq, meta, np.ones(2, np.bool_), *init, core.directions(8), core.padded_index(6),
-...             core.public_index(6), nn, obs, masks, legal)
->>> [int(n) for n in meta[:, NLEGAL]], int(masks.sum())
+The vector env calls these kernels once per step or half-turn, where numba's dispatch (typing
+every array of the bundles, ~5 us) would cost a quarter of a 64-game step: it calls the compiled
+function of its arguments' types (``game.compiled``) instead.
+
+>>> from amazons_env import Board
+>>> from amazons_env.envs.kernels.game import NLEGAL, Geometry, new_observations, start_positions
+>>> games, start, out = start_positions(Board(6), 2), start_positions(Board(6), 1), new_observations(6, 2)
+>>> reset_batch(games, np.ones(2, np.bool_), start, Geometry.of(6), out)
+>>> [int(n) for n in games.meta[:, NLEGAL]], int(out.masks.sum())
 ([40, 40], 80)
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -31,6 +33,7 @@ from amazons_env.envs.kernels.game import (
     ILLEGAL,
     NLEGAL,
     PHASE,
+    PLANE_ARROWS,
     SIDE,
     WIN,
     WINNER,
@@ -45,6 +48,8 @@ from amazons_env.envs.kernels.intrinsics import borrowed as _borrowed
 from amazons_env.envs.kernels.intrinsics import prefetch_write as _prefetch
 
 __all__ = [
+    "Outcomes",
+    "new_outcomes",
     "reset_batch",
     "first_out_of_range",
     "check_batch",
@@ -58,29 +63,43 @@ __all__ = [
 ]
 
 
+class Outcomes(NamedTuple):
+    """What a step of a batch of games returns besides observations: the ``rewards`` of the side
+    that acted (``float64[B]``), ``terminated`` and ``illegal`` (an illegal action ended the game)
+    flags (``bool[B]``) and ``player_rewards`` (``float64[B, 2]``: White's and Black's)."""
+
+    rewards: np.ndarray
+    terminated: np.ndarray
+    illegal: np.ndarray
+    player_rewards: np.ndarray
+
+
+def new_outcomes(count: int) -> Outcomes:
+    """Zeroed ``Outcomes`` of ``count`` games."""
+    return Outcomes(np.zeros(count), np.zeros(count, np.bool_), np.zeros(count, np.bool_), np.zeros((count, 2)))
+
+
 @njit(cache=True)
-def reset_batch(
-    cells, queens, nq, meta, which, init_cells, init_queens, init_nq, init_meta, dirs, pad, pub, nn, obs, masks, legal
-):
-    """Put every game ``i`` with ``which[i]`` back to the initial position and refresh its
-    observation and mask."""
-    for i in range(cells.shape[0]):
+def reset_batch(games, which, start, geometry, out):
+    """Put every game ``i`` of ``games`` with ``which[i]`` back to the position of ``start`` (a
+    ``Positions`` of one game) and refresh its observation and mask in ``out``."""
+    for i in range(games.cells.shape[0]):
         if which[i]:
-            clear_mask(meta, i, nn, masks)
-            _reset_game(i, cells, queens, nq, meta, init_cells, init_queens, init_nq, init_meta)
-            write_obs_mask(cells, queens, nq, meta, i, dirs, pad, pub, nn, init_meta[SIDE], obs, masks, legal)
+            clear_mask(games.meta, i, geometry.nn, out.masks)
+            _reset_game(i, games, start)
+            write_obs_mask(games, i, geometry, start.meta[0, SIDE], out)
 
 
 @njit(cache=True, inline="always")
-def _reset_game(g, cells, queens, nq, meta, init_cells, init_queens, init_nq, init_meta):
-    for k in range(init_cells.shape[0]):
-        cells[g, k] = init_cells[k]
+def _reset_game(g, games, start):
+    for k in range(start.cells.shape[1]):
+        games.cells[g, k] = start.cells[0, k]
     for side in range(2):
-        nq[g, side] = init_nq[side]
-        for k in range(init_queens.shape[1]):
-            queens[g, side, k] = init_queens[side, k]
-    for k in range(init_meta.shape[0]):
-        meta[g, k] = init_meta[k]
+        games.nq[g, side] = start.nq[0, side]
+        for k in range(start.queens.shape[2]):
+            games.queens[g, side, k] = start.queens[0, side, k]
+    for k in range(start.meta.shape[1]):
+        games.meta[g, k] = start.meta[0, k]
 
 
 @njit(cache=True)
@@ -102,276 +121,98 @@ def check_batch(meta, masks, actions):
 
 
 @njit(cache=True, inline="always")
-def _step_game(
-    i,
-    cells,
-    queens,
-    nq,
-    meta,
-    actions,
-    init_cells,
-    init_queens,
-    init_nq,
-    init_meta,
-    dirs,
-    pad,
-    pub,
-    nn,
-    obs,
-    masks,
-    legal,
-    rewards,
-    terminated,
-    illegal,
-    rows,
-):
+def _step_game(i, games, actions, start, geometry, out, outcomes, rows):
     """One game of ``step_batch``; returns the side that acted (-1 for an autoreset)."""
+    meta, masks, nn = games.meta, out.masks, geometry.nn
     actor = -1 if meta[i, DONE] != 0 else meta[i, SIDE]
     action = actions[i]
     in_mask = masks[i, action] == 1  # the mask of the current position, kept by this env
     clear_mask(meta, i, nn, masks)
-    rewards[i] = 0.0
-    terminated[i] = False
-    illegal[i] = False
+    outcomes.rewards[i] = 0.0
+    outcomes.terminated[i] = False
+    outcomes.illegal[i] = False
     if meta[i, DONE] != 0:
-        _reset_game(i, cells, queens, nq, meta, init_cells, init_queens, init_nq, init_meta)
-        arrow_plane(cells, i, pad, nn, obs)
+        _reset_game(i, games, start)
+        arrow_plane(games.cells, i, geometry.pad, nn, out.obs)
     else:
         shot = meta[i, PHASE] == 1
-        code = step_one(cells, queens, nq, meta, i, dirs, pad, nn, action, True) if in_mask else ILLEGAL
+        code = step_one(games, i, geometry, action, True) if in_mask else ILLEGAL
         if code == ILLEGAL:
-            rewards[i] = -1.0
-            terminated[i] = True
-            illegal[i] = True
+            outcomes.rewards[i] = -1.0
+            outcomes.terminated[i] = True
+            outcomes.illegal[i] = True
             meta[i, DONE] = 1
             meta[i, WINNER] = meta[i, SIDE] ^ 1
         else:
             if shot:  # the arrow plane only gains the new arrow
-                obs[i, 2 * nn + action - action_source(action, nn) * nn] = 1
+                out.obs[i, PLANE_ARROWS * nn + action - action_source(action, nn) * nn] = 1
             if code == WIN:
-                rewards[i] = 1.0
-                terminated[i] = True
-    other_planes(cells, queens, nq, meta, i, dirs, pub, nn, meta[i, SIDE], obs, masks, legal, rows)
+                outcomes.rewards[i] = 1.0
+                outcomes.terminated[i] = True
+    other_planes(games, i, geometry, meta[i, SIDE], out, rows)
     return actor
 
 
 @njit(cache=True)
-def _step_range(
-    lo,
-    hi,
-    cells,
-    queens,
-    nq,
-    meta,
-    actions,
-    init_cells,
-    init_queens,
-    init_nq,
-    init_meta,
-    dirs,
-    pad,
-    pub,
-    nn,
-    obs,
-    masks,
-    legal,
-    rewards,
-    terminated,
-    illegal,
-    player_rewards,
-):
+def _step_range(lo, hi, games, actions, start, geometry, out, outcomes):
     """Games ``lo`` to ``hi - 1`` of ``step_batch``, on borrowed arrays (see ``_borrowed``)."""
-    cells, queens, nq, meta, actions = (
-        _borrowed(cells),
-        _borrowed(queens),
-        _borrowed(nq),
-        _borrowed(meta),
-        _borrowed(actions),
-    )
-    init_cells, init_queens, init_nq, init_meta = (
-        _borrowed(init_cells),
-        _borrowed(init_queens),
-        _borrowed(init_nq),
-        _borrowed(init_meta),
-    )
-    dirs, pad, pub, obs, masks, legal = (
-        _borrowed(dirs),
-        _borrowed(pad),
-        _borrowed(pub),
-        _borrowed(obs),
-        _borrowed(masks),
-        _borrowed(legal),
-    )
-    rewards, terminated, illegal, player_rewards = (
-        _borrowed(rewards),
-        _borrowed(terminated),
-        _borrowed(illegal),
-        _borrowed(player_rewards),
-    )
+    games, actions, start, geometry = _borrowed(games), _borrowed(actions), _borrowed(start), _borrowed(geometry)
+    out, outcomes = _borrowed(out), _borrowed(outcomes)
+    player_rewards = outcomes.player_rewards
     rows = np.empty(2 * MAX_SIZE, np.int64)  # scratch of this range
     for i in range(lo, hi):
         if i + 1 < hi:  # the next game's mask entry: its first read would wait on memory
-            _prefetch(masks, i + 1, actions[i + 1])
-        actor = _step_game(
-            i,
-            cells,
-            queens,
-            nq,
-            meta,
-            actions,
-            init_cells,
-            init_queens,
-            init_nq,
-            init_meta,
-            dirs,
-            pad,
-            pub,
-            nn,
-            obs,
-            masks,
-            legal,
-            rewards,
-            terminated,
-            illegal,
-            rows,
-        )
+            _prefetch(out.masks, i + 1, actions[i + 1])
+        actor = _step_game(i, games, actions, start, geometry, out, outcomes, rows)
         # games are zero-sum: the other side gets the opposite of the actor's reward
-        r = rewards[i]
+        r = outcomes.rewards[i]
         player_rewards[i, 0] = r if actor == 0 else 0.0 - r  # 0.0 - r: no -0.0
         player_rewards[i, 1] = 0.0 - player_rewards[i, 0]
 
 
 @njit(cache=True)
-def step_batch(
-    cells,
-    queens,
-    nq,
-    meta,
-    actions,
-    init_cells,
-    init_queens,
-    init_nq,
-    init_meta,
-    dirs,
-    pad,
-    pub,
-    nn,
-    obs,
-    masks,
-    legal,
-    rewards,
-    terminated,
-    illegal,
-    player_rewards,
-):
+def step_batch(games, actions, start, geometry, out, outcomes):
     """Advance every game by one action (next-step autoreset: a game that ended on the previous
-    step is reset instead and its action ignored); write rewards for the acting side and for
-    each colour (``player_rewards[i] = [white, black]``), terminations, illegal-action flags,
+    step is reset to ``start`` instead and its action ignored); write ``outcomes`` (rewards for
+    the acting side and for each colour, terminations, illegal-action flags) and, in ``out``,
     observations (for the side to move next) and masks. The arrays must hold what
     ``reset_batch`` and earlier calls left (planes are updated, not rebuilt). One thread: no
     threading layer is involved, so a busy machine does not slow it down."""
-    _step_range(
-        0,
-        cells.shape[0],
-        cells,
-        queens,
-        nq,
-        meta,
-        actions,
-        init_cells,
-        init_queens,
-        init_nq,
-        init_meta,
-        dirs,
-        pad,
-        pub,
-        nn,
-        obs,
-        masks,
-        legal,
-        rewards,
-        terminated,
-        illegal,
-        player_rewards,
-    )
+    _step_range(0, games.cells.shape[0], games, actions, start, geometry, out, outcomes)
 
 
 @njit(cache=True, parallel=True)
-def step_batch_parallel(
-    cells,
-    queens,
-    nq,
-    meta,
-    actions,
-    init_cells,
-    init_queens,
-    init_nq,
-    init_meta,
-    dirs,
-    pad,
-    pub,
-    nn,
-    obs,
-    masks,
-    legal,
-    rewards,
-    terminated,
-    illegal,
-    player_rewards,
-    blocks,
-):
+def step_batch_parallel(games, actions, start, geometry, out, outcomes, blocks):
     """``step_batch`` on ``blocks`` threads (set numba's thread count to ``blocks`` around it)."""
     # contiguous blocks of games, games in a block in order. Games are independent and each writes
     # only its own rows, so the result does not depend on ``blocks``.
-    n = cells.shape[0]
+    n = games.cells.shape[0]
     for b in prange(blocks):
-        _step_range(
-            b * n // blocks,
-            (b + 1) * n // blocks,
-            cells,
-            queens,
-            nq,
-            meta,
-            actions,
-            init_cells,
-            init_queens,
-            init_nq,
-            init_meta,
-            dirs,
-            pad,
-            pub,
-            nn,
-            obs,
-            masks,
-            legal,
-            rewards,
-            terminated,
-            illegal,
-            player_rewards,
-        )
+        _step_range(b * n // blocks, (b + 1) * n // blocks, games, actions, start, geometry, out, outcomes)
 
 
 @njit(cache=True)
-def step_some(which, cells, queens, nq, meta, actions, dirs, pad, pub, nn, obs, masks, legal):
+def step_some(which, games, actions, geometry, out):
     """Apply ``actions[i]`` (legal, checked by the caller) to the running games ``i`` listed in
     ``which`` and refresh their observations and masks (an opponent's half-turn)."""
     rows = np.empty(2 * MAX_SIZE, np.int64)
+    meta, nn = games.meta, geometry.nn
     for k in range(which.shape[0]):
         i = which[k]
-        clear_mask(meta, i, nn, masks)
+        clear_mask(meta, i, nn, out.masks)
         shot = meta[i, PHASE] == 1
-        step_one(cells, queens, nq, meta, i, dirs, pad, nn, actions[i], True)
+        step_one(games, i, geometry, actions[i], True)
         if shot:
-            obs[i, 2 * nn + actions[i] - action_source(actions[i], nn) * nn] = 1
-        other_planes(cells, queens, nq, meta, i, dirs, pub, nn, meta[i, SIDE], obs, masks, legal, rows)
+            out.obs[i, PLANE_ARROWS * nn + actions[i] - action_source(actions[i], nn) * nn] = 1
+        other_planes(games, i, geometry, meta[i, SIDE], out, rows)
 
 
 @njit(cache=True)
-def observe_some(which, perspective, cells, queens, nq, meta, dirs, pad, pub, nn, obs, masks, legal):
+def observe_some(which, perspective, games, geometry, out):
     """Rewrite the observation of each game ``i`` in ``which`` as seen by ``perspective[i]``."""
     for k in range(which.shape[0]):
         i = which[k]
-        write_obs_mask(cells, queens, nq, meta, i, dirs, pad, pub, nn, perspective[i], obs, masks, legal)
+        write_obs_mask(games, i, geometry, perspective[i], out)
 
 
 @njit(cache=True)
@@ -385,17 +226,18 @@ def sample_legal(meta, legal, uniforms, out):
 
 
 @njit(cache=True)
-def random_replies(learner, uniforms, cells, queens, nq, meta, dirs, pad, pub, nn, obs, masks, legal):
+def random_replies(learner, uniforms, games, geometry, out):
     """In every running game ``i`` where the opponent of ``learner[i]`` is to move, a whole turn of
     the batched random opponent: the queen action that ``uniforms[2 i]`` picks from the legal list,
     then the arrow that ``uniforms[2 i + 1]`` picks among the moved queen's empty lines; only the
     position after the turn gets its observation and mask (the one in between is never shown)."""
     rows = np.empty(2 * MAX_SIZE, np.int64)
+    cells, meta, dirs, pub, nn = games.cells, games.meta, geometry.dirs, geometry.pub, geometry.nn
     for i in range(meta.shape[0]):
         if meta[i, DONE] != 0 or meta[i, SIDE] == learner[i] or meta[i, PHASE] != 0:
             continue
-        clear_mask(meta, i, nn, masks)
-        step_one(cells, queens, nq, meta, i, dirs, pad, nn, legal[i, int(uniforms[2 * i] * meta[i, NLEGAL])], True)
+        clear_mask(meta, i, nn, out.masks)
+        step_one(games, i, geometry, out.legal[i, int(uniforms[2 * i] * meta[i, NLEGAL])], True)
         to = meta[i, DST]
         count = 0
         for d in range(8):
@@ -412,18 +254,18 @@ def random_replies(learner, uniforms, cells, queens, nq, meta, dirs, pad, pub, n
                     arrow = square
                 k -= 1
                 square += dirs[d]
-        step_one(cells, queens, nq, meta, i, dirs, pad, nn, pub[to] * nn + pub[arrow], True)
-        obs[i, 2 * nn + pub[arrow]] = 1
-        other_planes(cells, queens, nq, meta, i, dirs, pub, nn, meta[i, SIDE], obs, masks, legal, rows)
+        step_one(games, i, geometry, pub[to] * nn + pub[arrow], True)
+        out.obs[i, PLANE_ARROWS * nn + pub[arrow]] = 1
+        other_planes(games, i, geometry, meta[i, SIDE], out, rows)
 
 
 @njit(cache=True)
-def learner_outcomes(
-    was_done, learner, cells, queens, nq, meta, dirs, pad, pub, nn, obs, masks, legal, rewards, player_rewards, ended
-):
-    """After the opponent's replies: the games that ended in this step (``ended``), their rewards
-    of White and Black (``player_rewards``) and the learner's (``rewards``), and the last
-    observation of an ended game rewritten from the learner's side."""
+def learner_outcomes(was_done, learner, games, geometry, out, outcomes):
+    """After the opponent's replies: the games that ended in this step (``outcomes.terminated``),
+    their rewards of White and Black (``outcomes.player_rewards``) and the learner's
+    (``outcomes.rewards``), and the last observation of an ended game rewritten from the
+    learner's side."""
+    meta, ended, player_rewards = games.meta, outcomes.terminated, outcomes.player_rewards
     for i in range(meta.shape[0]):
         ended[i] = meta[i, DONE] == 1 and not was_done[i]
         player_rewards[i, 0] = 0.0
@@ -433,5 +275,5 @@ def learner_outcomes(
             player_rewards[i, winner] = 1.0
             player_rewards[i, 1 - winner] = -1.0
             if meta[i, SIDE] != learner[i]:
-                write_obs_mask(cells, queens, nq, meta, i, dirs, pad, pub, nn, learner[i], obs, masks, legal)
-        rewards[i] = player_rewards[i, learner[i]]
+                write_obs_mask(games, i, geometry, learner[i], out)
+        outcomes.rewards[i] = player_rewards[i, learner[i]]

@@ -8,10 +8,13 @@ game (its fields and bit words are in ``line_words``, re-exported here). Between
 of a turn the moving queen already stands on its new square in ``cells``/``queens``: the arrow
 phase is then an ordinary queen-line shot from there.
 
-Every array holds a batch of games (the single env uses a batch of one) and the kernels take
-the game's index ``g`` rather than per-game views, on arrays without reference counting
-(``_borrowed``): numba counts references to each view and each inlined call's array arguments
-with atomic instructions, ~40 per step. Views are made only for the core's rule kernels.
+Every array holds a batch of games (the single env uses a batch of one), bundled in named tuples
+by what they are: the positions (``Positions``: ``cells``, ``queens``, ``nq``, ``meta``), the
+board's squares and directions (``Geometry``) and what the env shows (``Observations``: planes,
+masks, legal lists). The kernels take the game's index ``g`` rather than per-game views, on
+arrays without reference counting (``_borrowed``): numba counts references to each view and each
+inlined call's array arguments with atomic instructions, ~40 per step. Views are made only for
+the core's rule kernels.
 
 The observation and mask kernels read the incremental bit words that ``line_words`` keeps in
 ``meta`` and are branch-free where they can be: a queen's slides come from two words of packed
@@ -23,20 +26,17 @@ core and slow references in ``tests/amazons_env/test_env.py`` and
 Actions are ``from_square * N*N + to_square`` in public squares (``rank * N + file``).
 
 >>> from amazons_env import Board
->>> board = Board(6)
->>> cells, queens, nq = board.cells.copy()[None], board.queens.copy()[None], board.queen_counts.copy()[None]
->>> meta = new_meta(board.cells, 0)[None]
->>> nn = 36
->>> obs, masks = np.zeros((1, NUM_PLANES * nn), np.int8), np.zeros((1, nn * nn), np.int8)
->>> legal = np.zeros((1, max_legal(6)), np.int32)
->>> write_obs_mask(cells, queens, nq, meta, 0, core.directions(8), core.padded_index(6), core.public_index(6),
-...                nn, 0, obs, masks, legal)
->>> int(meta[0, NLEGAL]), int(masks.sum())
+>>> games, out = start_positions(Board(6), 1), new_observations(6, 1)
+>>> write_obs_mask(games, 0, Geometry.of(6), 0, out)
+>>> int(games.meta[0, NLEGAL]), int(out.masks.sum())
 (40, 40)
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+
+import numba
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
@@ -68,6 +68,9 @@ from amazons_env.envs.kernels.line_words import (
     toggle_square,
 )
 
+if TYPE_CHECKING:
+    from amazons_env.board import Board
+
 __all__ = [
     # the meta row, from line_words
     "SIDE",
@@ -86,8 +89,24 @@ __all__ = [
     "QUEEN_ROWS",
     "META_SIZE",
     "new_meta",
+    "Positions",
+    "Geometry",
+    "Observations",
+    "start_positions",
+    "new_observations",
+    "compiled",
     "max_legal",
     "NUM_PLANES",
+    "PLANE_NAMES",
+    "PLANE_OWN_QUEENS",
+    "PLANE_OPPONENT_QUEENS",
+    "PLANE_ARROWS",
+    "PLANE_ARROW_PHASE",
+    "PLANE_SHOOTER",
+    "PLANE_VACATED",
+    "PLANE_OWN_REACH",
+    "PLANE_OPPONENT_REACH",
+    "PLANE_BLACK",
     "OK",
     "WIN",
     "ILLEGAL",
@@ -101,7 +120,30 @@ __all__ = [
 ]
 
 
+# the observation planes, in order (what each holds: ``AmazonsEnv``'s docstring)
+(
+    PLANE_OWN_QUEENS,
+    PLANE_OPPONENT_QUEENS,
+    PLANE_ARROWS,
+    PLANE_ARROW_PHASE,
+    PLANE_SHOOTER,
+    PLANE_VACATED,
+    PLANE_OWN_REACH,
+    PLANE_OPPONENT_REACH,
+    PLANE_BLACK,
+) = range(9)
 NUM_PLANES = 9
+PLANE_NAMES = (
+    "own_queens",
+    "opponent_queens",
+    "arrows",
+    "arrow_phase",
+    "shooter",
+    "vacated",
+    "own_reach",
+    "opponent_reach",
+    "black",
+)
 
 # step results
 OK = 0
@@ -112,6 +154,70 @@ ILLEGAL = 2
 def max_legal(size: int) -> int:
     """Room for the legal actions of one step (queen phase: every queen's slides)."""
     return MAX_QUEENS * 4 * (size - 1)
+
+
+class Positions(NamedTuple):
+    """The positions of a batch of games, one row each: padded ``cells`` ``uint8[B, P]``,
+    ``queens`` ``int64[B, 2, MAX_QUEENS]`` (padded squares), queen counts ``nq`` ``int64[B, 2]``
+    and the ``meta`` rows ``int64[B, META_SIZE]`` (turn fields and bit words, ``line_words``)."""
+
+    cells: np.ndarray
+    queens: np.ndarray
+    nq: np.ndarray
+    meta: np.ndarray
+
+
+class Geometry(NamedTuple):
+    """An ``size`` x ``size`` board's constants: ``nn = size * size``, the rules core's ``dirs``
+    (``core.directions``), public-to-padded squares ``pad`` and padded-to-public ``pub``."""
+
+    size: int
+    nn: int
+    dirs: np.ndarray
+    pad: np.ndarray
+    pub: np.ndarray
+
+    @classmethod
+    def of(cls, size: int) -> Geometry:
+        return cls(size, size * size, core.directions(size + 2), core.padded_index(size), core.public_index(size))
+
+
+class Observations(NamedTuple):
+    """What the env shows of a batch of games: the planes ``obs`` ``int8[B, NUM_PLANES * N*N]``,
+    the flat action masks ``masks`` ``int8[B, N**4]`` and the ``legal`` lists of their actions
+    ``int32[B, max_legal(N)]`` (``meta[g, NLEGAL]`` long)."""
+
+    obs: np.ndarray
+    masks: np.ndarray
+    legal: np.ndarray
+
+
+def start_positions(board: Board, count: int) -> Positions:
+    """``count`` copies of ``board``'s position (a ``Board``; its moves are not kept)."""
+    row = (board.cells, board.queens, board.queen_counts, new_meta(board.cells, int(board.turn)))
+    return Positions(*(np.repeat(a[None], count, axis=0) for a in row))
+
+
+def new_observations(size: int, count: int) -> Observations:
+    """Zeroed observation buffers of ``count`` games on a ``size`` x ``size`` board."""
+    nn = size * size
+    legal = np.zeros((count, max_legal(size)), np.int32)
+    return Observations(np.zeros((count, NUM_PLANES * nn), np.int8), np.zeros((count, nn * nn), np.int8), legal)
+
+
+def compiled(kernel: Any, *args: Any) -> Callable[..., Any]:
+    """``kernel`` compiled for the types of ``args`` (loaded from numba's cache when it is
+    there), as a function that skips numba's dispatch: call it with arguments of those types
+    only (it does not check them). Numba's dispatch types every array of a call's bundles anew,
+    a quarter of a 64-game vector env step: the envs call their per-step kernels this way.
+
+    >>> from amazons_env import Board
+    >>> games, out = start_positions(Board(6), 1), new_observations(6, 1)
+    >>> write = compiled(write_obs_mask, games, 0, Geometry.of(6), 0, out)
+    >>> write(games, 0, Geometry.of(6), 1, out); int(out.masks.sum())   # Black's view: no mask
+    0
+    """
+    return kernel.compile(tuple(numba.typeof(a) for a in args))
 
 
 # _RECIPROCAL[nn]: x // nn == (x * _RECIPROCAL[nn]) >> 32 for every action 0 <= x < nn * nn:
@@ -127,16 +233,18 @@ def action_source(action, nn):
 
 
 @njit(cache=True, inline="always")
-def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=False):
-    """Apply one in-range ``action`` to game ``g``. Returns ``OK``, ``WIN`` or ``ILLEGAL``; the
-    state is untouched when the action is illegal. ``known_legal``: the caller has checked the
-    action against the current mask, so the queen-line check is skipped."""
+def step_one(games, g, geometry, action, known_legal=False):
+    """Apply one in-range ``action`` to game ``g`` of ``games`` (``Positions``). Returns ``OK``,
+    ``WIN`` or ``ILLEGAL``; the state is untouched when the action is illegal. ``known_legal``:
+    the caller has checked the action against the current mask, so the queen-line check is
+    skipped."""
+    cells, queens, nq, meta = games
+    dirs, size, nn = geometry.dirs, geometry.size, geometry.nn
     src = action_source(action, nn)
     dst = action - src * nn
-    frm = pad[src]
-    to = pad[dst]
+    frm = geometry.pad[src]
+    to = geometry.pad[dst]
     side = meta[g, SIDE]
-    size = dirs[2] - 2
     if meta[g, PHASE] == 0:
         index = core.find_queen(queens[g], nq[g], side, frm)
         if index < 0 or not (known_legal or core._line_clear(cells[g], dirs, frm, to)):
@@ -168,95 +276,90 @@ def step_one(cells, queens, nq, meta, g, dirs, pad, nn, action, known_legal=Fals
 
 
 @njit(cache=True, inline="always")
-def _legal_row(meta, g, size, nn, sq, masks, out, offset, legal, n, maps):
-    """Set game ``g``'s mask row of the slides from public square ``sq``, mark their targets in
-    ``out[g, offset + target]``, list the actions in ``legal[g, n:]``; return the new length.
-    One loop over the set bits of each of ``queen_lines``'s two words: two loop exits per
-    queen where walking its eight rays mispredicts eight."""
+def _legal_row(meta, g, geometry, sq, out, n, maps):
+    """Set game ``g``'s mask row of the slides from public square ``sq`` in ``out.masks``, mark
+    their targets on the own-reach plane of ``out.obs``, list the actions in ``out.legal[g, n:]``;
+    return the new length. One loop over the set bits of each of ``queen_lines``'s two words:
+    two loop exits per queen where walking its eight rays mispredicts eight."""
+    nn = geometry.nn
     base = sq * nn
-    forward, mirrored = queen_lines(meta, g, size, sq, maps)
+    reach = PLANE_OWN_REACH * nn
+    forward, mirrored = queen_lines(meta, g, geometry.size, sq, maps)
     for half in range(2):
         word = forward if half == 0 else mirrored
         while word != 0:
             k = trailing_zeros(word)
             lane = (k >> 4) + 4 * half
             target = (k & 15) * maps[lane] + maps[8 + lane]
-            masks[g, base + target] = 1
-            out[g, offset + target] = 1
-            legal[g, n] = base + target
+            out.masks[g, base + target] = 1
+            out.obs[g, reach + target] = 1
+            out.legal[g, n] = base + target
             n += 1
             word &= word - 1
     return n
 
 
 @njit(cache=True, inline="always")
-def arrow_plane(cells, g, pad, nn, out):
-    """Plane 2 from ``cells`` (the step kernel then only adds each new arrow)."""
+def arrow_plane(cells, g, pad, nn, obs):
+    """The arrows' plane from ``cells`` (the step kernel then only adds each new arrow)."""
     for sq in range(nn):  # branch-free: arrows sit at random places
-        out[g, 2 * nn + sq] = cells[g, pad[sq]] == ARROW
+        obs[g, PLANE_ARROWS * nn + sq] = cells[g, pad[sq]] == ARROW
 
 
 @njit(cache=True, inline="always")
-def other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, masks, legal, rows):
+def other_planes(games, g, geometry, perspective, out, rows):
     """Every plane but the arrows (see ``write_obs_mask``). Planes written whole are not zeroed
     first; they are written in increasing order (``reach_plane`` writes a little past its plane).
     ``rows``: ``int64[2 * MAX_SIZE]`` scratch."""
-    size = dirs[2] - 2
-    _set(out, g, 0, 2 * nn, 0)
-    _set(out, g, 4 * nn, 6 * nn, 0)
+    _, queens, nq, meta = games
+    size, nn, pub, obs = geometry.size, geometry.nn, geometry.pub, out.obs
+    _set(obs, g, PLANE_OWN_QUEENS * nn, PLANE_ARROWS * nn, 0)
+    _set(obs, g, PLANE_SHOOTER * nn, PLANE_OWN_REACH * nn, 0)
     other = perspective ^ 1
     for i in range(nq[g, perspective]):
-        out[g, pub[queens[g, perspective, i]]] = 1
+        obs[g, PLANE_OWN_QUEENS * nn + pub[queens[g, perspective, i]]] = 1
     for i in range(nq[g, other]):
-        out[g, nn + pub[queens[g, other, i]]] = 1
+        obs[g, PLANE_OPPONENT_QUEENS * nn + pub[queens[g, other, i]]] = 1
     arrow_phase = meta[g, PHASE] == 1 and meta[g, DONE] == 0
-    _set(out, g, 3 * nn, 4 * nn, arrow_phase)
+    _set(obs, g, PLANE_ARROW_PHASE * nn, PLANE_SHOOTER * nn, arrow_phase)
     if arrow_phase:
-        out[g, 4 * nn + pub[meta[g, DST]]] = 1
-        out[g, 5 * nn + pub[meta[g, SRC]]] = 1
+        obs[g, PLANE_SHOOTER * nn + pub[meta[g, DST]]] = 1
+        obs[g, PLANE_VACATED * nn + pub[meta[g, SRC]]] = 1
     mover = perspective == meta[g, SIDE]
     if mover:  # another side's view leaves the mover's mask bookkeeping alone
         meta[g, ROWN] = 0
         meta[g, NLEGAL] = 0
     if mover and meta[g, DONE] == 0:
-        _set(out, g, 6 * nn, 7 * nn, 0)
+        _set(obs, g, PLANE_OWN_REACH * nn, PLANE_OPPONENT_REACH * nn, 0)
         if arrow_phase:
-            meta[g, NLEGAL] = _legal_row(meta, g, size, nn, pub[meta[g, DST]], masks, out, 6 * nn, legal, 0, rows)
+            meta[g, NLEGAL] = _legal_row(meta, g, geometry, pub[meta[g, DST]], out, 0, rows)
             meta[g, ROWS] = pub[meta[g, DST]]
             meta[g, ROWN] = 1
         else:
             n = 0
             for i in range(nq[g, perspective]):
                 q = pub[queens[g, perspective, i]]
-                n = _legal_row(meta, g, size, nn, q, masks, out, 6 * nn, legal, n, rows)
+                n = _legal_row(meta, g, geometry, q, out, n, rows)
                 meta[g, ROWS + i] = q
             meta[g, NLEGAL] = n
             meta[g, ROWN] = nq[g, perspective]
     else:
-        reach_plane(meta, g, perspective, size, out, 6 * nn, rows)
-    reach_plane(meta, g, other, size, out, 7 * nn, rows)
-    _set(out, g, 8 * nn, 9 * nn, perspective)
+        reach_plane(meta, g, perspective, size, obs, PLANE_OWN_REACH * nn, rows)
+    reach_plane(meta, g, other, size, obs, PLANE_OPPONENT_REACH * nn, rows)
+    _set(obs, g, PLANE_BLACK * nn, NUM_PLANES * nn, perspective)
 
 
 @njit(cache=True)
-def write_obs_mask(cells, queens, nq, meta, g, dirs, pad, pub, nn, perspective, out, masks, legal):
-    """Write the ``NUM_PLANES`` planes of game ``g`` seen by ``perspective`` (see ``AmazonsEnv``)
-    into the flat ``int8[NUM_PLANES * nn]`` row ``out[g]``; when it is ``perspective``'s turn,
-    also set the legal actions in the all-zero mask row ``masks[g]``, list them in
-    ``legal[g, :meta[g, NLEGAL]]`` (``max_legal`` room) and record the mask's non-zero rows in
-    ``meta`` (for ``clear_mask``). A finished game has no legal action."""
-    cells, queens, nq, meta, out, masks, legal = (
-        _borrowed(cells),
-        _borrowed(queens),
-        _borrowed(nq),
-        _borrowed(meta),
-        _borrowed(out),
-        _borrowed(masks),
-        _borrowed(legal),
-    )
-    arrow_plane(cells, g, pad, nn, out)
+def write_obs_mask(games, g, geometry, perspective, out):
+    """Write the ``NUM_PLANES`` planes of game ``g`` of ``games`` (``Positions``) seen by
+    ``perspective`` (see ``AmazonsEnv``) into the flat row ``out.obs[g]`` (``Observations``);
+    when it is ``perspective``'s turn, also set the legal actions in the all-zero mask row
+    ``out.masks[g]``, list them in ``out.legal[g, :meta[g, NLEGAL]]`` and record the mask's
+    non-zero rows in ``meta`` (for ``clear_mask``). A finished game has no legal action."""
+    games, out = _borrowed(games), _borrowed(out)
+    arrow_plane(games.cells, g, geometry.pad, geometry.nn, out.obs)
     rows = np.empty(2 * MAX_SIZE, np.int64)
-    other_planes(cells, queens, nq, meta, g, dirs, pub, nn, perspective, out, masks, legal, rows)
+    other_planes(games, g, geometry, perspective, out, rows)
 
 
 @njit(cache=True, inline="always")
@@ -269,10 +372,10 @@ def clear_mask(meta, g, nn, masks):
 
 
 @njit(cache=True)
-def single_step(cells, queens, nq, meta, dirs, pad, pub, nn, action, obs, masks, legal):
+def single_step(games, geometry, action, out):
     """``step_one`` on game 0, then the next observation (for the side to move) and mask into
-    zeroed ``obs[0]``/``masks[0]`` (skipped when the action was illegal)."""
-    code = step_one(cells, queens, nq, meta, 0, dirs, pad, nn, action)
+    zeroed ``out.obs[0]``/``out.masks[0]`` (skipped when the action was illegal)."""
+    code = step_one(games, 0, geometry, action)
     if code != ILLEGAL:
-        write_obs_mask(cells, queens, nq, meta, 0, dirs, pad, pub, nn, meta[0, SIDE], obs, masks, legal)
+        write_obs_mask(games, 0, geometry, games.meta[0, SIDE], out)
     return code

@@ -23,24 +23,39 @@ from numba.extending import intrinsic
 __all__ = ["borrowed", "fill_bytes", "store_u64", "prefetch_write", "EXPAND", "expand_row"]
 
 
+def _borrow(context, builder, array_type, value):
+    """Codegen of ``value`` (of ``array_type``) with a null ``meminfo`` and ``parent``."""
+    source = context.make_array(array_type)(context, builder, value)
+    borrowed = context.make_array(array_type)(context, builder)
+    for field in ("nitems", "itemsize", "data", "shape", "strides"):
+        setattr(borrowed, field, getattr(source, field))
+    borrowed.meminfo = cgutils.get_null_value(borrowed.meminfo.type)
+    borrowed.parent = cgutils.get_null_value(borrowed.parent.type)
+    return borrowed._getvalue()
+
+
 @intrinsic
-def borrowed(typingctx, array):
-    """``array`` without its reference count (a null ``meminfo``). Numba counts references to
-    every array variable and view with atomic instructions (perf put 40% of a step's samples on
-    them, though removing them gained only ~5%: they are barriers where the cost of earlier
-    stores shows); on a borrowed array they are a test of a null pointer. Only for arrays that
-    outlive the kernel call (its arguments)."""
+def borrowed(typingctx, value):
+    """``value`` without its reference counts: an array with a null ``meminfo``, or a named tuple
+    (a kernel's bundle of arrays, e.g. ``game.Positions``) whose arrays all are. Numba counts
+    references to every array variable and view with atomic instructions (perf put 40% of a
+    step's samples on them, though removing them gained only ~5%: they are barriers where the
+    cost of earlier stores shows); on a borrowed array they are a test of a null pointer. Only
+    for arrays that outlive the kernel call (its arguments)."""
+    if not isinstance(value, (types.Array, types.BaseNamedTuple)):
+        return None
 
     def codegen(context, builder, signature, args):
-        source = context.make_array(signature.args[0])(context, builder, args[0])
-        borrowed = context.make_array(signature.return_type)(context, builder)
-        for field in ("nitems", "itemsize", "data", "shape", "strides"):
-            setattr(borrowed, field, getattr(source, field))
-        borrowed.meminfo = cgutils.get_null_value(borrowed.meminfo.type)
-        borrowed.parent = cgutils.get_null_value(borrowed.parent.type)
-        return borrowed._getvalue()
+        kind = signature.args[0]
+        if isinstance(kind, types.Array):
+            return _borrow(context, builder, kind, args[0])
+        fields = []
+        for k, field in enumerate(kind.types):
+            item = builder.extract_value(args[0], k)
+            fields.append(_borrow(context, builder, field, item) if isinstance(field, types.Array) else item)
+        return context.make_tuple(builder, kind, fields)
 
-    return array(array), codegen
+    return value(value), codegen
 
 
 def _byte_pointer(context, builder, signature, args):
