@@ -102,11 +102,16 @@ def test_a_spent_budget_plays_the_first_iteration(name):
 
 
 def test_mcts_with_a_spent_budget_plays_its_best_scored_move():
+    """One simulation at least (the root's expansion and its best child's score), then the clock."""
+    from agents.search import uct_tree as T
+
     board = opening_board(8, 4, [3, 8])
     agent = make("mcts:time=1e-9")
     result = agent.search(board)
-    assert result.simulations == 0 and board.is_legal(result.move)
-    assert result.value == agent.root.first_move.max() == agent.root.first_move[0]
+    ni, nf, st = agent._tree
+    first, n = int(ni[int(st[T.ROOT]), T.FIRST]), int(ni[int(st[T.ROOT]), T.NKIDS])
+    assert result.simulations == 1 and board.is_legal(result.move)
+    assert result.value == nf[first, T.STATIC] == nf[first : first + n, T.STATIC].max()
 
 
 def test_kernel_search_past_its_deadline_gives_no_move():
