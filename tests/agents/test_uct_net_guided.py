@@ -1,4 +1,4 @@
-"""uct-net during the search (agents.search.uct_net's ``guide_at`` and ``value_visits``) and the
+"""uct-net during the search (agents.search.net_guide's ``guide_at`` and ``value_visits``) and the
 tree kernels they use (agents.search.uct_tree's ``visited``, ``back_up`` and ``reprior``): the
 positions found, the priors and values given, the time they may take."""
 

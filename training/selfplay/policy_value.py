@@ -107,7 +107,8 @@ def gumbel_games(
     best slides and ``arrows`` best arrows of each. Every live game's move is one forward pass per
     simulation for all of them; the move played is the search's choice (the Gumbel noise is the
     exploration: no temperature, no Dirichlet noise), the policy target the improved policy over
-    the root's children, the value the root's searched value. Games end as ``mcts_games``'."""
+    the root's children, the value the root's searched value. Games end as ``engine_games``' do
+    (``agents.game.endgame_winner``)."""
     import torch
 
     from amazons_env.tensor.rules import step
