@@ -11,6 +11,7 @@ from amazons_env import Board, core
 
 import agents
 from agents.search import uct_tree as T
+from agents.search.net_guide import NetGuide
 from agents.search.presets import uct_net
 from agents.search.uct import UCT
 from agents.search.uct_tree.choice import kids
@@ -84,17 +85,18 @@ def net_priored(agent: UCT, board: Board, least: int) -> list[int]:
     a queen move's arrows its arrow softmax at the position before it."""
     from agents.nets.policy_value import move_indices
 
-    assert agent._tree is not None
+    guide = agent.guide
+    assert agent._tree is not None and isinstance(guide, NetGuide)
     ni, nf, st = agent._tree
     found = T.Visited(board, 4096)
     count = found.scan(ni, int(st[T.ROOT]), least, board)
-    public, net, kinds = core.public_index(board.size), agent.guide.net(board.size), []
+    public, net, kinds = core.public_index(board.size), guide.net(board.size), []
     lines = [game_line(board)]
     for e in range(1, count):
         x = int(found.nodes[e])
         arrows = bool(ni[x, T.KIND] == T.KIND_ARROW)
         lines.append(lines[int(found.parents[e])] + action(ni, x))
-        if lines[e] not in agent.guide.guided:
+        if lines[e] not in guide.guided:
             continue
         p = int(found.parents[e]) if arrows else e
         _, slide, arrow = net.evaluate(found.cells[p][None], found.sides[p][None])
