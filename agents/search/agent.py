@@ -25,7 +25,7 @@ True
 >>> agent.search(board, Limit(depth=2))
 Traceback (most recent call last):
 ...
-agents.search.result.LimitError: first-move: cannot honour Limit depth=2 (it honours time, nodes)
+agents.time.limit.LimitError: first-move: cannot honour Limit depth=2 (it honours time, nodes)
 >>> agent.search(Board.from_text("Q*q1/****/****/**** w"))
 Traceback (most recent call last):
 ...
