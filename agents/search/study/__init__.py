@@ -12,8 +12,8 @@ whole moves (queen move + arrow); the evaluation is applied only at the start of
   alpha-beta bookkeeping; the same tree as classic, its moves produced lazily.
 * ``move_then_arrow``: the queen move and the arrow are chosen one after the other, so a node has
   about (#queen moves + #arrows) children instead of their product.
-* ``run``: what the three share (``SearchRun``: node counters, limits, the root's best move;
-  ``enter``, which counts a node and reads the clock).
+* ``run``: what the three share (``Node``: side, depth, window, ply; ``search_run``: the record of
+  node counters, limits and the root's best move; ``enter``, which counts a node and reads the clock).
 * ``agent``: one fixed-depth search (``search_kernel``), the batched search for evaluators without
   a kernel (``batch_two_iteration``) and the agents (``StudySearch``), registered under the three
   names.

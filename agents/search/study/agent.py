@@ -33,11 +33,10 @@ from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import register
 from agents.search.agent import SearchAgent
 from agents.search.alphabeta.batched import Pace, batched_alphabeta
-from agents.search.move_order import Position
 from agents.search.result import SearchResult
 from agents.search.study.classic import classic
 from agents.search.study.move_then_arrow import move_then_arrow
-from agents.search.study.run import INF, NO_LIMIT, search_run
+from agents.search.study.run import INF, NO_LIMIT, Node, best_of, search_run
 from agents.search.study.two_iteration import two_iteration
 from agents.time.clock import as_ns
 from agents.time.deadline import Deadline
@@ -90,9 +89,9 @@ def search_kernel(
             "(only two-iteration searches batch evaluators)"
         )
     nq = board.queen_counts.copy()
-    position = Position(board.cells.copy(), board.queens.copy(), nq, board.dirs)
+    position = (board.cells.copy(), board.queens.copy(), nq, board.dirs)
     run = search_run(node_limit, as_ns(deadline))
-    args = (position, int(board.turn), depth, -INF, INF, 0, evaluator.kernel, evaluator.params, run)
+    args = (*position, Node(int(board.turn), int(depth), -INF, INF, 0), evaluator.kernel, evaluator.params, run)
     if variant == "classic":
         rows = core.max_moves(board.size, int(nq.max()))
         value = classic(*args, np.empty((depth + 1, rows, 3), dtype=np.int64))
@@ -100,11 +99,12 @@ def search_kernel(
         value = two_iteration(*args)
     else:
         value = move_then_arrow(*args)
-    if run.aborted[0]:
-        return None, 0.0, int(run.nodes[0])
+    nodes = int(run["nodes"][0])
+    if run["aborted"][0]:
+        return None, 0.0, nodes
     public = core.public_index(board.size)
-    frm, to, arrow = (int(public[p]) for p in run.best)
-    return Move(frm, to, arrow, board.size), float(value), int(run.nodes[0])
+    frm, to, arrow = (int(public[p]) for p in best_of(run))
+    return Move(frm, to, arrow, board.size), float(value), nodes
 
 
 class StudySearch(SearchAgent):

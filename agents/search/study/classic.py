@@ -5,14 +5,13 @@ per depth, and the slowest: every node builds its whole move list, even one cut 
 >>> import numpy as np
 >>> from amazons_env import Board, core
 >>> from agents.evaluation.evaluator import make_evaluator
->>> from agents.search.move_order import Position
->>> from agents.search.study.run import search_run
+>>> from agents.search.study.run import Node, best_of, search_run
 >>> board, basic = Board(6), make_evaluator("basic")
->>> position = Position(board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
+>>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
 >>> buf = np.empty((2, core.max_moves(6, 4), 3), dtype=np.int64)
 >>> run = search_run()
->>> value = classic(position, 0, 1, -INF, INF, 0, basic.kernel, basic.params, run, buf)
->>> int(run.nodes[0]), len(board.legal_moves()), bool(run.best[0] >= 0)   # the root and its children
+>>> value = classic(*position, Node(0, 1, -INF, INF, 0), basic.kernel, basic.params, run, buf)
+>>> int(run["nodes"][0]), len(board.legal_moves()), min(best_of(run)) >= 0   # the root and its children
 (545, 544, True)
 """
 
@@ -23,28 +22,28 @@ from numba import njit, types
 from amazons_env import core
 
 from agents.evaluation.evaluator import KERNEL_TYPE
-from agents.search.move_order import POSITION_TYPE
-from agents.search.study.run import INF, RUN_TYPE, enter
+from agents.search.study.run import INF, NODE_TYPE, RUN_TYPE, Node, enter
 
 __all__ = ["classic"]
 
-_ARGS = (POSITION_TYPE, types.int64, types.int64, types.float64, types.float64, types.int64, KERNEL_TYPE,
+_ARGS = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64[::1], NODE_TYPE, KERNEL_TYPE,
          types.float64[::1], RUN_TYPE, types.int64[:, :, ::1])  # fmt: skip
 
 
 # nogil (the three searches): the engine's command loop (``stop``) runs beside them
 @njit(types.float64(*_ARGS), cache=True, nogil=True)
-def classic(position, side, depth, alpha, beta, ply, kernel, params, run, buf):
-    """Classic alpha-beta of ``position`` (``side`` to move, ``ply`` moves below the root) to
-    ``depth`` within the window; ``run.best`` gets the root move; ``buf[depth]`` holds the moves of
-    a node ``depth`` whole moves from the leaves."""
-    cells, queens, nq, dirs = position
+def classic(cells, queens, nq, dirs, node, kernel, params, run, buf):
+    """Classic alpha-beta of the position (the rules core's arrays) at ``node``; the record
+    ``run`` (``search_run``) counts the nodes and gets the root move; ``buf[depth]`` holds the
+    moves of a node ``depth`` whole moves from the leaves."""
+    side, depth, alpha, beta, ply = node
     if enter(run):
         return 0.0
     if not core.has_move(cells, queens, nq, side, dirs):
         return -1.0
     if depth == 0:
         return kernel(cells, queens, nq, side, dirs, params)
+    state = run[0]
     moves = buf[depth]
     n = core.generate_moves(cells, queens, nq, side, dirs, moves)
     value = -INF
@@ -52,14 +51,15 @@ def classic(position, side, depth, alpha, beta, ply, kernel, params, run, buf):
         frm, to, arrow = moves[k, 0], moves[k, 1], moves[k, 2]
         index = core.find_queen(queens, nq, side, frm)
         core.make_move(cells, queens, side, index, to, arrow)
-        v = -classic(position, 1 - side, depth - 1, -beta, -alpha, ply + 1, kernel, params, run, buf)
+        child = Node(1 - side, depth - 1, -beta, -alpha, ply + 1)
+        v = -classic(cells, queens, nq, dirs, child, kernel, params, run, buf)
         core.unmake_move(cells, queens, side, index, frm, to, arrow)
-        if run.aborted[0]:
+        if state.aborted:
             return 0.0
         if v > value:
             value = v
             if ply == 0:
-                run.best[0], run.best[1], run.best[2] = frm, to, arrow
+                state.best_from, state.best_to, state.best_arrow = frm, to, arrow
             if v > alpha:
                 alpha = v
                 if alpha >= beta:

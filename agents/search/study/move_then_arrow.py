@@ -14,13 +14,12 @@ nodes include the queen-half positions.
 
 >>> from amazons_env import Board
 >>> from agents.evaluation.evaluator import make_evaluator
->>> from agents.search.move_order import Position
->>> from agents.search.study.run import search_run
+>>> from agents.search.study.run import Node, best_of, search_run
 >>> board, basic = Board(6), make_evaluator("basic")
->>> position = Position(board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
+>>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
 >>> run = search_run()
->>> value = move_then_arrow(position, 0, 1, -INF, INF, 0, basic.kernel, basic.params, run)
->>> int(run.nodes[0]) < len(board.legal_moves()), bool(run.best[0] >= 0)   # fewer than classic's 545
+>>> value = move_then_arrow(*position, Node(0, 1, -INF, INF, 0), basic.kernel, basic.params, run)
+>>> int(run["nodes"][0]) < len(board.legal_moves()), min(best_of(run)) >= 0   # fewer than classic's 545
 (True, True)
 """
 
@@ -31,27 +30,27 @@ from numba import njit, types
 from amazons_env import core
 
 from agents.evaluation.evaluator import KERNEL_TYPE
-from agents.search.move_order import POSITION_TYPE
 from agents.search.rays import ray_end
-from agents.search.study.run import INF, RUN_TYPE, enter
+from agents.search.study.run import INF, NODE_TYPE, RUN_TYPE, Node, enter
 
 __all__ = ["move_then_arrow"]
 
-_ARGS = (POSITION_TYPE, types.int64, types.int64, types.float64, types.float64, types.int64, KERNEL_TYPE,
+_ARGS = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64[::1], NODE_TYPE, KERNEL_TYPE,
          types.float64[::1], RUN_TYPE)  # fmt: skip
 
 
 @njit(types.float64(*_ARGS), cache=True, nogil=True)
-def move_then_arrow(position, side, depth, alpha, beta, ply, kernel, params, run):
-    """Move-then-arrow alpha-beta (module docstring) of ``position`` (``side`` to move, ``ply``
-    moves below the root) to ``depth`` within the window; ``run.best`` gets the root move."""
-    cells, queens, nq, dirs = position
+def move_then_arrow(cells, queens, nq, dirs, node, kernel, params, run):
+    """Move-then-arrow alpha-beta (module docstring) of the position (the rules core's arrays) at
+    ``node``; the record ``run`` (``search_run``) counts the nodes and gets the root move."""
+    side, depth, alpha, beta, ply = node
     if enter(run):
         return 0.0
     if not core.has_move(cells, queens, nq, side, dirs):
         return -1.0
     if depth == 0:
         return kernel(cells, queens, nq, side, dirs, params)
+    state = run[0]
     piece = side + 1
     # 1. the queen half: exact argmax over queen moves, no arrow shot
     queen_value = -INF
@@ -65,22 +64,22 @@ def move_then_arrow(position, side, depth, alpha, beta, ply, kernel, params, run
             for to in range(frm + step, ray_end(cells, frm, step), step):
                 cells[to] = piece
                 queens[side, i] = to
-                v = -move_then_arrow(position, 1 - side, depth - 1, -INF, -queen_value, ply + 1, kernel, params, run)
+                child = Node(1 - side, depth - 1, -INF, -queen_value, ply + 1)
+                v = -move_then_arrow(cells, queens, nq, dirs, child, kernel, params, run)
                 cells[to] = core.EMPTY
                 queens[side, i] = frm
-                if run.aborted[0]:
+                if state.aborted:
                     break
                 if v > queen_value:
                     queen_value = v
                     best_i = i
                     best_to = to
-            if run.aborted[0]:
+            if state.aborted:
                 break
         cells[frm] = piece
-        if run.aborted[0]:
+        if state.aborted:
             return 0.0
     # 2. the arrow half, for the chosen queen move, under the parent's window
-    best = run.best
     frm = queens[side, best_i]
     to = best_to
     cells[frm] = core.EMPTY
@@ -91,21 +90,22 @@ def move_then_arrow(position, side, depth, alpha, beta, ply, kernel, params, run
         astep = dirs[e]
         for a in range(to + astep, ray_end(cells, to, astep), astep):
             cells[a] = core.ARROW
-            v = -move_then_arrow(position, 1 - side, depth - 1, -beta, -alpha, ply + 1, kernel, params, run)
+            child = Node(1 - side, depth - 1, -beta, -alpha, ply + 1)
+            v = -move_then_arrow(cells, queens, nq, dirs, child, kernel, params, run)
             cells[a] = core.EMPTY
-            if run.aborted[0]:
+            if state.aborted:
                 break
             if v > value:
                 value = v
                 if ply == 0:
-                    best[0], best[1], best[2] = frm, to, a
+                    state.best_from, state.best_to, state.best_arrow = frm, to, a
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
                         break
-        if run.aborted[0] or alpha >= beta:
+        if state.aborted or alpha >= beta:
             break
     cells[to] = core.EMPTY
     cells[frm] = piece
     queens[side, best_i] = frm
-    return 0.0 if run.aborted[0] else value
+    return 0.0 if state.aborted else value

@@ -8,13 +8,12 @@ list: that is where it is faster.
 
 >>> from amazons_env import Board
 >>> from agents.evaluation.evaluator import make_evaluator
->>> from agents.search.move_order import Position
->>> from agents.search.study.run import search_run
+>>> from agents.search.study.run import Node, best_of, search_run
 >>> board, basic = Board(6), make_evaluator("basic")
->>> position = Position(board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
+>>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
 >>> run = search_run()
->>> value = two_iteration(position, 0, 1, -INF, INF, 0, basic.kernel, basic.params, run)
->>> int(run.nodes[0]), bool(run.best[0] >= 0)   # the root and its 544 children, as classic
+>>> value = two_iteration(*position, Node(0, 1, -INF, INF, 0), basic.kernel, basic.params, run)
+>>> int(run["nodes"][0]), min(best_of(run)) >= 0   # the root and its 544 children, as classic
 (545, True)
 """
 
@@ -25,29 +24,28 @@ from numba import njit, types
 from amazons_env import core
 
 from agents.evaluation.evaluator import KERNEL_TYPE
-from agents.search.move_order import POSITION_TYPE
 from agents.search.rays import ray_end
-from agents.search.study.run import INF, RUN_TYPE, enter
+from agents.search.study.run import INF, NODE_TYPE, RUN_TYPE, Node, enter
 
 __all__ = ["two_iteration"]
 
-_ARGS = (POSITION_TYPE, types.int64, types.int64, types.float64, types.float64, types.int64, KERNEL_TYPE,
+_ARGS = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64[::1], NODE_TYPE, KERNEL_TYPE,
          types.float64[::1], RUN_TYPE)  # fmt: skip
 
 
 @njit(types.float64(*_ARGS), cache=True, nogil=True)
-def two_iteration(position, side, depth, alpha, beta, ply, kernel, params, run):
-    """Two-iteration alpha-beta (queen level, then arrow level) of ``position`` (``side`` to move,
-    ``ply`` moves below the root) to ``depth`` within the window; ``run.best`` gets the root move."""
-    cells, queens, nq, dirs = position
+def two_iteration(cells, queens, nq, dirs, node, kernel, params, run):
+    """Two-iteration alpha-beta (queen level, then arrow level) of the position (the rules core's
+    arrays) at ``node``; the record ``run`` (``search_run``) counts the nodes and gets the root move."""
+    side, depth, alpha, beta, ply = node
     if enter(run):
         return 0.0
     if not core.has_move(cells, queens, nq, side, dirs):
         return -1.0
     if depth == 0:
         return kernel(cells, queens, nq, side, dirs, params)
+    state = run[0]
     piece = side + 1
-    best = run.best
     value = -INF
     for i in range(nq[side]):
         frm = queens[side, i]
@@ -64,26 +62,25 @@ def two_iteration(position, side, depth, alpha, beta, ply, kernel, params, run):
                     astep = dirs[e]
                     for a in range(to + astep, ray_end(cells, to, astep), astep):
                         cells[a] = core.ARROW
-                        v = -two_iteration(
-                            position, 1 - side, depth - 1, -beta, -arrow_alpha, ply + 1, kernel, params, run
-                        )
+                        child = Node(1 - side, depth - 1, -beta, -arrow_alpha, ply + 1)
+                        v = -two_iteration(cells, queens, nq, dirs, child, kernel, params, run)
                         cells[a] = core.EMPTY
-                        if run.aborted[0]:
+                        if state.aborted:
                             break
                         if v > arrow_value:
                             arrow_value = v
                             if ply == 0 and v > value:
-                                best[0], best[1], best[2] = frm, to, a
+                                state.best_from, state.best_to, state.best_arrow = frm, to, a
                             if v > arrow_alpha:
                                 arrow_alpha = v
                                 if arrow_alpha >= beta:
                                     break
-                    if run.aborted[0] or arrow_alpha >= beta:
+                    if state.aborted or arrow_alpha >= beta:
                         break
                 cells[to] = core.EMPTY
                 cells[frm] = piece
                 queens[side, i] = frm
-                if run.aborted[0]:
+                if state.aborted:
                     return 0.0
                 # back at the queen level
                 if arrow_value > value:
