@@ -69,7 +69,7 @@ def mcts(
     seed: Optional[int] = None,
     **eval_options: Any,
 ) -> UCT:
-    """``mcts``: ``uct`` on a move tree whose nodes keep their ``k`` best whole moves, all open."""
+    """``mcts``: uct on a move tree whose nodes keep their ``k`` best whole moves, all open."""
     agent = UCT(time, sims, eval, "move", c, tau, 0.0, kq=kq, k=k, prior="eval", endgame=endgame, reuse=reuse,
                 seed=seed, **eval_options)  # fmt: skip
     agent.name = "mcts"
@@ -136,7 +136,8 @@ def uct_net(
     runtime: str = "auto",
     **options: Any,
 ) -> UCT:
-    """``uct-net``: ``uct`` guided by the policy-value net (module docstring; ``NetGuide``)."""
+    """``uct-net``: uct guided by the policy-value net's priors (and value): before the simulations,
+    between parts of them, or at the leaves in batches (``agents.search.net_guide``)."""
     require_torch("the uct-net agent (uct guided by the policy-value net)")
     agent = UCT(**options)
     if agent.tree != "split":
@@ -203,7 +204,8 @@ def pvmcts(
     reuse: bool = True,
     seed: Optional[int] = None,
 ) -> UCT:
-    """``pvmcts``: the net at every expansion (module docstring)."""
+    """``pvmcts``: uct-net with the net at every position the simulations reach: its priors, and its value
+    in place of the search's, ``batch`` positions per forward pass."""
     check_threads(threads)  # ``threads`` are the net's here: ``uct-net``'s ``net_threads``
     agent = uct_net(weights, mix=1.0, depth=0, guide_at=0, leaves=batch, leaf_value=1.0, net_threads=threads,
                     runtime=runtime, time=time, sims=sims, c=c, reuse=reuse, seed=seed)  # fmt: skip
