@@ -27,13 +27,15 @@ from typing import Any, Optional
 from agents.nets import require_torch
 from agents.nets.onnx_runtime import RUNTIME_HELP, RUNTIMES
 from agents.nets.store import POLICY_VALUE_WEIGHTS, trained_sizes
-from agents.options import EVAL, TIME, OptionError, opt
+from agents.options import OptionError, opt
 from agents.registry import register
 from agents.resources import check_threads
 from agents.search.net_guide import GUIDE_AT, MAX_DEPTH, MAX_LEAVES, MAX_VALUE_VISITS, VALUE_VISITS, NetGuide
-from agents.search.uct import UCT
+from agents.search.uct import OPTIONS, UCT
 
 __all__ = ["mcts", "uct_net", "pvmcts"]
+
+RUNTIME = opt(RUNTIME_HELP, choices=RUNTIMES)  # the net's runtime (``agents.nets.onnx_runtime``)
 
 
 def _by_size(setting: dict[int, int]) -> str:
@@ -45,15 +47,8 @@ def _by_size(setting: dict[int, int]) -> str:
     "mcts",
     forward="eval",
     options={
-        "time": TIME,
-        "sims": opt("simulations per move (instead of time)", ge=1),
-        "eval": EVAL,
-        "k": opt("children kept per node", ge=1),
-        "kq": opt("queen moves kept before arrows are scored (0 = all)", ge=0),
-        "c": opt("exploration constant", gt=0),
-        "tau": opt("prior temperature", gt=0),
-        "reuse": opt("keep the subtree between moves"),
-        "endgame": opt("fill-search budget per region (0 = off)", ge=0),
+        **{key: OPTIONS[key] for key in ("time", "sims", "eval", "kq", "c", "tau", "reuse", "endgame")},
+        "k": opt("whole moves kept per position", ge=1),
     },
 )
 def mcts(
@@ -118,7 +113,7 @@ def mcts(
             "with leaves: the net's weight in a valued position's value, against the search's", ge=0, le=1
         ),
         "net_threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0, le=1024),
-        "runtime": opt(RUNTIME_HELP, choices=RUNTIMES),
+        "runtime": RUNTIME,
     },
 )
 def uct_net(
@@ -183,14 +178,11 @@ def uct_net(
 @register(
     "pvmcts",
     options={
-        "time": TIME,
-        "sims": opt("simulations per move (instead of time)", ge=1),
+        **{key: OPTIONS[key] for key in ("time", "sims", "c", "reuse")},
         "weights": opt("committed policy-value weights by name (default) or a model file path without suffix"),
-        "c": opt("PUCT exploration constant", gt=0),
         "batch": opt("positions per forward pass", ge=1, le=MAX_LEAVES),
         "threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0),
-        "runtime": opt(RUNTIME_HELP, choices=RUNTIMES),
-        "reuse": opt("keep the subtree between moves"),
+        "runtime": RUNTIME,
     },
 )
 def pvmcts(

@@ -78,7 +78,7 @@ from agents.time.clock import NEVER, now_ns
 from agents.time.deadline import Deadline
 from agents.time.limit import Limit
 
-__all__ = ["UCT", "visit_policy", "PRIORS"]
+__all__ = ["UCT", "visit_policy", "PRIORS", "OPTIONS"]
 
 TREES = ("split", "move")
 #: the tree levels each ``prior`` orders by cheap scores (``uct_tree.FAST_*`` bits); the others
@@ -91,39 +91,39 @@ MAX_NODES = 1 << 22
 MAX_THREADS = 1024  # the most ``threads`` accepted: one tree each, so a bound on the memory asked for
 
 
-@register(
-    "uct",
-    forward="eval",
-    options={
-        "time": TIME,
-        "sims": opt("simulations per move (instead of time)", ge=1),
-        "eval": EVAL,
-        "tree": opt("split: queen move and arrow as two tree levels; move: whole moves", choices=TREES),
-        "c": opt("PUCT exploration constant", gt=0),
-        "tau": opt("prior temperature", gt=0),
-        "pw": opt("progressive widening: pw * N^pw_exp children open (0: all)", ge=0),
-        "pw_exp": opt("progressive widening exponent", gt=0),
-        "kq": opt("queen moves kept per position (0 = all)", ge=0),
-        "k": opt("whole moves kept per position of a move tree (0 = all)", ge=0),
-        "expand_at": opt("visits before a leaf is expanded", ge=0),
-        "playout": opt("random plies before a leaf's evaluation (0: the evaluation itself)", ge=0),
-        "prior": opt(
-            "eval: children scored when expanded; fast: mobility order, evaluated on first visit; "
-            "mixed: fast queen moves, evaluated arrows; auto: mixed up to 8x8 (split tree), else eval",
-            choices=("auto",) + tuple(PRIORS),
-        ),
-        "endgame": opt("fill-search budget per region (0 = off)", ge=0),
-        "reuse": opt("keep the subtree between moves"),
-        "sure": opt(
-            "under a game clock: the lead (times the runner-up's visits, with a mean as good) at which "
-            "a search is sure of its move; an unsure one goes on past its time, up to time_max",
-            ge=1,
-        ),
-        "threads": opt(
-            "threads searching the tree at once, with virtual loss (independent of NUMBA_NUM_THREADS)", ge=1, le=1024
-        ),
-    },
-)
+#: the options of ``uct`` (the presets of ``agents.search.presets`` take some of them)
+OPTIONS = {
+    "time": TIME,
+    "sims": opt("simulations per move (instead of time)", ge=1),
+    "eval": EVAL,
+    "tree": opt("split: queen move and arrow as two tree levels; move: whole moves", choices=TREES),
+    "c": opt("PUCT exploration constant", gt=0),
+    "tau": opt("prior temperature", gt=0),
+    "pw": opt("progressive widening: pw * N^pw_exp children open (0: all)", ge=0),
+    "pw_exp": opt("progressive widening exponent", gt=0),
+    "kq": opt("queen moves kept per position (0 = all)", ge=0),
+    "k": opt("whole moves kept per position of a move tree (0 = all)", ge=0),
+    "expand_at": opt("visits before a leaf is expanded", ge=0),
+    "playout": opt("random plies before a leaf's evaluation (0: the evaluation itself)", ge=0),
+    "prior": opt(
+        "eval: children scored when expanded; fast: mobility order, evaluated on first visit; "
+        "mixed: fast queen moves, evaluated arrows; auto: mixed up to 8x8 (split tree), else eval",
+        choices=("auto",) + tuple(PRIORS),
+    ),
+    "endgame": opt("fill-search budget per region (0 = off)", ge=0),
+    "reuse": opt("keep the subtree between moves"),
+    "sure": opt(
+        "under a game clock: the lead (times the runner-up's visits, with a mean as good) at which "
+        "a search is sure of its move; an unsure one goes on past its time, up to time_max",
+        ge=1,
+    ),
+    "threads": opt(
+        "threads searching the tree at once, with virtual loss (independent of NUMBA_NUM_THREADS)", ge=1, le=1024
+    ),
+}
+
+
+@register("uct", forward="eval", options=OPTIONS)
 class UCT(SearchAgent):
     """MCTS with evaluation at the leaves, priors and progressive widening (module docstring)."""
 
