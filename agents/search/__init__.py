@@ -6,4 +6,4 @@ kernel; the move ordering it shares with ``uct_tree`` in ``move_order``), the st
 search (``uct`` with its numba tree ``uct_tree``, the policy-value net's guidance ``net_guide``, and
 its ``presets`` ``mcts``, ``uct-net`` and ``pvmcts``; Gumbel AlphaZero on torch tensors, many games
 in lock-step, in ``gumbel``), the filling-phase solver
-(``endgame``), queen-line walks (``rays``) and the clock."""
+(``endgame``) and queen-line walks (``rays``); their limits, clock and deadlines are ``agents.time``'s."""
