@@ -304,24 +304,25 @@ class UCT(SearchAgent):
         weights = self.evaluator.params_for(board.size)  # the evaluator's set for this board size
         guide = self.guide
         recorded = T.leaves.buffers(0, board.size) if guide is None else guide.recorded(board.size)
-        states = self._thread_states(st, ni.shape[0])
-        starts = [int(own[T.FREE]) for own in states]  # the first row each thread allocates
         settle = int(limit.time_max is not None)
 
-        def job(k: int, sims: int) -> Job:
+        def job(own: np.ndarray, k: int, sims: int) -> Job:
+            """Thread ``k``'s ``run`` on the tree with the state ``own``."""
             cells, queens, nq = board.cells.copy(), board.queens.copy(), board.queen_counts.copy()  # each thread's own
             return Job(
                 Position(cells, queens, nq, board.dirs), int(board.turn), self.evaluator.kernel, weights, config,
-                Tree(ni, nf, states[k]), Budget(sims, deadline.ns, settle), self._buffers(board.size, k), recorded,
+                Tree(ni, nf, own), Budget(sims, deadline.ns, settle), self._buffers(board.size, k), recorded,
             )  # fmt: skip
 
-        if guide is not None:
-            guide.before(board, job(0, 0), deadline.stop)
+        if guide is not None:  # on the tree's own state, before the threads share out the rows
+            guide.before(board, job(st, 0, 0), deadline.stop)
+        states = self._thread_states(st, ni.shape[0])
+        starts = [int(own[T.FREE]) for own in states]  # the first row each thread allocates
         sims = 0
         if self.threads > 1 and ni[int(st[T.ROOT]), T.FIRST] < 0:
             # the first thread expands the root alone before the others start: else each would
             # expand it into its own rows and go on searching there
-            sims = T.run(*job(0, 1))
+            sims = T.run(*job(states[0], 0, 1))
         budget -= sims
         extended = False  # a part ended on its budget past the deadline's stop: the search went on, unsure
         parts = 0 if guide is None else guide.part_size(board.size)
@@ -330,7 +331,8 @@ class UCT(SearchAgent):
             # ``between`` runs between two), the rest in one
             part = budget if not parts or time.perf_counter() >= deadline.stop else min(budget, parts)
             shares = [part // self.threads + (k < part % self.threads) for k in range(self.threads)]
-            played, stopped = self._run([job(k, share) for k, share in enumerate(shares)], states, deadline)
+            jobs = [job(own, k, share) for k, (own, share) in enumerate(zip(states, shares))]
+            played, stopped = self._run(jobs, states, deadline)
             sims, budget = sims + played, budget - played
             if stopped != "simulations" or budget <= 0:
                 break
