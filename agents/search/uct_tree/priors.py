@@ -17,15 +17,13 @@ all the nodes of a look: a few microseconds a node.
 >>> import numpy as np
 >>> from amazons_env import Board, core
 >>> from agents.evaluation.evaluator import make_evaluator
->>> from agents.search.move_order import Position
->>> from agents.search.uct_tree import NF, NI, NST, RNG, Budget, SearchConfig, Tree, leaves, new_root, run, scratch
+>>> from agents.search.uct_tree import NF, NI, NST, Positions, SearchConfig, Tree, expand_nodes, new_root, scratch
 >>> board, evaluator = Board(6), make_evaluator("territory")
 >>> tree = Tree(np.empty((1 << 12, NI), np.int32), np.empty((1 << 12, NF)), np.zeros(NST, np.int64))
 >>> new_root(*tree)
->>> tree.st[RNG] = 1
->>> position = Position(board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
->>> _ = run(position, int(board.turn), evaluator.kernel, evaluator.params, SearchConfig(max_kids=80, fast=1), tree,
-...         Budget(1, np.full(2, 1 << 62), 0), scratch(6), leaves.buffers(0, 6))
+>>> start = Positions(board.cells[None].copy(), board.queens[None].copy(), np.array([int(board.turn)]))
+>>> _ = expand_nodes(np.array([0]), start, board.queen_counts.copy(), board.dirs, evaluator.kernel, evaluator.params,
+...                  SearchConfig(max_kids=80, fast=1), tree, scratch(6))  # the root's queen moves
 >>> ni, nf, st = tree
 >>> from agents.nets.models import LINES  # the net's move planes: 8 directions x the longest reach
 >>> from agents.nets.policy_value import line_channels
