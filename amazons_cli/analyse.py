@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import sys
+import threading
 from collections.abc import Iterator
 from concurrent.futures import as_completed
 from pathlib import Path
@@ -31,7 +33,7 @@ from agents.analysis.annotate import annotated_record, annotated_sgf, summary_li
 from agents.analysis.review import SOLVER_SPEC, Evaluation, GameReview, alternative_positions, evaluate, review
 from agents.analysis.store import EvaluationStore
 from agents.arena.matches import with_option
-from agents.arena.processes import pool_allowed, worker_pool
+from agents.arena.processes import pool_allowed, stop_pool, worker_pool
 from agents.registry import DEFAULT_OPPONENT, make, parse_spec
 from agents.search.agent import SearchAgent
 
@@ -97,6 +99,21 @@ def _bar(total: int, done: int, name: str) -> Any:
     )
 
 
+@contextlib.contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """Ctrl-C ignored while worker processes start: they inherit that, so one pressed while they
+    are still starting up (before the pool's initializer has them ignore it) prints no traceback
+    of theirs. The parent ignores it for the moment it takes to start them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _prepare(engine: str) -> None:
     """In a worker: import what ``engine`` needs (torch, its modules) before its first position."""
     if engine != SOLVER_SPEC:
@@ -104,21 +121,24 @@ def _prepare(engine: str) -> None:
 
 
 class _Evaluations:
-    """Evaluates positions into ``store`` with ``engine``, in ``pool`` if one is given (the first
-    position of all here, before any worker has one: numba compiles the engine's kernels once, in
-    this process, and the workers load them from the cache instead of each compiling them; the
-    workers meanwhile import what the engine needs)."""
+    """Evaluates positions into ``store`` with ``engine``, in ``pool`` if one is given. The first
+    position of all is evaluated here, before any worker has one: numba compiles the engine's
+    kernels once, in this process, and the workers load them from the cache instead of each
+    compiling them; the workers meanwhile import what the engine needs. Until the first of them
+    answers, this process goes on taking positions from the back of the queue (a worker's start,
+    torch's import above all, takes seconds)."""
 
     def __init__(self, store: EvaluationStore, engine: str, pool: Any, workers: int, bar: Any) -> None:
         self.store, self.engine, self.pool, self.bar = store, engine, pool, bar
-        self.workers, self.compiled = workers, pool is None
+        self.workers, self.compiled, self.answered = workers, pool is None, pool is None
 
     def add(self, texts: list[str]) -> list[Evaluation]:
         """The evaluations of ``texts``, those the store lacks evaluated and kept as they come."""
         missing = [text for text in dict.fromkeys(texts) if self.store.get(text) is None]
         if missing and not self.compiled:
-            for _ in range(self.workers if len(missing) > 1 else 0):  # one each, as a rule: a worker
-                self.pool.submit(_prepare, self.engine)  # is busy importing when the next is taken
+            with _ctrl_c_ignored():  # the workers start at these submits
+                for _ in range(self.workers if len(missing) > 1 else 0):  # one each, as a rule: a worker
+                    self.pool.submit(_prepare, self.engine)  # is busy importing when the next is taken
             first = missing.pop(0)
             self._keep(first, evaluate(self.engine, first))
             self.compiled = True
@@ -127,8 +147,16 @@ class _Evaluations:
                 self._keep(text, evaluate(self.engine, text))
         else:
             futures = {self.pool.submit(evaluate, self.engine, text): text for text in missing}
+            queued = list(futures)
+            while not self.answered and queued:
+                self.answered = any(future.done() for future in futures)
+                last = queued.pop()
+                if not self.answered and last.cancel():  # not taken by a worker yet
+                    text = futures.pop(last)
+                    self._keep(text, evaluate(self.engine, text))
             for future in as_completed(futures):
                 self._keep(futures[future], future.result())
+                self.answered = True
         return self.store.evaluations(texts)
 
     def _keep(self, text: str, evaluation: Evaluation) -> None:
@@ -152,6 +180,8 @@ def review_of(record: GameRecord, store: EvaluationStore, engine: str, workers: 
             bar.total, bar.n = len(texts) + len(others), len(texts) + sum(store.get(t) is not None for t in others)
             bar.refresh()
             alternatives = evaluations.add(others)
+            if pool is not None:
+                stop_pool(pool)  # idle workers: ended at once, not waited for while they unload torch
     except KeyboardInterrupt:
         bar.close()
         print(
