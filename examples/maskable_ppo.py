@@ -3,26 +3,33 @@ SB3 adapter (``amazons_env.adapters.sb3``: ``AmazonsVecEnv``, ``PlanesExtractor`
 this process's CPU time, evaluated as it learns.
 
     pip install -c constraints.txt -e ".[rl]"
-    python3 examples/maskable_ppo.py --size 6 --cpu-minutes 5 --out runs/mppo6
+    python3 examples/maskable_ppo.py --size 6 --cpu-minutes 10 --out runs/mppo6
     python3 examples/maskable_ppo.py --size 8 --cpu-minutes 15 --out runs/mppo8
 
-64 games are played at once in ``AmazonsVectorEnv(opponent="random", learner_color="random")``:
-the opponent's replies are one numba call for all games (``amazons_env.envs.batch_opponents``), so
-the env costs little beside the net. ``CnnPolicy`` reads the int8 planes with ``PlanesExtractor``
-(three 3x3 convolutions, one dense layer); MaskablePPO masks with ``env.action_masks()``.
+``--envs`` games (64) are played at once in ``AmazonsVectorEnv(opponent="random",
+learner_color="random")``: the opponent's replies are one numba call for all games
+(``amazons_env.envs.batch_opponents``), so the env costs little beside the net. ``CnnPolicy`` reads
+the int8 planes with ``PlanesExtractor``: three 3x3 convolutions, then ``--square-features`` features
+per square (default 8) straight into the action layer (``--pi`` hidden layers, none by default;
+``--square-features 0`` gives the dense ``--features-dim`` summary instead). MaskablePPO masks with
+``env.action_masks()``. The reward is the game's: +1 for a win, -1 for a loss, at the end.
 
-The budget counts CPU time (training and evaluations; fair on a machine shared with other jobs).
-Every ``--eval-every`` CPU seconds the deterministic policy plays ``--games`` games against the
-batched random opponent (half as White, half as Black, its first turn random so that games
-differ): the curve. At the end it plays ``--games`` against each of ``--final`` (default: the
-``random`` agent, ``alphabeta:depth=1`` and ``uct:sims=100``; ``examples/ppo_scores.py``) and prints
-wins per colour with 95% intervals; ``--out DIR`` gets ``curve.png``, ``results.json`` and ``results.md``.
+The budget counts the CPU time of training (``resource.getrusage``: this process and its children,
+every thread; ``--threads`` torch threads, default 1), not the evaluations, whose CPU time is
+reported beside it. Every ``--eval-every`` CPU seconds of training the deterministic policy plays
+``--games`` games against the batched random opponent (half as White, half as Black, its first
+turn random so that games differ): the curve. At the end it plays ``--final-games`` against
+``random-agent`` (the arena's random agent) and ``--games`` against each other of ``--final``
+(default: ``alphabeta:depth=1`` and ``uct:sims=100``; ``examples/ppo_scores.py``) and prints wins per
+colour with 95% intervals; ``--out DIR`` gets ``curve.png``, ``results.json`` and ``results.md``.
+``benchmarks/maskable_ppo_baseline.py`` runs it on 6x6 and 8x8 and writes the table of the docs.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import time
 from pathlib import Path
@@ -30,6 +37,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from torch import nn
 
 try:
     from sb3_contrib import MaskablePPO
@@ -55,24 +63,35 @@ def policy_of(model: MaskablePPO):
     return policy
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children (user + system, every thread)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 class Budget(BaseCallback):
-    """Stops training once the process has used ``seconds`` of CPU time; evaluates every ``every``."""
+    """Stops training once it has used ``seconds`` of CPU time (evaluations not counted: their
+    CPU time is in ``eval_seconds``); evaluates every ``every`` CPU seconds of training."""
 
     def __init__(self, seconds: float, every: float, size: int, games: int) -> None:
         super().__init__()
         self.seconds, self.every, self.size, self.games = seconds, every, size, games
-        self.start = time.process_time()
+        self.start = cpu_seconds()
+        self.eval_seconds = 0.0
         self.next_eval = 0.0
         self.curve: list[dict[str, Any]] = []
 
     def used(self) -> float:
-        return time.process_time() - self.start
+        """CPU seconds of training so far."""
+        return cpu_seconds() - self.start - self.eval_seconds
 
     def evaluate(self) -> None:
         assert isinstance(self.model, MaskablePPO)
+        started = cpu_seconds()
         row = {"cpu_minutes": self.used() / 60, "steps": int(self.num_timesteps)}
         row.update(score(policy_of(self.model), "random", self.size, self.games))
         self.curve.append(row)
+        self.eval_seconds += cpu_seconds() - started
         print(
             f"{row['cpu_minutes']:5.1f} CPU min {row['steps']:>9,} steps | vs random {row['score']:.0%} "
             f"(W {row['white']}, B {row['black']})",
@@ -86,17 +105,15 @@ class Budget(BaseCallback):
         return self.used() < self.seconds
 
 
-def report(args: argparse.Namespace, curve: list[dict], final: dict[str, dict], wall: float, cpu: float) -> str:
-    half = args.games // 2
+def report(args: argparse.Namespace, curve: list[dict], final: dict[str, dict], times: dict[str, float]) -> str:
     lines = [
-        f"MaskablePPO on {args.size}x{args.size}: `python3 examples/maskable_ppo.py --size {args.size} "
-        f"--cpu-minutes {args.cpu_minutes:g} --seed {args.seed} --out {args.out}`",
+        f"MaskablePPO on {args.size}x{args.size}: `python3 examples/maskable_ppo.py {' '.join(args.argv)}`",
         "",
-        f"wall {wall / 60:.1f} min, CPU time {cpu / 60:.1f} min (average {cpu / max(wall, 1e-9):.2f} cores), "
-        f"{curve[-1]['steps']:,} steps; each cell: wins / {args.games} (as White / {half}, as Black / {half}), "
-        "95% interval",
+        f"training {times['train'] / 60:.1f} CPU min ({args.threads} torch thread{'s' * (args.threads > 1)}), "
+        f"{curve[-1]['steps']:,} steps; the curve's evaluations {times['curve'] / 60:.1f} CPU min; wall "
+        f"{times['wall'] / 60:.1f} min. Each cell: wins out of the games (as White, as Black), 95% interval",
         "",
-        table(final, args.games),
+        table(final),
     ]
     return "\n".join(lines) + "\n"
 
@@ -109,7 +126,7 @@ def plot(curve: list[dict], path: Path, size: int) -> None:
 
     figure, axes = plt.subplots(figsize=(5, 3.2), dpi=100)
     axes.plot([row["cpu_minutes"] for row in curve], [100 * row["score"] for row in curve], marker="o")
-    axes.set_xlabel("CPU minutes")
+    axes.set_xlabel("CPU minutes of training")
     axes.set_ylabel("wins vs random (%)")
     axes.set_ylim(0, 100)
     axes.set_title(f"MaskablePPO, {size}x{size}")
@@ -119,47 +136,82 @@ def plot(curve: list[dict], path: Path, size: int) -> None:
     plt.close(figure)
 
 
+def model_of(args: argparse.Namespace, envs: AmazonsVectorEnv) -> MaskablePPO:
+    """MaskablePPO with ``CnnPolicy`` and ``PlanesExtractor`` as the options say."""
+    extractor: dict[str, Any] = {"channels": args.channels, "layers": args.layers}
+    if args.square_features:
+        extractor["square_features"] = args.square_features
+    else:
+        extractor["features_dim"] = args.features_dim
+    return MaskablePPO(
+        "CnnPolicy",
+        AmazonsVecEnv(envs),
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.epochs,
+        learning_rate=args.lr,
+        gamma=args.gamma,
+        ent_coef=args.ent_coef,
+        seed=args.seed,
+        device="cpu",
+        policy_kwargs={
+            "features_extractor_class": PlanesExtractor,
+            "features_extractor_kwargs": extractor,
+            "net_arch": {"pi": args.pi, "vf": args.vf},
+            "activation_fn": nn.ReLU,
+        },
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=6)
-    parser.add_argument("--cpu-minutes", type=float, default=5.0, help="budget of this process's CPU time")
-    parser.add_argument("--eval-every", type=float, default=60.0, help="CPU seconds between evaluations")
+    parser.add_argument("--cpu-minutes", type=float, default=10.0, help="budget of training CPU time")
+    parser.add_argument("--eval-every", type=float, default=60.0, help="CPU seconds of training between evaluations")
     parser.add_argument("--games", type=int, default=100, help="games per evaluation and per final opponent")
-    parser.add_argument("--final", nargs="*", default=list(OPPONENTS), help="opponents of the final scoring")
+    parser.add_argument("--final-games", type=int, default=200, help="final games against random-agent")
+    parser.add_argument("--final", nargs="*", default=list(OPPONENTS[1:]), help="the other final opponents")
     parser.add_argument("--envs", type=int, default=64)
+    parser.add_argument("--n-steps", type=int, default=64, help="steps per game per rollout")
+    parser.add_argument("--batch-size", type=int, default=1024)
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--gamma", type=float, default=0.99)
+    parser.add_argument("--ent-coef", type=float, default=0.01)
+    parser.add_argument("--channels", type=int, default=32)
+    parser.add_argument("--layers", type=int, default=3)
+    parser.add_argument("--square-features", type=int, default=8, help="features per square (0: a dense layer)")
+    parser.add_argument("--features-dim", type=int, default=256, help="the dense layer's size (--square-features 0)")
+    parser.add_argument("--pi", type=int, nargs="*", default=[], help="hidden layers of the policy")
+    parser.add_argument("--vf", type=int, nargs="*", default=[64], help="hidden layers of the value")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    torch.set_num_threads(1)  # small batches: more threads only contend on a busy machine
+    args.argv = sys.argv[1:]
+    torch.set_num_threads(args.threads)  # small batches: more threads only contend on a busy machine
     # the final opponents made first: a spec that cannot be made fails before the training, not after it
-    opponents = {name: opponent_of(name, args.size) for name in args.final}
+    opponents = {"random-agent": opponent_of("random-agent", args.size)}
+    opponents.update({name: opponent_of(name, args.size) for name in args.final})
     envs = AmazonsVectorEnv(args.envs, size=args.size, opponent="random", learner_color="random")
     envs.reset(seed=args.seed)
-    model = MaskablePPO(
-        "CnnPolicy",
-        AmazonsVecEnv(envs),
-        n_steps=64,
-        batch_size=512,
-        n_epochs=4,
-        learning_rate=1e-3,
-        gamma=0.99,
-        ent_coef=0.01,
-        seed=args.seed,
-        device="cpu",
-        policy_kwargs={"features_extractor_class": PlanesExtractor},
-    )
+    model = model_of(args, envs)
     budget = Budget(args.cpu_minutes * 60, args.eval_every, args.size, args.games)
     wall = time.perf_counter()
     model.learn(total_timesteps=10**12, callback=budget)
     budget.evaluate()
-    cpu, wall = budget.used(), time.perf_counter() - wall
-    final = {name: score(policy_of(model), versus, args.size, args.games) for name, versus in opponents.items()}
-    text = report(args, budget.curve, final, wall, cpu)
+    times = {"train": budget.used(), "curve": budget.eval_seconds, "wall": time.perf_counter() - wall}
+    final = {
+        name: score(policy_of(model), versus, args.size, args.final_games if name == "random-agent" else args.games)
+        for name, versus in opponents.items()
+    }
+    text = report(args, budget.curve, final, times)
     print(text)
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "results.md").write_text(text)
-        (args.out / "results.json").write_text(json.dumps({"curve": budget.curve, "final": final}, indent=1))
+        results = {"args": args.argv, "times": times, "curve": budget.curve, "final": final}
+        (args.out / "results.json").write_text(json.dumps(results, indent=1))
         plot(budget.curve, args.out / "curve.png", args.size)
 
 

@@ -56,16 +56,15 @@ def score(policy: Any, opponent: Any, size: int, games: int, **env_options: Any)
     return {**result, "low": low, "high": high}
 
 
-def table(scores: dict[str, dict[str, Any]], games: int) -> str:
-    """The scores as a Markdown table."""
-    half = games // 2
-    lines = [
-        f"| opponent | score | as White (/ {half}) | as Black (/ {half}) | 95% interval |",
-        "|---|---:|---:|---:|---:|",
-    ]
+def table(scores: dict[str, dict[str, Any]]) -> str:
+    """The scores as a Markdown table (each row's own number of games, half as White)."""
+    lines = ["| opponent | wins / games | as White | as Black | 95% interval |", "|---|---:|---:|---:|---:|"]
     for name, row in scores.items():
+        games, half = row["games"], row["games"] // 2
+        wins = row["white"] + row["black"]
         lines.append(
-            f"| `{name}` | {row['score']:.0%} | {row['white']} | {row['black']} | {row['low']:.0%}-{row['high']:.0%} |"
+            f"| `{name}` | {wins}/{games} ({row['score']:.0%}) | {row['white']}/{half} | {row['black']}/{games - half} "
+            f"| {row['low']:.0%}-{row['high']:.0%} |"
         )
     return "\n".join(lines)
 
@@ -90,7 +89,7 @@ def main() -> None:
     print(
         f"{args.checkpoint} on {args.size}x{args.size}, {args.games} games each ({time.perf_counter() - started:.0f} s)"
     )
-    print(table(scores, args.games))
+    print(table(scores))
 
 
 if __name__ == "__main__":

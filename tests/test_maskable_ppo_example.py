@@ -23,11 +23,12 @@ def _load(name: str):
 def test_a_toy_run_writes_its_curve_and_its_table(tmp_path, monkeypatch):
     example = _load("maskable_ppo")
     argv = ["maskable_ppo.py", "--size", "4", "--cpu-minutes", "0.01", "--eval-every", "1000", "--games", "4"]
-    argv += ["--envs", "4", "--final", "random-agent", "uct:sims=4", "--out", str(tmp_path)]
+    argv += ["--envs", "4", "--final-games", "6", "--final", "uct:sims=4", "--out", str(tmp_path)]
     monkeypatch.setattr(sys, "argv", argv)
     example.main()
     table = (tmp_path / "results.md").read_text()
-    assert "| `random-agent` |" in table and "| `uct:sims=4` |" in table and "95% interval" in table
+    assert "| `random-agent` | " in table and "/6 (" in table and "| `uct:sims=4` | " in table and "/4 (" in table
+    assert "95% interval" in table
     assert (tmp_path / "curve.png").stat().st_size > 1000
 
 
@@ -40,4 +41,4 @@ def test_scores_count_wins_per_colour_with_an_interval():
     row = scores.score(first_legal, "random", 4, 4)
     assert row["games"] == 4 and 0 <= row["white"] <= 2 and 0 <= row["black"] <= 2
     assert 0 <= row["low"] <= row["score"] <= row["high"] <= 1
-    assert "| `x` |" in scores.table({"x": row}, 4)
+    assert "| `x` |" in scores.table({"x": row})

@@ -141,46 +141,64 @@ def _game(obs: Any, i: int) -> Any:
 
 
 class PlanesExtractor(BaseFeaturesExtractor):
-    """3x3 convolutions over the observation planes, then one dense layer: SB3's features
-    extractor for ``Box`` planes of any dtype, board size and plane count (frame-stacked planes
-    too), channel-first (``[planes, rank, file]``, the envs' layout) or, with
+    """3x3 convolutions over the observation planes, then either one dense layer (``features_dim``
+    features, the default) or, with ``square_features=k``, a 1x1 convolution to ``k`` features per
+    square, flattened (``k * rank * file`` features, no dense layer between the squares and the
+    policy): SB3's features extractor for ``Box`` planes of any dtype, board size and plane count
+    (frame-stacked planes too), channel-first (``[planes, rank, file]``, the envs' layout) or, with
     ``channels_last=True``, ``[rank, file, planes]``. (With ``obs_mode="dict"`` observations,
     ``MultiInputPolicy``'s own ``CombinedExtractor`` flattens the planes: int8 planes are no image
     to SB3. MaskablePPO reads the masks from ``action_masks()`` in either mode.)
 
     ``policy_kwargs={"features_extractor_class": PlanesExtractor}`` (options in
     ``features_extractor_kwargs``) with ``"CnnPolicy"`` or ``"MlpPolicy"``: the same policy then.
+    Per-square features keep where things are on the board up to the policy's action layer,
+    where a dense summary must encode it in ``features_dim`` numbers; with them, leave SB3's
+    default hidden layers out (``net_arch=dict(pi=[], vf=[64])``: the action layer reads the
+    squares directly), as ``examples/maskable_ppo.py`` does.
 
     >>> extractor = PlanesExtractor(spaces.Box(0, 1, (9, 5, 5), np.int8), features_dim=64)
     >>> extractor(torch.zeros(2, 9, 5, 5)).shape
     torch.Size([2, 64])
+    >>> PlanesExtractor(spaces.Box(0, 1, (9, 5, 5), np.int8), square_features=4).features_dim
+    100
     """
 
     def __init__(
         self,
         observation_space: gymnasium.Space,
-        features_dim: int = 256,
+        features_dim: Optional[int] = None,
         channels: int = 32,
         layers: int = 3,
         channels_last: bool = False,
+        square_features: Optional[int] = None,
     ) -> None:
         shape = getattr(observation_space, "shape", None)
         if not isinstance(observation_space, spaces.Box) or shape is None or len(shape) != 3:
             raise InvalidArgumentError(
                 f"PlanesExtractor reads a Box of planes [planes, rank, file], got {describe(observation_space)}"
             )
-        for name, value in (("features_dim", features_dim), ("channels", channels), ("layers", layers)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if features_dim is not None and square_features is not None:
+            raise InvalidArgumentError(
+                f"PlanesExtractor: features_dim={describe(features_dim)} and square_features="
+                f"{describe(square_features)}: give one (a dense layer, or features per square)"
+            )
+        sizes = {"channels": channels, "layers": layers, "features_dim": features_dim}
+        for name, value in {**sizes, "square_features": square_features}.items():
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise InvalidArgumentError(f"PlanesExtractor: {name}={describe(value)} must be an integer >= 1")
-        super().__init__(observation_space, features_dim)
+        planes, ranks, files = (shape[2], shape[0], shape[1]) if channels_last else shape
+        dim = square_features * ranks * files if square_features is not None else (features_dim or 256)
+        super().__init__(observation_space, dim)
         self.channels_last = bool(channels_last)
-        planes, ranks, files = (shape[2], shape[0], shape[1]) if self.channels_last else shape
         convolutions: list[nn.Module] = []
         for layer in range(layers):
             convolutions += [nn.Conv2d(planes if layer == 0 else channels, channels, 3, padding=1), nn.ReLU()]
-        self.net = nn.Sequential(
-            *convolutions, nn.Flatten(), nn.Linear(channels * ranks * files, features_dim), nn.ReLU()
-        )
+        if square_features is not None:
+            head: list[nn.Module] = [nn.Conv2d(channels, square_features, 1), nn.ReLU(), nn.Flatten()]
+        else:
+            head = [nn.Flatten(), nn.Linear(channels * ranks * files, dim), nn.ReLU()]
+        self.net = nn.Sequential(*convolutions, *head)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         planes = observations.float()

@@ -87,6 +87,20 @@ def test_the_extractor_reads_planes_of_any_board_size_and_layout(size, channels_
     assert extractor(torch.ones(3, *shape, dtype=torch.int8)).shape == (3, 32)
 
 
+@pytest.mark.parametrize("size", [4, 7])
+def test_per_square_features_keep_each_square_apart(size):
+    """``square_features=k``: ``k`` numbers per square, flattened; changing one square's planes
+    changes the features of the squares within the convolutions' reach only."""
+    torch.manual_seed(0)
+    extractor = PlanesExtractor(spaces.Box(0, 1, (9, size, size), np.int8), square_features=2, layers=1)
+    assert extractor.features_dim == 2 * size * size
+    planes = torch.zeros(1, 9, size, size)
+    changed = planes.clone()
+    changed[0, :, 0, 0] = 1.0  # the corner square
+    difference = (extractor(changed) - extractor(planes)).reshape(2, size, size).abs().sum(0)
+    assert difference[:2, :2].sum() > 0 and difference[2:, :].sum() == 0 and difference[:, 2:].sum() == 0
+
+
 def test_bad_arguments_are_refused_naming_them():
     with pytest.raises(InvalidArgumentError, match="AmazonsVectorEnv"):
         AmazonsVecEnv("Amazons-v0")  # type: ignore[arg-type]
@@ -94,6 +108,10 @@ def test_bad_arguments_are_refused_naming_them():
         PlanesExtractor(spaces.Box(0, 1, (9, 4, 4), np.int8), channels=0)
     with pytest.raises(InvalidArgumentError, match="planes"):
         PlanesExtractor(spaces.Box(0, 1, (81,), np.int8))
+    with pytest.raises(InvalidArgumentError, match="features_dim=64 and square_features=4"):
+        PlanesExtractor(spaces.Box(0, 1, (9, 4, 4), np.int8), features_dim=64, square_features=4)
+    with pytest.raises(InvalidArgumentError, match="square_features"):
+        PlanesExtractor(spaces.Box(0, 1, (9, 4, 4), np.int8), square_features=0)
     with pytest.raises(InvalidArgumentError, match="copy=True"):
         AmazonsVecEnv(AmazonsVectorEnv(2, size=4, copy=False))
     env = AmazonsVecEnv(AmazonsVectorEnv(2, size=4))
