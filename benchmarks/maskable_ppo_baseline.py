@@ -9,7 +9,8 @@ Runs ``examples/maskable_ppo.py`` (its defaults: ``AmazonsVecEnv`` over 64 games
 batched random opponent, ``CnnPolicy`` with ``PlanesExtractor``'s per-square features, one torch
 thread) once per board size, the sizes side by side in child processes (``--one-by-one`` runs them
 in turn), each to ``--cpu-minutes`` of its own training CPU time; any other option after ``--`` goes
-to the example. Each run writes ``DIR/maskable-ppo-NxN/`` (``curve.png``, ``results.md``,
+to the example. SIGTERM to a run's process ends its training early (it then scores and writes
+its files as at the end of its budget). Each run writes ``DIR/maskable-ppo-NxN/`` (``curve.png``, ``results.md``,
 ``results.json``); this script prints one table of every size (wins out of the games with 95%
 Wilson intervals; the final games are 200 against the arena's ``random`` agent, 100 against each
 other opponent, half as White) and copies the curves to ``--images`` (``docs/images`` by default,
@@ -70,7 +71,8 @@ def main() -> None:
         met = target is not None and final["random-agent"]["score"] >= target
         reached = "" if target is None else f" ({'met' if met else 'missed'}: {target:.0%})"
         print(
-            f"| {size}x{size} | {times['train'] / 60:.1f} | {results['curve'][-1]['steps']:,} | "
+            f"| {size}x{size} | {times['train'] / 60:.1f}{' (stopped)' * results['stopped']} | "
+            f"{results['curve'][-1]['steps']:,} | "
             f"{cell(final['random-agent'])}{reached} | {' | '.join(others)} |"
         )
         if args.images:

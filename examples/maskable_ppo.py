@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import signal
 import sys
 import time
 from pathlib import Path
@@ -76,6 +77,7 @@ class Budget(BaseCallback):
     def __init__(self, seconds: float, every: float, size: int, games: int) -> None:
         super().__init__()
         self.seconds, self.every, self.size, self.games = seconds, every, size, games
+        self.stopped = False  # by a signal: the training ends at the next step, then the scoring runs
         self.start = cpu_seconds()
         self.eval_seconds = 0.0
         self.next_eval = 0.0
@@ -102,14 +104,21 @@ class Budget(BaseCallback):
     def _on_step(self) -> bool:
         if self.used() >= self.next_eval:
             self.evaluate()
-        return self.used() < self.seconds
+        return self.used() < self.seconds and not self.stopped
+
+    def stop(self, signum: int, frame: Any) -> None:
+        """SIGINT/SIGTERM: end the training early (the final scoring still runs)."""
+        self.stopped = True
 
 
-def report(args: argparse.Namespace, curve: list[dict], final: dict[str, dict], times: dict[str, float]) -> str:
+def report(
+    args: argparse.Namespace, curve: list[dict], final: dict[str, dict], times: dict[str, float], stopped: bool
+) -> str:
+    threads = f"{args.threads} torch thread{'s' * (args.threads > 1)}"
     lines = [
         f"MaskablePPO on {args.size}x{args.size}: `python3 examples/maskable_ppo.py {' '.join(args.argv)}`",
         "",
-        f"training {times['train'] / 60:.1f} CPU min ({args.threads} torch thread{'s' * (args.threads > 1)}), "
+        f"training {times['train'] / 60:.1f} CPU min{' (stopped by a signal)' * stopped} ({threads}), "
         f"{curve[-1]['steps']:,} steps; the curve's evaluations {times['curve'] / 60:.1f} CPU min; wall "
         f"{times['wall'] / 60:.1f} min. Each cell: wins out of the games (as White, as Black), 95% interval",
         "",
@@ -197,20 +206,24 @@ def main() -> None:
     envs.reset(seed=args.seed)
     model = model_of(args, envs)
     budget = Budget(args.cpu_minutes * 60, args.eval_every, args.size, args.games)
+    signal.signal(signal.SIGINT, budget.stop)
+    signal.signal(signal.SIGTERM, budget.stop)
     wall = time.perf_counter()
     model.learn(total_timesteps=10**12, callback=budget)
     budget.evaluate()
     times = {"train": budget.used(), "curve": budget.eval_seconds, "wall": time.perf_counter() - wall}
+    if budget.stopped:
+        print(f"stopped by a signal after {times['train'] / 60:.1f} of {args.cpu_minutes:g} CPU minutes", flush=True)
     final = {
         name: score(policy_of(model), versus, args.size, args.final_games if name == "random-agent" else args.games)
         for name, versus in opponents.items()
     }
-    text = report(args, budget.curve, final, times)
+    text = report(args, budget.curve, final, times, budget.stopped)
     print(text)
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "results.md").write_text(text)
-        results = {"args": args.argv, "times": times, "curve": budget.curve, "final": final}
+        results = {"args": args.argv, "times": times, "stopped": budget.stopped, "curve": budget.curve, "final": final}
         (args.out / "results.json").write_text(json.dumps(results, indent=1))
         plot(budget.curve, args.out / "curve.png", args.size)
 
