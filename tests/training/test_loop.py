@@ -19,7 +19,7 @@ import training.loop.engines as engines
 import training.loop.run as run
 from training.data.policy_value import load_pv_dataset, target_starts
 from training.data.shards import MANIFEST, ShardError
-from training.loop import LoopConfig, LoopStateError, train_loop
+from training.loop import LoopStateError, train_loop
 from training.optimize.policy_value import _value_targets, policy_batch
 from training.selfplay.policy_value import gumbel_games, play_shards
 
@@ -85,27 +85,7 @@ def test_policy_batch_transforms_targets_with_the_board(games, k):
         assert sum(target.values()) == pytest.approx(1.0)
 
 
-def tiny(out, **changes) -> LoopConfig:
-    settings = dict(
-        out=str(out),
-        size=5,
-        generations=1,
-        bootstrap_games=2,
-        bootstrap_agent="uct:sims=20",
-        games=2,
-        games_per_shard=1,
-        sims=4,
-        channels=4,
-        blocks=1,
-        epochs=1,
-        gate_games=2,
-        gate_sims=4,
-        progress=False,
-    )
-    return LoopConfig(**{**settings, **changes})
-
-
-def test_loop_resumes_after_an_interruption(tmp_path, monkeypatch):
+def test_loop_resumes_after_an_interruption(tmp_path, monkeypatch, tiny_loop):
     real = run.train_pv
     calls = []
 
@@ -117,12 +97,12 @@ def test_loop_resumes_after_an_interruption(tmp_path, monkeypatch):
 
     monkeypatch.setattr(run, "train_pv", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        train_loop(tiny(tmp_path))
+        train_loop(tiny_loop(tmp_path))
     state = json.loads((tmp_path / loop.STATE).read_text())
     assert state["done"] == ["bootstrap", "train-0", "selfplay-1"]
     played = []
     monkeypatch.setattr("training.selfplay.policy_value.gumbel_games", lambda *a, **k: played.append(1) or [])
-    state = train_loop(tiny(tmp_path))
+    state = train_loop(tiny_loop(tmp_path))
     assert not played  # finished self-play is not played again
     assert state["done"][3:] == ["train-1", "gate-1"] and len(calls) == 3
     assert (tmp_path / "elo.csv").read_text().startswith("generation,")
@@ -130,19 +110,19 @@ def test_loop_resumes_after_an_interruption(tmp_path, monkeypatch):
     assert row["games"] == 2 and 0 <= row["score"] <= 1 and row["score_low"] <= row["score"] <= row["score_high"]
 
 
-def test_loop_refuses_an_edited_state_and_other_settings(tmp_path):
-    train_loop(tiny(tmp_path, generations=0))
+def test_loop_refuses_an_edited_state_and_other_settings(tmp_path, tiny_loop):
+    train_loop(tiny_loop(tmp_path, generations=0))
     with pytest.raises(LoopStateError, match="other settings.*size"):
-        train_loop(tiny(tmp_path, generations=0, size=6))
+        train_loop(tiny_loop(tmp_path, generations=0, size=6))
     path = tmp_path / loop.STATE
     path.write_text(path.read_text().replace('"best": 0', '"best": 1'))
     with pytest.raises(LoopStateError, match="edited"):
-        train_loop(tiny(tmp_path, generations=0))
+        train_loop(tiny_loop(tmp_path, generations=0))
     with pytest.raises(ValueError, match="--sims"):
-        tiny(tmp_path, sims=0).check()
+        tiny_loop(tmp_path, sims=0).check()
 
 
-def test_generation_zero_starts_from_a_given_net(tmp_path):
+def test_generation_zero_starts_from_a_given_net(tmp_path, tiny_loop):
     """``start``: generation 0 is the given net trained on the bootstrap games (its shape, not
     ``channels``/``blocks``); a run without it resumes as before (the setting is kept only when set)."""
     from agents.nets.export import load_model, save_model
@@ -150,18 +130,18 @@ def test_generation_zero_starts_from_a_given_net(tmp_path):
     torch.manual_seed(1)
     start = save_model(PolicyValueNet(channels=6, blocks=1), tmp_path / "start" / "pv", board_size=5)
     out = tmp_path / "run"
-    train_loop(tiny(out, generations=0, start=str(start)))
+    train_loop(tiny_loop(out, generations=0, start=str(start)))
     made, meta = load_model(out / "gen-000" / "pv")
-    assert meta["kwargs"]["channels"] == 6 != tiny(out).channels
+    assert meta["kwargs"]["channels"] == 6 != tiny_loop(out).channels
     first = load_model(start)[0].state_dict()
     assert any(not torch.equal(first[k], v) for k, v in made.state_dict().items())  # trained further
-    assert "start" not in tiny(out).fixed() and tiny(out, start=str(start)).fixed()["start"] == str(start)
+    assert "start" not in tiny_loop(out).fixed() and tiny_loop(out, start=str(start)).fixed()["start"] == str(start)
 
 
 @pytest.mark.parametrize("spec", ["pvmcts:sims=8", "uct-net:sims=16"])
-def test_a_learned_net_plays_legal_moves(tmp_path, spec):
+def test_a_learned_net_plays_legal_moves(tmp_path, spec, tiny_loop):
     """The loop's files are the nets' usual ones: ``pvmcts`` and ``uct-net`` load them on the CPU."""
-    state = train_loop(tiny(tmp_path, generations=0, device="auto"))
+    state = train_loop(tiny_loop(tmp_path, generations=0, device="auto"))
     from agents import make
 
     agent = make(f"{spec},weights={tmp_path / 'gen-000' / 'pv'}")
@@ -170,7 +150,7 @@ def test_a_learned_net_plays_legal_moves(tmp_path, spec):
     assert isinstance(move, Move) and board.is_legal(move) and state["best"] == 0
 
 
-def test_an_expert_plays_the_generations_games_and_gates_them(tmp_path, monkeypatch):
+def test_an_expert_plays_the_generations_games_and_gates_them(tmp_path, monkeypatch, tiny_loop):
     """``expert``: the generation's games are the expert's with the best net (its visit shares the
     policy targets, its root values blended into the value targets by ``root_weight``), and the
     gate pits the expert with the new net against it with the best one."""
@@ -183,7 +163,7 @@ def test_an_expert_plays_the_generations_games_and_gates_them(tmp_path, monkeypa
         return real_train(*args, **kwargs)
 
     monkeypatch.setattr(run, "train_pv", train)
-    config = tiny(tmp_path, expert="uct-net:sims=12,top=2", root_weight=0.5)
+    config = tiny_loop(tmp_path, expert="uct-net:sims=12,top=2", root_weight=0.5)
     state = train_loop(config)
     expert = f"uct-net:sims=12,top=2,weights={tmp_path / 'gen-000' / 'pv'}"
     assert specs == ["uct:sims=20"] * 2 + [expert] * 2  # the bootstrap, then generation 1: a shard a game
@@ -192,7 +172,7 @@ def test_an_expert_plays_the_generations_games_and_gates_them(tmp_path, monkeypa
     assert gate["a"].startswith("uct-net:sims=12,top=2,weights=") and gate["a"].endswith("gen-001/pv")
     assert state["gates"][0]["games"] == 2
     with pytest.raises(LoopStateError, match="other settings.*root_weight"):
-        train_loop(tiny(tmp_path, expert="uct-net:sims=12,top=2", root_weight=0.25))
+        train_loop(tiny_loop(tmp_path, expert="uct-net:sims=12,top=2", root_weight=0.25))
     data = load_pv_dataset([tmp_path / "gen-001" / "selfplay"])[0]
     assert (np.abs(data["values"]) > 0).any()  # the expert's root values were kept
 
@@ -211,9 +191,9 @@ def test_an_expert_plays_the_generations_games_and_gates_them(tmp_path, monkeypa
         ({"start": str(WEIGHTS_DIR / "studycnn-8x8")}, "a StudyCNN, not a policy-value net"),
     ],
 )
-def test_bad_expert_settings_are_refused(tmp_path, changes, error):
+def test_bad_expert_settings_are_refused(tmp_path, changes, error, tiny_loop):
     with pytest.raises(ValueError, match=error):
-        tiny(tmp_path, **changes).check()
+        tiny_loop(tmp_path, **changes).check()
 
 
 def test_value_targets_blend_results_and_root_values():
@@ -223,7 +203,7 @@ def test_value_targets_blend_results_and_root_values():
 
 
 @pytest.mark.parametrize("device", ["tpu", "cuda:x", "", 3] + ([] if torch.cuda.is_available() else ["cuda"]))
-def test_a_bad_device_is_one_line_naming_it(tmp_path, capsys, device):
+def test_a_bad_device_is_one_line_naming_it(tmp_path, capsys, device, tiny_loop):
     from amazons_cli.main import main
 
     assert main(["train-loop", str(tmp_path / "run"), "--device", str(device)]) == 2
@@ -231,7 +211,7 @@ def test_a_bad_device_is_one_line_naming_it(tmp_path, capsys, device):
     assert len(errors) == 1 and errors[0].startswith("amazons train-loop: error: train-loop --device=")
     assert not (tmp_path / "run").exists()
     with pytest.raises(ValueError, match="--device"):
-        tiny(tmp_path, device=device).check()
+        tiny_loop(tmp_path, device=device).check()
 
 
 def test_the_command_prints_every_stage_and_gate_and_resumes(tmp_path, capsys):
@@ -302,10 +282,10 @@ def test_ctrl_c_stops_the_command_in_one_line_and_a_rerun_completes_it(tmp_path)
     assert loop.read_state(tmp_path)["done"][-1] == "gate-2" and read_manifest(tmp_path / "bootstrap") == bootstrap
 
 
-def test_the_self_play_engine_feeds_the_loop_and_its_gate(tmp_path):
+def test_the_self_play_engine_feeds_the_loop_and_its_gate(tmp_path, tiny_loop):
     """``gumbel``: the generation's games are the batched Gumbel search's (improved-policy targets
     over legal moves), gated as the ``gumbel`` agent; its settings are part of the run."""
-    config = tiny(tmp_path, selfplay="gumbel", gumbel_m=2, gumbel_k=4, device="cpu")
+    config = tiny_loop(tmp_path, selfplay="gumbel", gumbel_m=2, gumbel_k=4, device="cpu")
     state = train_loop(config)
     assert state["done"][-1] == "gate-1" and state["gates"][0]["games"] == 2
     gate = json.loads((tmp_path / "gen-001" / "gate.json").read_text())
@@ -314,15 +294,15 @@ def test_the_self_play_engine_feeds_the_loop_and_its_gate(tmp_path):
     assert len(data["sides"]) > 0 and (data["pi_probs"] > 0).all()
     assert config.fixed().get("selfplay") == "gumbel"
     with pytest.raises(LoopStateError, match="other settings.*gumbel_m"):
-        train_loop(tiny(tmp_path, selfplay="gumbel", gumbel_m=3, gumbel_k=4))
+        train_loop(tiny_loop(tmp_path, selfplay="gumbel", gumbel_m=3, gumbel_k=4))
 
 
-def test_an_expert_plays_instead_of_the_self_play_search():
+def test_an_expert_plays_instead_of_the_self_play_search(tiny_loop):
     """With ``expert`` the games are the expert's: ``selfplay`` and its settings are not part of the
     run (so the expert runs made before the choice existed resume)."""
-    fixed = tiny("run", expert="uct-net:sims=12", gumbel_m=3).fixed()
+    fixed = tiny_loop("run", expert="uct-net:sims=12", gumbel_m=3).fixed()
     assert fixed["expert"] == "uct-net:sims=12" and not {"selfplay", "gumbel_m", "gumbel_k"} & set(fixed)
-    assert engines.engine_name(tiny("run", expert="uct-net:sims=12")) == "expert"
+    assert engines.engine_name(tiny_loop("run", expert="uct-net:sims=12")) == "expert"
 
 
 @pytest.mark.parametrize(
@@ -335,21 +315,21 @@ def test_an_expert_plays_instead_of_the_self_play_search():
         ({"ray_gpus": -1.0, "backend": "ray"}, r"--ray-gpus=-1.0: give a number in \[0, 64\]"),
     ],
 )
-def test_bad_selfplay_settings_are_refused(tmp_path, changes, error):
+def test_bad_selfplay_settings_are_refused(tmp_path, changes, error, tiny_loop):
     with pytest.raises(ValueError, match=error):
-        tiny(tmp_path, **changes).check()
+        tiny_loop(tmp_path, **changes).check()
 
 
-def test_on_ray_self_play_asks_for_its_gpu_share_and_uses_what_its_task_sees(tmp_path):
+def test_on_ray_self_play_asks_for_its_gpu_share_and_uses_what_its_task_sees(tmp_path, tiny_loop):
     """``ray_gpus``: the self-play player carries its GPU share for Ray (``agents.arena.backends``);
     on Ray the shards and the gates' agents resolve ``auto`` where they run, whatever ``device``
     the driver trains on; off Ray they use ``device`` as given."""
     pytest.importorskip("ray", reason="Ray is not installed (pip install 'amazons[ray]')")
-    on_ray = tiny(tmp_path, selfplay="gumbel", backend="ray", ray_gpus=0.25, device="cpu")
+    on_ray = tiny_loop(tmp_path, selfplay="gumbel", backend="ray", ray_gpus=0.25, device="cpu")
     player = engines.shard_player(on_ray, tmp_path / "pv")
     assert player.ray_resources == {"num_gpus": 0.25} and player.args[1] == "auto"
     assert "device=cpu" not in engines.gate_spec(on_ray, tmp_path / "pv")
-    here = engines.shard_player(tiny(tmp_path, selfplay="gumbel", device="cpu"), tmp_path / "pv")
+    here = engines.shard_player(tiny_loop(tmp_path, selfplay="gumbel", device="cpu"), tmp_path / "pv")
     assert not hasattr(here, "ray_resources") and here.args[1] == "cpu"
 
 

@@ -194,37 +194,22 @@ def test_missing_ray_is_named(monkeypatch, tmp_path):
     assert not (tmp_path / "manifest.json").exists()
 
 
-def test_training_loop_same_data_on_ray(ray_address, tmp_path):
+def test_training_loop_same_data_on_ray(ray_address, tmp_path, tiny_loop):
     """The loop's bootstrap and self-play shards are the same on Ray; its gate runs there. (Its
     training is not bit-reproducible, so generation 1 starts from one copied generation 0.)"""
     pytest.importorskip("torch", reason="the training loop needs torch")
     from training.data.policy_value import load_pv_dataset
-    from training.loop import LoopConfig, train_loop
+    from training.loop import train_loop
 
-    toy = dict(
-        size=5,
-        bootstrap_games=4,
-        bootstrap_agent="uct:sims=20",
-        games=4,
-        games_per_shard=2,
-        sims=4,
-        channels=4,
-        blocks=1,
-        epochs=1,
-        gate_games=2,
-        gate_sims=4,
-        progress=False,
-    )
-    train_loop(LoopConfig(out=str(tmp_path / "local"), generations=0, **toy))
-    train_loop(LoopConfig(out=str(tmp_path / "ray"), generations=0, workers=2, backend="ray", **toy))
+    toy = dict(bootstrap_games=4, games=4, games_per_shard=2)
+    train_loop(tiny_loop(tmp_path / "local", generations=0, **toy))
+    train_loop(tiny_loop(tmp_path / "ray", generations=0, workers=2, backend="ray", **toy))
     assert load_pv_dataset(tmp_path / "ray" / "bootstrap")[1] == load_pv_dataset(tmp_path / "local" / "bootstrap")[1]
     shutil.rmtree(tmp_path / "ray")
     shutil.copytree(tmp_path / "local", tmp_path / "ray")
     hashes = {}
     for backend, workers in (("local", 1), ("ray", 2)):
-        state = train_loop(
-            LoopConfig(out=str(tmp_path / backend), generations=1, workers=workers, backend=backend, **toy)
-        )
+        state = train_loop(tiny_loop(tmp_path / backend, generations=1, workers=workers, backend=backend, **toy))
         hashes[backend] = load_pv_dataset(tmp_path / backend / "gen-001" / "selfplay")[1]
         assert state["done"][-1] == "gate-1" and state["gates"][0]["games"] == 2
     assert hashes["ray"] == hashes["local"]

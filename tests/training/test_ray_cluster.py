@@ -14,23 +14,9 @@ from pathlib import Path
 import pytest
 
 from training.data.shards import read_manifest
-from training.loop import LoopConfig, train_loop
+from training.loop import train_loop
 
-TOY = dict(
-    size=5,
-    bootstrap_games=2,
-    bootstrap_agent="uct:sims=20",
-    games=8,
-    games_per_shard=1,
-    sims=8,
-    channels=4,
-    blocks=1,
-    epochs=1,
-    gate_games=2,
-    gate_sims=4,
-    device="cpu",
-    progress=False,
-)
+TOY = dict(games=8, sims=8, device="cpu")  # over the conftest's tiny_loop: a shard a game, 8 shards
 
 
 @pytest.fixture(scope="module")
@@ -62,20 +48,20 @@ def busy_workers(raylet: int, name: str) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds Ray workers through Linux /proc")
-def test_a_node_killed_mid_generation_loses_nothing_and_counts_nothing_twice(ray_cluster, tmp_path):
+def test_a_node_killed_mid_generation_loses_nothing_and_counts_nothing_twice(ray_cluster, tmp_path, tiny_loop):
     selfplay, task = "gumbel", "device_gumbel_shard"
     cluster = ray_cluster
     nodes = [cluster.add_node(num_cpus=1) for _ in range(2)]  # this test's two worker nodes
     cluster.wait_for_nodes()
     toy = {**TOY, "selfplay": selfplay, "gumbel_m": 4, "gumbel_k": 6}
-    train_loop(LoopConfig(out=str(tmp_path / "undisturbed"), generations=0, **toy))  # one generation 0 for both
+    train_loop(tiny_loop(tmp_path / "undisturbed", generations=0, **toy))  # one generation 0 for both
     shutil.copytree(tmp_path / "undisturbed", tmp_path / "cluster")
-    train_loop(LoopConfig(out=str(tmp_path / "undisturbed"), generations=1, **toy))
+    train_loop(tiny_loop(tmp_path / "undisturbed", generations=1, **toy))
     reference = read_manifest(tmp_path / "undisturbed" / "gen-001" / "selfplay")
 
     run: dict = {}
-    config = LoopConfig(
-        out=str(tmp_path / "cluster"), generations=1, workers=2, backend="ray", ray_address=cluster.address, **toy
+    config = tiny_loop(
+        tmp_path / "cluster", generations=1, workers=2, backend="ray", ray_address=cluster.address, **toy
     )
     thread = threading.Thread(target=lambda: run.update(state=train_loop(config)))
     thread.start()

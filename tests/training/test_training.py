@@ -26,6 +26,11 @@ from amazons_cli.main import main as cli_main
 SPEC = "two-iteration:depth=1,eval=improved"
 
 
+def tiny_train(data, out) -> list[str]:
+    """The ``train`` command line of one epoch of a tiny net on ``data``, written to ``out``."""
+    return ["train", str(data), "--out", str(out), "--kwargs", '{"channels": 4, "blocks": 1}', "--epochs", "1"]
+
+
 def random_board(size: int, plies: int, seed: int) -> Board:
     rng = np.random.default_rng(seed)
     board = Board(size)
@@ -256,38 +261,9 @@ def test_cli_selfplay_and_train(tmp_path, capsys):
         )
         == 0
     )
-    assert (
-        cli_main(
-            [
-                "train",
-                str(data),
-                "--out",
-                str(tmp_path / "run"),
-                "--kwargs",
-                '{"channels": 4, "blocks": 1}',
-                "--epochs",
-                "1",
-            ]
-        )
-        == 0
-    )
+    assert cli_main(tiny_train(data, tmp_path / "run")) == 0
     assert "parameters on" in capsys.readouterr().out
-    assert (
-        cli_main(
-            [
-                "train",
-                str(data),
-                "--out",
-                str(tmp_path / "run"),
-                "--kwargs",
-                '{"channels": 4, "blocks": 1}',
-                "--epochs",
-                "1",
-                "--resume",
-            ]
-        )
-        == 0
-    )
+    assert cli_main([*tiny_train(data, tmp_path / "run"), "--resume"]) == 0
     assert "resumed after epoch 1" in capsys.readouterr().out
     assert cli_main(["train", str(data), "--out", str(tmp_path / "run"), "--kwargs", "{bad"]) == 2
     assert cli_main(["selfplay", str(data), "--games", "0"]) == 2
@@ -316,20 +292,6 @@ def test_train_says_when_curves_are_skipped(tmp_path, capsys, monkeypatch):
     data = tmp_path / "data"
     selfplay(data, games=2, size=6, agent=SPEC, games_per_shard=1, workers=1, progress=False)
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
-    assert (
-        cli_main(
-            [
-                "train",
-                str(data),
-                "--out",
-                str(tmp_path / "run"),
-                "--kwargs",
-                '{"channels": 4, "blocks": 1}',
-                "--epochs",
-                "1",
-            ]
-        )
-        == 0
-    )
+    assert cli_main(tiny_train(data, tmp_path / "run")) == 0
     assert "curves.png skipped: matplotlib is not installed" in capsys.readouterr().out
     assert not (tmp_path / "run" / "curves.png").exists() and (tmp_path / "run" / "metrics.csv").exists()
