@@ -1,7 +1,7 @@
 """A game reviewed by an engine: each position's value and best move, each move's loss.
 
 ``evaluate(spec, text)`` asks an engine (any agent spec whose searches report a value, e.g.
-``uct:time=1``; or ``solver``, the exact proof search of ``agents.solver`` for small boards) for
+``uct:time=1``; or ``solver``, the exact proof search of ``agents.search.solver`` for small boards) for
 the value of a position for its side to move, in [-1, 1] (+1: a sure win), and its best move.
 A move's loss sets the move played beside the engine's move in the same position, each valued
 by the engine from the position it leads to (``alternative_positions`` names the ones to
@@ -45,7 +45,7 @@ from amazons_env.records import GameRecord
 
 from agents.registry import make
 from agents.search.agent import SearchAgent
-from agents.solver import Solver
+from agents.search.solver import Solver
 
 __all__ = [
     "Evaluation",
