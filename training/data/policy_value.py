@@ -42,6 +42,8 @@ from amazons_env import core
 from training.data.shards import (
     PathLike,
     ShardError,
+    check_arrays,
+    positions_in_range,
     read_arrays,
     read_manifest,
     shard_path,
@@ -94,21 +96,11 @@ def load_pv_shard(path: Path, entry: dict[str, Any], size: int) -> dict[str, np.
         else (n,)
         for key in PV_ARRAYS
     }
-    for key, kind in PV_ARRAYS.items():
-        if data[key].dtype != kind or data[key].shape != shapes[key]:
-            raise ShardError(
-                f"policy-value shard {path}: array {key} is {data[key].dtype}{list(data[key].shape)}, "
-                f"expected {np.dtype(kind)}{list(shapes[key])}"
-            )
+    check_arrays(data, PV_ARRAYS, shapes, f"policy-value shard {path}")
     probs = data["pi_probs"]
     sums = np.add.reduceat(probs, target_starts(data["pi_counts"])[:-1]) if n else np.zeros(0)
     if not (
-        np.isin(data["sides"], (0, 1)).all()
-        and np.isin(data["results"], (-1, 1)).all()
-        and np.isfinite(data["values"]).all()
-        and (np.abs(data["values"]) <= 1).all()
-        and (data["plies"] >= 0).all()
-        and (data["cells"] <= core.WALL).all()
+        positions_in_range(data)
         and (data["pi_counts"] >= 1).all()
         and (data["pi_moves"] < size * size).all()
         and np.isfinite(probs).all()

@@ -65,6 +65,8 @@ __all__ = [
     "read_manifest",
     "shard_path",
     "read_arrays",
+    "check_arrays",
+    "positions_in_range",
     "load_shard",
     "load_dataset",
 ]
@@ -228,26 +230,46 @@ def read_arrays(path: Path, keys: Collection[str], limit: int, what: str = "self
         raise ShardError(f"{what} {path} cannot be read: {str(error)[:200]}") from None
 
 
-def load_shard(path: Path, entry: dict[str, Any], size: int) -> dict[str, np.ndarray]:
-    """The arrays of the shard at ``path`` (from ``shard_path``) of ``size`` x ``size`` boards, checked."""
-    n, width = entry["positions"], size + 2
-    shapes = {key: (n, width * width) if key == "cells" else (n,) for key in _ARRAYS}
-    limit = sum(int(np.prod(shapes[k])) * np.dtype(t).itemsize + 1024 for k, t in _ARRAYS.items())
-    data = read_arrays(path, list(_ARRAYS), limit)
-    for key, kind in _ARRAYS.items():
+def check_arrays(
+    data: dict[str, np.ndarray], kinds: dict[str, Any], shapes: dict[str, tuple[int, ...]], what: str
+) -> None:
+    """Each array of ``data`` of its type in ``kinds`` and its shape in ``shapes``, else a
+    ``ShardError`` naming ``what`` (the shard and its file) and the array."""
+    for key, kind in kinds.items():
         if data[key].dtype != kind or data[key].shape != shapes[key]:
             raise ShardError(
-                f"self-play shard {path}: array {key} is {data[key].dtype}{list(data[key].shape)}, "
+                f"{what}: array {key} is {data[key].dtype}{list(data[key].shape)}, "
                 f"expected {np.dtype(kind)}{list(shapes[key])}"
             )
-    if not (
+
+
+def positions_in_range(data: dict[str, np.ndarray]) -> bool:
+    """Whether the arrays of positions every shard holds (``sides``, ``results``, ``values``,
+    ``plies``, ``cells``) hold only what a game can have.
+
+    >>> row = dict(sides=np.int8([0]), results=np.int8([1]), values=np.float32([0.5]), plies=np.int16([3]))
+    >>> row["cells"] = np.zeros((1, 16), np.uint8)
+    >>> positions_in_range(row), positions_in_range({**row, "results": np.int8([0])})  # a result is +1 or -1
+    (True, False)
+    """
+    return bool(
         np.isin(data["sides"], (0, 1)).all()
         and np.isin(data["results"], (-1, 1)).all()
         and np.isfinite(data["values"]).all()
         and (np.abs(data["values"]) <= 1).all()
         and (data["plies"] >= 0).all()
         and (data["cells"] <= core.WALL).all()
-    ):
+    )
+
+
+def load_shard(path: Path, entry: dict[str, Any], size: int) -> dict[str, np.ndarray]:
+    """The arrays of the shard at ``path`` (from ``shard_path``) of ``size`` x ``size`` boards, checked."""
+    n, width = entry["positions"], size + 2
+    shapes = {key: (n, width * width) if key == "cells" else (n,) for key in _ARRAYS}
+    limit = sum(int(np.prod(shapes[k])) * np.dtype(t).itemsize + 1024 for k, t in _ARRAYS.items())
+    data = read_arrays(path, list(_ARRAYS), limit)
+    check_arrays(data, _ARRAYS, shapes, f"self-play shard {path}")
+    if not positions_in_range(data):
         raise ShardError(f"self-play shard {path}: values out of range (sides, results, values, plies or cells)")
     return data
 
