@@ -29,28 +29,11 @@ and ended on ``close()``, on garbage collection and at interpreter exit. It is s
 startpos moves ...`` from the 10x10 start, else ``position fen FEN moves ...`` from the first
 position of the game.
 
-**Every wait has a deadline, every child dies with the engine** (``agents.protocols.engine_process``).
-The handshake (``uci`` to ``uciok``, ``isready`` to ``readyok``) has ``handshake`` seconds in
-all, however many lines the engine prints meanwhile. A move not answered within ``time +
-grace`` seconds gets a ``stop``; one second later the engine is killed. Each way an engine can
-fail (it does not start, exits, hangs, floods, answers an illegal or malformed move) is an
-``EngineError`` naming the engine, what it was asked, the last line it said and the last lines
-of its stderr. An ``info`` line it garbles is ignored (it only informs).
-
-Building Fairy-Stockfish with ``amazons`` (its Debian package, 11.1, predates the variant): the
-``pyffish`` source distribution carries the whole engine::
-
-    pip download pyffish --no-binary :all: --no-deps && tar xzf pyffish-*.tar.gz && cd pyffish-*/
-    g++ -std=c++17 -O3 -DNDEBUG -DLARGEBOARDS -DALLVARS -DPRECOMPUTED_MAGICS -DNNUE_EMBEDDING_OFF \\
-        -DIS_64BIT -DUSE_POPCNT -mpopcnt -pthread \\
-        $(ls src/*.cpp src/syzygy/*.cpp src/nnue/*.cpp src/nnue/features/*.cpp | grep -v -e pyffish -e ffishjs) \\
-        -o fairy-stockfish
-
-Other board sizes: Fairy-Stockfish's ``amazons`` is 10x10; a variants file defines e.g. 8x8
-(``[amazons8:amazons]``, then the lines ``maxRank = 8``, ``maxFile = h`` and ``startFen =
-2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1``), loaded with
-``uci:./fairy-stockfish,VariantPath=variants.ini,variant=amazons8`` (options are set before the
-variant, so the file is read first).
+**Every wait has a deadline, every child dies with the engine**: the handshake, a move and the
+engine's end are ``agents.protocols.engine_process``'s (its docstring: the ``handshake`` and
+``grace`` seconds, and the ``EngineError`` each way an engine can fail raises). Building
+Fairy-Stockfish with the ``amazons`` variant, and other board sizes: the API reference's
+"Engine protocols" page (``docs/reference/agents.md``).
 """
 
 from __future__ import annotations
