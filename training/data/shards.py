@@ -37,7 +37,7 @@ import os
 import re
 import zipfile
 from pathlib import Path
-from typing import Any, Collection, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -231,7 +231,7 @@ def read_arrays(path: Path, keys: Collection[str], limit: int, what: str = "self
 
 
 def check_arrays(
-    data: dict[str, np.ndarray], kinds: dict[str, Any], shapes: dict[str, tuple[int, ...]], what: str
+    data: dict[str, np.ndarray], kinds: Mapping[str, Any], shapes: Mapping[str, tuple[int, ...]], what: str
 ) -> None:
     """Each array of ``data`` of its type in ``kinds`` and its shape in ``shapes``, else a
     ``ShardError`` naming ``what`` (the shard and its file) and the array."""
