@@ -76,110 +76,20 @@ Eight hundred simulations on the 6x6 start, split tree with ``prior=mixed``'s ch
 (800, 800, 800)
 """
 
-from agents.search.uct_tree import batches, forest, leaves
-from agents.search.uct_tree.expansion import Buffers, Positions, expand, expand_nodes, scratch
+from agents.search.uct_tree import batches, expansion, forest, leaves, nodes, priors, simulation, stopping
+from agents.search.uct_tree import visited as visits
+from agents.search.uct_tree.expansion import *  # noqa: F403 (each module's __all__ is the package's)
 from agents.search.uct_tree.leaves import Recorded
-from agents.search.uct_tree.nodes import (
-    ARROW,
-    COMPLETE,
-    EVALS,
-    FAST_ARROWS,
-    FAST_QUEENS,
-    FIRST,
-    FREE,
-    FROM,
-    KIND,
-    KIND_ARROW,
-    KIND_MOVE,
-    LIMIT,
-    NF,
-    NI,
-    NKIDS,
-    NST,
-    PENDING,
-    PRIOR,
-    RNG,
-    ROOT,
-    SIMS,
-    SOLVED,
-    STATIC,
-    STOP_BATCH,
-    STOP_PROVEN,
-    STOP_SETTLED,
-    STOP_SIMULATIONS,
-    STOP_TIME,
-    STOP_TIME_MAX,
-    STOPPED,
-    STOPS,
-    TO,
-    VISITS,
-    WSUM,
-    Budget,
-    SearchConfig,
-    Tree,
-    compact,
-    new_root,
-)
-from agents.search.uct_tree.priors import reprior
-from agents.search.uct_tree.simulation import Job, run
-from agents.search.uct_tree.stopping import SURE_LEAD, sure
-from agents.search.uct_tree.visited import Visited, back_up, visited
+from agents.search.uct_tree.nodes import *  # noqa: F403
+from agents.search.uct_tree.priors import *  # noqa: F403
+from agents.search.uct_tree.simulation import *  # noqa: F403
+from agents.search.uct_tree.stopping import *  # noqa: F403
+from agents.search.uct_tree.visited import *  # noqa: F403
 
-__all__ = [
-    "Tree",
-    "SearchConfig",
-    "Budget",
-    "Buffers",
-    "Recorded",
-    "Positions",
-    "Job",
-    "NI",
-    "NF",
-    "FROM",
-    "TO",
-    "ARROW",
-    "FIRST",
-    "NKIDS",
-    "VISITS",
-    "SOLVED",
-    "KIND",
-    "COMPLETE",
-    "WSUM",
-    "STATIC",
-    "PRIOR",
-    "KIND_MOVE",
-    "KIND_ARROW",
-    "FAST_QUEENS",
-    "FAST_ARROWS",
-    "ROOT",
-    "FREE",
-    "SIMS",
-    "EVALS",
-    "RNG",
-    "STOPPED",
-    "LIMIT",
-    "NST",
-    "STOPS",
-    "STOP_SIMULATIONS",
-    "STOP_TIME",
-    "STOP_TIME_MAX",
-    "STOP_SETTLED",
-    "STOP_PROVEN",
-    "STOP_BATCH",
-    "PENDING",
-    "SURE_LEAD",
-    "new_root",
-    "run",
-    "sure",
-    "scratch",
-    "expand",
-    "expand_nodes",
-    "leaves",
-    "batches",
-    "forest",
-    "compact",
-    "visited",
-    "back_up",
-    "reprior",
-    "Visited",
-]
+__all__ = ["Recorded", "leaves", "batches", "forest"]
+__all__ += nodes.__all__
+__all__ += expansion.__all__
+__all__ += simulation.__all__
+__all__ += stopping.__all__
+__all__ += visits.__all__
+__all__ += priors.__all__
