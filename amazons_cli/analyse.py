@@ -1,15 +1,16 @@
 """``amazons analyse GAME...``: review games with an engine.
 
 For every position of each game (an SGF file, a move list, or a folder of them) the engine's
-value for the side to move and its best move; for every move its loss against the best and a
-label by the thresholds of ``agents.analysis.review`` (inaccuracy from a loss of 0.10, mistake
-from 0.20, blunder from 0.40, on values from -1 to +1); per player an accuracy figure and the
-counts. Prints the table and the summary, and writes beside each record GAME.analysis.sgf (a
-comment, a value and SGF's move annotation on every move), GAME.analysis.html (the web page: the
-value curve, the engine's move drawn on the board in every position, the marks in the move list)
-and GAME.analysis.json, the evaluations so far: after Ctrl-C the same command goes on from
-there. ``--workers N`` evaluates N positions at once in worker processes; ``--threads N`` gives
-the engine N threads per position. ``--engine solver`` gives exact values on small boards.
+value for the side to move and its best move; for every move its loss against the engine's move
+there (each valued by a search of the position it leads to) and a label by the thresholds of
+``agents.analysis.review`` (inaccuracy from a loss of 0.10, mistake from 0.20, blunder from
+0.40, on values from -1 to +1); per player an accuracy figure and the counts. Prints the table
+and the summary, and writes beside each record GAME.analysis.sgf (a comment, a value and SGF's
+move annotation on every move), GAME.analysis.html (the web page: the value curve, the engine's
+move drawn on the board in every position, the marks in the move list) and GAME.analysis.json,
+the evaluations so far: after Ctrl-C the same command goes on from there. ``--workers N``
+evaluates N positions at once in worker processes; ``--threads N`` gives the engine N threads
+per position. ``--engine solver`` gives exact values on small boards.
 """
 
 from __future__ import annotations
