@@ -23,6 +23,8 @@ manifests, arena results, the train-loop state) goes through here:
   object, of the expected format version, with the expected keys. Each refusal is an ``error``
   (``amazons_env.errors.InvalidFileError`` unless the caller names its own subclass) naming the
   file and the problem.
+* ``read_text``: a text file (a game record, a results file) read as UTF-8 up to a size, every
+  failure an ``UnreadableFileError`` naming the file.
 
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "state.json")
@@ -50,7 +52,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Iterator, Optional, Sequence, Union
 
-from amazons_env.errors import InvalidFileError
+from amazons_env.errors import InvalidFileError, UnreadableFileError, describe
 
 __all__ = [
     "PathLike",
@@ -67,6 +69,7 @@ __all__ = [
     "checked_path",
     "regular_file",
     "read_json",
+    "read_text",
     "MAX_JSON_BYTES",
 ]
 
@@ -282,3 +285,37 @@ def read_json(
         if key not in document:
             raise error(f"{what} {path} lacks {key!r}")
     return document
+
+
+def read_text(path: PathLike, max_bytes: Optional[int] = None) -> tuple[str, str]:
+    """The UTF-8 text of the file at ``path`` and the path as a string (how errors name it).
+    Every failure is an ``UnreadableFileError`` naming the file: a path that is not a path, a
+    missing file, a directory, a file over ``max_bytes`` (None: any size; no more than that is
+    read), bytes that are not UTF-8 (with their offset).
+
+    >>> read_text("no/such/file.sgf")
+    Traceback (most recent call last):
+    ...
+    amazons_env.errors.UnreadableFileError: cannot read 'no/such/file.sgf': No such file or directory
+    """
+    try:
+        source = os.fspath(path)
+    except TypeError:
+        raise UnreadableFileError(f"expected a file path, got {describe(path)}") from None
+    shown = describe(source, 300)  # a path is worth showing whole
+    try:
+        with open(source, "rb") as handle:
+            data = handle.read(-1 if max_bytes is None else max_bytes + 1)
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise UnreadableFileError(f"cannot read {shown}: {reason}") from None
+    if max_bytes is not None and len(data) > max_bytes:
+        raise UnreadableFileError(
+            f"cannot read {shown}: larger than {max_bytes} bytes, the most read (max_bytes; a game is far smaller)"
+        )
+    try:
+        return data.decode("utf-8"), os.fsdecode(source)
+    except UnicodeDecodeError as error:
+        raise UnreadableFileError(
+            f"{shown} is not UTF-8 text: byte {error.start} is {data[error.start : error.start + 1]!r}"
+        ) from None

@@ -46,23 +46,16 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Optional, Union
+from typing import Iterator, Optional, Union
 
-from amazons_env import sgf
+from amazons_env import movelist, sgf
 from amazons_env.board import Board
-from amazons_env.errors import (
-    IllegalMoveError,
-    InvalidArgumentError,
-    InvalidMoveError,
-    InvalidPositionError,
-    UnreadableFileError,
-    describe,
-)
-from amazons_env.files import write_atomic
+from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError, describe
+from amazons_env.files import PathLike, read_text, write_atomic
 from amazons_env.move import Move
 from amazons_env.squares import Color, as_int, check_size
 
-__all__ = ["GameRecord", "RESULTS", "MAX_RECORD_BYTES", "read_text"]
+__all__ = ["GameRecord", "RESULTS", "MAX_RECORD_BYTES"]
 
 RESULTS = ("1-0", "0-1")
 #: the largest record file ``GameRecord.load``/``load_all`` read unless told otherwise (``max_bytes``):
@@ -70,11 +63,6 @@ RESULTS = ("1-0", "0-1")
 MAX_RECORD_BYTES = 64 << 20
 _STRUCTURAL = ("Size", "Start", "Result")
 _KEY_RE = re.compile(r"[A-Za-z][\w-]*\Z")
-_TAG_RE = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*\Z')
-_NUMBER_RE = re.compile(r"[0-9]+\.+")
-_TAG_START_RE = re.compile(r"[^\S\n]*\[")  # a tag line starts with '[' (after blanks)
-_PIECE_RE = re.compile(r"[#;{}]|[^#;{}\s]+|\s+")  # a move list line's pieces, read one at a time
-PathLike = Union[str, "os.PathLike[str]"]
 
 
 @dataclass(frozen=True)
@@ -193,7 +181,7 @@ class GameRecord:
         tags.update(self.headers)
         if self.result is not None:
             tags["Result"] = self.result
-        lines = [f'[{key} "{_quote(value)}"]' for key, value in tags.items()]
+        lines = [movelist.tag_line(key, value) for key, value in tags.items()]
         lines.append("")
         lines += [f"{number}. {move}" for number, move in enumerate(self.moves, 1)]
         return "\n".join(lines) + "\n"
@@ -217,7 +205,7 @@ class GameRecord:
             _init(made, (), *fields, source)  # checks size, start, headers
             return made
 
-        for kind, value, line_no in _movelist_items(text, source):
+        for kind, value, line_no in movelist.items(text, source):
             if kind == "tag":
                 key, tag_value = value
                 if record is not None and key in ("Size", "Start"):
@@ -344,40 +332,6 @@ def _init(
     record._finish(source)
 
 
-def read_text(path: PathLike, max_bytes: Optional[int] = None) -> tuple[str, str]:
-    """The UTF-8 text of the file at ``path`` and the path as a string (how errors name it).
-    Every failure is an ``UnreadableFileError`` naming the file: a path that is not a path, a
-    missing file, a directory, a file over ``max_bytes`` (None: any size; no more than that is
-    read), bytes that are not UTF-8 (with their offset).
-
-    >>> read_text("no/such/file.sgf")
-    Traceback (most recent call last):
-    ...
-    amazons_env.errors.UnreadableFileError: cannot read 'no/such/file.sgf': No such file or directory
-    """
-    try:
-        source = os.fspath(path)
-    except TypeError:
-        raise UnreadableFileError(f"expected a file path, got {describe(path)}") from None
-    shown = describe(source, 300)  # a path is worth showing whole
-    try:
-        with open(source, "rb") as handle:
-            data = handle.read(-1 if max_bytes is None else max_bytes + 1)
-    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise UnreadableFileError(f"cannot read {shown}: {reason}") from None
-    if max_bytes is not None and len(data) > max_bytes:
-        raise UnreadableFileError(
-            f"cannot read {shown}: larger than {max_bytes} bytes, the most read (max_bytes; a game is far smaller)"
-        )
-    try:
-        return data.decode("utf-8"), os.fsdecode(source)
-    except UnicodeDecodeError as error:
-        raise UnreadableFileError(
-            f"{shown} is not UTF-8 text: byte {error.start} is {data[error.start : error.start + 1]!r}"
-        ) from None
-
-
 def _movelist_fields(
     headers: dict[str, str], size: Optional[int], result_token: Optional[str], source: str
 ) -> tuple[Optional[int], Optional[str], Optional[str], dict[str, str]]:
@@ -398,45 +352,6 @@ def _movelist_fields(
     elif start is not None:
         size = None
     return size, start, result, headers
-
-
-def _movelist_items(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
-    """A move list's tags ``("tag", (key, value), line)`` and its other words (moves, results)
-    ``("word", text, line)``, comments and move numbers left out, as they are read (by position
-    in ``text``: a long line is never copied whole)."""
-    depth = opened = pos = line_no = 0
-    while pos <= len(text):
-        end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        line_no += 1
-        if depth == 0 and _TAG_START_RE.match(text, pos, end):
-            raw = text[pos:end].strip()
-            m = _TAG_RE.match(raw)
-            if m is None:
-                raise InvalidMoveError(f'{sgf.where(source, line_no)}: {describe(raw)} is not a tag like [Size "10"]')
-            yield "tag", (m.group(1), _unquote(m.group(2))), line_no
-            pos = end + 1
-            continue
-        for piece in _PIECE_RE.finditer(text, pos, end):
-            word = piece.group()
-            if word == "{":
-                depth, opened = depth + 1, line_no
-            elif word == "}":
-                if depth == 0:
-                    raise InvalidMoveError(f"{sgf.where(source, line_no)}: '}}' without '{{'")
-                depth -= 1
-            elif depth:
-                continue
-            elif word in ("#", ";"):
-                break  # a comment to the end of the line
-            elif not word.isspace():
-                if _NUMBER_RE.match(word):
-                    word = _NUMBER_RE.sub("", word, count=1)
-                if word:
-                    yield "word", word, line_no
-        pos = end + 1
-    if depth:
-        raise InvalidMoveError(f"{sgf.where(source, opened)}: comment '{{' is never closed")
 
 
 def _check_headers(headers: object, source: str) -> dict[str, str]:
@@ -477,11 +392,3 @@ def _push(board: Board, move: Union[Move, str], number: int, source: str) -> Mov
     except InvalidMoveError as error:
         raise InvalidMoveError(f"{source}: move {number} ({colour}): {error}") from None
     return move
-
-
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
-def _unquote(value: str) -> str:
-    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), value)

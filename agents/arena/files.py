@@ -31,9 +31,8 @@ from typing import Any, Optional
 from amazons_env import GameRecord
 from amazons_env.drawing.html import save_game_page
 from amazons_env.errors import InvalidArgumentError, InvalidFileError
-from amazons_env.files import check_writable, is_sealed, seal, write_json
+from amazons_env.files import check_writable, is_sealed, read_text, seal, write_json
 from amazons_env.move_values import VALUES_HEADER, format_values
-from amazons_env.records import read_text
 
 __all__ = [
     "ResultsFileError",
