@@ -14,7 +14,7 @@ from agents.arena.files import RECORD_FORMATS, check_paths, save_pages
 from agents.registry import AGENT_HOMES, DEFAULT_OPPONENT, parse_spec
 from agents.search.agent import think
 from agents.time.limit import Limit
-from agents.ui.terminal import make_player
+from agents.ui.opponent import make_player
 
 HELP = "play a match between two agents: alternating colours, score with 95% CI, Elo, resumable"
 

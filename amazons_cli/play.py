@@ -13,7 +13,8 @@ from amazons_env.errors import InvalidArgumentError
 
 from agents.registry import DEFAULT_OPPONENT
 from agents.time.limit import Limit
-from agents.ui.terminal import TerminalGame, make_player
+from agents.ui.opponent import make_player
+from agents.ui.terminal import TerminalGame
 from agents.ui.window import KEY_HELP, play_window
 
 __all__ = ["seconds_type", "opponent_spec"]

@@ -14,7 +14,7 @@ from amazons_env.errors import InvalidArgumentError
 from agents.arena import opening_board
 from agents.base import Agent
 from agents.time.limit import Limit
-from agents.ui.terminal import engine_move, make_player, thinking_text
+from agents.ui.opponent import engine_move, make_player, thinking_text
 
 from amazons_cli.play import seconds_type
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from amazons_env import Board, Color
 
 from agents import make
-from agents.ui.terminal import make_player
+from agents.ui.opponent import make_player
 from agents.ui.window import ClickGame
 
 PLIES = 24  # a middle game: the move list scrolls, the board has a shape

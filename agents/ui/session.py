@@ -10,7 +10,7 @@ its turn and plays its move once found. A result that comes back after an undo, 
 a new game belongs to a position that is gone, and is dropped.
 
 >>> from amazons_env import Board, Color, parse_square
->>> from agents.ui.terminal import make_player
+>>> from agents.ui.opponent import make_player
 >>> game = WindowGame(make_player("random", seed=1), Color.WHITE, Board(6))
 >>> game.status()
 'White (you) to move: click a queen'
@@ -43,15 +43,8 @@ from agents.base import Agent
 from agents.search.agent import SearchAgent
 from agents.time.limit import Limit
 from agents.ui.hints import Hint, hint, hint_line
-from agents.ui.terminal import (
-    arrow_targets,
-    engine_move,
-    game_record,
-    queen_targets,
-    short_name,
-    take_back,
-    thinking_text,
-)
+from agents.ui.human_moves import arrow_targets, queen_targets, take_back
+from agents.ui.opponent import engine_move, game_record, short_name, thinking_text
 
 __all__ = ["WindowGame", "save_name"]
 

@@ -10,15 +10,11 @@ are untouched. Bad input gets a one-line message and the prompt
 again. Lines come from a ``read(prompt)`` function (``input`` by default) and text goes to any
 stream, so tests script whole games.
 
-The helpers ``queen_targets``, ``arrow_targets``, ``engine_move``, ``take_back`` and
-``game_record`` serve the pygame window too (``agents.ui.session``).
+The human's moves are ``agents.ui.human_moves``', the agent's ``agents.ui.opponent``' (the game
+window shares both).
 
->>> from amazons_env import Board, parse_square, square_name
->>> board = Board(6)
->>> [square_name(s, 6) for s in queen_targets(board, parse_square("b1", 6))]
-['a1', 'c1', 'd1', 'b2', 'c2', 'b3', 'd3', 'b4', 'e4', 'b5']
->>> why_illegal(board, Move.parse("b1-b6/b5", 6))
-'the queen on b1 cannot reach b6: the path is blocked or not on a queen line'
+>>> print(help_text(6).splitlines()[1])
+         e1-e2, then a6         the same move in two halves (the arrow's targets are listed)
 """
 
 from __future__ import annotations
@@ -33,28 +29,17 @@ import numpy as np
 from amazons_env import Board, Color, GameRecord, Move, parse_square, square_name
 from amazons_env.core import ARROW, BLACK_QUEEN, EMPTY, WHITE_QUEEN
 from amazons_env.drawing.render import ansi
-from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError
+from amazons_env.errors import InvalidArgumentError, InvalidMoveError
 
 from agents.base import Agent
 from agents.registry import make
-from agents.search.agent import SearchAgent, think
+from agents.search.agent import SearchAgent
 from agents.time.limit import Limit
 from agents.ui.hints import eval_table, hint, hint_line
+from agents.ui.human_moves import arrow_targets, queen_targets, take_back, why_illegal
+from agents.ui.opponent import engine_move, game_record, short_name, thinking_text
 
-__all__ = [
-    "TerminalGame",
-    "queen_targets",
-    "arrow_targets",
-    "why_illegal",
-    "engine_move",
-    "take_back",
-    "game_record",
-    "make_player",
-    "short_name",
-    "thinking_text",
-    "help_text",
-    "diagram",
-]
+__all__ = ["TerminalGame", "help_text", "diagram"]
 
 _SQ = r"[a-l](?:1[0-2]|[1-9])"
 _SQUARE_RE = re.compile(_SQ)
@@ -99,89 +84,6 @@ def diagram(board: Board) -> str:
     return ansi(grid, str(board).rpartition("\n")[2], marked)
 
 
-def queen_targets(board: Board, square: int) -> list[int]:
-    """The squares the queen on ``square`` can move to in a legal move of the side to move
-    (empty if there is no such queen or it is boxed in), in square order."""
-    rows = board.legal_moves_array()
-    return np.unique(rows[rows[:, 0] == square, 1]).tolist()
-
-
-def arrow_targets(board: Board, from_square: int, to_square: int) -> list[int]:
-    """The squares the queen moving ``from_square``-``to_square`` can then shoot to."""
-    rows = board.legal_moves_array()
-    chosen = (rows[:, 0] == from_square) & (rows[:, 1] == to_square)
-    return np.unique(rows[chosen, 2]).tolist()
-
-
-def why_illegal(board: Board, move: Move) -> str:
-    """A short reason why ``move`` is not legal on ``board`` (which must be of its size)."""
-    n, side = board.size, board.turn.name.lower()
-    frm, to = square_name(move.from_square, n), square_name(move.to_square, n)
-    if board.is_game_over():
-        return f"the game is over ({side} has no move)"
-    if board.piece_at(move.from_square) != ("Q" if board.turn == Color.WHITE else "q"):
-        return f"there is no {side} queen on {frm}"
-    if move.to_square not in queen_targets(board, move.from_square):
-        return f"the queen on {frm} cannot reach {to}: the path is blocked or not on a queen line"
-    return f"from {to} the arrow cannot reach {square_name(move.arrow, n)}: the path is blocked or not on a queen line"
-
-
-def make_player(spec: str, seed: Optional[int] = None) -> Agent:
-    """The agent of ``spec``, seeded with ``seed`` and reset for a new game (a move's time is the
-    ``limit`` its game passes: ``engine_move``)."""
-    agent = make(spec)
-    if seed is not None:
-        agent.seed(seed)
-    agent.reset()
-    return agent
-
-
-def short_name(agent: Agent) -> str:
-    """The agent's registry name without its options: ``"alphabeta"`` for ``alphabeta:time=1``."""
-    return agent.spec.partition(":")[0]
-
-
-def engine_move(agent: Agent, board: Board, limit: Optional[Limit] = None) -> Move:
-    """The agent's move on ``board`` within ``limit`` (``None``: its own; ``think``), checked legal
-    (an agent bug is a ``ValueError``, not a corrupted game)."""
-    move = think(agent, board, limit)[0]
-    if not board.is_legal(move):
-        raise IllegalMoveError(f"agent {agent.spec!r} chose the illegal move {move} in {board.text()!r}")
-    return move
-
-
-def game_record(board: Board, human: Color, agent: Agent, resigned: bool = False) -> GameRecord:
-    """The record of ``human``'s game against ``agent`` so far: the players as headers
-    (``"human"`` and the agent's spec) and the result once decided, by the rules or by the
-    human's resignation (``resigned``).
-
-    >>> board = Board(6); board.push("b1-b4/b5")
-    >>> record = game_record(board, Color.WHITE, make("random"), resigned=True)
-    >>> record.result, record.headers, len(record.moves)
-    ('0-1', {'White': 'human', 'Black': 'random'}, 1)
-    """
-    names = {colour: "human" if colour == human else agent.spec for colour in Color}
-    resignation = ("1-0" if human == Color.BLACK else "0-1") if resigned else None  # else the rules' outcome
-    return GameRecord.from_board(board, resignation, {"White": names[Color.WHITE], "Black": names[Color.BLACK]})
-
-
-def take_back(board: Board, human: Color) -> list[Move]:
-    """Take back ``human``'s last move and the moves after it (the agent's reply), so it is the
-    human's turn again; return them, oldest first (none if the human has not moved).
-
-    >>> board = Board(6)
-    >>> for move in ("b1-b4/b5", "b6-d6/d5"): board.push(move)
-    >>> take_back(board, Color.WHITE), board.ply
-    ([Move.parse('b1-b4/b5', size=6), Move.parse('b6-d6/d5', size=6)], 0)
-    """
-    first = (int(board.turn) - board.ply) % 2  # the colour that made the first move
-    human_plies = [i for i in range(board.ply) if (first + i) % 2 == human]
-    if not human_plies:
-        return []
-    taken = [board.pop() for _ in range(board.ply - human_plies[-1])]
-    return taken[::-1]
-
-
 def read_line(prompt: str) -> str:
     """``input(prompt)``, echoing the line when it does not come from a terminal (piped input
     then reads like a typed session)."""
@@ -189,20 +91,6 @@ def read_line(prompt: str) -> str:
     if not sys.stdin.isatty():
         print(line, flush=True)
     return line
-
-
-def thinking_text(agent: Agent, limit: Optional[Limit] = None) -> str:
-    """``"alphabeta is thinking (1 s)..."``: what the user sees while the agent searches within
-    ``limit`` (``None``: its own).
-
-    >>> thinking_text(make("alphabeta"), Limit(time=0.5)), thinking_text(make("random"), Limit(time=0.5))
-    ('alphabeta is thinking (0.5 s)...', 'random is thinking...')
-    """
-    seconds = None
-    if isinstance(agent, SearchAgent):  # the fields of ``limit`` it honours, else its own (``think``)
-        seconds = ((limit.only(agent.LIMITS) if limit else None) or agent.limit).time
-    budget = f" ({seconds:g} s)" if seconds is not None else ""
-    return f"{short_name(agent)} is thinking{budget}..."
 
 
 class TerminalGame:

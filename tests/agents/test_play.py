@@ -12,7 +12,9 @@ import pytest
 
 from amazons_env import Board, Color, GameRecord, Move, square_name
 
-from agents.ui.terminal import TerminalGame, make_player, take_back
+from agents.ui.human_moves import take_back
+from agents.ui.opponent import make_player
+from agents.ui.terminal import TerminalGame
 
 from amazons_cli.main import main
 from amazons_cli.replay import Replay

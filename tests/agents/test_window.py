@@ -14,7 +14,7 @@ import pytest
 from amazons_env import Board, Color, GameRecord, Move, parse_square
 from amazons_env.drawing.render import rgb_array
 
-from agents.ui.terminal import make_player
+from agents.ui.opponent import make_player
 from agents.ui.window_drawing import COLOURS, frame_width, value_split
 from agents.ui.window_layout import Layout
 
