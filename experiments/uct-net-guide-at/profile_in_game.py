@@ -5,7 +5,7 @@
 Along White's turns in the first 60 plies of the first 10x10 game of RESULTS, 0.3 s a move, each agent
 keeping its tree: ``uct``, ``uct-net:guide_at=8`` with NET and the same with ``mix=0`` (uct's own
 tree). For each: the share of its profiled time in the forward passes (ONNX Runtime's ``run``), in
-the Python between the parts (``_between`` less the forward passes) and in the simulations
+the Python between the parts (``NetGuide.between`` less the forward passes) and in the simulations
 (``uct_tree.run``), and the simulations per second of ``uct_tree.run`` itself. Then plain ``uct`` at
 60,000 simulations from the 10x10 start, in one part and in parts of 4,096: the CPU each took.
 """
@@ -19,6 +19,32 @@ from amazons_env import Board, Move
 
 import agents
 from agents.arena.files import read_results
+from agents.search import uct_tree as T
+
+
+class Parts:
+    """A guide (``uct_tree.batches.Guide``) that only cuts the search into parts of ``part``
+    simulations: what guide_at does to uct's search loop, without the net."""
+
+    batched = False
+
+    def __init__(self, part: int) -> None:
+        self.part = part
+
+    def reset(self) -> None:
+        pass
+
+    def before(self, board, job, stop) -> None:
+        pass
+
+    def part_size(self, size: int) -> int:
+        return self.part
+
+    def between(self, board, tree, stop) -> None:
+        pass
+
+    def recorded(self, size: int):
+        return T.leaves.buffers(0, size)
 
 
 def profile(spec: str, record: list[str]) -> dict[str, float]:
@@ -38,7 +64,7 @@ def profile(spec: str, record: list[str]) -> dict[str, float]:
         return sum(row[2] for (_, _, function), row in stats.items() if function == name)
 
     net = sum(row[2] for key, row in stats.items() if "onnxruntime" in str(key) and key[2].endswith("run>"))
-    return {"net": net / total, "between": own("_between") / total, "run": own("run") / total,
+    return {"net": net / total, "between": own("between") / total, "run": own("run") / total,
             "run_rate": sims / own("run"), "sims": sims}  # fmt: skip
 
 
@@ -53,8 +79,7 @@ def main() -> None:
               "simulations per second", flush=True)  # fmt: skip
     for part in (0, 4096, 0, 4096):
         agent = agents.make("uct:sims=60000", seed=1)
-        # what uct-net's guide_at does to the search loop, without the net (uct's _between does nothing)
-        agent._part_size = lambda size, part=part: part  # type: ignore[method-assign]
+        agent.guide = Parts(part)  # type: ignore[attr-defined]
         start = time.process_time()
         agent.search(Board(10))
         print(f"uct, 60,000 simulations from the start, {'parts of 4,096' if part else 'one part'}: "
