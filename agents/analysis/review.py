@@ -27,8 +27,8 @@ and are blunders, and every other move loses 0. A player's ``accuracy`` is
 >>> alternatives = [evaluate("solver", text) for text in alternative_positions(record, evaluations) if text]
 >>> game = review(record, evaluations, alternatives)
 >>> m = game.moves[0]
->>> str(m.played), str(m.best), m.loss, m.label   # White threw its win away
-('a1-a2/b1', 'a1-b1/b3', 2.0, 'blunder')
+>>> str(m.played), m.loss, m.label, m.best != m.played   # White threw its win away
+('a1-a2/b1', 2.0, 'blunder', True)
 >>> game.summary("White").accuracy
 0.0
 """
