@@ -40,6 +40,7 @@ import numpy as np
 from amazons_env import core
 
 from training.data.shards import (
+    SHARD_ARRAYS,
     PathLike,
     ShardError,
     check_arrays,
@@ -53,17 +54,7 @@ from training.data.shards import (
 
 __all__ = ["PV_ARRAYS", "write_pv_shard", "load_pv_shard", "load_pv_dataset", "write_manifest", "target_starts"]
 
-PV_ARRAYS = {
-    "cells": np.uint8,
-    "sides": np.int8,
-    "results": np.int8,
-    "values": np.float32,
-    "plies": np.int16,
-    "games": np.int64,
-    "pi_counts": np.int16,
-    "pi_moves": np.uint8,
-    "pi_probs": np.float32,
-}
+PV_ARRAYS = {**SHARD_ARRAYS, "pi_counts": np.int16, "pi_moves": np.uint8, "pi_probs": np.float32}
 
 
 def write_pv_shard(

@@ -64,6 +64,7 @@ __all__ = [
     "write_manifest",
     "read_manifest",
     "shard_path",
+    "SHARD_ARRAYS",
     "read_arrays",
     "check_arrays",
     "positions_in_range",
@@ -75,8 +76,9 @@ MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
 _MAX_MANIFEST_BYTES = 64 << 20  # ~100 bytes per shard: far more shards than any run makes
 _HEX64 = re.compile(r"[0-9a-f]{64}")
-# every array of a shard and its type (one row per position; ``cells``: the padded board)
-_ARRAYS = {
+#: every array of a self-play shard and its type (one row per position; ``cells``: the padded
+#: board); a policy-value shard adds its targets (``training.data.policy_value.PV_ARRAYS``)
+SHARD_ARRAYS = {
     "cells": np.uint8,
     "sides": np.int8,
     "results": np.int8,
@@ -265,10 +267,10 @@ def positions_in_range(data: dict[str, np.ndarray]) -> bool:
 def load_shard(path: Path, entry: dict[str, Any], size: int) -> dict[str, np.ndarray]:
     """The arrays of the shard at ``path`` (from ``shard_path``) of ``size`` x ``size`` boards, checked."""
     n, width = entry["positions"], size + 2
-    shapes = {key: (n, width * width) if key == "cells" else (n,) for key in _ARRAYS}
-    limit = sum(int(np.prod(shapes[k])) * np.dtype(t).itemsize + 1024 for k, t in _ARRAYS.items())
-    data = read_arrays(path, list(_ARRAYS), limit)
-    check_arrays(data, _ARRAYS, shapes, f"self-play shard {path}")
+    shapes = {key: (n, width * width) if key == "cells" else (n,) for key in SHARD_ARRAYS}
+    limit = sum(int(np.prod(shapes[k])) * np.dtype(t).itemsize + 1024 for k, t in SHARD_ARRAYS.items())
+    data = read_arrays(path, list(SHARD_ARRAYS), limit)
+    check_arrays(data, SHARD_ARRAYS, shapes, f"self-play shard {path}")
     if not positions_in_range(data):
         raise ShardError(f"self-play shard {path}: values out of range (sides, results, values, plies or cells)")
     return data
