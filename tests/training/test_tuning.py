@@ -24,6 +24,9 @@ from training.tuning.pipeline import tune
 
 from amazons_cli.main import main
 
+#: the toy tuning run of these tests: 6x6 self-play games of uct at 20 simulations, labelled at 40
+TOY = dict(size=6, sims=20, deep_sims=40, progress=False)
+
 
 def _random_positions(size: int, seed: int) -> list[Board]:
     rng = np.random.default_rng(seed)
@@ -81,7 +84,7 @@ def test_draws_are_seeded_per_game_and_take_playable_rows_only():
 
 
 def test_labels_are_resumed_and_relabelled_identically(tmp_path):
-    options = dict(size=6, games=4, sims=20, deep_sims=40, per_game=2, games_per_shard=2, progress=False)
+    options = dict(TOY, games=4, per_game=2, games_per_shard=2)
     first = labelled_positions(tmp_path, **options)
     assert (
         first["positions"] == 8
@@ -144,17 +147,7 @@ def test_the_command_writes_a_sealed_reproducible_parameter_file(tmp_path, capsy
     assert "held-out log loss" in capsys.readouterr().out
     path = tmp_path / "a" / "territory-6x6.json"
     size, params = read_weights(path)
-    report = tune(
-        tmp_path / "b",
-        size=6,
-        games=4,
-        sims=20,
-        deep_sims=40,
-        per_game=3,
-        games_per_shard=2,
-        holdout=0.5,
-        progress=False,
-    )
+    report = tune(tmp_path / "b", **TOY, games=4, per_game=3, games_per_shard=2, holdout=0.5)
     assert size == 6 and np.allclose(params, [report["params"][name] for name in PARAM_NAMES], atol=0)
     assert path.read_text() == (tmp_path / "b" / "territory-6x6.json").read_text()  # same arguments, same file
     assert report["data"]["data_hash"] == read_manifest(tmp_path / "b" / LABELS)["data_hash"]
@@ -162,18 +155,7 @@ def test_the_command_writes_a_sealed_reproducible_parameter_file(tmp_path, capsy
 
 
 def test_outcomes_alone_fit_every_selfplay_position_and_need_no_deeper_search(tmp_path):
-    report = tune(
-        tmp_path,
-        size=6,
-        games=3,
-        sims=20,
-        deep_sims=40,
-        per_game=3,
-        games_per_shard=3,
-        deep_weight=0.0,
-        holdout=0.34,
-        progress=False,
-    )
+    report = tune(tmp_path, **TOY, games=3, per_game=3, games_per_shard=3, deep_weight=0.0, holdout=0.34)
     manifest = read_manifest(tmp_path / SELFPLAY)
     assert not (tmp_path / LABELS).exists()
     assert report["data"]["data_hash"] == manifest["data_hash"] == read_weights_hash(tmp_path / "territory-6x6.json")
