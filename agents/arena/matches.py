@@ -38,7 +38,7 @@ import os
 import zlib
 from dataclasses import asdict
 from itertools import combinations
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence, TypedDict
 
 import numpy as np
 
@@ -54,11 +54,15 @@ from agents.registry import AGENTS, format_spec, make, parse_spec
 from agents.time.control import TimeControl
 from agents.time.limit import Limit
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing's from Python 3.11
+
 __all__ = [
     "GameResult",
     "play_game",
     "match",
     "tournament",
+    "ArenaOptions",
     "with_option",
     "run_games",
     "load_results",
@@ -234,73 +238,41 @@ def _progress(todo: int, total: int, enabled: bool):
     return tqdm(total=total, initial=total - todo, disable=not enabled, unit="game", dynamic_ncols=True)
 
 
-def match(
-    a: str,
-    b: str,
-    games: int = 20,
-    size: int = 10,
-    seed: int = 0,
-    opening: int = 0,
-    time: Optional[float] = None,
-    workers: Optional[int] = None,
-    json_path: Optional[str] = None,
-    records_dir: Optional[str] = None,
-    progress: bool = True,
-    records_format: str = "txt",
-    backend: str = "local",
-    address: Optional[str] = None,
-    tc: Optional[str] = None,
-    ponder: bool = False,
-) -> dict[str, Any]:
-    """``games`` games of ``a`` against ``b``; the summary (``summarize``) plus the game results.
-    ``time``: seconds per move, every move's ``Limit(time=...)`` in place of its agent's own limit
-    (an agent that searches without a time, or does not search, keeps its own); ``tc`` instead:
-    game clocks (``"MINUTES+INC"``), ``ponder``: think on the opponent's time (``run_games``);
-    ``backend``, ``address``: where the games run (``agents.arena.backends``)."""
-    limit = _move_limit(time, tc)
-    results = run_games(
-        [(a, b)],
-        games,
-        size,
-        seed,
-        opening,
-        workers,
-        json_path,
-        records_dir,
-        progress,
-        {"time": time},
-        lambda rs: summarize(rs, a, b),
-        records_format,
-        backend,
-        address,
-        tc,
-        ponder,
-        limit,
-    )
+class ArenaOptions(TypedDict, total=False):
+    """The options of ``match`` and ``tournament`` beside their agents and games (``run_games``'
+    defaults where not given): ``size``, ``seed``, ``opening``; ``time``: seconds per move, every
+    move's ``Limit(time=...)`` in place of its agent's own limit (an agent that searches without a
+    time, or does not search, keeps its own); ``tc`` instead: game clocks (``"MINUTES+INC"``),
+    ``ponder``: think on the opponent's time; ``workers``, ``backend``, ``address``: where the games
+    run (``agents.arena.backends``); ``json_path``, ``records_dir``, ``records_format``,
+    ``progress``: what is written and shown."""
+
+    size: int
+    seed: int
+    opening: int
+    time: Optional[float]
+    workers: Optional[int]
+    json_path: Optional[str]
+    records_dir: Optional[str]
+    progress: bool
+    records_format: str
+    backend: str
+    address: Optional[str]
+    tc: Optional[str]
+    ponder: bool
+
+
+def match(a: str, b: str, games: int = 20, **options: Unpack[ArenaOptions]) -> dict[str, Any]:
+    """``games`` games of ``a`` against ``b`` (``ArenaOptions``); the summary (``summarize``) plus
+    the game results."""
+    results = _games([(a, b)], games, lambda rs: summarize(rs, a, b), options)
     return {**summarize(results, a, b), "results": results}
 
 
-def tournament(
-    specs: Sequence[str],
-    games: int = 10,
-    size: int = 10,
-    seed: int = 0,
-    opening: int = 0,
-    time: Optional[float] = None,
-    workers: Optional[int] = None,
-    json_path: Optional[str] = None,
-    records_dir: Optional[str] = None,
-    progress: bool = True,
-    records_format: str = "txt",
-    backend: str = "local",
-    address: Optional[str] = None,
-    tc: Optional[str] = None,
-    ponder: bool = False,
-) -> dict[str, Any]:
-    """A round robin: ``games`` games for every pair of ``specs`` (the options as ``match``'s).
+def tournament(specs: Sequence[str], games: int = 10, **options: Unpack[ArenaOptions]) -> dict[str, Any]:
+    """A round robin: ``games`` games for every pair of ``specs`` (``ArenaOptions``).
     Returns ``standings`` (total score per agent, best first), ``matches`` (one ``summarize`` per
     pair) and the results."""
-    limit = _move_limit(time, tc)
     if len(set(specs)) != len(specs) or len(specs) < 2:
         raise InvalidArgumentError(f"a tournament needs at least two different agents, got {list(specs)}")
     pairs = list(combinations(specs, 2))
@@ -319,23 +291,16 @@ def tournament(
         standings = sorted(rows, key=lambda row: -row["score"])
         return {"standings": standings, "matches": matches}
 
-    results = run_games(
-        pairs,
-        games,
-        size,
-        seed,
-        opening,
-        workers,
-        json_path,
-        records_dir,
-        progress,
-        {"time": time},
-        build,
-        records_format,
-        backend,
-        address,
-        tc,
-        ponder,
-        limit,
-    )
+    results = _games(pairs, games, build, options)
     return {**build(results), "results": results}
+
+
+def _games(
+    pairs: list[tuple[str, str]], games: int, summary: Callable[[list], dict], options: ArenaOptions
+) -> list[dict[str, Any]]:
+    """``run_games`` of ``pairs`` with ``options``, the time per move as every move's limit (and
+    the results' config)."""
+    rest: dict[str, Any] = dict(options)  # run_games' own options, once the time is out
+    time = rest.pop("time", None)
+    limit = _move_limit(time, options.get("tc"))
+    return run_games(pairs, games, extra={"time": time}, summary=summary, limit=limit, **rest)
