@@ -118,6 +118,16 @@ def _kwargs(kwargs: dict[str, Any]) -> str:
     return ", ".join(f"{k}={short(v)}" for k, v in kwargs.items())
 
 
+def _reset_case(env: Any, seed: Any, options: Any) -> Case:
+    """``env.reset(seed=seed, options=options)`` as a case (of the gym env or the vector env)."""
+    return Case(
+        lambda: env.reset(seed=seed, options=options),
+        f"reset(seed={short(seed)}, options={short(options)})",
+        (seed, options),
+        accept=_reset_needed(),
+    )
+
+
 def _reset_needed() -> tuple[type, ...]:
     import gymnasium
 
@@ -184,12 +194,7 @@ def _env(rng: random.Random, _ctx: Any) -> Case:
                 {"x": 1},
             ]
         )
-        return Case(
-            lambda: env.reset(seed=seed, options=options),
-            f"reset(seed={short(seed)}, options={short(options)})",
-            (seed, options),
-            accept=_reset_needed(),
-        )
+        return _reset_case(env, seed, options)
     env.reset(seed=rng.randrange(100))
     for _ in range(rng.randrange(6)):
         legal = env.legal_actions()
@@ -255,12 +260,7 @@ def _vector_env(rng: random.Random, _ctx: Any) -> Case:
         return Case(lambda: env.step(np.zeros(n, np.int64)), "step before reset", (), accept=_reset_needed())
     if rng.random() < 0.2:
         seed, options = hostile(rng), rng.choice([None, hostile(rng), {"x": 1}])
-        return Case(
-            lambda: env.reset(seed=seed, options=options),
-            f"reset(seed={short(seed)}, options={short(options)})",
-            (seed, options),
-            accept=_reset_needed(),
-        )
+        return _reset_case(env, seed, options)
     env.reset(seed=rng.randrange(100))
     actions = _bad_actions(rng, n, size) if rng.random() < 0.7 else env.sample_legal_actions()
     before = env.action_masks().tobytes()
