@@ -33,7 +33,7 @@ alpha-beta in Python.
 from __future__ import annotations
 
 import time as _time
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
@@ -63,7 +63,14 @@ from agents.time.manager import CLOCKS, clock_name
 
 __all__ = ["AlphaBeta", "batch_search"]
 
-Iteration = tuple[np.ndarray, float, int]  # a finished iteration: (best move, value, depth)
+
+class Iteration(NamedTuple):
+    """A finished iteration of iterative deepening: its best ``move`` (padded squares for the
+    kernel search, a ``Move`` for the batched one), its ``value`` and ``depth``."""
+
+    move: Any
+    value: float
+    depth: int
 
 
 def batch_search(
@@ -243,14 +250,15 @@ class AlphaBeta(SearchAgent):
         best = np.full(3, -1, dtype=np.int64)
         done = self._deepen(board, deepest, limit, deadline, stats, best)
         public = core.public_index(board.size)
-        frm, to, arrow = (int(public[p]) for p in done[0])
+        frm, to, arrow = (int(public[p]) for p in done.move)
         move = Move(frm, to, arrow, board.size)
-        return SearchResult(move, float(done[1]), done[2], int(stats.nodes[0]), stats={"evals": int(stats.evals[0])})
+        nodes, evals = int(stats.nodes[0]), int(stats.evals[0])
+        return SearchResult(move, float(done.value), done.depth, nodes, stats={"evals": evals})
 
     def _window(self, depth: int, done: Optional[Iteration]) -> tuple[float, float]:
         """The root window: aspiration around the last iteration's value from depth 3."""
-        if done is not None and depth >= 3 and abs(done[1]) < 1:
-            return (done[1] - self.aspiration, done[1] + self.aspiration)
+        if done is not None and depth >= 3 and abs(done.value) < 1:
+            return (done.value - self.aspiration, done.value + self.aspiration)
         return (-INF, INF)
 
     def _deepen(
@@ -299,18 +307,18 @@ class AlphaBeta(SearchAgent):
                 value = self._once(board, depth, -INF, INF, evals, stats, best, bound, deadline)
             if stats.aborted[0]:
                 if done is not None and stats.root_improved[0]:
-                    done = (best.copy(), done[1], done[2])
+                    done = done._replace(move=best.copy())
                 elif done is not None and fail_high is not None:
-                    done = (fail_high, done[1], done[2])
+                    done = done._replace(move=fail_high)
                 break
             if done is None:
                 deadline.hold()  # the deadline holds from here on
-            done = (best.copy(), value, depth)
+            done = Iteration(best.copy(), value, depth)
             if abs(value) >= WIN:
                 break  # proven
         if done is None:  # halted before an iteration finished: the depth-1 move (milliseconds)
             value = self._once(board, 1, -INF, INF, NO_LIMIT, stats, best)
-            done = (best.copy(), value, 1)
+            done = Iteration(best.copy(), value, 1)
         return done
 
     def _search_batch(self, board: Board, deepest: int, limit: Limit, deadline: Deadline) -> SearchResult:
@@ -337,7 +345,7 @@ class AlphaBeta(SearchAgent):
                 root_memo,
             )
 
-        done: Optional[tuple[Move, float, int]] = None
+        done: Optional[Iteration] = None
         evals = 0
         for depth in range(1, deepest + 1):
             if limit.time is None and depth < deepest:
@@ -351,17 +359,17 @@ class AlphaBeta(SearchAgent):
                 move, value, spent, complete = search(depth, float("inf"))
                 deadline.hold()  # the deadline holds from here on
             else:
-                move, value, spent, complete = search(depth, stop, done[0])
+                move, value, spent, complete = search(depth, stop, done.move)
             evals += spent
             if move is None:
                 break
             if not complete:
                 assert done is not None  # a cut search has a move only when it searched the last one's first
-                done = (move, done[1], done[2])
+                done = done._replace(move=move)
                 break
-            done = (move, value, depth)
+            done = Iteration(move, value, depth)
         if done is None:  # predict: not even depth 1 in time, finish it anyway
             move, value, spent, _ = search(1, float("inf"))
             assert move is not None  # a search without a stop finishes: it has a move
-            done, evals = (move, value, 1), evals + spent
-        return SearchResult(done[0], done[1], done[2], 0, stats={"evals": evals})
+            done, evals = Iteration(move, value, 1), evals + spent
+        return SearchResult(done.move, done.value, done.depth, 0, stats={"evals": evals})
