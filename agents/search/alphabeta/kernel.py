@@ -38,6 +38,7 @@ from amazons_env.errors import InvalidArgumentError, describe
 from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search import endgame
 from agents.search.move_order import POSITION_TYPE, STATS_TYPE, WIN, MoveLists, SearchStats, candidates, out_of_time
+from agents.search.zobrist import position_key, zobrist_table  # the keys its agent builds, shared with the solver
 
 __all__ = [
     "negamax",
@@ -131,23 +132,6 @@ def transposition_table(bits: int = 18) -> TranspositionTable:
         np.zeros(size, dtype=np.int64),
         np.zeros((size, 3), dtype=np.int64),
     )
-
-
-def zobrist_table(width: int, seed: int = 20260522) -> np.ndarray:
-    """Random keys ``[4, W*W]``: rows 1-3 per cell value (queens, arrows); ``[0, 0]`` the side key."""
-    rng = np.random.default_rng(seed)
-    return rng.integers(1, np.iinfo(np.int64).max, size=(4, width * width), dtype=np.int64).astype(np.uint64)
-
-
-@njit(cache=True)
-def position_key(cells, side, zob):
-    """The Zobrist key of a position (pieces and arrows, side to move)."""
-    key = zob[0, 0] if side == 1 else np.uint64(0)
-    for p in range(cells.shape[0]):
-        v = cells[p]
-        if v == core.WHITE_QUEEN or v == core.BLACK_QUEEN or v == core.ARROW:
-            key ^= zob[v, p]
-    return key
 
 
 _ARGS = (
