@@ -226,6 +226,12 @@ def test_uct_net_is_the_guided_uct(net_path):
         ("uct-net:threads=0", "threads=0"),
         ("uct:sure=0.5", "sure=0.5"),
         ("uct:sure=inf", "sure=inf"),
+        ("uct-net:guide_at=8,value_visits=-1", "value_visits=-1"),
+        ("uct-net:guide_at=8,value_visits=1.5", "value_visits=1.5"),
+        ("uct-net:guide_at=8,value_visits=2000", "value_visits=2000"),
+        ("uct-net:value_visits=4", "needs guide_at >= 1 given"),
+        ("uct-net:guide_at=none,value_visits=4", "guide_at=None"),
+        ("uct-net:guide_at=0,value_visits=4", "guide_at=0"),
     ],
 )
 def test_bad_options_are_refused(spec, error):

@@ -248,22 +248,6 @@ def test_value_visits_by_default_is_the_board_sizes_setting_with_guide_at_not_gi
     assert extra > 0 and extra % 16 == 0
 
 
-@pytest.mark.parametrize(
-    "spec, error",
-    [
-        ("uct-net:guide_at=8,value_visits=-1", "value_visits=-1"),
-        ("uct-net:guide_at=8,value_visits=1.5", "value_visits=1.5"),
-        ("uct-net:guide_at=8,value_visits=2000", "value_visits=2000"),
-        ("uct-net:value_visits=4", "needs guide_at >= 1 given"),
-        ("uct-net:guide_at=none,value_visits=4", "guide_at=None"),
-        ("uct-net:guide_at=0,value_visits=4", "guide_at=0"),
-    ],
-)
-def test_value_visits_options_are_checked(spec, error):
-    with pytest.raises(ValueError, match=error):
-        agents.make(spec)
-
-
 def test_reprior_mixes_the_softmax_of_each_childs_logit_and_sorts_the_block():
     """``uct_tree.reprior`` on a position (its queen moves, slide logits) and on a queen move (its
     arrows, arrow logits read at its destination): each child keeps its row contents and gets
