@@ -42,6 +42,8 @@ from amazons_env.errors import (
 )
 from amazons_env.perft import perft
 
+from agents.arena import opening_board
+
 HOSTILE = settings(
     max_examples=150,
     deadline=None,
@@ -131,20 +133,8 @@ def state(board: Board):
     return board.text(), board.cells.tobytes(), board.queens.tobytes(), board.queen_counts.tobytes(), board.move_stack
 
 
-def played(seed: int, size: int, plies: int) -> Board:
-    rng = np.random.default_rng(seed)
-    board = Board(size)
-    for _ in range(plies):
-        moves = board.legal_moves_array()
-        if len(moves) == 0:
-            break
-        from_square, to_square, arrow = (int(s) for s in moves[rng.integers(len(moves))])
-        board.push_unchecked(Move(from_square, to_square, arrow, size))
-    return board
-
-
 BOARDS = [
-    played(seed, size, plies)
+    opening_board(size, plies, [seed])  # random play from the start
     for seed, (size, plies) in enumerate([(4, 3), (6, 0), (6, 9), (8, 20), (10, 5), (12, 2), (6, 30)])
 ]
 MOVE_SEEDS = ["d1-d7/g7", "d1d7,d7g7", "j10 x j9 / j8", "a1-a2(a3)", "l12-l1/a1"] + [

@@ -15,6 +15,7 @@ from amazons_env.core import MAX_QUEENS, MAX_SIZE, MIN_SIZE
 from amazons_env.tensor.state import from_boards
 
 from agents import make
+from agents.arena import opening_board
 from agents.game import play_out
 from agents.nets.models import PolicyValueNet
 from agents.nets.planes import make_planes
@@ -37,7 +38,7 @@ def positions(draw):
     move, maybe without a move), of any size."""
     size = draw(st.integers(MIN_SIZE, MAX_SIZE))
     if draw(st.booleans()):
-        return played(size, draw(st.integers(0, size * size * 3 // 4)), draw(st.integers(0, 2**32)))
+        return opening_board(size, draw(st.integers(0, size * size * 3 // 4)), [draw(st.integers(0, 2**32))])
     squares = draw(st.permutations(range(size * size)))
     white, black = (draw(st.integers(1, min(MAX_QUEENS, size * size // 2 - 1))) for _ in range(2))
     arrows = draw(st.integers(0, size * size - white - black))
@@ -54,17 +55,6 @@ def model():
 @pytest.fixture(scope="module")
 def net(model):
     return Evaluator(model, "cpu")
-
-
-def played(size, plies, seed):
-    rng = np.random.default_rng(seed)
-    board = Board(size)
-    for _ in range(plies):
-        moves = board.legal_moves()
-        if not moves:
-            break
-        board.push(moves[rng.integers(len(moves))])
-    return board.copy(stack=False)
 
 
 @SETTINGS
@@ -145,7 +135,7 @@ def test_a_forced_win_is_found(net):
 
 
 def test_legal_moves_in_a_batch_and_finished_games(net):
-    boards = [played(size, plies, seed) for seed, (size, plies) in enumerate([(6, 0), (6, 9), (6, 25)])]
+    boards = [opening_board(size, plies, [seed]) for seed, (size, plies) in enumerate([(6, 0), (6, 9), (6, 25)])]
     lost = Board.from_squares(6, white=[0], black=[35], arrows=[1, 6, 7])  # White to move has none
     for group in (boards, [lost, boards[0]]):
         out = search(net, from_boards(group), Settings(sims=12, m=4, k=6), torch.arange(len(group)))
@@ -157,7 +147,7 @@ def test_legal_moves_in_a_batch_and_finished_games(net):
 
 
 def test_same_seed_same_search_other_seed_other_noise(net):
-    roots = from_boards([played(6, 4, 1)] * 2)
+    roots = from_boards([opening_board(6, 4, [1])] * 2)
     settings = Settings(sims=16, m=8, k=8)
     a, b = (search(net, roots, settings, torch.tensor([5, 6]), torch.tensor([0, 0])) for _ in range(2))
     assert all(torch.equal(x, y) for x, y in zip(a, b))
@@ -165,7 +155,7 @@ def test_same_seed_same_search_other_seed_other_noise(net):
 
 
 def test_a_batch_searches_each_game_as_alone(net):
-    boards = [played(6, plies, seed) for seed, plies in enumerate((0, 3, 8, 15))]
+    boards = [opening_board(6, plies, [seed]) for seed, plies in enumerate((0, 3, 8, 15))]
     settings = Settings(sims=20, m=8, k=10)
     seeds, plies = torch.tensor([11, 12, 13, 14]), torch.tensor([0, 3, 8, 15])
     batch = search(net, from_boards(boards), settings, seeds, plies)
@@ -198,7 +188,7 @@ def test_tree_accounting_and_signs(net):
     children's values negated (the side to move alternates at every whole move)."""
     from agents.search.gumbel import tree as trees
 
-    boards = [played(5, plies, seed) for seed, plies in enumerate((0, 6, 12))]
+    boards = [opening_board(5, plies, [seed]) for seed, plies in enumerate((0, 6, 12))]
     settings = Settings(sims=40, m=4, k=5)
     grown = trees._grow(net, from_boards(boards), settings, torch.zeros(3, 5))
     for b in range(3):
@@ -232,7 +222,7 @@ def test_bad_input_is_named(net):
 def test_the_search_runs_on_cuda(model):
     """The same searches on the GPU (the net in half precision there, so near-ties may order
     children differently: compared are the budget, the targets and the moves' legality)."""
-    boards = [played(8, plies, seed) for seed, plies in enumerate((0, 5, 20, 40))]
+    boards = [opening_board(8, plies, [seed]) for seed, plies in enumerate((0, 5, 20, 40))]
     gpu = search(Evaluator(model, "cuda"), from_boards(boards, "cuda"), Settings(sims=16, m=8, k=8), torch.arange(4))
     assert gpu.visits.sum(1).tolist() == [16.0] * 4 and torch.allclose(gpu.policy.sum(1).cpu(), torch.ones(4))
     for board, move in zip(boards, gpu.chosen(8).tolist()):

@@ -13,6 +13,7 @@ import torch
 
 from amazons_env import Board
 
+from agents.arena import opening_board
 from agents.nets.export import FORMAT_VERSION, ModelFileError, load_model, save_model
 from agents.nets.models import ResValueNet, StudyCNN, parameter_count
 from agents.nets.planes import make_planes
@@ -29,17 +30,6 @@ SPEC = "two-iteration:depth=1,eval=improved"
 def tiny_train(data, out) -> list[str]:
     """The ``train`` command line of one epoch of a tiny net on ``data``, written to ``out``."""
     return ["train", str(data), "--out", str(out), "--kwargs", '{"channels": 4, "blocks": 1}', "--epochs", "1"]
-
-
-def random_board(size: int, plies: int, seed: int) -> Board:
-    rng = np.random.default_rng(seed)
-    board = Board(size)
-    for _ in range(plies):
-        moves = board.legal_moves()
-        if not moves:
-            break
-        board.push_unchecked(moves[rng.integers(len(moves))])
-    return board
 
 
 def test_study_cnn_is_the_study_network():
@@ -82,13 +72,13 @@ def slow_relative_planes(board: Board) -> np.ndarray:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_relative_planes_match_reference(seed):
-    board = random_board(6, 3 + 3 * seed, seed)
+    board = opening_board(6, 3 + 3 * seed, [seed])
     fast = make_planes(board.cells[None, :], [int(board.turn)], "relative")[0]
     np.testing.assert_array_equal(fast, slow_relative_planes(board))
 
 
 def test_study_planes_absolute_colours():
-    board = random_board(8, 5, 1)
+    board = opening_board(8, 5, [1])
     x = make_planes(np.stack([board.cells, board.cells]), [0, 1], "study")
     np.testing.assert_array_equal(x[0], x[1])  # no side to move in the study's planes
     assert x[0, 0].sum() == 4 and x[0, 1].sum() == 4 and x[0, 2].sum() == 5
@@ -96,14 +86,14 @@ def test_study_planes_absolute_colours():
 
 
 def test_relative_planes_swap_with_side():
-    board = random_board(8, 4, 2)
+    board = opening_board(8, 4, [2])
     x = make_planes(np.stack([board.cells, board.cells]), [0, 1], "relative")
     np.testing.assert_array_equal(x[0, [1, 0, 2, 3, 5, 4]], x[1])
 
 
 @pytest.mark.parametrize("k", range(8))
 def test_symmetry_matches_board_transform(k):
-    board = random_board(8, 6, k)
+    board = opening_board(8, 6, [k])
     for planes in ("study", "relative"):
         x = torch.from_numpy(make_planes(board.cells[None, :], [int(board.turn)], planes))
         image = board.transform(k)
