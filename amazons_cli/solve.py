@@ -3,20 +3,25 @@
 The start of a small board (default 5x5) or any position text; the answer for the side to move
 (won with a proof move, or lost), the nodes searched and the wall and CPU seconds (on a shared
 machine the CPU time is the figure that compares). ``--check MOVE`` proves given moves instead of
-stopping at the first win, ``--all`` every legal move.
+stopping at the first win, ``--all`` every legal move. ``--state FILE`` makes a long proof
+resumable: Ctrl-C (or ``--limit``) saves the search's table there, and the same command run again
+goes on from it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
+from typing import Optional
 
 from amazons_env import Board, Color, Move
 from amazons_env.errors import InvalidArgumentError
+from amazons_env.files import check_writable
 
-from agents.solver import Solver
-from agents.solver.prover import DEFAULT_TABLE_BITS
+from agents.search.solver import Solver
+from agents.search.solver.prover import DEFAULT_TABLE_BITS
 
 HELP = __doc__.split("\n\n", 1)[1].replace("``", "'")
 
@@ -32,15 +37,48 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--table-bits", type=int, default=DEFAULT_TABLE_BITS, help="log2 of the transposition table's entries"
     )
+    parser.add_argument("--state", metavar="FILE", help="resume from FILE if it exists; save the table there on stop")
 
 
 def _side(board: Board) -> str:
     return "White" if board.turn == Color.WHITE else "Black"
 
 
-def _progress(done: int, total: int) -> None:
+def _moves_done(done: int, total: int) -> None:
     if sys.stderr.isatty():
         print(f"\r{done}/{total} moves proved", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+
+def _search_progress(started: float):
+    def show(nodes: int, phi: int, delta: int) -> None:
+        if sys.stderr.isatty():
+            seconds = time.process_time() - started
+            print(f"\rnodes {nodes:,}  root phi {phi:,} delta {delta:,}  {seconds:.0f} CPU s", end="", file=sys.stderr)
+
+    return show
+
+
+def _prove(solver: Solver, board: Board, args: argparse.Namespace, moves: list[Move]) -> None:
+    if not moves and not args.all:
+        proof = solver.solve(board, args.limit, progress=_search_progress(time.process_time()))
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
+        verdict = {"won": f"{_side(board)} wins", "lost": f"{_side(board)} loses", "unknown": "unknown"}[proof.value]
+        line = f"{verdict} (side to move: {proof.value})"
+        if proof.move is not None:
+            line += f"; proof move {proof.move}"
+        print(line)
+        return
+    checked = solver.classify(board, args.limit, progress=_moves_done, only=set(moves) if moves else None)
+    won = [str(move) for move, value in checked if value == "won"]
+    for move, value in checked:
+        if moves or value != "lost":
+            print(f"{move}: {value} for {_side(board)}")
+    if args.all:
+        counts = {v: sum(1 for _, value in checked if value == v) for v in ("won", "lost", "unknown")}
+        print(f"{len(checked)} moves: {counts['won']} won, {counts['lost']} lost, {counts['unknown']} unknown")
+        if won:
+            print("winning moves: " + " ".join(won))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,26 +90,26 @@ def run(args: argparse.Namespace) -> int:
         if not board.is_legal(move):
             raise InvalidArgumentError(f"--check {move}: not a legal move here")
     solver = Solver(args.table_bits)
+    state: Optional[str] = args.state
+    if state is not None:
+        if os.path.exists(state):
+            solver.resume(state, board)
+            print(f"resuming from {state}: {solver.nodes:,} nodes searched before")
+        else:
+            check_writable(state)
     print(board)
-    wall, cpu = time.perf_counter(), time.process_time()
-    if not moves and not args.all:
-        proof = solver.solve(board, args.limit)
-        verdict = {"won": f"{_side(board)} wins", "lost": f"{_side(board)} loses", "unknown": "unknown"}[proof.value]
-        line = f"{verdict} (side to move: {proof.value})"
-        if proof.move is not None:
-            line += f"; proof move {proof.move}"
-        print(line)
-    else:
-        chosen = set(moves)
-        checked = solver.classify(board, args.limit, progress=_progress, only=chosen if moves else None)
-        won = [str(move) for move, value in checked if value == "won"]
-        for move, value in checked:
-            if moves or value != "lost":
-                print(f"{move}: {value} for {_side(board)}")
-        if args.all:
-            counts = {v: sum(1 for _, value in checked if value == v) for v in ("won", "lost", "unknown")}
-            print(f"{len(checked)} moves: {counts['won']} won, {counts['lost']} lost, {counts['unknown']} unknown")
-            if won:
-                print("winning moves: " + " ".join(won))
-    print(f"nodes {solver.nodes:,}; {time.perf_counter() - wall:.1f} s wall, {time.process_time() - cpu:.1f} s CPU")
+    wall, cpu, before = time.perf_counter(), time.process_time(), solver.nodes
+    try:
+        _prove(solver, board, args, moves)
+    except KeyboardInterrupt:
+        if state is None:
+            raise
+        print(f"\nstopped: {solver.nodes:,} nodes; saving the table to {state} (run the command again to resume)")
+    finally:
+        if state is not None:
+            solver.save(state, board)
+    print(
+        f"nodes {solver.nodes - before:,} (in all {solver.nodes:,}); {time.perf_counter() - wall:.1f} s wall, "
+        f"{time.process_time() - cpu:.1f} s CPU"
+    )
     return 0

@@ -25,7 +25,7 @@ from amazons_env import Board, Move
 
 from agents import make
 from agents.search.agent import SearchAgent
-from agents.solver import Solver
+from agents.search.solver import Solver
 
 
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -22,7 +22,7 @@ import time
 
 from amazons_env import Board, Move
 
-from agents.solver import Solver
+from agents.search.solver import Solver
 
 PUBLISHED = {  # W x H: the side to move at the start wins ("first") or loses ("second")
     "4x4": "second",

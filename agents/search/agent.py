@@ -6,7 +6,9 @@ It owns what the searches used to repeat: the refusal to search a finished game
 ``agents.time.manager.move_limit``), the margin (``agents.time.margin.Margin``: when a timed search
 must stop, learnt from how late it came back), the filling-phase shortcut (a separated position is
 played by ``endgame.filling_move`` without searching, for searches built with an ``endgame``
-budget), ``last_result``, and ``select_move``. A search implements one method,
+budget), the proven-move shortcut (in a small endgame a df-pn proof within ``prove`` nodes, and a
+proven win played at once: ``agents.search.solver.shortcut``; ``prove=0`` turns it off),
+``last_result``, and ``select_move``. A search implements one method,
 ``_search(board, limit, deadline) -> SearchResult``, and declares the ``Limit`` fields it honours
 (``LIMITS``) and the stats it reports (``STATS``, zeros in a filling-phase result):
 
@@ -35,7 +37,8 @@ Why a search ended is its result's ``stopped`` stat, where the search says (``uc
 ``"time"`` (its deadline), ``"time_max"`` (it went on past ``Limit.time`` while unsure),
 ``"simulations"`` (its budget), ``"proven"`` (a solved root), ``"settled"`` (the move could no
 longer change before the deadline, under a game clock: ``Limit.time_max``), and for every search
-``"decided"``: the filling-phase shortcut, played without searching.
+``"decided"``: the filling-phase shortcut, played without searching, and ``"proven"`` for the
+proven-move shortcut too.
 
 >>> walled = Board.from_text("Q1*3/**4/6/******/3*1q/6 w")  # a wall of arrows: the filling phase
 >>> FirstMove(Limit(time=1.0), endgame=100).search(walled).stopped
@@ -63,12 +66,15 @@ from amazons_env.errors import InvalidArgumentError
 from agents.base import Agent
 from agents.search import endgame
 from agents.search.result import SearchResult
+from agents.search.solver.shortcut import Shortcut
 from agents.time.deadline import Deadline
 from agents.time.limit import CLOCK_FIELDS, Limit, LimitError
 from agents.time.manager import move_limit
 from agents.time.margin import Margin
 
-__all__ = ["SearchAgent", "GameOverError", "think"]
+__all__ = ["SearchAgent", "GameOverError", "think", "PROVE_NODES"]
+
+PROVE_NODES = 2_000  # df-pn nodes a move may spend proving a small endgame (``prove``)
 
 
 class GameOverError(InvalidArgumentError):
@@ -79,7 +85,8 @@ class GameOverError(InvalidArgumentError):
 class SearchAgent(Agent):
     """An agent that searches (module docstring). ``limit``: the default ``Limit`` of a move,
     from the agent's options; ``endgame``: a fill-search budget, non-zero to play a separated
-    position by its filling move (0: search it like any other)."""
+    position by its filling move (0: search it like any other); ``prove``: df-pn nodes for the
+    proven-move shortcut (0: off)."""
 
     #: the ``Limit`` fields this search honours
     LIMITS: ClassVar[tuple[str, ...]] = ("time",)
@@ -91,10 +98,12 @@ class SearchAgent(Agent):
     #: and reports the reply it expects in ``stats["ponder"]`` (a ``Move``, or None)
     PONDERS: ClassVar[bool] = False
 
-    def __init__(self, limit: Limit, seed: Optional[int] = None, endgame: int = 0) -> None:
+    def __init__(self, limit: Limit, seed: Optional[int] = None, endgame: int = 0, prove: int = PROVE_NODES) -> None:
         super().__init__(seed)
         self.limit = self.accepted(limit)
         self.endgame = int(endgame)
+        self.prove = int(prove)
+        self._shortcut: Optional[Shortcut] = None
         self.margin = Margin()
         self.last_result: Optional[SearchResult] = None
 
@@ -142,11 +151,14 @@ class SearchAgent(Agent):
         if deadline is None:
             deadline = self.timed(limit)
         filling = endgame.filling_move(board) if self.endgame else None
-        if filling is not None:
-            stats = {**dict.fromkeys(self.STATS, 0), "stopped": "decided"}
+        proven = self._proven_move(board) if filling is None else None
+        if filling is not None or proven is not None:
+            stats: dict[str, object] = {**dict.fromkeys(self.STATS, 0)}
+            stats["stopped"] = "decided" if filling is not None else "proven"
             if self.PONDERS:
                 stats["ponder"] = None
-            result = SearchResult(filling[0], filling[1] * self.WIN_VALUE, stats=stats)
+            move, value = (filling[0], filling[1] * self.WIN_VALUE) if filling is not None else (proven, self.WIN_VALUE)
+            result = SearchResult(move, value, stats=stats)
         else:
             result = self._search(board, limit, deadline)
             if deadline.margin is self.margin and limit.time is not None:  # after the work: lateness covers it
@@ -154,6 +166,15 @@ class SearchAgent(Agent):
                 self.margin.returned(deadline.last if went_on else deadline.stop, deadline.held_from)
         self.last_result = replace(result, seconds=time.perf_counter() - deadline.start)
         return self.last_result
+
+    def _proven_move(self, board: Board) -> Optional[Move]:
+        """A win proved within ``prove`` nodes in a small endgame (``solver.shortcut``), or None."""
+        if self.prove <= 0:
+            return None
+        if self._shortcut is None:
+            self._shortcut = Shortcut(self.prove)
+        self._shortcut.nodes = self.prove
+        return self._shortcut.move(board)
 
     def timed(self, limit: Limit, start: Optional[float] = None) -> Deadline:
         """The deadline of a move within ``limit`` started at ``start`` (default: now), as

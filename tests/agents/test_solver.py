@@ -1,5 +1,6 @@
-"""The proof search (agents.solver) against a brute-force minimax on tiny positions: values, proof
-moves, every root move's value, node budgets, and the 4x4 start (a second-player win)."""
+"""The df-pn proof search (agents.search.solver) against a brute-force minimax on tiny positions:
+values, proof moves, every root move's value, node budgets, the 4x4 start (a second-player win),
+a stopped proof saved and resumed, and the searches' proven-move shortcut."""
 
 from __future__ import annotations
 
@@ -13,7 +14,11 @@ from hypothesis import strategies as st
 from amazons_env import Board, Move
 from amazons_env.errors import InvalidArgumentError
 
-from agents.solver import Solver
+from agents.search.agent import PROVE_NODES, SearchAgent
+from agents.search.result import SearchResult
+from agents.search.solver import Solver
+from agents.search.solver.proof_file import ProofFileError
+from agents.time.limit import Limit
 
 
 @lru_cache(maxsize=None)
@@ -106,3 +111,61 @@ def test_bad_table_size_is_refused(bits):
 def test_bad_limit_is_refused(limit):
     with pytest.raises(InvalidArgumentError, match="limit"):
         Solver(table_bits=8).solve(Board(size=4), limit=limit)
+
+
+def test_a_stopped_proof_resumes_from_its_saved_table(tmp_path):
+    board = _played(5, 3, 8)
+    solver = Solver(table_bits=16)
+    assert solver.solve(board, limit=50).value == "unknown"
+    path = tmp_path / "proof.npz"
+    solver.save(path, board)
+    resumed = Solver(table_bits=8)
+    resumed.resume(path, board)
+    assert resumed.nodes == solver.nodes and resumed.table_bits == 16
+    proof = resumed.solve(board)
+    assert proof.value == Solver(table_bits=16).solve(board).value != "unknown"
+    assert resumed.nodes == solver.nodes + proof.nodes
+
+
+def test_a_damaged_or_foreign_proof_state_is_refused(tmp_path):
+    board = _played(5, 3, 8)
+    solver = Solver(table_bits=10)
+    solver.solve(board, limit=20)
+    path = tmp_path / "proof.npz"
+    solver.save(path, board)
+    with pytest.raises(ProofFileError, match="proves"):
+        Solver(table_bits=10).resume(path, Board(5))
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(ProofFileError, match="proof.npz"):
+        Solver(table_bits=10).resume(path, board)
+    with pytest.raises(ProofFileError, match="does not exist"):
+        Solver(table_bits=10).resume(tmp_path / "none.npz", board)
+
+
+class FirstMove(SearchAgent):
+    """The smallest search: the first legal move, counting its searches."""
+
+    name = "first-move"
+    LIMITS = ("nodes",)
+    STATS = ("searched",)
+
+    def _search(self, board, limit, deadline):
+        return SearchResult(board.legal_moves()[0], 0.0, stats={"searched": 1, "stopped": "nodes"})
+
+
+def test_every_search_plays_a_proven_win_at_once_unless_told_not_to():
+    board = _played(5, 11, 12)
+    while not _wins(board.text()):  # a won position for the side to move
+        board.push(board.legal_moves()[0])
+    agent = FirstMove(Limit(nodes=1))
+    result = agent.search(board)
+    assert (result.stopped, result.value, result.stats["searched"]) == ("proven", agent.WIN_VALUE, 0)
+    board.push(result.move)
+    assert not _wins(board.text())
+    board.pop()
+    agent.prove = 0
+    assert agent.search(board).stats["searched"] == 1
+    agent.prove = PROVE_NODES
+    assert FirstMove(Limit(nodes=1)).search(Board(8)).stats["searched"] == 1  # too much left to fight over

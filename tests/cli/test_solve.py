@@ -1,0 +1,40 @@
+"""``amazons solve --state FILE``: a proof stopped by Ctrl-C or its node limit saves its table,
+and the same command run again resumes it."""
+
+from __future__ import annotations
+
+from agents.search.solver import dfpn
+
+from amazons_cli.main import main
+
+POSITION = "1qq1/q2q/Q2Q/1QQ1 w"  # the 4x4 start: a second-player win
+
+
+def test_ctrl_c_saves_the_proof_and_a_rerun_resumes_it(tmp_path, capsys, monkeypatch):
+    state = tmp_path / "proof.npz"
+    search, calls = dfpn.mid, []
+
+    def interrupted(*args):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return search(*args)
+
+    monkeypatch.setattr("agents.search.solver.prover.SLICE", 20)
+    monkeypatch.setattr(dfpn, "mid", interrupted)
+    assert main(["solve", POSITION, "--table-bits", "14", "--state", str(state)]) == 0
+    assert "stopped: 40 nodes; saving the table" in capsys.readouterr().out and state.exists()
+    monkeypatch.setattr(dfpn, "mid", search)
+    assert main(["solve", POSITION, "--table-bits", "14", "--state", str(state), "--limit", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "resuming from" in out and "40 nodes searched before" in out and "unknown" in out
+    assert main(["solve", POSITION, "--state", str(state)]) == 0
+    out = capsys.readouterr().out
+    assert "White loses" in out
+
+
+def test_a_state_of_another_position_is_refused(tmp_path, capsys):
+    state = tmp_path / "proof.npz"
+    assert main(["solve", POSITION, "--table-bits", "10", "--limit", "5", "--state", str(state)]) == 0
+    assert main(["solve", "--size", "5", "--state", str(state)]) == 2
+    assert "proves" in capsys.readouterr().err
