@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+from typing import Optional
+
 import pytest
 
 #: a toy expert-iteration run: 5x5 games, a net of 4 channels and one block, one epoch, two-game gates
@@ -33,3 +37,31 @@ def tiny_loop():
         return LoopConfig(**{"out": str(out), **TINY_LOOP, **changes})
 
     return make
+
+
+def _parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+@pytest.fixture
+def ray_workers():
+    """``ray_workers(name, raylet=None)``: the pids of the Ray worker processes running a task of
+    function ``name`` (Ray titles them ``ray::NAME``) whose parent is the raylet ``raylet`` (its
+    pid), or without one, a raylet this process started (another session's Ray is left alone).
+    Read from Linux's ``/proc``."""
+
+    def find(name: str, raylet: Optional[int] = None) -> list[int]:
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    if not (entry / "cmdline").read_bytes().startswith(f"ray::{name}".encode()):
+                        continue
+                    parent = _parent_of(int(entry.name))
+                    if parent == raylet if raylet is not None else _parent_of(parent) == os.getpid():
+                        found.append(int(entry.name))
+                except (OSError, IndexError, ValueError):  # a process that ended meanwhile
+                    continue
+        return found
+
+    return find

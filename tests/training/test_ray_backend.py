@@ -72,35 +72,15 @@ def test_match_same_games_and_resume_across_backends(ray_address, tmp_path):
     assert games_of(load_results(half, config)) == games_of(local["results"])  # the checked file
 
 
-def parent_of(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-
-
-def ray_task_processes(name: str) -> list[int]:
-    """This process's Ray workers (children of the raylet it started) running a task of function
-    ``name`` (Ray titles them ``ray::NAME``); another session's Ray instance is left alone."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if (entry / "cmdline").read_bytes().startswith(f"ray::{name}".encode()) and parent_of(
-                    parent_of(int(entry.name))
-                ) == os.getpid():
-                    found.append(int(entry.name))
-            except (OSError, IndexError, ValueError):
-                continue
-    return found
-
-
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds Ray workers through Linux /proc")
-def test_killed_ray_worker_loses_nothing(ray_address, local_data, tmp_path):
+def test_killed_ray_worker_loses_nothing(ray_address, local_data, tmp_path, ray_workers):
     run = {}
     thread = threading.Thread(
         target=lambda: run.update(manifest=selfplay(tmp_path, workers=2, backend="ray", **SELFPLAY))
     )
     thread.start()
     deadline = time.monotonic() + 120
-    while not (busy := ray_task_processes("_play_shard")) and thread.is_alive() and time.monotonic() < deadline:
+    while not (busy := ray_workers("_play_shard")) and thread.is_alive() and time.monotonic() < deadline:
         time.sleep(0.01)
     assert busy, "no Ray worker was seen running a self-play shard"
     os.kill(busy[0], signal.SIGKILL)  # Ray runs the lost task again; the finished shards are kept

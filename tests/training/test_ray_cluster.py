@@ -33,22 +33,10 @@ def ray_cluster():
     cluster.shutdown()
 
 
-def busy_workers(raylet: int, name: str) -> list[int]:
-    """The worker processes of the raylet ``raylet`` running a task of function ``name`` (``ray::NAME``)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                if parent == raylet and (entry / "cmdline").read_bytes().startswith(f"ray::{name}".encode()):
-                    found.append(int(entry.name))
-            except (OSError, IndexError, ValueError):
-                continue
-    return found
-
-
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds Ray workers through Linux /proc")
-def test_a_node_killed_mid_generation_loses_nothing_and_counts_nothing_twice(ray_cluster, tmp_path, tiny_loop):
+def test_a_node_killed_mid_generation_loses_nothing_and_counts_nothing_twice(
+    ray_cluster, tmp_path, tiny_loop, ray_workers
+):
     selfplay, task = "gumbel", "device_gumbel_shard"
     cluster = ray_cluster
     nodes = [cluster.add_node(num_cpus=1) for _ in range(2)]  # this test's two worker nodes
@@ -69,7 +57,7 @@ def test_a_node_killed_mid_generation_loses_nothing_and_counts_nothing_twice(ray
     raylet = nodes[0].all_processes["raylet"][0].process.pid
     deadline, shards_then = time.monotonic() + 240, None
     while thread.is_alive() and time.monotonic() < deadline:
-        if manifest.exists() and busy_workers(raylet, task):
+        if manifest.exists() and ray_workers(task, raylet):
             shards_then = len(read_manifest(manifest.parent)["shards"])
             cluster.remove_node(nodes[0], allow_graceful=False)  # its shard is lost with it: Ray runs it again
             break
