@@ -121,7 +121,11 @@ class AmazonsEnv(gymnasium.Env):
 
     **Mask.** ``info["action_mask"]`` and ``env.action_masks()`` (sb3-contrib's MaskablePPO):
     ``int8[N**4]`` (or the chosen encoding and dtype), 1 for the legal actions of the current
-    phase, all zeros once the game is over; each is a new array (editing it changes nothing).
+    phase; each is a new array (editing it changes nothing). Once the game is over
+    ``action_masks()`` is all zeros (no legal action), while the step that ends it returns a mask
+    of all ones, in ``info`` and the observation (pgx's convention: gymnasium's ``NEXT_STEP``
+    vector envs play one more action in a finished game, which they ignore and reset instead; a
+    masked sampler such as TorchRL's ``ActionMask`` must be able to draw it).
     ``info`` also has ``player`` (0 White, 1 Black: the side to move, or the learner with an
     opponent), ``phase`` (0 queen, 1 arrow), ``move_number`` (full turns completed), ``winner`` (0/1 once
     the game is over, -1 before) and ``illegal_action`` (``True`` on the step of an illegal action):
@@ -261,6 +265,7 @@ class AmazonsEnv(gymnasium.Env):
         if meta[K.DONE]:
             winner = int(meta[K.WINNER])
             rewards[winner], rewards[winner ^ 1] = 1.0, -1.0
+            info["action_mask"] = np.ones_like(info["action_mask"])  # the docstring's "Mask": pgx's convention
         # the reward of the side that acted (with an opponent: of the learner)
         reward = float(rewards[actor if self.learner_color is None else int(self.learner_color)])
         if self.render_mode == "human":
