@@ -12,6 +12,7 @@ Move.parse('b1-b4/b5', size=6)
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Iterable, Optional, Union
 
@@ -58,6 +59,12 @@ class Outcome:
 
 _PIECE_SYMBOLS = {core.WHITE_QUEEN: "Q", core.BLACK_QUEEN: "q", core.ARROW: "*"}
 _SCRATCH: dict[int, np.ndarray] = {}
+
+
+@functools.lru_cache(maxsize=None)
+def _start(size: int) -> "Board":
+    """The start position of ``size`` (never changed: ``from_cells`` copies it)."""
+    return Board(size)
 
 
 def _scratch(size: int) -> np.ndarray:
@@ -115,6 +122,39 @@ class Board:
             raise InvalidPositionError(f"turn must be Color.WHITE or Color.BLACK, got {describe(turn)}")
         layout = validate_layout(size, white, black, arrows)
         board._setup(check_size(size), layout, side)
+        return board
+
+    @classmethod
+    def from_cells(cls, size: int, cells: np.ndarray, turn: int = Color.WHITE) -> "Board":
+        """The position of padded ``cells`` (the rules core's layout, as ``Board.cells`` holds it:
+        what the envs' kernels keep), copied: the board ``from_squares`` makes of the same pieces,
+        without listing squares. Raises ``InvalidPositionError`` if the cells are not a position.
+
+        >>> board = Board(6)
+        >>> Board.from_cells(6, board.cells, Color.WHITE) == board
+        True
+        """
+        side = as_int(turn)
+        if side not in (0, 1):
+            raise InvalidPositionError(f"turn must be Color.WHITE or Color.BLACK, got {describe(turn)}")
+        board = _start(check_size(size)).copy(stack=False)
+        shape = board._cells.shape
+        if not isinstance(cells, np.ndarray) or cells.dtype != np.uint8 or cells.shape != shape:
+            raise InvalidPositionError(f"cells must be a uint8 array of shape {shape}, got {describe(cells)}")
+        inside = cells[board._to_padded]
+        # no WALL inside and as many as the frame has squares: the frame is all WALL
+        if inside.max() > core.ARROW or np.count_nonzero(cells == core.WALL) != cells.size - inside.size:
+            raise InvalidPositionError("cells must hold WALL on the frame and EMPTY, a queen or ARROW inside")
+        counts = np.bincount(inside, minlength=core.ARROW + 1)
+        for side_index in (0, 1):
+            count = int(counts[side_index + 1])
+            if not 1 <= count <= core.MAX_QUEENS:
+                raise InvalidPositionError(f"cells hold {count} queens of a side: 1 to {core.MAX_QUEENS} wanted")
+            board._nq[side_index] = count
+            board._queens[side_index] = 0  # padded squares grow with the public ones: from_squares' order
+            board._queens[side_index, :count] = np.flatnonzero(cells == side_index + 1)
+        board._cells[:] = cells
+        board._turn = side
         return board
 
     def _setup(self, size: int, layout: Layout, turn: int) -> None:

@@ -36,7 +36,6 @@ from typing import Any, Callable, NamedTuple, Optional, Sequence
 import numpy as np
 from numba import njit
 
-from amazons_env import core
 from amazons_env.board import Board
 from amazons_env.envs.actions import move_to_actions
 from amazons_env.envs.kernels.game import NLEGAL, PHASE, SIDE
@@ -130,12 +129,9 @@ class UniformRandom(BatchOpponent):
 
 
 def board_of(games: BatchGames, i: int) -> Board:
-    """Game ``i``'s position as a ``Board`` (without its moves), for a board-level player."""
-    cells = games.cells[i][games.pad]
-    white, black, arrows = (
-        np.flatnonzero(cells == piece) for piece in (core.WHITE_QUEEN, core.BLACK_QUEEN, core.ARROW)
-    )
-    return Board.from_squares(games.size, white, black, arrows, int(games.meta[i, SIDE]))
+    """Game ``i``'s position as a ``Board`` (without its moves), for a board-level player: a
+    copy of its cells (``Board.from_cells``)."""
+    return Board.from_cells(games.size, games.cells[i], int(games.meta[i, SIDE]))
 
 
 class PerGameAgents(BatchOpponent):

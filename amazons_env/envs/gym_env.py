@@ -280,7 +280,7 @@ class AmazonsEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """The legal-action mask of the current phase (``int8[N**4]``, or the chosen encoding and
         dtype; a new array), for MaskablePPO."""
-        self._require_reset("action_masks()")
+        self._started("action_masks()")
         return self._codec.mask(self._mask)
 
     def render(self):
@@ -321,20 +321,20 @@ class AmazonsEnv(gymnasium.Env):
     @property
     def phase(self) -> int:
         """0 in the queen phase, 1 in the arrow phase."""
-        return int(self._require_reset("phase")[K.PHASE])
+        return int(self._started("phase").meta[K.PHASE])
 
     @property
     def move_number(self) -> int:
         """Full turns completed."""
-        return int(self._require_reset("move_number")[K.TURNS])
+        return int(self._started("move_number").meta[K.TURNS])
 
     @property
     def side_to_move(self) -> Color:
-        return Color(int(self._require_reset("side_to_move")[K.SIDE]))
+        return Color(int(self._started("side_to_move").meta[K.SIDE]))
 
     def observation(self, perspective: Union[int, Color, None] = None) -> np.ndarray:
         """The observation planes as seen by ``perspective`` (default: the side to move)."""
-        meta = self._require_reset("observation()")
+        meta = self._started("observation()").meta
         side = int(meta[K.SIDE]) if perspective is None else int(parse_color(perspective, False))
         return self._observe(side)[0]
 
@@ -371,15 +371,12 @@ class AmazonsEnv(gymnasium.Env):
             raise gymnasium.error.ResetNeeded(f"call reset() before {what}")
         return self._game
 
-    def _require_reset(self, what: str) -> np.ndarray:
-        return self._started(what).meta
-
     def _observe(self, perspective: Optional[int] = None) -> tuple[np.ndarray, np.ndarray]:
         game = self._started("observation()")
         return game.observe(int(game.meta[K.SIDE]) if perspective is None else perspective)
 
     def _info(self) -> dict[str, Any]:
-        meta = self._require_reset("step()")
+        meta = self._started("step()").meta
         player = int(meta[K.SIDE]) if self.learner_color is None else int(self.learner_color)
         info = {
             "action_mask": self._codec.mask(self._mask),

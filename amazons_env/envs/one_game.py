@@ -55,18 +55,24 @@ class OneGame:
         self.moves = list(moves)
         self._board = self.origin.copy()
         self._legal = np.zeros((1, K.max_legal(size)), np.int32)
+        self._nn = size * size
+        self._single_step, self._write_obs_mask = _kernels()
 
     def step(self, action: int) -> tuple[int, np.ndarray, np.ndarray]:
         """Play the flat ``action`` (in range): its code (``K.OK``, ``K.WIN``, ``K.ILLEGAL``: then
         nothing changed) and the next observation (for the side to move, flat) and mask."""
-        obs, mask = self._buffers()
-        code = _kernels()[0](self.positions, self.geometry, action, K.Observations(obs[None], mask[None], self._legal))
+        nn = self._nn
+        obs, mask = np.zeros(K.NUM_PLANES * nn, np.int8), np.zeros(nn * nn, np.int8)
+        out = K.Observations(obs[None], mask[None], self._legal)
+        code = self._single_step(self.positions, self.geometry, action, out)
         return code, obs, mask
 
     def observe(self, perspective: int) -> tuple[np.ndarray, np.ndarray]:
         """The planes ``[NUM_PLANES, N, N]`` seen by ``perspective`` and, on its turn, the mask."""
-        obs, mask = self._buffers()
-        _kernels()[1](self.positions, 0, self.geometry, perspective, K.Observations(obs[None], mask[None], self._legal))
+        nn = self._nn
+        obs, mask = np.zeros(K.NUM_PLANES * nn, np.int8), np.zeros(nn * nn, np.int8)
+        out = K.Observations(obs[None], mask[None], self._legal)
+        self._write_obs_mask(self.positions, 0, self.geometry, perspective, out)
         return obs.reshape(K.NUM_PLANES, self.size, self.size), mask
 
     def play(self, move: Move) -> int:
@@ -100,7 +106,3 @@ class OneGame:
         for f, t, a in self.moves[board.ply :]:
             board.push_unchecked(Move(f, t, a, self.size))
         return board
-
-    def _buffers(self) -> tuple[np.ndarray, np.ndarray]:
-        nn = self.size * self.size
-        return np.zeros(K.NUM_PLANES * nn, np.int8), np.zeros(nn * nn, np.int8)

@@ -204,6 +204,27 @@ def test_bad_position_text(text, match):
         parse_position(text)
 
 
+def test_cells_that_are_no_position_are_refused_by_name():
+    good = Board(6).cells
+    wall_inside, no_white, frame_open = good.copy(), good.copy(), good.copy()
+    wall_inside[9] = 4  # a1 padded
+    no_white[no_white == 1] = 0
+    frame_open[0] = 0
+    for cells, match in (
+        (good.astype(np.int64), "uint8 array of shape"),
+        (good[:-1], "uint8 array of shape"),
+        ([0] * 64, "uint8 array of shape"),
+        (wall_inside, "WALL on the frame"),
+        (frame_open, "WALL on the frame"),
+        (no_white, "0 queens"),
+    ):
+        with pytest.raises(InvalidPositionError, match=match):
+            Board.from_cells(6, cells, 0)
+    with pytest.raises(InvalidPositionError, match="turn"):
+        Board.from_cells(6, good, 2)
+    assert Board.from_cells(6, good, 1) == Board(position=Board(6).text().replace(" w", " b"))
+
+
 def test_position_text_size_must_agree():
     with pytest.raises(InvalidPositionError, match="disagrees"):
         Board(8, position="1q2q1/q4q/6/6/Q4Q/1Q2Q1 w")

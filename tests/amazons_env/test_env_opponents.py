@@ -115,3 +115,28 @@ def test_a_search_with_a_node_budget_passes_gymnasiums_determinism_checks():
     from gymnasium.utils.env_checker import check_env
 
     check_env(AmazonsEnv(size=5, opponent="uct:sims=20", learner_color="random"), skip_render_check=True)
+
+
+def test_a_per_game_player_gets_the_board_from_squares_of_its_games_cells():
+    """``board_of`` copies a game's cells (``Board.from_cells``): the board ``from_squares`` makes
+    of its pieces, queens in the same order (a seeded player's choices depend on it), a copy."""
+    from amazons_env import core
+    from amazons_env.envs.batch_opponents import board_of
+    from amazons_env.envs.kernels.game import SIDE
+
+    envs = AmazonsVectorEnv(6, size=5, opponent=FirstLegal(), learner_color="random")
+    envs.reset(seed=3)
+    view = envs._replies.view
+    for _ in range(40):
+        envs.step(envs.sample_legal_actions())
+        for i in range(6):
+            pieces = view.cells[i][core.padded_index(5)]
+            white, black, arrows = (
+                np.flatnonzero(pieces == p) for p in (core.WHITE_QUEEN, core.BLACK_QUEEN, core.ARROW)
+            )
+            expected = Board.from_squares(5, white, black, arrows, int(view.meta[i, SIDE]))
+            made = board_of(view, i)
+            assert made == expected and made.text() == expected.text() and made.turn == expected.turn
+            assert np.array_equal(made.queens, expected.queens)
+            assert np.array_equal(made.queen_counts, expected.queen_counts)
+            assert not np.shares_memory(made.cells, view.cells)
