@@ -10,7 +10,9 @@ kept until ``--positions``. The agent searches each, and its move is proved too.
 of positions where the agent's move keeps the win (with a 95% Wilson interval) beside the share
 a random mover would get (the mean share of winning moves among the legal moves): the ratio of
 errors says how much the search's choice beats chance. Timed agents are at the mercy of a loaded
-machine; a simulation budget (``uct:sims=N``) is not.
+machine; a simulation budget (``uct:sims=N``) is not. The searches' proven-move shortcut
+(``SearchAgent.prove``) is off unless ``--prove N`` gives it nodes: with it on, a proven-won
+position is mostly played by the prover, not by the search measured.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ def main() -> None:
     parser.add_argument("--plies", default="6-12", help="random opening plies, a range LOW-HIGH")
     parser.add_argument("--limit", type=int, default=2_000_000, help="solver nodes per position")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--prove", type=int, default=0, help="the agent's proven-move shortcut nodes (0: off)")
     args = parser.parse_args()
     low, high = (int(x) for x in args.plies.split("-"))
     rng = np.random.default_rng(args.seed)
@@ -54,6 +57,7 @@ def main() -> None:
     if not isinstance(agent, SearchAgent):
         parser.error(f"--agent {args.agent}: not a search")
     agent.seed(args.seed)
+    agent.prove = args.prove
     kept = kept_right = skipped = lost = 0
     chance = 0.0
     wall, cpu = time.perf_counter(), time.process_time()
@@ -84,7 +88,10 @@ def main() -> None:
     share = kept_right / kept
     low_ci, high_ci = wilson(kept_right, kept)
     random_share = chance / kept
-    print(f"{args.agent} on {args.size}x{args.size}, {kept} proven-won positions after {args.plies} random plies")
+    print(
+        f"{args.agent} (prove={args.prove}) on {args.size}x{args.size}, {kept} proven-won positions after "
+        f"{args.plies} random plies"
+    )
     print(f"winning move chosen: {kept_right}/{kept} = {share:.1%} (95% CI {low_ci:.1%}-{high_ci:.1%})")
     print(
         f"a random mover: {random_share:.1%} (mean share of winning moves); errors {1 - share:.1%} vs "

@@ -10,8 +10,10 @@ arrows, which the rules treat as any other arrow. Prints each board's result bes
 published one, with nodes, wall and CPU seconds (on a shared machine the CPU seconds compare).
 
 ``--layouts`` prints the evidence on the first-move counts instead: our 5x5 start's count, the
-count of every start with Black mirroring White top to bottom (or rotating it), the starts one queen away from
-ours that have 262 moves, and our count of Black's replies in the position of Müller's 6x5 page.
+count of every start with Black mirroring White top to bottom (or rotating it), every placement of
+White on ranks 1-2 and Black on ranks 4-5 (how many have 262 moves, and whether any of those is
+symmetric), the starts one queen away from ours that have 262 moves, and our count of Black's
+replies in the position of Müller's 6x5 page.
 """
 
 from __future__ import annotations
@@ -74,6 +76,20 @@ def layouts() -> None:
             f"starts with Black {how} White (White on ranks 1-2): {sum(counts.values())}; "
             f"with 262 first moves: {counts.get(262, 0)}; with 260: {counts.get(260, 0)}"
         )
+    low, high = range(2 * n), range(3 * n, n * n)
+    placements = hits = symmetric = 0
+    for first in itertools.combinations(low, 4):
+        for second in itertools.combinations(high, 4):
+            placements += 1
+            if Board.from_squares(n, first, second).count_legal_moves() == 262:
+                hits += 1
+                mirrored = sorted((n - 1 - s // n) * n + s % n for s in first) == list(second)
+                rotated = sorted(n * n - 1 - s for s in first) == list(second)
+                symmetric += mirrored or rotated
+    print(
+        f"every placement of White on ranks 1-2 and Black on ranks 4-5: {placements}; with 262 first moves: "
+        f"{hits}, of which Black mirrors or rotates White: {symmetric}"
+    )
     layout = ours.layout()
     near = []
     for side, queens in ((0, layout.white), (1, layout.black)):
