@@ -193,7 +193,7 @@ class AmazonsEnv(gymnasium.Env):
         self._nn = n * n
         self.action_space = self._codec.action_space()
         self.observation_space = self._codec.observation_space(spaces.Box(0, 1, (NUM_PLANES, n, n), np.int8))
-        self._start = Board(n)
+        self._start, self._geometry = Board(n), K.Geometry.of(n)
         self._game: Optional[OneGame] = None  # None before the first reset
         self.learner_color: Optional[Color] = None
         self.illegal_reason = ""  #: why the last action was illegal ("" after a legal one)
@@ -204,7 +204,7 @@ class AmazonsEnv(gymnasium.Env):
         seed = check_seed(seed)
         start = start_position(options, self._start, self.size)  # checked first: a refused reset changes nothing
         super().reset(seed=seed)
-        game = self._game = OneGame(start)
+        game = self._game = OneGame(start, self._geometry)
         self.learner_color = None
         self.illegal_reason = ""
         if self.opponent is not None:
@@ -351,7 +351,7 @@ class AmazonsEnv(gymnasium.Env):
     def set_state(self, state: EnvState) -> None:
         """Put the env back to ``state`` (from ``get_state`` of an env of this size); copies it."""
         check_state(state, EnvState, self.size)
-        self._game = OneGame(Board.from_text(state.origin), state.history, state.arrays)
+        self._game = OneGame(Board.from_text(state.origin), self._geometry, state.history, state.arrays)
         self._mask, self.illegal_reason = np.array(state.mask), state.illegal_reason
         self.learner_color = None if state.learner_color is None else Color(state.learner_color)
         self.np_random = generator_copy(state.np_random)

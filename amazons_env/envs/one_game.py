@@ -6,7 +6,7 @@ position; a ``Board`` with the moves on its stack is made up to date when someth
 one (``env.board``, a board-level opponent), pushing each move once.
 
 >>> from amazons_env import Board
->>> game = OneGame(Board(6))
+>>> game = OneGame(Board(6), K.Geometry.of(6))
 >>> code, obs, mask = game.step(1 * 36 + 19)   # b1-b4
 >>> code == K.OK, int(game.meta[K.PHASE]), int(mask.sum()) > 0
 (True, 1, True)
@@ -42,13 +42,17 @@ def _kernels() -> tuple[Any, Any]:
 class OneGame:
     """The game that starts at ``start`` (a copy of it, without its own moves, is kept), with
     ``moves`` played and, when given, its kernel ``arrays`` (``Positions``' four, copied) after
-    them."""
+    them; ``geometry``: ``K.Geometry.of(start.size)``, made once by the env (not per game)."""
 
     def __init__(
-        self, start: Board, moves: Iterable[tuple[int, int, int]] = (), arrays: Optional[Iterable[np.ndarray]] = None
+        self,
+        start: Board,
+        geometry: K.Geometry,
+        moves: Iterable[tuple[int, int, int]] = (),
+        arrays: Optional[Iterable[np.ndarray]] = None,
     ) -> None:
         self.size = size = start.size
-        self.geometry = K.Geometry.of(size)
+        self.geometry = geometry
         self.positions = K.start_positions(start, 1) if arrays is None else K.Positions(*map(np.array, arrays))
         self.meta = self.positions.meta[0]  #: the game's meta row (``line_words``)
         self.origin = start.copy(stack=False)
