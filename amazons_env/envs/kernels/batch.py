@@ -8,8 +8,8 @@ and this module's ``Outcomes``, borrowed (without reference counting, see ``_bor
 are independent and each writes only its own rows.
 
 The vector env calls these kernels once per step or half-turn, where numba's dispatch (typing
-every array of the bundles, ~5 us) would cost a quarter of a 64-game step: it calls the compiled
-function of its arguments' types (``game.compiled``) instead.
+every array of the bundles on every call) costs as much as stepping many games: it calls the
+compiled function of its arguments' types (``game.compiled``) instead.
 
 >>> from amazons_env import Board
 >>> from amazons_env.envs.kernels.game import NLEGAL, Geometry, new_observations, start_positions

@@ -209,7 +209,7 @@ def compiled(kernel: Any, *args: Any) -> Callable[..., Any]:
     """``kernel`` compiled for the types of ``args`` (loaded from numba's cache when it is
     there), as a function that skips numba's dispatch: call it with arguments of those types
     only (it does not check them). Numba's dispatch types every array of a call's bundles anew,
-    a quarter of a 64-game vector env step: the envs call their per-step kernels this way.
+    as costly as stepping many games: the envs call their per-step kernels this way.
 
     >>> from amazons_env import Board
     >>> games, out = start_positions(Board(6), 1), new_observations(6, 1)
