@@ -270,7 +270,10 @@ def test_num_threads_is_validated():
             AmazonsVectorEnv(2, size=6, num_threads=bad)
 
 
-def test_any_integer_layout_reuses_the_compiled_kernel():
+def test_any_integer_layout_steps_as_contiguous_int64_actions():
+    """The step kernel is called compiled for contiguous ``int64`` actions (no dispatch checks
+    their type): every other integer layout is converted first, to the same step, and numba
+    compiles nothing more."""
     envs = AmazonsVectorEnv(4, size=6)
     envs.reset(seed=0)
     envs.step(envs.sample_legal_actions())
@@ -283,8 +286,11 @@ def test_any_integer_layout_reuses_the_compiled_kernel():
         lambda a: np.asfortranarray(a.astype(np.int8 if a.max() < 128 else np.int64)),
     ):
         actions = envs.sample_legal_actions()
-        converted = convert(actions)
-        obs, *_ = envs.step(converted)
+        twin = envs.clone()
+        expected = twin.step(actions)
+        got = envs.step(convert(actions))
+        assert np.array_equal(got[0], expected[0]) and np.array_equal(got[4]["action_mask"], expected[4]["action_mask"])
+        assert np.array_equal(got[1], expected[1]) and np.array_equal(got[4]["phase"], expected[4]["phase"])
     assert len(step_batch.signatures) == compiled
     with pytest.raises(InvalidMoveError, match="out of range"):
         envs.step(np.full(4, 2**63, np.uint64))
