@@ -8,10 +8,8 @@ import numpy as np
 import pytest
 import torch
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from amazons_env import Board, Move
-from amazons_env.core import MAX_QUEENS, MAX_SIZE, MIN_SIZE
 from amazons_env.tensor.state import from_boards
 
 from agents import make
@@ -28,22 +26,10 @@ from agents.search.gumbel.regions import in_contact
 from agents.search.gumbel.root import completed_q, considered_visits, improved_policy, visit_table
 from agents.search.gumbel.tree import Settings, search
 
+from tests.strategies import positions
+
 INF = float("inf")
 SETTINGS = settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-
-
-@st.composite
-def positions(draw):
-    """Random play from the start, or a random layout (1..MAX_QUEENS queens a side, any side to
-    move, maybe without a move), of any size."""
-    size = draw(st.integers(MIN_SIZE, MAX_SIZE))
-    if draw(st.booleans()):
-        return opening_board(size, draw(st.integers(0, size * size * 3 // 4)), [draw(st.integers(0, 2**32))])
-    squares = draw(st.permutations(range(size * size)))
-    white, black = (draw(st.integers(1, min(MAX_QUEENS, size * size // 2 - 1))) for _ in range(2))
-    arrows = draw(st.integers(0, size * size - white - black))
-    w, b = white, white + black
-    return Board.from_squares(size, squares[:w], squares[w:b], squares[b : b + arrows], draw(st.integers(0, 1)))
 
 
 @pytest.fixture(scope="module")
@@ -58,20 +44,20 @@ def net(model):
 
 
 @SETTINGS
-@given(positions())
+@given(positions)
 def test_planes_equal_the_numba_planes(board):
     x = make_planes(board.cells[None], [int(board.turn)], "relative")
     assert np.array_equal(relative_planes(from_boards([board])).planes.numpy(), x)
 
 
 @SETTINGS
-@given(positions())
+@given(positions)
 def test_contact_is_the_endgame_counts_not_separated(board):
     assert in_contact(from_boards([board])).item() == (not analyse(board, budget=1).separated)
 
 
 @SETTINGS
-@given(positions())
+@given(positions)
 def test_children_are_every_legal_move_with_its_prior(model, net, board):
     """With no pruning the children are exactly the legal moves, each with the log prior of
     ``move_log_probs``; pruned, they are the best of them."""

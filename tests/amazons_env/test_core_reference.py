@@ -4,8 +4,6 @@ Positions come two ways, on every size 4..12: random play from the start, and ra
 layouts (any number of queens per side, any arrows, either side to move).
 """
 
-import random
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,6 +11,8 @@ from hypothesis import strategies as st
 
 from amazons_env import Board, Move, core, transform_move
 from amazons_env.core import MAX_QUEENS, MAX_SIZE, MIN_SIZE
+
+from tests.strategies import positions
 
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 RUNS: dict = {}  # scratch tables of count_moves_open, one per size
@@ -50,42 +50,6 @@ def reference_moves(board):
             for arrow in reach(size, without, to):
                 moves.append((frm, to, arrow))
     return moves
-
-
-# -- positions ------------------------------------------------------------------------------------
-
-
-@st.composite
-def played_positions(draw):
-    """A position reached by random play from the start of a random size."""
-    size = draw(st.integers(MIN_SIZE, MAX_SIZE))
-    plies = draw(st.integers(0, size * size * 3 // 4))  # random games last about this long
-    rng = random.Random(draw(st.integers(0, 2**32)))
-    board = Board(size)
-    for _ in range(plies):
-        moves = board.legal_moves()
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
-
-
-@st.composite
-def custom_positions(draw):
-    """A random legal layout: 1..MAX_QUEENS queens per side, arrows anywhere, either side to move."""
-    size = draw(st.integers(MIN_SIZE, MAX_SIZE))
-    squares = draw(st.permutations(range(size * size)))
-    most = min(MAX_QUEENS, size * size // 2 - 1)
-    white = draw(st.integers(1, most))
-    black = draw(st.integers(1, most))
-    arrows = draw(st.integers(0, size * size - white - black))
-    turn = draw(st.integers(0, 1))
-    return Board.from_squares(
-        size, squares[:white], squares[white : white + black], squares[white + black : white + black + arrows], turn
-    )
-
-
-positions = st.one_of(played_positions(), custom_positions())
 
 
 def kernel_args(board):

@@ -39,40 +39,11 @@ from amazons_env.tensor import (
 )
 from amazons_env.tensor import reach as tensor_reach
 
+from tests.strategies import custom_positions, positions
+
 # the lock-step replays also run on an accelerator where there is one
 DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-
-
-@st.composite
-def played_positions(draw):
-    """A position reached by random play from the start of a random size."""
-    size = draw(st.integers(MIN_SIZE, MAX_SIZE))
-    plies = draw(st.integers(0, size * size * 3 // 4))
-    rng = random.Random(draw(st.integers(0, 2**32)))
-    board = Board(size)
-    for _ in range(plies):
-        moves = board.legal_moves()
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board.copy(stack=False)
-
-
-@st.composite
-def custom_positions(draw, size=None):
-    """A random layout: 1..MAX_QUEENS queens per side, arrows anywhere, either side to move."""
-    size = draw(st.integers(MIN_SIZE, MAX_SIZE)) if size is None else size
-    squares = draw(st.permutations(range(size * size)))
-    most = min(MAX_QUEENS, size * size // 2 - 1)
-    white, black = draw(st.integers(1, most)), draw(st.integers(1, most))
-    arrows = draw(st.integers(0, size * size - white - black))
-    turn = draw(st.integers(0, 1))
-    w, b = white, white + black
-    return Board.from_squares(size, squares[:w], squares[w:b], squares[b : b + arrows], turn)
-
-
-positions = st.one_of(played_positions(), custom_positions())
 
 
 @contextlib.contextmanager
