@@ -22,7 +22,7 @@ from numba import njit, types
 from amazons_env import core
 
 from agents.evaluation.evaluator import KERNEL_TYPE
-from agents.search.study.run import INF, NODE_TYPE, RUN_TYPE, Node, settled
+from agents.search.study.run import INF, NODE_TYPE, RUN_TYPE, Node, enter
 
 __all__ = ["classic"]
 
@@ -36,10 +36,14 @@ def classic(cells, queens, nq, dirs, node, kernel, params, run, buf):
     """Classic alpha-beta of the position (the rules core's arrays) at ``node``; the record
     ``run`` (``search_run``) counts the nodes and gets the root move; ``buf[depth]`` holds the
     moves of a node ``depth`` whole moves from the leaves."""
-    done, value = settled(cells, queens, nq, dirs, node, kernel, params, run)
-    if done:
-        return value
     side, depth, alpha, beta, ply = node
+    # the same head in the three kernels: a shared function for it costs time at every node
+    if enter(run):
+        return 0.0
+    if not core.has_move(cells, queens, nq, side, dirs):
+        return -1.0
+    if depth == 0:
+        return kernel(cells, queens, nq, side, dirs, params)
     state = run[0]
     moves = buf[depth]
     n = core.generate_moves(cells, queens, nq, side, dirs, moves)

@@ -31,7 +31,7 @@ from amazons_env import core
 
 from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search.rays import ray_end
-from agents.search.study.run import INF, NODE_TYPE, RUN_TYPE, Node, settled
+from agents.search.study.run import INF, NODE_TYPE, RUN_TYPE, Node, enter
 
 __all__ = ["move_then_arrow"]
 
@@ -43,10 +43,13 @@ _ARGS = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64[::
 def move_then_arrow(cells, queens, nq, dirs, node, kernel, params, run):
     """Move-then-arrow alpha-beta (module docstring) of the position (the rules core's arrays) at
     ``node``; the record ``run`` (``search_run``) counts the nodes and gets the root move."""
-    done, value = settled(cells, queens, nq, dirs, node, kernel, params, run)
-    if done:
-        return value
     side, depth, alpha, beta, ply = node
+    if enter(run):
+        return 0.0
+    if not core.has_move(cells, queens, nq, side, dirs):
+        return -1.0
+    if depth == 0:
+        return kernel(cells, queens, nq, side, dirs, params)
     state = run[0]
     piece = side + 1
     # 1. the queen half: exact argmax over queen moves, no arrow shot

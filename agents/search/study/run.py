@@ -1,7 +1,6 @@
 """What the study's three kernels share: ``Node`` (where a node stands in the search: side to move,
 depth left, window, ply), the search's ``run`` record (node counters, limits, the root's best move:
-``search_run``), ``enter`` (count a node, read the clock) and ``settled`` (a node's value when it
-needs no children).
+``search_run``) and ``enter`` (count a node, read the clock).
 
 The kernels take the position's arrays one by one and the rest as ``Node`` (scalars) and ``run``
 (one record): a tuple of arrays would cost reference counting at every node of these cheap nodes
@@ -19,11 +18,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import from_dtype, njit, types
 
-from amazons_env import core
-
 from agents.time.clock import CHECK_EVERY, NEVER, now_ns
 
-__all__ = ["Node", "search_run", "best_of", "enter", "settled", "RUN", "NODE_TYPE", "RUN_TYPE", "INF", "NO_LIMIT"]
+__all__ = ["Node", "search_run", "best_of", "enter", "RUN", "NODE_TYPE", "RUN_TYPE", "INF", "NO_LIMIT"]
 
 INF = 1e30
 NO_LIMIT = 1 << 62
@@ -89,16 +86,3 @@ def enter(run):
         if now_ns() > state.deadline:
             state.aborted = 1
     return state.aborted != 0
-
-
-@njit(cache=True, nogil=True)
-def settled(cells, queens, nq, dirs, node, kernel, params, run):
-    """``(True, value)`` for a node that needs no children (``enter`` says stop: 0; the side to
-    move has no move: -1; depth 0: the evaluation), else ``(False, 0.0)``; counts the node."""
-    if enter(run):
-        return True, 0.0
-    if not core.has_move(cells, queens, nq, node.side, dirs):
-        return True, -1.0
-    if node.depth == 0:
-        return True, kernel(cells, queens, nq, node.side, dirs, params)
-    return False, 0.0
