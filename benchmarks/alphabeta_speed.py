@@ -1,4 +1,4 @@
-"""Nodes per second of the alpha-beta kernels (``alphabeta`` and the study's ``classic``,
+"""Nodes per CPU second of the alpha-beta kernels (``alphabeta`` and the study's ``classic``,
 ``two-iteration``, ``move-then-arrow``) at a fixed depth, beside a reference checkout of the
 code (a git worktree), interleaved in one run: each round runs every search in a fresh process on
 each tree, in turn, so that both see the same machine load.
@@ -7,7 +7,7 @@ each tree, in turn, so that both see the same machine load.
     NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 python3 benchmarks/alphabeta_speed.py --reference /tmp/before
     NUMBA_NUM_THREADS=1 python3 benchmarks/alphabeta_speed.py --reference /tmp/before --rounds 5 --only alphabeta
 
-For each search it prints the nodes/s on both trees (the median over the rounds of each run's
+For each search it prints the nodes per CPU second on both trees (the median over the rounds of each run's
 fastest search), their ratio (this tree over the reference: the median of each round's ratio, so
 that the load's drift between rounds cancels) and whether the results agree (best move, value,
 node count): a fixed-depth search is deterministic, so a change that only moves code must give
@@ -73,9 +73,9 @@ def run_child(labels: list[str], repeat: int) -> None:
         spent = float("inf")
         for _ in range(repeat):
             agent = searcher(spec)
-            start = time.perf_counter()
+            start = time.process_time()  # CPU time: a loaded machine slices wall time unevenly
             result = agent.search(board)
-            spent = min(spent, time.perf_counter() - start)
+            spent = min(spent, time.process_time() - start)
         out[label] = {"nodes": result.nodes, "seconds": spent, "move": str(result.move), "value": result.value}
     print(json.dumps(out))
 
