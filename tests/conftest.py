@@ -9,6 +9,9 @@ skips modules whose optional extras are missing.)
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -97,3 +100,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             stale = [name for name in names if not hasattr(item.module, name)]
             if stale:
                 item.warn(pytest.PytestWarning(f"tests/conftest.py marks {stale} slow, not in tests/{relative}"))
+
+
+@pytest.fixture
+def fresh_python():
+    """``fresh_python(code, timeout=300)``: ``code`` (dedented) run by a new interpreter, which must
+    exit 0 (else the test fails with its stderr); its output, stripped. For what a first import
+    does: this process has imported much already."""
+
+    def run(code: str, timeout: float = 300) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=timeout
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    return run

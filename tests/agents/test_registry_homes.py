@@ -4,21 +4,11 @@ has imported every agent already)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
 
-
-def run_fresh(code: str) -> str:
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
-
-
-def test_every_agent_has_the_home_that_registers_it():
+def test_every_agent_has_the_home_that_registers_it(fresh_python):
     """Importing a name's home registers the name; every registered name has a home."""
     assert (
-        run_fresh("""
+        fresh_python("""
         import importlib
         from agents.registry import AGENT_HOMES, AGENTS
         for name, module in AGENT_HOMES.items():
@@ -31,8 +21,8 @@ def test_every_agent_has_the_home_that_registers_it():
     )
 
 
-def test_making_an_agent_imports_its_module_and_no_other_search():
-    out = run_fresh("""
+def test_making_an_agent_imports_its_module_and_no_other_search(fresh_python):
+    out = fresh_python("""
         import sys
         import agents
         from amazons_env import Board

@@ -4,9 +4,6 @@ vector envs."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import gymnasium
 import numpy as np
 import pytest
@@ -79,7 +76,7 @@ def test_what_cannot_play_is_refused_by_name():
         AmazonsVectorEnv(2, 6, opponent=3.5)
 
 
-def test_the_env_modules_do_not_import_agents_until_a_spec_is_resolved():
+def test_the_env_modules_do_not_import_agents_until_a_spec_is_resolved(fresh_python):
     code = (
         "import sys, amazons_env\n"
         "from amazons_env import AmazonsEnv, AmazonsVectorEnv\n"
@@ -88,8 +85,7 @@ def test_the_env_modules_do_not_import_agents_until_a_spec_is_resolved():
         "AmazonsEnv(size=6, opponent='random')\n"
         "assert 'agents' in sys.modules\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+    fresh_python(code, timeout=120)
 
 
 def test_gymnasium_make_with_an_opponent_spec():

@@ -7,9 +7,6 @@ seed, bad arguments are refused by name.
 Without TorchRL (the ``rl`` extra) the root ``conftest.py`` skips this module, saying so.
 """
 
-import subprocess
-import sys
-
 import gymnasium
 import numpy as np
 import pytest
@@ -295,9 +292,9 @@ def test_bad_arguments_are_refused_by_name():
     assert all(torch.equal(a, b) for a, b in zip(envs._games.state, before)), "a refused call changed the games"
 
 
-def test_importing_amazons_env_stays_light_and_the_envs_load_on_first_use():
+def test_importing_amazons_env_stays_light_and_the_envs_load_on_first_use(fresh_python):
     code = "import sys, amazons_env; assert 'torch' not in sys.modules and 'torchrl' not in sys.modules"
-    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+    fresh_python(code)
     assert amazons_env.AmazonsTorchEnv is AmazonsTorchEnv
     assert amazons_env.AmazonsTensorVectorEnv is AmazonsTensorVectorEnv
 

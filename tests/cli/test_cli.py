@@ -78,20 +78,15 @@ def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys):
     assert captured.err.strip() == "amazons agents: interrupted" and "Traceback" not in captured.err
 
 
-def test_the_list_of_commands_imports_no_command():
+def test_the_list_of_commands_imports_no_command(fresh_python):
     """``amazons --help`` builds the list from ``COMMANDS`` alone: no numba, no torch (well under a second)."""
-    import subprocess
-    import sys
-
     code = (
         "import sys\nfrom amazons_cli.main import main\n"
         "try:\n    main(['--help'])\nexcept SystemExit as stop:\n    assert stop.code == 0\n"
         "print(sorted(m for m in sys.modules if m.partition('.')[0] in "
         "('numba', 'torch', 'amazons_env', 'agents', 'training', 'onnxruntime', 'ray', 'pygame', 'scipy')))"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().endswith("[]")
+    assert fresh_python(code, timeout=60).endswith("[]")
 
 
 def test_a_misspelt_command_or_agent_gets_a_suggestion(capsys):
