@@ -33,6 +33,7 @@ boards up to 11x11, the mailbox kernel on 12x12; its speed is in ``benchmarks/RE
 the reference the tests hold the other to).
 
 >>> from amazons_env import Board
+>>> from agents.evaluation.evaluator import make_evaluator
 >>> evaluator = make_evaluator("territory")
 >>> board = Board(8)
 >>> v = evaluator.evaluate(board)   # the symmetric start: only the tie bonus of the side to move
@@ -48,36 +49,13 @@ from typing import Optional
 
 import numpy as np
 
-from agents.evaluation.evaluator import Evaluator, make_evaluator, register_evaluator
+from agents.evaluation.evaluator import Evaluator, register_evaluator
 from agents.evaluation.territory_bitboard import territory_bb_kernel
-from agents.evaluation.territory_mailbox import (
-    FAR,
-    KERNELS,
-    PARAM_NAMES,
-    distance_maps,
-    features,
-    mobility_penalty,
-    phase_score,
-    squash,
-    territory_kernel,
-)
+from agents.evaluation.territory_mailbox import KERNELS, PARAM_NAMES, territory_kernel
 from agents.evaluation.territory_weights import STUDY, as_array, check_params, packaged_weights, read_weights
 from agents.options import OptionError, opt
 
-__all__ = [
-    "Territory",
-    "territory_kernel",
-    "distance_maps",
-    "features",
-    "phase_score",
-    "mobility_penalty",
-    "squash",
-    "FAR",
-    "PARAM_NAMES",
-    "KERNELS",
-    "WEIGHT_SETS",
-    "make_evaluator",
-]
+__all__ = ["Territory", "WEIGHT_SETS"]
 
 WEIGHT_SETS = ("default", "study")  # the named sets of the ``weights`` option; anything else is a path
 

@@ -19,8 +19,8 @@ from territory_speed import children, sweep_rate  # noqa: E402
 
 from amazons_env import Board  # noqa: E402
 
-from agents.evaluation.territory import territory_kernel  # noqa: E402
 from agents.evaluation.territory_bitboard import territory_bb_kernel  # noqa: E402
+from agents.evaluation.territory_mailbox import territory_kernel  # noqa: E402
 from agents.evaluation.territory_weights import STUDY, as_array  # noqa: E402
 
 

@@ -15,8 +15,8 @@ from amazons_env import Board, Move, core
 
 from agents.evaluation import bitboards as bb
 from agents.evaluation.evaluator import make_evaluator
-from agents.evaluation.territory import territory_kernel
 from agents.evaluation.territory_bitboard import BITBOARD_SIZES, territory_bb_kernel
+from agents.evaluation.territory_mailbox import territory_kernel
 from agents.options import OptionError
 
 from tests.agents.test_agents import random_position

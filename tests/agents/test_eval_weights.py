@@ -13,9 +13,9 @@ from amazons_env import Board, Move, core
 from amazons_env.files import seal
 
 from agents.evaluation.evaluator import make_evaluator
-from agents.evaluation.territory import Territory, territory_kernel
+from agents.evaluation.territory import Territory
 from agents.evaluation.territory_bitboard import territory_bb_kernel
-from agents.evaluation.territory_mailbox import PARAM_NAMES, W, features
+from agents.evaluation.territory_mailbox import PARAM_NAMES, W, features, territory_kernel
 from agents.evaluation.territory_weights import (
     STUDY,
     WEIGHTS_FOLDER,
