@@ -70,6 +70,7 @@ SLOW: dict[str, tuple[str, ...]] = {
     "test_maskable_ppo_example.py": ("test_a_toy_run_writes_its_curve_and_its_table",),
     "amazons_env/test_adapters_torchrl.py": (
         "test_ppo_from_torchrl_objects_trains_on_the_vector_env_with_legal_actions_only",
+        "test_ppo_from_torchrl_objects_trains_on_gym_env_with_num_envs_through_game_ends",
     ),
     # killed and resumed runs
     "training/test_faults.py": (

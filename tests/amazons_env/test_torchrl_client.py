@@ -37,19 +37,28 @@ def _taken_actions_were_legal(actions: torch.Tensor, masks: torch.Tensor) -> boo
 
 
 def test_gym_env_with_num_envs_runs_through_game_ends():
-    """``GymEnv(name, num_envs=n)`` runs gymnasium's ``AsyncVectorEnv`` of our env in worker
-    processes (``amazons_env:`` in the name makes them import the package, which registers the
-    env): the info keys must be the same on every step (a key that came and went was a
-    ``KeyError``), the winner -1 until a game ends."""
-    env = GymEnv("amazons_env:Amazons-v0", num_envs=2, size=4)
+    """``GymEnv(name, num_envs=n)`` with ``ActionMask``, from the env's defaults: gymnasium's
+    ``AsyncVectorEnv`` of our env in worker processes (``amazons_env:`` in the name makes them
+    import the package, which registers the env). The info keys must be the same on every step (a
+    key that came and went was a ``KeyError``), the winner -1 until a game ends; the step after a
+    game's end (``NEXT_STEP``: the worker resets instead) draws its ignored action from the mask
+    of the step that ended it, all ones (all zeros stopped the rollout there)."""
+    env = TransformedEnv(GymEnv("amazons_env:Amazons-v0", num_envs=2, size=4), ActionMask())
     try:
         check_env_specs(env, seed=0)
-        rollout = env.rollout(40, break_when_any_done=False)
+        torch.manual_seed(0)
+        rollout = env.rollout(60, break_when_any_done=False)
     finally:
         env.close()
     done = rollout["next", "done"].squeeze(-1)
     winner = rollout["next", "winner"]
-    assert done.any() and (winner[~done] == -1).all() and ((winner[done] == 0) | (winner[done] == 1)).all()
+    assert done.sum() >= 2 and (winner[~done] == -1).all() and ((winner[done] == 0) | (winner[done] == 1)).all()
+    after = torch.zeros_like(done)
+    after[:, 1:] = done[:, :-1]
+    # a game that ends alone is reset on the next step, whose action the worker ignores: TorchRL
+    # draws it from the mask of the step that ended the game (where both end, TorchRL resets both)
+    marked = rollout["action_mask"].all(dim=-1)
+    assert marked.any() and not (marked & ~after).any(), "all ones only where a game has just ended"
 
 
 def test_the_gymnasium_env_through_gym_env_plays_a_whole_game():
