@@ -18,8 +18,8 @@ a spec it has no batched form of, and the env then gives each game its own agent
   machine's load and are therefore not reproducible. ``threads=K`` (or the env's ``num_threads``,
   whichever is larger) searches slices of the games on ``K`` threads (``search_roots`` releases
   the GIL); the seeds of the searches come from the opponent's generator, so the moves do not
-  depend on the threads. Where a root is solved before it has children (the filling phase, by
-  the endgame counts), the ``uct`` agent itself plays the move (``endgame.filling_move``).
+  depend on the threads. In the filling phase the search plays the agent's filling move
+  (``endgame.filling_move``) in the same numba call.
 
 >>> from amazons_env.envs.vector_env import AmazonsVectorEnv
 >>> envs = AmazonsVectorEnv(8, size=6, opponent="uct:sims=20")
@@ -40,8 +40,8 @@ from typing import Any, Callable, Optional
 import numpy as np
 from numba import njit, types
 
-from amazons_env import Board, core
-from amazons_env.envs.batch_opponents import BatchGames, BatchOpponent, UniformRandom, board_of
+from amazons_env import Board
+from amazons_env.envs.batch_opponents import BatchGames, BatchOpponent, UniformRandom
 from amazons_env.envs.kernels.game import PHASE, SIDE
 from amazons_env.errors import AmazonsRuntimeError
 
@@ -203,9 +203,3 @@ class BatchUCT(WholeMoves):
             search_roots(games_slice, kernel, params, self.config, forest, self.sims, seeds, self._scratch[thread], out)
 
         self.slices(len(which), work)
-        padded = core.padded_index(self.size)
-        for k in np.flatnonzero(out[: len(which), 0] < 0):  # a root solved without children: the agent's move
-            self.agent.reset()
-            self.agent.seed(int(seeds[k]))
-            move = self.agent.select_move(board_of(games, int(which[k])))
-            out[k] = padded[move.from_square], padded[move.to_square], padded[move.arrow]

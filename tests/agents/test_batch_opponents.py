@@ -16,6 +16,7 @@ from agents.batch_opponents import BatchGreedy, BatchUCT, batch_opponent
 from agents.evaluation.evaluator import make_evaluator
 from agents.options import OptionError
 from agents.search import uct_tree as T
+from agents.search.endgame import filling_move
 from agents.search.uct_tree.choice import pick
 from agents.search.uct_tree.forest import pick_move
 
@@ -161,3 +162,20 @@ def test_a_root_solved_before_any_visit_still_gets_its_winning_move():
     batch.seed(0)
     (move,) = _moves(batch, [board])
     assert board.is_legal(move)
+
+
+def test_the_filling_phase_gets_the_agents_filling_move_in_the_numba_call(monkeypatch):
+    """Separated positions (each side's amazons walled off) among running ones: the batched search
+    plays ``endgame.filling_move`` there, as the agent does, without calling the agent."""
+    walls = ["Q1*3/**4/6/******/3*1q/6 w", "Q1*3/**4/6/******/3*1q/6 b", "1Q*3/2*3/***3/******/q5/6 w"]
+    filling = [Board.from_text(text) for text in walls]
+    boards = filling + _positions(6, 3, seed=5)
+    batch = batch_opponent("uct:sims=20", 6)
+    assert isinstance(batch, BatchUCT)
+    monkeypatch.setattr(batch.agent, "select_move", lambda board: pytest.fail("the agent was called"))
+    batch.seed(0)
+    moves = _moves(batch, boards)
+    for board, move in zip(filling, moves):
+        result = filling_move(board)
+        assert result is not None and move == result[0] == make("uct:sims=20").select_move(board)
+    assert all(board.is_legal(move) for board, move in zip(boards, moves))

@@ -10,9 +10,11 @@ would need more stays a leaf). It releases the GIL: ``agents.batch_opponents`` r
 batch on several threads, which write disjoint rows.
 
 A search here is the ``uct`` agent's search of that position with the same options, a fresh tree
-(``reuse=false``) and the same seed (``tests/agents/test_batch_opponents.py`` plays both), except
-in the filling phase: the agent plays ``endgame.filling_move`` at a separated root, this search
-runs its tree (whose endgame counts solve it) like any other.
+(``reuse=false``) and the same seed (``tests/agents/test_batch_opponents.py`` plays both). In the
+filling phase (a separated root, with ``cfg.endgame`` on) it plays the agent's filling move
+(``endgame.filling_move``: ``count_fill``'s first move of the side to move, at the agent's budget)
+without searching, in the same call. The agents' proven-move shortcut (``prove``, a df-pn proof in
+small endgames) is not played here: where it finds a win, the agent may play another winning move.
 
 >>> import numpy as np
 >>> from amazons_env import Board, Move, core
@@ -40,6 +42,8 @@ import numpy as np
 from numba import njit, types
 
 from agents.evaluation.evaluator import KERNEL_TYPE
+from agents.search.endgame import DEFAULT_BUDGET as FILL_BUDGET
+from agents.search.endgame import count_fill
 from agents.search.move_order import Position
 from agents.search.uct_tree.expansion import BUFFERS_TYPE, scratch
 from agents.search.uct_tree.leaves import WIDTH, Recorded
@@ -184,13 +188,19 @@ def search_roots(games, kernel, params, cfg, forest, sims, seeds, buffers, out):
     budget = Budget(sims, np.full(2, 1 << 62, np.int64), 0)  # no deadline, no game clock
     recorded = Recorded(np.zeros((0, WIDTH), np.int64), np.zeros((0, 0), np.uint8), np.zeros(0))  # none
     levels = 2 if cfg.split == 1 else 1
+    bounds, first = np.empty((2, 3), np.int64), np.empty((2, 3), np.int64)
     for k in range(games.lo, games.hi):
         g = games.games[k]
+        side = games.sides[g]
+        position = Position(games.cells[g].copy(), games.queens[g].copy(), games.nq[g].copy(), games.dirs)
+        cells, queens, nq, dirs = position
+        if cfg.endgame > 0 and count_fill(cells, queens, nq, dirs, FILL_BUDGET, bounds, first):
+            out[k, :] = first[side, :]  # the filling phase: the agent's filling move, no search
+            continue
         ni[base, :] = -1
         ni[base, VISITS], ni[base, SOLVED], ni[base, NKIDS], ni[base, KIND], ni[base, COMPLETE] = 0, 0, 0, KIND_MOVE, 0
         nf[base, :] = 0.0
         st[:] = 0
         st[ROOT], st[FREE], st[LIMIT], st[RNG] = base, base + 1, base + rows, seeds[k]
-        position = Position(games.cells[g].copy(), games.queens[g].copy(), games.nq[g].copy(), games.dirs)
-        run(position, games.sides[g], kernel, params, cfg, tree, budget, buffers, recorded)
+        run(position, side, kernel, params, cfg, tree, budget, buffers, recorded)
         pick_move(ni, nf, base, levels, out[k])
