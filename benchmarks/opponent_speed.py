@@ -11,7 +11,8 @@ Rows (64 games unless ``--envs``; actions from ``sample_legal_actions()``, defau
 * ``uct:sims=N`` batched (``uct_tree.forest``: every game's search in one numba call, on 1, 2, ...
   threads) and ``uct:sims=N agents`` (one ``uct`` agent per game, the per-game path; by default an
   agent keeps the subtree of the position two plies on, so its simulations expand fewer nodes:
-  ``reuse=false agents`` run the batched opponent's own search, a fresh tree each move).
+  ``reuse=false agents`` run the batched opponent's own search, a fresh tree each move). The
+  agents' proven-move shortcut (``prove``) is off: the batched search has none.
 
 Each rate counts the learner's steps (an opponent's replies happen inside them). The rows of a
 board size run in turns of ``--seconds`` slices, so that a load that changes during the run hits
@@ -31,6 +32,7 @@ from typing import Any, Callable
 from amazons_env.envs.vector_env import AmazonsVectorEnv
 
 from agents import make
+from agents.search.agent import SearchAgent
 
 
 def _runner(envs: AmazonsVectorEnv) -> Callable[[float], tuple[int, float, float]]:
@@ -84,6 +86,9 @@ def main() -> None:
             )
         for reuse in ("", ",reuse=false"):
             agents = [make(f"uct:sims={sims}{reuse}") for _ in range(b)]
+            for agent in agents:  # the same search as the batched one, which has no proven-move shortcut
+                assert isinstance(agent, SearchAgent)
+                agent.prove = 0
             rows[f"uct:sims={sims}{reuse} agents"] = _runner(AmazonsVectorEnv(b, size, opponent=agents))
         rates = measure(rows, args.seconds, args.rounds)
         print(f"\n{size}x{size}")
