@@ -14,31 +14,8 @@ from agents.evaluation.evaluator import Evaluator, make_evaluator
 from agents.search.study import agent as study_search
 from agents.search.study.agent import batch_two_iteration, search_kernel
 
-
-def random_position(seed: int, size: int = 6, max_moves: int = 40) -> Board:
-    """Random play from the start until the side to move has at most ``max_moves`` moves."""
-    rng = np.random.default_rng(seed)
-    board = Board(size)
-    while board.count_legal_moves() > max_moves:
-        moves = board.legal_moves_array()
-        from_square, to_square, arrow = moves[rng.integers(len(moves))].tolist()
-        board.push(Move(from_square, to_square, arrow, size))
-    return board
-
-
-def minimax(board: Board, depth: int, evaluator: Evaluator, loss: float = -1.0) -> float:
-    """Plain negamax, no pruning, through the public Board API; ``loss`` is the value of a side
-    to move with no move (the study's searches use -1, the engines a larger ``-WIN``)."""
-    if board.is_game_over():
-        return loss
-    if depth == 0:
-        return evaluator.evaluate(board)
-    best = -np.inf
-    for move in board.legal_moves():
-        board.push(move)
-        best = max(best, -minimax(board, depth - 1, evaluator, loss))
-        board.pop()
-    return best
+from tests.helpers.evaluators import BatchOnly
+from tests.helpers.positions import minimax, random_position
 
 
 def queen_moves(board: Board) -> list[tuple[int, int]]:
@@ -152,26 +129,11 @@ def test_move_then_arrow_matches_its_definition(seed):
         assert board.is_legal(move)
 
 
-class BatchOnly(Evaluator):
-    """A kernel evaluator hidden behind evaluate_batch (as the CNN is)."""
-
-    name = "batch-only"
-
-    def __init__(self):
-        super().__init__()
-        self.inner = make_evaluator("improved")
-        self.calls = 0
-
-    def evaluate_batch(self, cells, sides):
-        self.calls += 1
-        return self.inner.evaluate_batch(cells, sides)
-
-
 @pytest.mark.parametrize("seed", range(3))
 def test_batch_path_equals_kernel_search(seed):
     board = random_position(seed, size=6, max_moves=50)
     for depth in (1, 2):
-        ev = BatchOnly()
+        ev = BatchOnly("improved")
         move, value, _ = batch_two_iteration(board, depth, ev)
         k_move, k_value, _ = search_kernel("two-iteration", board, depth, ev.inner)
         assert value == pytest.approx(k_value)
@@ -188,8 +150,8 @@ def test_agents_registry_options_and_errors():
     with pytest.raises(ValueError, match="depth"):
         agents.make("classic:depth=0")
     with pytest.raises(ValueError, match="kernel"):
-        agents.make("classic", eval=BatchOnly())
-    assert agents.make("two-iteration:depth=1", eval=BatchOnly()).select_move(Board(6))
+        agents.make("classic", eval=BatchOnly("improved"))
+    assert agents.make("two-iteration:depth=1", eval=BatchOnly("improved")).select_move(Board(6))
     finished = Board.from_text("q5/6/6/6/**4/Q*4 w")
     with pytest.raises(ValueError, match="finished"):
         agents.make("classic:depth=1").search(finished)

@@ -19,7 +19,7 @@ from agents.evaluation.territory_bitboard import BITBOARD_SIZES, territory_bb_ke
 from agents.evaluation.territory_mailbox import territory_kernel
 from agents.options import OptionError
 
-from tests.agents.test_agents import random_position
+from tests.helpers.positions import random_position
 
 SIZES = range(core.MIN_SIZE, core.MAX_SIZE + 1)  # 12x12 goes through the kernel's mailbox fallback
 U64 = (1 << 64) - 1

@@ -12,14 +12,15 @@ from amazons_env import Board, Move, core
 
 from agents import make
 from agents.evaluation import territory_mailbox as territory
-from agents.evaluation.evaluator import Evaluator, make_evaluator
+from agents.evaluation.evaluator import make_evaluator
 from agents.search import endgame
 from agents.search.alphabeta.agent import batch_search
 from agents.search.alphabeta.batched import batched_alphabeta
-from agents.search.alphabeta.kernel import position_key, zobrist_table
 from agents.search.move_order import WIN
+from agents.search.zobrist import position_key, zobrist_table
 
-from tests.agents.test_agents import minimax, random_position  # random play to a late position (the study's tests)
+from tests.helpers.evaluators import BatchOnly
+from tests.helpers.positions import minimax, random_position
 
 # -- territory ----------------------------------------------------------------------------------
 
@@ -126,19 +127,6 @@ def test_alphabeta_timed_search_leaves_board_and_plays_legal():
     agent = make("alphabeta:time=0.2")
     result = agent.search(board)
     assert board.text() == before and board.is_legal(result.move) and result.depth >= 1
-
-
-class BatchOnly(Evaluator):
-    """The territory values through ``evaluate_batch`` only, as the CNN provides them."""
-
-    name = "batch-territory"
-
-    def __init__(self):
-        super().__init__()
-        self.inner = make_evaluator("territory")
-
-    def evaluate_batch(self, cells, sides):
-        return self.inner.evaluate_batch(cells, sides)
 
 
 class CountingBatches(BatchOnly):

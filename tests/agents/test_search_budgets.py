@@ -15,7 +15,7 @@ from agents import Limit, make
 from agents.arena import opening_board
 from agents.time.margin import Margin
 
-from tests.agents.test_engines import BatchOnly  # the territory values behind evaluate_batch only, as the CNN's
+from tests.helpers.evaluators import BatchOnly  # the territory values behind evaluate_batch only, as the CNN's
 
 # (size, depth, opening plies) -> (move, value, nodes, evals) of alphabeta at a fixed depth, recorded
 # before the full clock existed: a fixed-depth search must give them under either time manager

@@ -19,7 +19,7 @@ from agents.search import uct_tree as T
 from agents.search.uct import UCT
 from agents.time.deadline import Deadline
 
-from tests.agents.test_agents import random_position
+from tests.helpers.positions import random_position
 
 TREES = ("split", "move")
 

@@ -17,7 +17,7 @@ from agents.search.presets import uct_net
 from agents.search.uct_tree.choice import kids
 from agents.search.uct_tree.lines import Position, game_line
 
-from tests.agents.test_uct_net_guided import net_priored
+from tests.helpers.uct_net import net_priored
 
 L = T.leaves
 

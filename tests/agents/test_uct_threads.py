@@ -19,7 +19,7 @@ from agents.search.uct_tree.choice import pick
 from agents.search.uct_tree.stopping import SURE_LEAD, settled, sure
 from agents.time.deadline import Deadline
 
-from tests.agents.test_agents import random_position
+from tests.helpers.positions import random_position
 
 
 def _tree(visits: list[int], means: list[float], arrows: tuple[int, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
