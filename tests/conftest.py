@@ -21,7 +21,7 @@ TESTS = Path(__file__).resolve().parent
 # file (relative to tests/) -> test functions that are slow (parametrized cases included)
 SLOW: dict[str, tuple[str, ...]] = {
     # worker processes: spawn, fork and Ctrl-C paths of the arena
-    "agents/test_arena.py": (
+    "agents/arena/test_arena.py": (
         "test_an_unguarded_script_plays_in_process_and_says_why",
         "test_ctrl_c_stops_the_workers_keeps_the_games_and_prints_one_line",
         "test_match_alternates_colours_and_reproduces",
@@ -48,7 +48,7 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_a_handshake_that_never_ends_fails_by_its_deadline",
         "test_an_engine_that_dies_or_never_answers_a_move_fails_naming_it",
     ),
-    "agents/test_arena_clocks.py": ("test_a_uci_engine_is_given_the_clocks_and_ponders_on_its_opponents_time",),
+    "agents/arena/test_arena_clocks.py": ("test_a_uci_engine_is_given_the_clocks_and_ponders_on_its_opponents_time",),
     # searches run to their limits, exhaustive references
     "agents/search/test_search_budgets.py": ("test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far",),
     "agents/search/test_uct.py": ("test_proven_results_match_an_exhaustive_solver",),
