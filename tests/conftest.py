@@ -38,13 +38,13 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_arena_refuses_only_a_spawned_worker_reimporting_an_unguarded_script",
     ),
     # engines in subprocesses, whole games through the protocols
-    "agents/test_engine_protocols.py": (
+    "agents/protocols/test_engine_protocols.py": (
         "test_engine_subprocess_answers_a_scripted_session",
         "test_botzone_subprocess_answers_the_first_turn_and_keeps_running",
         "test_uci_agent_from_a_spec_and_its_process_ends_on_garbage_collection",
         "test_uci_agent_plays_a_game_against_random_through_our_engine",
     ),
-    "agents/test_engine_faults.py": (
+    "agents/protocols/test_engine_faults.py": (
         "test_a_handshake_that_never_ends_fails_by_its_deadline",
         "test_an_engine_that_dies_or_never_answers_a_move_fails_naming_it",
     ),
