@@ -14,8 +14,8 @@ from amazons_env.move_values import VALUES_HEADER, record_values
 import amazons_cli.analyse as analyse_cli
 from amazons_cli.main import main
 
-from tests.agents.test_solver import _wins
 from tests.amazons_env.test_html_viewer import page_data
+from tests.helpers.positions import wins
 
 
 def short_game(seed: int = 3, opening: int = 9) -> GameRecord:
@@ -45,9 +45,9 @@ def test_solver_review_marks_exactly_the_moves_that_throw_a_win_away(tmp_path, c
     rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
     assert len(rows) == len(record.moves)
     for row, move in zip(rows, record.moves):
-        won_before = _wins(board.text())
+        won_before = wins(board.text())
         board.push(move)
-        thrown = won_before and _wins(board.text())  # the opponent now wins
+        thrown = won_before and wins(board.text())  # the opponent now wins
         assert (row[-1] == "blunder") == thrown, row
     # the SGF with comments and values opens in our reader: same game, the values header
     annotated = GameRecord.load(tmp_path / "g.analysis.sgf")

@@ -3,13 +3,15 @@ check a search's value against."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from amazons_env import Board, Move
 
 from agents.evaluation.evaluator import Evaluator
 
-__all__ = ["random_position", "minimax"]
+__all__ = ["random_position", "minimax", "wins"]
 
 
 def random_position(seed: int, size: int = 6, max_moves: int = 40) -> Board:
@@ -36,3 +38,17 @@ def minimax(board: Board, depth: int, evaluator: Evaluator, loss: float = -1.0) 
         best = max(best, -minimax(board, depth - 1, evaluator, loss))
         board.pop()
     return best
+
+
+@lru_cache(maxsize=None)
+def wins(text: str) -> bool:
+    """Whether the side to move in the position ``text`` wins with perfect play: plain minimax, no
+    table tricks (tiny boards only)."""
+    board = Board.from_text(text)
+    for move in board.legal_moves():
+        board.push(move)
+        lost = not wins(board.text())
+        board.pop()
+        if lost:
+            return True
+    return False

@@ -4,8 +4,6 @@ a stopped proof saved and resumed, and the searches' proven-move shortcut."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,18 +18,7 @@ from agents.search.solver import Solver
 from agents.search.solver.proof_file import ProofFileError
 from agents.time.limit import Limit
 
-
-@lru_cache(maxsize=None)
-def _wins(text: str) -> bool:
-    """Whether the side to move in ``text`` wins with perfect play: plain minimax, no table tricks."""
-    board = Board.from_text(text)
-    for move in board.legal_moves():
-        board.push(move)
-        lost = not _wins(board.text())
-        board.pop()
-        if lost:
-            return True
-    return False
+from tests.helpers.positions import wins
 
 
 def _played(size: int, seed: int, plies: int) -> Board:
@@ -57,7 +44,7 @@ def test_value_and_proof_move_match_brute_force(case, seed):
     board = _played(size, seed, plies)
     before = (board.text(), board.cells.copy(), board.queens.copy())
     proof = SOLVER.solve(board)
-    assert proof.value == ("won" if _wins(board.text()) else "lost")
+    assert proof.value == ("won" if wins(board.text()) else "lost")
     assert (board.text(), board.cells.tobytes(), board.queens.tobytes()) == (
         before[0],
         before[1].tobytes(),
@@ -66,7 +53,7 @@ def test_value_and_proof_move_match_brute_force(case, seed):
     if proof.value == "won":
         assert proof.move is not None and board.is_legal(proof.move)
         board.push(proof.move)
-        assert not _wins(board.text())
+        assert not wins(board.text())
     else:
         assert proof.move is None
 
@@ -78,7 +65,7 @@ def test_every_root_move_classified_as_brute_force_does(seed):
     assert [move for move, _ in values] == board.legal_moves()
     for move, value in values:
         board.push(move)
-        assert value == ("lost" if _wins(board.text()) else "won"), move
+        assert value == ("lost" if wins(board.text()) else "won"), move
         board.pop()
 
 
@@ -157,13 +144,13 @@ class FirstMove(SearchAgent):
 
 def test_every_search_plays_a_proven_win_at_once_unless_told_not_to():
     board = _played(5, 11, 12)
-    while not _wins(board.text()):  # a won position for the side to move
+    while not wins(board.text()):  # a won position for the side to move
         board.push(board.legal_moves()[0])
     agent = FirstMove(Limit(nodes=1))
     result = agent.search(board)
     assert (result.stopped, result.value, result.stats["searched"]) == ("proven", agent.WIN_VALUE, 0)
     board.push(result.move)
-    assert not _wins(board.text())
+    assert not wins(board.text())
     board.pop()
     agent.prove = 0
     assert agent.search(board).stats["searched"] == 1
