@@ -61,7 +61,10 @@ def test_policy_agent_plays_the_policy_moves_and_legal_games(encoding):
     assert (move.from_square, move.to_square) == tuple(best[0, :2]) and move.arrow in best[:, 2]
     assert board == Board(6)  # the board is not changed
     result = play_game(agent, PolicyAgent(last_legal, size=6, action_encoding=encoding), Board(6))
-    assert result is not None
+    replay = Board(6)
+    for move in result.record:
+        replay.push(move)  # every move of the game legal
+    assert replay.is_game_over() and result.ended == "moves" and int(replay.winner) == result.winner
     with pytest.raises(ValueError, match="plays 6x6"):
         agent.select_move(Board(8))
     with pytest.raises(IllegalMoveError):
