@@ -9,16 +9,8 @@ from gymnasium.utils.env_checker import check_env
 
 from amazons_env import Board, Color, IllegalMoveError, InvalidMoveError, InvalidPositionError, Move
 from amazons_env.envs.gym_env import (
-    NUM_PLANES,
-    PLANE_ARROW_PHASE,
-    PLANE_ARROWS,
     PLANE_BLACK,
-    PLANE_OPPONENT_QUEENS,
-    PLANE_OPPONENT_REACH,
     PLANE_OWN_QUEENS,
-    PLANE_OWN_REACH,
-    PLANE_SHOOTER,
-    PLANE_VACATED,
     AmazonsEnv,
     action_to_str,
     actions_to_move,
@@ -28,59 +20,7 @@ from amazons_env.envs.gym_env import (
     parse_action,
 )
 
-DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
-
-
-def reach(grid, squares):
-    """Slow reference: squares one queen move away from any of ``squares`` over empty cells."""
-    n = grid.shape[0]
-    out = np.zeros((n, n), np.int8)
-    for sq in squares:
-        r0, f0 = divmod(sq, n)
-        for dr, df in DIRECTIONS:
-            r, f = r0 + dr, f0 + df
-            while 0 <= r < n and 0 <= f < n and grid[r, f] == 0:
-                out[r, f] = 1
-                r, f = r + dr, f + df
-    return out
-
-
-def expected_planes(board, pending):
-    """Planes built from a Board (position before the turn) and the pending queen move, if any."""
-    n = board.size
-    white, black, arrows = (list(group) for group in board.layout())
-    side = int(board.turn)
-    own, opp = (white, black) if side == 0 else (black, white)
-    if pending:
-        own[own.index(pending[0])] = pending[1]
-    grid = np.zeros((n, n), np.int8)
-    for value, group in ((1, own), (2, opp), (3, arrows)):
-        for sq in group:
-            grid[divmod(sq, n)] = value
-    planes = np.zeros((NUM_PLANES, n, n), np.int8)
-    planes[PLANE_OWN_QUEENS] = grid == 1
-    planes[PLANE_OPPONENT_QUEENS] = grid == 2
-    planes[PLANE_ARROWS] = grid == 3
-    if pending:
-        planes[PLANE_ARROW_PHASE] = 1
-        planes[PLANE_SHOOTER][divmod(pending[1], n)] = 1
-        planes[PLANE_VACATED][divmod(pending[0], n)] = 1
-    planes[PLANE_OWN_REACH] = reach(grid, [pending[1]] if pending else own)
-    planes[PLANE_OPPONENT_REACH] = reach(grid, opp)
-    planes[PLANE_BLACK] = side
-    return planes
-
-
-def expected_mask(board, pending):
-    n = board.size
-    moves = board.legal_moves_array()
-    mask = np.zeros(n**4, np.int8)
-    if pending:
-        rows = moves[(moves[:, 0] == pending[0]) & (moves[:, 1] == pending[1])]
-        mask[pending[1] * n * n + rows[:, 2]] = 1
-    else:
-        mask[moves[:, 0] * n * n + moves[:, 1]] = 1
-    return mask
+from tests.helpers.env_reference import expected_mask, expected_planes
 
 
 def test_check_env_registered_and_render_modes():

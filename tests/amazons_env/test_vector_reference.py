@@ -13,7 +13,7 @@ from amazons_env.envs.gym_env import AmazonsEnv
 from amazons_env.envs.kernels import game as K
 from amazons_env.envs.vector_env import AmazonsVectorEnv
 
-from tests.amazons_env.test_env import expected_mask, expected_planes
+from tests.helpers.env_reference import expected_mask, expected_planes
 
 
 def random_board(size, rng):
