@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.game_page import browser  # noqa: F401  (a fixture: the game page in headless Chromium)
+
 TESTS = Path(__file__).resolve().parent
 
 # file (relative to tests/) -> test functions that are slow (parametrized cases included)
@@ -50,7 +52,9 @@ SLOW: dict[str, tuple[str, ...]] = {
     ),
     "agents/arena/test_arena_clocks.py": ("test_a_uci_engine_is_given_the_clocks_and_ponders_on_its_opponents_time",),
     # searches run to their limits, exhaustive references
-    "agents/search/test_search_budgets.py": ("test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far",),
+    "agents/search/test_search_budgets.py": (
+        "test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far",
+    ),
     "agents/search/test_uct.py": ("test_proven_results_match_an_exhaustive_solver",),
     "agents/test_perfect_play.py": ("test_uct_keeps_the_win_in_proven_won_positions",),
     "amazons_env/test_vector_reference.py": ("test_vector_env_matches_board_reference",),

@@ -4,44 +4,25 @@
 
 from __future__ import annotations
 
-import json
 import math
 import re
-import shutil
-import tempfile
 from html.parser import HTMLParser
-from pathlib import Path
 
-import numpy as np
 import pytest
 
-from amazons_env import Board, GameRecord, InvalidMoveError, Move
+from amazons_env import Board, GameRecord, InvalidMoveError
 from amazons_env.drawing.html import cells_text, game_page, result_text, save_game_page
 from amazons_env.errors import InvalidArgumentError
 from amazons_env.move_values import VALUES_HEADER, format_values, parse_values, record_values
+
+from tests.helpers.game_page import board_cells, errors, open_page, page_data, text_of
+from tests.helpers.games import filling_game
 
 HOSTILE = {
     "White": '</script><script>alert("w")</script>',
     "Black": "<!-- b & 'c' \u2603 @GAME@",
     "Event": "</SCRIPT ><img src=x onerror=alert(1)>",
 }
-
-
-def filling_game(size: int = 10, seed: int = 3) -> GameRecord:
-    """A deterministic game that fills the board: each ply shoots where the most neighbours are
-    already taken (walls included), so little space is cut off and a 10x10 game lasts its longest,
-    92 plies (one per empty square)."""
-    rng = np.random.default_rng(seed)
-    board = Board(size)
-    while not board.is_game_over():
-        taken = np.ones((size + 2, size + 2), bool)
-        taken[1:-1, 1:-1] = np.array([c != "." for c in cells_text(board)]).reshape(size, size)
-        moves = board.legal_moves_array()
-        rank, file = moves[:, 2] // size + 1, moves[:, 2] % size + 1
-        crowd = sum(taken[rank + dr, file + df] for dr in (-1, 0, 1) for df in (-1, 0, 1) if dr or df)
-        frm, to, arrow = moves[rng.choice(np.flatnonzero(crowd == crowd.max()))].tolist()
-        board.push_unchecked(Move(frm, to, arrow, size))
-    return GameRecord.from_board(board)
 
 
 @pytest.fixture(scope="module")
@@ -57,13 +38,6 @@ def with_values(record: GameRecord, headers: dict[str, str] = HOSTILE) -> GameRe
     return GameRecord(
         record.moves, record.size, record.start, record.result, {**headers, VALUES_HEADER: format_values(values)}
     )
-
-
-def page_data(page: str) -> dict:
-    """The game JSON the page carries."""
-    found = re.search(r'<script type="application/json" id="game">(.*?)</script>', page, re.S)
-    assert found is not None
-    return json.loads(found.group(1))
 
 
 class Structure(HTMLParser):
@@ -190,65 +164,6 @@ def test_values_that_are_no_finite_numbers_are_not_written(bad):
 
 
 # -- the page in a real browser --------------------------------------------------------------------
-
-BROWSER_FLAGS = (
-    "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking "
-    "--disable-component-update --disable-sync"
-).split()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Headless Chromium driven by selenium, with the browser's console log readable."""
-    webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium: pip install -e '.[test]'")
-    chromium = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
-    driver_path = shutil.which("chromedriver")
-    if chromium is None or driver_path is None:
-        pytest.skip("needs Chromium and chromedriver on the PATH (Debian: apt install chromium chromium-driver)")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in BROWSER_FLAGS:
-        options.add_argument(flag)
-    profile = tempfile.mkdtemp(prefix="amazons-chromium-")
-    options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(driver_path))
-    driver.set_page_load_timeout(20)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-
-
-def open_page(driver, tmp_path: Path, record: GameRecord, page: str | None = None):
-    """Load the page of ``record`` (or the ``page`` text) from a file; the board element."""
-    from selenium.webdriver.common.by import By
-
-    path = tmp_path / "game.html"
-    path.write_text(page if page is not None else game_page(record), encoding="utf-8")
-    driver.get_log("browser")  # only this page's messages count: drop any left from before
-    driver.get(path.as_uri())
-    return driver.find_element(By.ID, "board")
-
-
-def board_cells(driver) -> str:
-    """The position the page shows, read square by square from the SVG (in square order)."""
-    return driver.execute_script(
-        "return Array.from(document.querySelectorAll('#board rect[data-square]'), r => r.dataset.piece).join('')"
-    )
-
-
-def errors(driver) -> list:
-    return [entry for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
-
-
-def text_of(driver, element_id: str) -> str:
-    from selenium.webdriver.common.by import By
-
-    return driver.find_element(By.ID, element_id).text
 
 
 def test_browser_replays_the_92_ply_game_step_by_step_and_to_its_end(browser, tmp_path, long_game):

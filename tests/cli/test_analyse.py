@@ -5,33 +5,17 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
-from amazons_env import Board, GameRecord, Move
+from amazons_env import GameRecord
 from amazons_env.move_values import VALUES_HEADER, record_values
 
 import amazons_cli.analyse as analyse_cli
 from amazons_cli.main import main
 
-from tests.amazons_env.test_html_viewer import page_data
+from tests.helpers.game_page import page_data
+from tests.helpers.games import short_game
 from tests.helpers.positions import wins
-
-
-def short_game(seed: int = 3, opening: int = 9) -> GameRecord:
-    """A random 5x5 game from a position ``opening`` random plies in (so the solver is quick)."""
-    rng = np.random.default_rng(seed)
-    board = Board(5)
-    for _ in range(opening):
-        moves = board.legal_moves_array()
-        frm, to, arrow = moves[rng.integers(len(moves))].tolist()
-        board.push(Move(frm, to, arrow, 5))
-    play = Board.from_text(board.text())
-    while not play.is_game_over():
-        moves = play.legal_moves_array()
-        frm, to, arrow = moves[rng.integers(len(moves))].tolist()
-        play.push(Move(frm, to, arrow, 5))
-    return GameRecord(tuple(play.move_stack), start=board.text(), headers={"White": "w", "Black": "b"})
 
 
 def test_solver_review_marks_exactly_the_moves_that_throw_a_win_away(tmp_path, capsys):

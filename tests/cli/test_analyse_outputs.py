@@ -21,10 +21,8 @@ from amazons_env.move_review import BEST_HEADER, MARKS, MARKS_HEADER, parse_best
 import amazons_cli.analyse as analyse_cli
 from amazons_cli.main import main
 
-from tests.amazons_env.test_html_viewer import board_cells, browser, errors, open_page, page_data, text_of
-from tests.cli.test_analyse import short_game
-
-__all__ = ["browser"]  # the fixture, shared with the viewer's tests
+from tests.helpers.game_page import board_cells, errors, open_page, page_data, text_of
+from tests.helpers.games import short_game
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,8 @@ from amazons_env.move_values import VALUES_HEADER, format_values
 
 from amazons_cli.main import main
 
-from tests.amazons_env.test_html_viewer import filling_game, page_data
+from tests.helpers.game_page import page_data
+from tests.helpers.games import filling_game
 
 
 def game(size: int = 6, seed: int = 1, **headers: str) -> GameRecord:
