@@ -1,11 +1,14 @@
 """SuperSuit's frame stacking on our channel-first planes: ``frame_stack_v2(env, k, stack_dim=0)``
 (SuperSuit's own option; its default ``stack_dim=-1`` assumes channel-last images), then
-MaskablePPO trains on the stacked planes with ``PlanesExtractor``, masked through the wrapper.
+MaskablePPO trains on the stacked planes with ``PlanesExtractor``, masked through the wrapper, and a
+policy-gradient loop of PettingZoo's own ``agent_iter`` trains both agents on the stacked PettingZoo
+env, masked by its infos.
 
 Without SuperSuit or sb3-contrib (the ``rl`` extra) the root ``conftest.py`` skips this module.
 """
 
 import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
 from supersuit import frame_stack_v2  # a name: doctest collection trips over the module's __getattr__
 
@@ -54,3 +57,37 @@ def test_the_pettingzoo_env_in_planes_mode_stacks_and_keeps_its_masks_in_infos()
         obs, _, _, _, info = game.last()
         assert obs.shape == (27, SIZE, SIZE) and obs[18:].any()
         game.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_a_masked_policy_gradient_loop_trains_on_the_stacked_pettingzoo_env():
+    """PettingZoo's own loop (``agent_iter``, ``last``) over SuperSuit's stacked planes: a shared
+    linear policy samples among the legal actions (``infos[agent]["action_mask"]``) for both agents
+    and learns from each game's result (REINFORCE); every action is legal in the game itself."""
+    torch.manual_seed(0)
+    game = frame_stack_v2(pettingzoo_env.env(size=SIZE, obs_mode="planes"), 2, stack_dim=0)
+    policy = torch.nn.Linear(18 * SIZE * SIZE, SIZE**4)
+    optimizer = torch.optim.SGD(policy.parameters(), lr=0.1)
+    before = policy.weight.detach().clone()
+    for episode in range(2):
+        game.reset(seed=episode)
+        log_probs: dict[str, list[torch.Tensor]] = {agent: [] for agent in game.possible_agents}
+        returns = dict.fromkeys(game.possible_agents, 0.0)
+        for agent in game.agent_iter():
+            obs, reward, terminated, truncated, info = game.last()
+            returns[agent] += reward
+            if terminated or truncated:
+                game.step(None)
+                continue
+            logits = policy(torch.as_tensor(obs, dtype=torch.float32).flatten())
+            legal = torch.as_tensor(info["action_mask"], dtype=torch.bool)
+            dist = torch.distributions.Categorical(logits=logits.masked_fill(~legal, float("-inf")))
+            action = dist.sample()
+            assert game.unwrapped.game.action_masks()[int(action)], "the infos' mask let an illegal action through"
+            log_probs[agent].append(dist.log_prob(action))
+            game.step(int(action))
+        assert sorted(returns.values()) == [-1.0, 1.0], returns
+        loss = -sum(returns[agent] * torch.stack(log_probs[agent]).sum() for agent in log_probs)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    assert not torch.equal(policy.weight, before)
