@@ -25,13 +25,13 @@ from training.optimize.config import TrainConfig
 from training.optimize.value import train
 from training.selfplay.value import selfplay
 
-from tests.training.test_training import SPEC
+from tests.helpers.training import SELFPLAY_SPEC
 
 
 @pytest.fixture(scope="module")
 def tiny_data(tmp_path_factory):
     folder = tmp_path_factory.mktemp("selfplay")
-    selfplay(folder, games=4, size=6, agent=SPEC, games_per_shard=2, workers=1, progress=False)
+    selfplay(folder, games=4, size=6, agent=SELFPLAY_SPEC, games_per_shard=2, workers=1, progress=False)
     return folder
 
 

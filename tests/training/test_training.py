@@ -24,7 +24,7 @@ from training.selfplay.value import selfplay
 
 from amazons_cli.main import main as cli_main
 
-SPEC = "two-iteration:depth=1,eval=improved"
+from tests.helpers.training import SELFPLAY_SPEC
 
 
 def tiny_train(data, out) -> list[str]:
@@ -202,10 +202,10 @@ def test_export_refuses_mismatched_shapes(tmp_path):
 
 
 def test_selfplay_shards_labels_and_resume(tmp_path):
-    manifest = selfplay(tmp_path, games=2, size=6, agent=SPEC, games_per_shard=1, workers=1, progress=False)
+    manifest = selfplay(tmp_path, games=2, size=6, agent=SELFPLAY_SPEC, games_per_shard=1, workers=1, progress=False)
     assert manifest["games"] == 2 and [s["index"] for s in manifest["shards"]] == [0, 1]
     first = (tmp_path / "shard-00000.npz").stat().st_mtime_ns
-    again = selfplay(tmp_path, games=3, size=6, agent=SPEC, games_per_shard=1, workers=1, progress=False)
+    again = selfplay(tmp_path, games=3, size=6, agent=SELFPLAY_SPEC, games_per_shard=1, workers=1, progress=False)
     assert again["games"] == 3 and (tmp_path / "shard-00000.npz").stat().st_mtime_ns == first
     data, data_hash = load_dataset(tmp_path)
     assert data_hash == read_manifest(tmp_path)["data_hash"] and len(data["sides"]) == again["positions"]
@@ -216,16 +216,16 @@ def test_selfplay_shards_labels_and_resume(tmp_path):
         assert len(set(results[sides == 0])) == 1 and (results[sides == 0][0] == -results[sides == 1][0])
         assert (np.abs(data["values"][rows]) <= 1).all()
     with pytest.raises(ValueError, match="made with"):
-        selfplay(tmp_path, games=3, size=8, agent=SPEC, games_per_shard=1, workers=1, progress=False)
+        selfplay(tmp_path, games=3, size=8, agent=SELFPLAY_SPEC, games_per_shard=1, workers=1, progress=False)
 
 
 def test_selfplay_detects_corrupt_shard(tmp_path):
-    selfplay(tmp_path, games=1, size=6, agent=SPEC, workers=1, progress=False)
+    selfplay(tmp_path, games=1, size=6, agent=SELFPLAY_SPEC, workers=1, progress=False)
     shard = tmp_path / "shard-00000.npz"
     shard.write_bytes(shard.read_bytes()[:-10])
     with pytest.raises(ValueError, match="shard-00000.npz has .* bytes, its manifest says"):
         load_dataset(tmp_path)
-    again = selfplay(tmp_path, games=1, size=6, agent=SPEC, workers=1, progress=False)  # played again
+    again = selfplay(tmp_path, games=1, size=6, agent=SELFPLAY_SPEC, workers=1, progress=False)  # played again
     assert load_dataset(tmp_path)[1] == again["data_hash"]
 
 
@@ -241,7 +241,7 @@ def test_cli_selfplay_and_train(tmp_path, capsys):
                 "--size",
                 "6",
                 "--agent",
-                SPEC,
+                SELFPLAY_SPEC,
                 "--workers",
                 "1",
                 "--random-plies",
@@ -280,7 +280,7 @@ def test_cli_selfplay_and_train(tmp_path, capsys):
 
 def test_train_says_when_curves_are_skipped(tmp_path, capsys, monkeypatch):
     data = tmp_path / "data"
-    selfplay(data, games=2, size=6, agent=SPEC, games_per_shard=1, workers=1, progress=False)
+    selfplay(data, games=2, size=6, agent=SELFPLAY_SPEC, games_per_shard=1, workers=1, progress=False)
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
     assert cli_main(tiny_train(data, tmp_path / "run")) == 0
     assert "curves.png skipped: matplotlib is not installed" in capsys.readouterr().out
