@@ -35,7 +35,7 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_two_workers_give_the_same_review_as_one_for_a_node_budget",
         "test_ctrl_c_with_workers_keeps_a_sealed_store_and_leaves_no_worker",
     ),
-    "amazons_env/test_env_hostile.py": (
+    "amazons_env/envs/test_env_hostile.py": (
         "test_arena_runs_from_a_forked_worker_of_a_guarded_script",
         "test_arena_refuses_only_a_spawned_worker_reimporting_an_unguarded_script",
     ),
@@ -57,7 +57,7 @@ SLOW: dict[str, tuple[str, ...]] = {
     ),
     "agents/search/test_uct.py": ("test_proven_results_match_an_exhaustive_solver",),
     "agents/test_perfect_play.py": ("test_uct_keeps_the_win_in_proven_won_positions",),
-    "amazons_env/test_vector_reference.py": ("test_vector_env_matches_board_reference",),
+    "amazons_env/envs/test_vector_reference.py": ("test_vector_env_matches_board_reference",),
     # gymnasium's AsyncVectorEnv: worker processes that import the package
     "amazons_env/test_torchrl_client.py": ("test_gym_env_with_num_envs_runs_through_game_ends",),
     "amazons_env/test_core_reference.py": ("test_symmetries_preserve_counts_and_map_legal_moves",),
