@@ -230,7 +230,7 @@ def _run_script(folder: Path, text: str) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         timeout=240,
-        cwd=str(Path(__file__).resolve().parents[2]),
+        cwd=str(Path(__file__).resolve().parents[3]),  # the repository
     )
 
 
