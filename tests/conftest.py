@@ -59,20 +59,20 @@ SLOW: dict[str, tuple[str, ...]] = {
     "agents/test_perfect_play.py": ("test_uct_keeps_the_win_in_proven_won_positions",),
     "amazons_env/envs/test_vector_reference.py": ("test_vector_env_matches_board_reference",),
     # gymnasium's AsyncVectorEnv: worker processes that import the package
-    "amazons_env/test_torchrl_client.py": ("test_gym_env_with_num_envs_runs_through_game_ends",),
+    "amazons_env/adapters/test_torchrl_client.py": ("test_gym_env_with_num_envs_runs_through_game_ends",),
     "amazons_env/test_core_reference.py": ("test_symmetries_preserve_counts_and_map_legal_moves",),
     # RL libraries' training loops through the adapters (amazons_env.adapters)
-    "amazons_env/test_adapters_sb3.py": (
+    "amazons_env/adapters/test_adapters_sb3.py": (
         "test_maskable_ppo_trains_with_the_extractor_and_never_takes_an_illegal_action",
     ),
-    "amazons_env/test_adapters_tianshou.py": (
+    "amazons_env/adapters/test_adapters_tianshou.py": (
         "test_dqn_against_an_opponent_trains_masked_and_would_not_without_the_mask",
         "test_two_dqns_play_each_other_through_pettingzoo_without_an_illegal_move",
     ),
-    "amazons_env/test_adapters_rllib.py": ("test_one_ppo_iteration_with_both_players_takes_only_legal_actions",),
-    "amazons_env/test_adapters_supersuit.py": ("test_maskable_ppo_trains_on_stacked_planes_with_legal_actions_only",),
+    "amazons_env/adapters/test_adapters_rllib.py": ("test_one_ppo_iteration_with_both_players_takes_only_legal_actions",),
+    "amazons_env/adapters/test_adapters_supersuit.py": ("test_maskable_ppo_trains_on_stacked_planes_with_legal_actions_only",),
     "test_maskable_ppo_example.py": ("test_a_toy_run_writes_its_curve_and_its_table",),
-    "amazons_env/test_adapters_torchrl.py": (
+    "amazons_env/adapters/test_adapters_torchrl.py": (
         "test_ppo_from_torchrl_objects_trains_on_the_vector_env_with_legal_actions_only",
         "test_ppo_from_torchrl_objects_trains_on_gym_env_with_num_envs_through_game_ends",
     ),
