@@ -1,0 +1,1 @@
+"""Tests of ``amazons_env.drawing``."""
