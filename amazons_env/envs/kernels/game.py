@@ -20,8 +20,8 @@ The observation and mask kernels read the incremental bit words that ``line_word
 ``meta`` and are branch-free where they can be: a queen's slides come from two words of packed
 lines (``queen_lines``), the reach planes from row masks (``reach_plane``), and planes and mask rows
 are filled with memsets and 8-byte stores (``intrinsics``). They are checked against the rules
-core and slow references in ``tests/amazons_env/test_env.py`` and
-``tests/amazons_env/test_vector_reference.py``.
+core and slow references in ``tests/amazons_env/envs/test_env.py`` and
+``tests/amazons_env/envs/test_vector_reference.py``.
 
 Actions are ``from_square * N*N + to_square`` in public squares (``rank * N + file``).
 

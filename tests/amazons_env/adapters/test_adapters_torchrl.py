@@ -3,7 +3,7 @@
 ``autoreset_mode="Disabled"`` (``GymWrapper`` resets ended games itself) trains PPO from TorchRL's
 own objects, every action legal; so does ``GymEnv("amazons_env:Amazons-v0", num_envs=n)`` with its
 defaults (gymnasium's ``AsyncVectorEnv`` of single games, the mask from the info dict), through
-game ends. (``tests/amazons_env/test_torchrl_client.py`` checks the specs of each way in.)
+game ends. (``tests/amazons_env/adapters/test_torchrl_client.py`` checks the specs of each way in.)
 
 Without TorchRL (the ``rl`` extra) the root ``conftest.py`` skips this module, saying so.
 """
