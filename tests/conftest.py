@@ -81,7 +81,7 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_killed_selfplay_leaves_no_worker_and_resumes_exactly",
         "test_killed_arena_leaves_no_worker",
     ),
-    "training/test_loop.py": (
+    "training/loop/test_loop.py": (
         "test_loop_resumes_after_an_interruption",
         "test_the_command_prints_every_stage_and_gate_and_resumes",
         "test_ctrl_c_stops_the_command_in_one_line_and_a_rerun_completes_it",
