@@ -1,5 +1,5 @@
 """Training pipeline: models, planes, symmetries, safe export, self-play shards, the ``selfplay`` and
-``train`` commands (the train loop, its checkpoints and resuming: ``test_train_resume.py``)."""
+``train`` commands (the train loop, its checkpoints and resuming: ``optimize/test_train_resume.py``)."""
 
 from __future__ import annotations
 

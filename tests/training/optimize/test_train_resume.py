@@ -1,6 +1,6 @@
 """``train`` on a tiny self-play folder: a run and its checkpoints, a run killed after an epoch and
 resumed equals one that was not, and a training state that is spoiled, edited or forged is refused
-with ``ModelFileError`` (the other training tests: ``test_training.py``)."""
+with ``ModelFileError`` (the other training tests: ``tests/training/test_training.py``)."""
 
 from __future__ import annotations
 
