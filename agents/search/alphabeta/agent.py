@@ -44,18 +44,10 @@ from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import register
 from agents.search.agent import SearchAgent
 from agents.search.alphabeta.batched import Pace, batched_alphabeta, shortlister
-from agents.search.alphabeta.kernel import (
-    INF,
-    MAX_PLY,
-    Search,
-    SearchConfig,
-    negamax,
-    position_key,
-    transposition_table,
-    zobrist_table,
-)
+from agents.search.alphabeta.kernel import INF, MAX_PLY, Search, SearchConfig, negamax, transposition_table
 from agents.search.move_order import NO_LIMIT, WIN, Position, SearchStats, search_stats
 from agents.search.result import SearchResult
+from agents.search.zobrist import position_key, zobrist_table
 from agents.time.clock import as_ns
 from agents.time.deadline import DEADLINE_STOP, Deadline
 from agents.time.limit import Limit
@@ -238,7 +230,7 @@ class AlphaBeta(SearchAgent):
         side = int(board.turn)
         position = Position(cells, queens, board.queen_counts.copy(), board.dirs)
         search = Search(self.config, self.table, zob, moves, scores, qmoves, qscores, stats, best)
-        key = position_key(cells, side, zob)
+        key = np.uint64(position_key(cells, side, zob))  # a Python int would be typed int64
         return negamax(position, side, depth, alpha, beta, 0, key, self.evaluator.kernel, self.evaluator.params, search)
 
     def _search(self, board: Board, limit: Limit, deadline: Deadline) -> SearchResult:

@@ -1,6 +1,7 @@
 """The alpha-beta kernel, in numba: ``negamax``, a selective principal-variation search over whole
-moves, and its parts (transposition table, Zobrist keys; candidate moves: ``agents.search.move_order``),
-with the bundles it takes (``Search``, ``SearchConfig``, ``TranspositionTable``).
+moves, with its transposition table and the bundles it takes (``Search``, ``SearchConfig``,
+``TranspositionTable``); Zobrist keys: ``agents.search.zobrist``; candidate moves:
+``agents.search.move_order``.
 ``agents.search.alphabeta.agent`` is the agent around it (time, iterative deepening).
 
 What it does at each node (negamax, values for the side to move; the evaluator's values lie in
@@ -38,7 +39,6 @@ from amazons_env.errors import InvalidArgumentError, describe
 from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search import endgame
 from agents.search.move_order import POSITION_TYPE, STATS_TYPE, WIN, MoveLists, SearchStats, candidates, out_of_time
-from agents.search.zobrist import position_key, zobrist_table  # the keys its agent builds, shared with the solver
 
 __all__ = [
     "negamax",
@@ -46,8 +46,6 @@ __all__ = [
     "SearchConfig",
     "TranspositionTable",
     "transposition_table",
-    "zobrist_table",
-    "position_key",
     "SEARCH_TYPE",
     "INF",
     "MAX_PLY",

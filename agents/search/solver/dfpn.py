@@ -41,7 +41,7 @@ from amazons_env import core
 from agents.search.solver.bounds import side_bounds
 from agents.search.zobrist import zobrist_table
 
-__all__ = ["Position", "Table", "Scratch", "mid", "new_table", "new_scratch", "INF", "NODES", "LIMIT", "NO_LIMIT"]
+__all__ = ["ProofPosition", "Table", "Scratch", "mid", "new_table", "new_scratch", "INF", "NODES", "LIMIT", "NO_LIMIT"]
 
 INF = (1 << 32) - 1  # a proven side's number; unproven sums stop just below it
 NODES, LIMIT = range(2)  # slots of ``Scratch.stats``
@@ -50,7 +50,10 @@ FILL_BUDGET = 2_000  # fill-search nodes per region in the bounds of a new child
 DELTA_DIVISOR = 8  # a new child's delta: 1 + the opponent's moves there // this
 
 
-class Position(NamedTuple):
+# not named Position: numba takes two named tuples of one name and the same fields for one type, and
+# ``agents.search.move_order.Position`` (which the solver cannot import: it sits above the evaluators)
+# has these fields
+class ProofPosition(NamedTuple):
     """The rules core's arrays of the position searched, changed and restored by the search."""
 
     cells: np.ndarray
@@ -102,7 +105,7 @@ def new_scratch(plies: int, rows: int) -> Scratch:
 
 
 _INTS = np.zeros(2, np.int64)
-POSITION_TYPE = typeof(Position(np.zeros(1, np.uint8), np.zeros((2, 1), np.int64), _INTS, _INTS))
+POSITION_TYPE = typeof(ProofPosition(np.zeros(1, np.uint8), np.zeros((2, 1), np.int64), _INTS, _INTS))
 TABLE_TYPE = typeof(new_table(1, 4))
 SCRATCH_TYPE = typeof(new_scratch(1, 1))
 

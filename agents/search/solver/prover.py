@@ -73,7 +73,7 @@ class Solver:
         """Search ``board`` until proven or ``limit`` nodes: (phi, delta, a winning move seen at the
         root or None). The board is unchanged."""
         cells, queens = board.cells.copy(), board.queens.copy()
-        position = dfpn.Position(cells, queens, board.queen_counts.copy(), board.dirs)
+        position = dfpn.ProofPosition(cells, queens, board.queen_counts.copy(), board.dirs)
         table = self._table(board.size)
         plies = int(np.count_nonzero(cells == core.EMPTY)) + 2
         scratch = dfpn.new_scratch(plies, core.max_moves(board.size, int(board.queen_counts.max())))
