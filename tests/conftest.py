@@ -69,12 +69,17 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_dqn_against_an_opponent_trains_masked_and_would_not_without_the_mask",
         "test_two_dqns_play_each_other_through_pettingzoo_without_an_illegal_move",
     ),
-    "amazons_env/adapters/test_adapters_rllib.py": ("test_one_ppo_iteration_with_both_players_takes_only_legal_actions",),
-    "amazons_env/adapters/test_adapters_supersuit.py": ("test_maskable_ppo_trains_on_stacked_planes_with_legal_actions_only",),
+    "amazons_env/adapters/test_adapters_rllib.py": (
+        "test_one_ppo_iteration_with_both_players_takes_only_legal_actions",
+    ),
+    "amazons_env/adapters/test_adapters_supersuit.py": (
+        "test_maskable_ppo_trains_on_stacked_planes_with_legal_actions_only",
+    ),
     "test_maskable_ppo_example.py": ("test_a_toy_run_writes_its_curve_and_its_table",),
     "amazons_env/adapters/test_adapters_torchrl.py": (
         "test_ppo_from_torchrl_objects_trains_on_the_vector_env_with_legal_actions_only",
         "test_ppo_from_torchrl_objects_trains_on_gym_env_with_num_envs_through_game_ends",
+        "test_a_masked_policy_gradient_loop_trains_both_agents_through_pettingzoo_wrapper",
     ),
     # killed and resumed runs
     "training/test_faults.py": (

@@ -3,24 +3,27 @@
 ``autoreset_mode="Disabled"`` (``GymWrapper`` resets ended games itself) trains PPO from TorchRL's
 own objects, every action legal; so does ``GymEnv("amazons_env:Amazons-v0", num_envs=n)`` with its
 defaults (gymnasium's ``AsyncVectorEnv`` of single games, the mask from the info dict), through
-game ends. (``tests/amazons_env/adapters/test_torchrl_client.py`` checks the specs of each way in.)
+game ends; and ``PettingZooWrapper`` over the PettingZoo env trains both agents, masked.
+(``tests/amazons_env/adapters/test_torchrl_client.py`` checks the specs of each way in.)
 
 Without TorchRL (the ``rl`` extra) the root ``conftest.py`` skips this module, saying so.
 """
 
 import math
+import warnings
 
 import torch
-from tensordict.nn import TensorDictModule
+from tensordict.nn import TensorDictModule, TensorDictSequential
 from torch import nn
 from torchrl.collectors import Collector
-from torchrl.envs import Compose, DTypeCastTransform, GymEnv, GymWrapper, TransformedEnv
+from torchrl.envs import Compose, DTypeCastTransform, GymEnv, GymWrapper, PettingZooWrapper, TransformedEnv
 from torchrl.envs.transforms import ActionMask
-from torchrl.modules import MaskedOneHotCategorical, ProbabilisticActor, ValueOperator
+from torchrl.modules import MaskedCategorical, MaskedOneHotCategorical, ProbabilisticActor, ValueOperator
 from torchrl.objectives import ClipPPOLoss
 from torchrl.objectives.value import GAE
 
 import amazons_env  # noqa: F401  # registers Amazons-v0
+from amazons_env.envs import pettingzoo_env
 from amazons_env.envs.vector_env import AmazonsVectorEnv
 
 SIZE = 4
@@ -111,3 +114,54 @@ def test_ppo_from_torchrl_objects_trains_on_gym_env_with_num_envs_through_game_e
         collector.shutdown()
         env.close()
     assert ended >= 2, "no game ended: the steps after a game's end were not played"
+
+
+def test_a_masked_policy_gradient_loop_trains_both_agents_through_pettingzoo_wrapper():
+    """``PettingZooWrapper(use_mask=True)`` over the PettingZoo env: one masked actor per agent
+    (TorchRL's group per agent, each group's ``action_mask``; the agent not selected gets all ones
+    from TorchRL and its action is not played), TorchRL's collector through game ends, and a
+    policy-gradient step on the selected agents' actions. Every action played is legal."""
+    with warnings.catch_warnings():  # TorchRL names the PettingZoo version it is tested with
+        warnings.filterwarnings("ignore", "PettingZoo in TorchRL is tested", UserWarning)
+        game = pettingzoo_env.env(size=SIZE, mask_dtype="bool")
+        env = PettingZooWrapper(game, use_mask=True, categorical_actions=True)
+    groups = ("player_0", "player_1")
+    net = _Planes(SIZE**4)
+    actors = [
+        ProbabilisticActor(
+            TensorDictModule(net, in_keys=[(group, "observation", "observation")], out_keys=[(group, "logits")]),
+            in_keys={"logits": (group, "logits"), "mask": (group, "action_mask")},
+            out_keys=[(group, "action")],
+            distribution_class=MaskedCategorical,
+        )
+        for group in groups
+    ]
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-2)
+    before = [p.detach().clone() for p in net.parameters()]
+    collector = Collector(env, TensorDictSequential(*actors), frames_per_batch=64, total_frames=128)
+    ended = 0
+    for batch in collector:
+        loss = torch.zeros(())
+        for group, actor in zip(groups, actors):
+            acted = batch[group, "mask"].squeeze(-1)
+            masks, actions = batch[group, "action_mask"][acted], batch[group, "action"][acted]
+            assert masks.gather(-1, actions.unsqueeze(-1)).all(), "an action outside the legal mask"
+            log_prob = actor.get_dist(batch[acted]).log_prob(actions).reshape(-1)
+            loss = loss - (log_prob * batch["next", group, "reward"][acted].reshape(-1)).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        ended += int(batch["next", "done"].sum())
+    collector.shutdown()
+    assert ended > 0 and any(not torch.equal(p, q) for p, q in zip(net.parameters(), before))
+
+
+class _Planes(nn.Module):
+    """A linear layer over the int8 planes (``[..., 9, N, N]``)."""
+
+    def __init__(self, outputs: int) -> None:
+        super().__init__()
+        self.linear = nn.Linear(9 * SIZE * SIZE, outputs)
+
+    def forward(self, planes: torch.Tensor) -> torch.Tensor:
+        return self.linear(planes.float().flatten(-3))
