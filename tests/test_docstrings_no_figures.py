@@ -36,18 +36,6 @@ CONTRACTS = {
     ("agents/time/control.py", "a minute and 0.1 s a move"),
 }
 
-#: figures in modules being rewritten right now (issue 38), each as (module path, the figure): their
-#: owners move them to benchmarks/README.md; an entry whose figure is gone fails the test below
-PENDING = {
-    ("agents/search/uct_tree/leaves.py", "~50"),  # B: one MCTS core
-    ("agents/search/uct_tree/leaves.py", "100 us"),
-    ("agents/search/uct_tree/leaves.py", "~5"),
-    ("amazons_env/envs/kernels/batch.py", "~5"),  # A: kernel arguments
-    ("amazons_env/envs/kernels/game.py", "~40"),
-    ("amazons_env/envs/kernels/intrinsics.py", "40%"),
-    ("amazons_env/envs/kernels/intrinsics.py", "~5"),
-}
-
 
 def _without_examples(text: str) -> str:
     """``text`` without its doctest examples (``>>>`` and ``...`` lines and the output under them)
@@ -128,15 +116,8 @@ def test_no_measured_figure_in_the_package_documentation():
     for path in _modules():
         name = path.relative_to(ROOT).as_posix()
         for line, figure, around in figures(path):
-            if (name, figure) not in PENDING:
-                found.append(f"{name}:{line}: {figure!r} in '...{around}...'")
+            found.append(f"{name}:{line}: {figure!r} in '...{around}...'")
     assert not found, (
         "measured figures in docstrings (state the contract; the figure goes in benchmarks/README.md with "
         "its command; a number the code enforces goes in CONTRACTS): " + "".join(f"\n  {f}" for f in found)
     )
-
-
-def test_every_pending_figure_is_still_there():
-    present = {(path.relative_to(ROOT).as_posix(), figure) for path in _modules() for _, figure, _ in figures(path)}
-    stale = sorted(PENDING - present)
-    assert not stale, f"PENDING lists figures that are gone; remove them from it: {stale}"

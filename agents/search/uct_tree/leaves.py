@@ -2,9 +2,10 @@
 the values the evaluator then gives into the simulations that recorded them.
 
 An evaluator too slow to call once per node from numba (``agents.search.net_guide``'s policy-value
-net through ONNX Runtime, ~50-100 us a position in a batch, against ~5 us of Python per call) can
-still serve every position the simulations settle on. A simulation that passes a move node below
-the root with ``SearchConfig.leaf_at`` visits (before its own: with ``EXPAND_AT``'s, the simulation that
+net through ONNX Runtime, whose cost per position falls with the batch while each call from
+numba costs a Python round trip: ``benchmarks/learned_cost.py`` measures both) can still serve
+every position the simulations settle on. A simulation that passes a move node below the root
+with ``SearchConfig.leaf_at`` visits (before its own: with ``EXPAND_AT``'s, the simulation that
 expands it) *records* it (``record``): the node, the position at it (padded cells, side to move)
 and the path from the root with the side to act at each of its nodes; the simulation goes on as
 always, and the value it backs up through the node is kept too (``Recorded.values``, for the side

@@ -13,8 +13,8 @@ by what they are: the positions (``Positions``: ``cells``, ``queens``, ``nq``, `
 board's squares and directions (``Geometry``) and what the env shows (``Observations``: planes,
 masks, legal lists). The kernels take the game's index ``g`` rather than per-game views, on
 arrays without reference counting (``_borrowed``): numba counts references to each view and each
-inlined call's array arguments with atomic instructions, ~40 per step. Views are made only for
-the core's rule kernels.
+inlined call's array arguments with atomic instructions, many times per step. Views are made only
+for the core's rule kernels.
 
 The observation and mask kernels read the incremental bit words that ``line_words`` keeps in
 ``meta`` and are branch-free where they can be: a queen's slides come from two words of packed

@@ -38,9 +38,9 @@ def _borrow(context, builder, array_type, value):
 def borrowed(typingctx, value):
     """``value`` without its reference counts: an array with a null ``meminfo``, or a named tuple
     (a kernel's bundle of arrays, e.g. ``game.Positions``) whose arrays all are. Numba counts
-    references to every array variable and view with atomic instructions (perf put 40% of a
-    step's samples on them, though removing them gained only ~5%: they are barriers where the
-    cost of earlier stores shows); on a borrowed array they are a test of a null pointer. Only
+    references to every array variable and view with atomic instructions (a profile of a step
+    puts many of its samples on them, though removing them gains much less: they are barriers
+    where the cost of earlier stores shows); on a borrowed array they are a test of a null pointer. Only
     for arrays that outlive the kernel call (its arguments)."""
     if not isinstance(value, (types.Array, types.BaseNamedTuple)):
         return None
