@@ -10,17 +10,19 @@ in the subtree that looks cheapest to settle, depth-first, with its numbers kept
 transposition table (``Table``: two-way buckets keyed by ``agents.search.zobrist``'s keys, the
 entry with less work below it replaced).
 
-What a new child starts with, before it is searched:
-
-* terminal answers: a side with no move has lost, and the region bounds
-  (``bounds.side_bounds``: the moves each side can still make in the regions it has to itself,
-  against the room the other can ever reach) decide many positions exactly, the filling phase
-  among them: the Amazons region decomposition that pays on these boards;
-* otherwise ``phi = 1`` and ``delta`` growing with the opponent's number of moves there
-  (``DELTA_DIVISOR``): the child where the opponent is shortest of moves is searched first, and
-  is the cheapest to refute (move-count initialisation, as in df-pn+). Mobility is the
-  evaluation here: the searches' evaluators (``agents.evaluation``) stay out of the search base,
-  which every agent imports and which calls this search (``shortcut``).
+Terminal answers: a side with no move has lost, and on entering a node the region bounds
+(``bounds.side_bounds``: the moves each side can still make in the regions it has to itself,
+against the room the other can ever reach) decide many positions exactly, the filling phase
+among them: the Amazons region decomposition that pays on these boards. A child not yet
+searched is looked up in the table (a child known lost for the opponent wins at once, before any
+search), or a side with no move there has lost, or it starts with ``phi = 1`` and ``delta``
+growing with the opponent's queen moves there (``DELTA_DIVISOR``): the child where the opponent
+is shortest of moves is searched first, and is the cheapest to refute (move-count
+initialisation, as in df-pn+). Mobility is the evaluation here: the searches' evaluators
+(``agents.evaluation``) stay out of the search base, which every agent imports and which calls
+this search (``shortcut``). The bounds are taken on entry, not for every child made, because a
+node makes a hundred children and enters few (``benchmarks/small_boards.py``: this way 5x4 is
+proved, the other way it was not within the same time).
 
 The 1+epsilon trick (Pawlewicz and Lew 2007) lets the chosen child run until its ``delta``
 passes the second best's by a quarter, not by one, so the search switches between siblings less.
@@ -46,8 +48,8 @@ __all__ = ["ProofPosition", "Table", "Scratch", "mid", "new_table", "new_scratch
 INF = (1 << 32) - 1  # a proven side's number; unproven sums stop just below it
 NODES, LIMIT = range(2)  # slots of ``Scratch.stats``
 NO_LIMIT = 1 << 62
-FILL_BUDGET = 2_000  # fill-search nodes per region in the bounds of a new child
-DELTA_DIVISOR = 8  # a new child's delta: 1 + the opponent's moves there // this
+FILL_BUDGET = 2_000  # fill-search nodes per region in a node's bounds
+DELTA_DIVISOR = 2  # a new child's delta: 1 + the opponent's queen moves there // this
 
 
 # not named Position: numba takes two named tuples of one name and the same fields for one type, and
@@ -147,12 +149,7 @@ def _new_child(pos, side, h, table):
     if not core.has_move(pos.cells, pos.queens, pos.nq, side, pos.dirs):
         store(table, h, INF, 0, 0)
         return INF, np.int64(0)
-    outcome = side_bounds(pos.cells, pos.queens, pos.nq, side, pos.dirs, FILL_BUDGET)
-    if outcome != 0:
-        phi, delta = (np.int64(0), INF) if outcome > 0 else (INF, np.int64(0))
-        store(table, h, phi, delta, 0)
-        return phi, delta
-    return np.int64(1), 1 + core.count_moves(pos.cells, pos.queens, pos.nq, side, pos.dirs) // DELTA_DIVISOR
+    return np.int64(1), 1 + core.count_queen_moves(pos.cells, pos.queens, pos.nq, side, pos.dirs) // DELTA_DIVISOR
 
 
 @njit(
@@ -169,6 +166,11 @@ def mid(pos, side, h, th_phi, th_delta, table, scratch, ply):
     stats[NODES] += 1
     start = stats[NODES]
     cells, queens, nq = pos.cells, pos.queens, pos.nq
+    outcome = side_bounds(cells, queens, nq, side, pos.dirs, FILL_BUDGET)
+    if outcome != 0:
+        phi, delta = (np.int64(0), INF) if outcome > 0 else (INF, np.int64(0))
+        store(table, h, phi, delta, 1)
+        return phi, delta
     rows = scratch.moves[ply]
     n = core.generate_moves(cells, queens, nq, side, pos.dirs, rows)
     if n == 0:

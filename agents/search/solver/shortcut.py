@@ -9,7 +9,7 @@ off; a lost or unproven position is left to the search.
 
 >>> from amazons_env import Board
 >>> board = Board.from_text("q3/4/4/Q1*1 w")
->>> Shortcut(nodes=5_000).move(board) is not None
+>>> Shortcut(nodes=10_000).move(board) is not None
 True
 >>> Shortcut(nodes=0).move(board) is None
 True
