@@ -56,7 +56,6 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_batched_search_cut_after_its_first_root_move_keeps_the_best_so_far",
     ),
     "agents/search/test_uct.py": ("test_proven_results_match_an_exhaustive_solver",),
-    "agents/search/test_perfect_play.py": ("test_uct_keeps_the_win_in_proven_won_positions",),
     "amazons_env/envs/test_vector_reference.py": ("test_vector_env_matches_board_reference",),
     # gymnasium's AsyncVectorEnv: worker processes that import the package
     "amazons_env/adapters/test_torchrl_client.py": ("test_gym_env_with_num_envs_runs_through_game_ends",),
