@@ -59,7 +59,8 @@ class AmazonsVectorEnv(VectorEnv):
     ``illegal_action``, ``winner`` (0/1 in a game that is over, -1 while it is played) and ``rewards``
     (``float64[num_envs, 2]``: this step's reward of White and of Black in each game, +1/-1 on the
     step a game ends), each with gymnasium's ``_key`` flags: the same keys and dtypes on every step,
-    in a new dict every step.
+    in a new dict every step. As in ``AmazonsEnv``, a finished game's mask shows every action until
+    its reset (pgx's convention; its ``action_masks()`` row shows none).
 
     **Opponent.** Without one (default), both sides are played through ``step`` (self-play) and
     ``rewards[i]`` belongs to the side that acted. ``opponent=`` makes every game single-agent:
@@ -196,6 +197,7 @@ class AmazonsVectorEnv(VectorEnv):
         seed = check_seed(seed)
         which = games_to_reset(options, self.num_envs, self._started)
         super().reset(seed=seed)  # after the checks: a refused reset changes nothing
+        self._hide_ended()
         replies = self._replies
         if seed is not None and replies is not None:
             replies.seed(self.np_random)
@@ -221,6 +223,7 @@ class AmazonsVectorEnv(VectorEnv):
                     "(reset(options={'reset_mask': mask})); no game was changed"
                 )
         flat = self._codec.to_flat_batch(actions)
+        self._hide_ended()
         if self.illegal_action == "raise":
             bad = B.check_batch(meta, self._out.masks, flat)
             if bad >= 0:
@@ -253,7 +256,9 @@ class AmazonsVectorEnv(VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """The masks of all games, ``[num_envs, A]`` in the env's encoding and dtype (a copy)."""
-        return self._out_masks.copy()
+        masks = self._out_masks.copy()
+        masks[self._games.meta[:, K.DONE] == 1] = 0  # a finished game has no legal action
+        return masks
 
     # -- state for planning ------------------------------------------------------------------------
 
@@ -340,9 +345,16 @@ class AmazonsVectorEnv(VectorEnv):
         if not self._codec.flat:
             self._codec.masks_from_legal(self._games.meta[:, K.NLEGAL], self._out.legal, self._out_masks)
 
+    def _hide_ended(self) -> None:
+        """The finished games' mask rows back to all zeros before the kernels run (they clear only
+        the rows they set; ``_output`` shows every action of a finished game)."""
+        self._out_masks[self._games.meta[:, K.DONE] == 1] = 0
+
     def _output(self, with_step: bool):
         self._refresh_masks()
         meta = self._games.meta
+        # a finished game shows every action until its reset (AmazonsEnv's "Mask": pgx's convention)
+        self._out_masks[meta[:, K.DONE] == 1] = 1
         # the winner of a game that is over (until its reset), as the single env's info says
         np.copyto(self._winner, np.where(meta[:, K.DONE] == 1, meta[:, K.WINNER], -1))
         views = self._views

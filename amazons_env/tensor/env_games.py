@@ -152,5 +152,7 @@ class EnvGames:
             player = self.learner.clone()
             owner = self.learner
         obs, mask = observe(seen, self.encoding)
+        # a finished game shows every action until its reset (AmazonsEnv's "Mask": pgx's convention)
+        mask = mask | state.terminated[:, None]
         reward = rewards.gather(1, owner[:, None])[:, 0]
         return Outcome(obs, mask, player, reward, rewards, state.terminated.clone(), illegal)

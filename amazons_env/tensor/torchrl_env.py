@@ -63,7 +63,8 @@ class AmazonsTorchEnv(EnvBase):
     ``action_encoding="flat"``, ``N*N*8*(N-1)`` for ``"lines"``). Observation entries:
     ``observation`` (``int8[B, 9, N, N]`` planes, from the side to move), ``action_mask``
     (``bool[B, A]``, a ``Binary`` spec: the entry TorchRL's ``ActionMask`` transform and
-    ``MaskedCategorical`` read; all ``False`` in a finished game), ``player`` and ``phase``
+    ``MaskedCategorical`` read; all ``True`` in a finished game, pgx's convention, so a masked
+    sampler can draw the action its reset ignores), ``player`` and ``phase``
     (``int64[B, 1]``: the side to move, or the learner's colour with an opponent; 0 queen move,
     1 arrow). ``done``, ``terminated`` and ``truncated`` are ``bool[B, 1]`` (games never
     truncate).

@@ -146,14 +146,19 @@ def test_a_masked_policy_gradient_loop_trains_both_agents_through_pettingzoo_wra
             acted = batch[group, "mask"].squeeze(-1)
             masks, actions = batch[group, "action_mask"][acted], batch[group, "action"][acted]
             assert masks.gather(-1, actions.unsqueeze(-1)).all(), "an action outside the legal mask"
-            log_prob = actor.get_dist(batch[acted]).log_prob(actions).reshape(-1)
+            dist = actor.get_dist(batch[acted])
+            log_prob = dist.log_prob(actions).reshape(-1)
+            # the reward comes on the step that ends a game, often not the acting agent's own step:
+            # an entropy bonus keeps every batch's gradient non-zero
             loss = loss - (log_prob * batch["next", group, "reward"][acted].reshape(-1)).sum()
+            loss = loss - 0.01 * dist.entropy().sum()
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         ended += int(batch["next", "done"].sum())
     collector.shutdown()
-    assert ended > 0 and any(not torch.equal(p, q) for p, q in zip(net.parameters(), before))
+    assert ended > 0 and all(torch.isfinite(p).all() for p in net.parameters())
+    assert any(not torch.equal(p, q) for p, q in zip(net.parameters(), before))
 
 
 class _Planes(nn.Module):
