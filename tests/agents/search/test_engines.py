@@ -13,7 +13,9 @@ from amazons_env import Board, Move, core
 from agents import make
 from agents.evaluation import territory_mailbox as territory
 from agents.evaluation.evaluator import make_evaluator
+from agents.options import OptionError
 from agents.search import endgame
+from agents.search import uct_tree as T
 from agents.search.alphabeta.agent import batch_search
 from agents.search.alphabeta.batched import batched_alphabeta
 from agents.search.move_order import WIN
@@ -269,27 +271,42 @@ def test_never_loses_a_counted_win(text, opponent):
 # -- MCTS -----------------------------------------------------------------------------------------
 
 
+def _most_visited_kid(ni: np.ndarray, x: int) -> int:
+    """The most visited child of node ``x`` of a uct tree's arrays, -1 if it has none."""
+    first, n = int(ni[x, T.FIRST]), int(ni[x, T.NKIDS])
+    return -1 if first < 0 or n == 0 else first + int(np.argmax(ni[first : first + n, T.VISITS]))
+
+
 def test_mcts_plays_legal_moves_and_reuses_its_tree():
     board = random_position(5, size=6, max_moves=300)
     agent = make("mcts:sims=40,k=6")
     before = board.text()
     result = agent.search(board)
     assert board.text() == before and board.is_legal(result.move) and result.simulations == 40
-    root = agent.root
-    j = max(root.children, key=lambda i: root.n_move[i])
-    child = root.children[j]
-    if child.terminal or not child.children:
+    assert agent._tree is not None
+    ni, _, st = agent._tree
+    child = _most_visited_kid(ni, int(st[T.ROOT]))
+    grandchild = _most_visited_kid(ni, child)
+    if grandchild < 0:
         pytest.skip("no grandchild expanded")
-    jj = max(child.children, key=lambda i: child.n_move[i])
-    for move in (root.moves[j], child.moves[jj]):
-        board.push(Move(*(int(p) for p in move), 6))
-    assert agent._reused_root(board) is child.children[jj]
+    public = core.public_index(6)
+    for x in (child, grandchild):  # a move tree: each node is a whole move (padded squares)
+        board.push(Move(*(int(public[ni[x, col]]) for col in (T.FROM, T.TO, T.ARROW)), 6))
+    assert agent._reused_node(board) == grandchild
+    kept = int(ni[grandchild, T.VISITS])
+    agent.search(board)
+    ni, _, st = agent._tree
+    assert ni[int(st[T.ROOT]), T.VISITS] == kept + 40  # the next search grew the kept subtree
 
 
 def test_mcts_visits_sum_to_simulations():
     agent = make("mcts:sims=25,reuse=false")
-    agent.search(Board(6))
-    assert agent.root.visits == agent.root.n_move.sum() == 25
+    assert agent.search(Board(6)).simulations == 25
+    assert agent._tree is not None
+    ni, _, st = agent._tree
+    root = int(st[T.ROOT])
+    first, n = int(ni[root, T.FIRST]), int(ni[root, T.NKIDS])
+    assert ni[root, T.VISITS] == ni[first : first + n, T.VISITS].sum() == 25
 
 
 def test_mcts_finds_an_immediate_win():
@@ -312,7 +329,6 @@ def test_mcts_never_loses_a_counted_win(text):
     assert play(board.copy(), *players) == winner
 
 
-def test_mcts_with_a_batch_evaluator():
-    board = random_position(4, size=6, max_moves=300)
-    result = make("mcts:sims=10", eval=BatchOnly()).search(board)
-    assert board.is_legal(result.move) and result.simulations == 10
+def test_mcts_refuses_an_evaluator_without_a_kernel():
+    with pytest.raises(OptionError, match="eval=<BatchOnly 'batch-only'>: uct needs an evaluator with a numba kernel"):
+        make("mcts", eval=BatchOnly())
