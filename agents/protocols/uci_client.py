@@ -132,7 +132,9 @@ class UCIAgent(SearchAgent):
             raise OptionError(f"agent 'uci': grace={grace!r}: must be a number of seconds > 0")
         if not (isinstance(handshake, (int, float)) and 0 < handshake < float("inf")):
             raise OptionError(f"agent 'uci': handshake={handshake!r}: must be a number of seconds > 0")
-        super().__init__(Limit(time=1.0) if time is None and depth is None else Limit(time=time, depth=depth), seed)
+        # prove=0: the engine's moves are its own, never our prover's
+        limit = Limit(time=1.0) if time is None and depth is None else Limit(time=time, depth=depth)
+        super().__init__(limit, seed, prove=0)
         self.argv = [executable] + argv[1:]
         self.variant = str(variant)
         self.grace = float(grace)

@@ -30,6 +30,7 @@ from agents.nets.store import POLICY_VALUE_WEIGHTS, trained_sizes
 from agents.options import OptionError, opt
 from agents.registry import register
 from agents.resources import check_threads
+from agents.search.agent import PROVE_NODES
 from agents.search.net_guide import GUIDE_AT, MAX_DEPTH, MAX_LEAVES, MAX_VALUE_VISITS, VALUE_VISITS, NetGuide
 from agents.search.uct import OPTIONS, UCT
 
@@ -47,7 +48,7 @@ def _by_size(setting: dict[int, int]) -> str:
     "mcts",
     forward="eval",
     options={
-        **{key: OPTIONS[key] for key in ("time", "sims", "eval", "kq", "c", "tau", "reuse", "endgame")},
+        **{key: OPTIONS[key] for key in ("time", "sims", "eval", "kq", "c", "tau", "reuse", "endgame", "prove")},
         "k": opt("whole moves kept per position", ge=1),
     },
 )
@@ -61,12 +62,13 @@ def mcts(
     tau: float = 0.05,
     reuse: bool = True,
     endgame: int = 300,
+    prove: int = PROVE_NODES,
     seed: Optional[int] = None,
     **eval_options: Any,
 ) -> UCT:
     """``mcts``: uct on a move tree whose nodes keep their ``k`` best whole moves, all open."""
-    agent = UCT(time, sims, eval, "move", c, tau, 0.0, kq=kq, k=k, prior="eval", endgame=endgame, reuse=reuse,
-                seed=seed, **eval_options)  # fmt: skip
+    agent = UCT(time, sims, eval, "move", c, tau, 0.0, kq=kq, k=k, prior="eval", endgame=endgame, prove=prove,
+                reuse=reuse, seed=seed, **eval_options)  # fmt: skip
     agent.name = "mcts"
     return agent
 
@@ -178,7 +180,7 @@ def uct_net(
 @register(
     "pvmcts",
     options={
-        **{key: OPTIONS[key] for key in ("time", "sims", "c", "reuse")},
+        **{key: OPTIONS[key] for key in ("time", "sims", "c", "reuse", "prove")},
         "weights": opt("committed policy-value weights by name (default) or a model file path without suffix"),
         "batch": opt("positions per forward pass", ge=1, le=MAX_LEAVES),
         "threads": opt("torch threads for the forward passes (0: leave torch's setting)", ge=0),
@@ -194,12 +196,13 @@ def pvmcts(
     threads: int = 1,
     runtime: str = "auto",
     reuse: bool = True,
+    prove: int = PROVE_NODES,
     seed: Optional[int] = None,
 ) -> UCT:
     """``pvmcts``: uct-net with the net at every position the simulations reach: its priors, and its value
     in place of the search's, ``batch`` positions per forward pass."""
     check_threads(threads)  # ``threads`` are the net's here: ``uct-net``'s ``net_threads``
     agent = uct_net(weights, mix=1.0, depth=0, guide_at=0, leaves=batch, leaf_value=1.0, net_threads=threads,
-                    runtime=runtime, time=time, sims=sims, c=c, reuse=reuse, seed=seed)  # fmt: skip
+                    runtime=runtime, time=time, sims=sims, c=c, reuse=reuse, prove=prove, seed=seed)  # fmt: skip
     agent.name = "pvmcts"
     return agent

@@ -67,7 +67,7 @@ from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import register
 from agents.resources import cores, most_threads, reserve
 from agents.search import uct_tree as T
-from agents.search.agent import SearchAgent
+from agents.search.agent import PROVE_NODES, SearchAgent
 from agents.search.move_order import Position
 from agents.search.result import SearchResult
 from agents.search.uct_tree import Budget, Buffers, Job, SearchConfig, Tree
@@ -111,6 +111,7 @@ OPTIONS = {
         choices=("auto",) + tuple(PRIORS),
     ),
     "endgame": opt("fill-search budget per region (0 = off)", ge=0),
+    "prove": opt("df-pn nodes to prove a small endgame's win before searching (0 = off)", ge=0),
     "reuse": opt("keep the subtree between moves"),
     "sure": opt(
         "under a game clock: the lead (times the runner-up's visits, with a mean as good) at which "
@@ -148,6 +149,7 @@ class UCT(SearchAgent):
         playout: int = 0,
         prior: str = "auto",
         endgame: int = 300,
+        prove: int = PROVE_NODES,
         reuse: bool = True,
         sure: float = T.SURE_LEAD,
         threads: int = 1,
@@ -171,7 +173,8 @@ class UCT(SearchAgent):
                 raise OptionError(f"{key}={value!r}: must be a finite number > 0")
         if not (isinstance(pw, (int, float)) and 0 <= pw < float("inf")):
             raise OptionError(f"pw={pw!r}: must be a finite number >= 0 (0: no widening)")
-        for key, value in (("kq", kq), ("k", k), ("expand_at", expand_at), ("playout", playout), ("endgame", endgame)):
+        counts = ("kq", kq), ("k", k), ("expand_at", expand_at), ("playout", playout), ("endgame", endgame)
+        for key, value in (*counts, ("prove", prove)):
             if isinstance(value, bool) or not (isinstance(value, int) and value >= 0):
                 raise OptionError(f"{key}={value!r}: must be a whole number >= 0")
         if k and tree != "move":
@@ -183,9 +186,8 @@ class UCT(SearchAgent):
                 f"threads={threads}: more than this machine can run at once ({cores()} cores; at most "
                 f"{most_threads()} threads: agents.resources.most_threads)"
             )
-        super().__init__(
-            Limit(time=1.0) if time is None and sims is None else Limit(time=time, simulations=sims), seed, endgame
-        )
+        limit = Limit(time=1.0) if time is None and sims is None else Limit(time=time, simulations=sims)
+        super().__init__(limit, seed, endgame, prove)
         self.evaluator = make_evaluator(eval, **eval_options)
         if self.evaluator.kernel is None:
             raise OptionError(f"eval={eval!r}: uct needs an evaluator with a numba kernel")

@@ -42,7 +42,7 @@ from amazons_env import Board, Move, core
 from agents.evaluation.evaluator import Evaluator, make_evaluator
 from agents.options import EVAL, TIME, OptionError, opt
 from agents.registry import register
-from agents.search.agent import SearchAgent
+from agents.search.agent import PROVE_NODES, SearchAgent
 from agents.search.alphabeta.batched import Pace, batched_alphabeta, shortlister
 from agents.search.alphabeta.kernel import INF, MAX_PLY, Search, SearchConfig, negamax, transposition_table
 from agents.search.move_order import NO_LIMIT, WIN, Position, SearchStats, search_stats
@@ -116,6 +116,7 @@ def batch_search(
         "tt": opt("use the transposition table"),
         "tt_bits": opt("log2 of the table's entries", ge=4, le=26),
         "endgame": opt("fill-search budget per region inside the search (0 = off)", ge=0),
+        "prove": opt("df-pn nodes to prove a small endgame's win before searching (0 = off)", ge=0),
         "aspiration": opt("aspiration window half-width", gt=0),
         "prefilter": opt(
             "for an evaluator without a kernel: a kernel evaluator that shortlists moves", kind="evaluator"
@@ -155,6 +156,7 @@ class AlphaBeta(SearchAgent):
         tt: bool = True,
         tt_bits: int = 18,
         endgame: int = 300,
+        prove: int = PROVE_NODES,
         aspiration: float = 0.1,
         prefilter: Any = None,
         shortlist: int = 48,
@@ -167,10 +169,12 @@ class AlphaBeta(SearchAgent):
             raise OptionError(f"depth={depth!r}: must be a whole number in 1..{MAX_PLY - 1}")
         if time is not None and not time > 0:
             raise OptionError(f"time={time!r}: seconds per move must be > 0")
-        if k < 0 or kq < 0 or endgame < 0 or not aspiration > 0:
-            raise OptionError(f"k={k}, kq={kq}, endgame={endgame} must be >= 0 and aspiration={aspiration} > 0")
+        if k < 0 or kq < 0 or endgame < 0 or prove < 0 or not aspiration > 0:
+            raise OptionError(
+                f"k={k}, kq={kq}, endgame={endgame}, prove={prove} must be >= 0 and aspiration={aspiration} > 0"
+            )
         super().__init__(
-            Limit(time=1.0) if time is None and depth is None else Limit(time=time, depth=depth), seed, endgame
+            Limit(time=1.0) if time is None and depth is None else Limit(time=time, depth=depth), seed, endgame, prove
         )
         self.evaluator = make_evaluator(eval, **eval_options)
         self.prefilter = None if prefilter is None else make_evaluator(prefilter)

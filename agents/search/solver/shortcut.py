@@ -27,21 +27,20 @@ from agents.time.manager import contested_squares
 __all__ = ["Shortcut", "CONTESTED", "TABLE_BITS"]
 
 CONTESTED = 20  # try only where the contested regions hold at most this many empty squares
-TABLE_BITS = 16  # 64K entries, 1.3 MB: the table lives with its agent between moves
+TABLE_BITS = 16  # 64K entries, 1.3 MB, new for every move: a move depends on its position alone
 
 
 class Shortcut:
-    """A search's proven-move shortcut (module docstring), with its own table kept between moves."""
+    """A search's proven-move shortcut (module docstring). Each move gets a fresh table, so the
+    same position always gets the same answer (a table kept between moves made matches differ
+    from one run to the next)."""
 
     def __init__(self, nodes: int) -> None:
         self.nodes = nodes
-        self._solver: Optional[Solver] = None
 
     def move(self, board: Board) -> Optional[Move]:
         """A proven winning move of ``board`` within the budget, or None."""
         if self.nodes <= 0 or contested_squares(board) > CONTESTED:
             return None
-        if self._solver is None:
-            self._solver = Solver(TABLE_BITS)
-        proof = self._solver.solve(board, limit=self.nodes)
+        proof = Solver(TABLE_BITS).solve(board, limit=self.nodes)
         return proof.move

@@ -437,6 +437,7 @@ def test_uci_agent_plays_a_game_against_random_through_our_engine():
 def test_uci_agent_from_a_spec_and_its_process_ends_on_garbage_collection():
     agent = make(f"uci:{ENGINE},time=0.05")  # the bare first value is the engine
     assert agent.spec == f"uci:engine={ENGINE},time=0.05" and make(agent.spec).argv == agent.argv
+    assert agent.prove == 0  # an engine's moves are its own: no proven-move shortcut of ours
     board = Board(10)
     board.push("d1d6,d6g9")
     assert agent._position(board) == "position startpos moves d1d6,d6g9"

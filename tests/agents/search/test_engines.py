@@ -88,7 +88,7 @@ def test_alphabeta_equals_minimax_on_small_positions(seed, depth):
     board = random_position(seed, size=5, max_moves=12)
     evaluator = make_evaluator("territory")
     expected = minimax(board, depth, evaluator, loss=-WIN)
-    agent = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0")
+    agent = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0,prove=0")
     result = agent.search(board)
     assert result.value == pytest.approx(expected, abs=1e-6)
     board.push(result.move)  # the move reaches that value
@@ -98,8 +98,8 @@ def test_alphabeta_equals_minimax_on_small_positions(seed, depth):
 @pytest.mark.parametrize("seed", range(4))
 def test_transposition_table_keeps_fixed_depth_values(seed):
     board = random_position(seed, size=6, max_moves=60)
-    with_tt = make("alphabeta:depth=3,k=0,kq=0,endgame=0,tt=true").search(board)
-    without = make("alphabeta:depth=3,k=0,kq=0,endgame=0,tt=false").search(board)
+    with_tt = make("alphabeta:depth=3,k=0,kq=0,endgame=0,prove=0,tt=true").search(board)
+    without = make("alphabeta:depth=3,k=0,kq=0,endgame=0,prove=0,tt=false").search(board)
     assert with_tt.value == pytest.approx(without.value, abs=1e-9)
     assert with_tt.nodes <= without.nodes
 
@@ -146,17 +146,17 @@ class CountingBatches(BatchOnly):
 def test_batch_path_matches_kernel_path():
     board = random_position(2, size=5, max_moves=14)
     for depth in (1, 2):
-        kernel = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0").search(board)
-        batch = make(f"alphabeta:depth={depth},k=0,endgame=0", eval=BatchOnly()).search(board)
+        kernel = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0,prove=0").search(board)
+        batch = make(f"alphabeta:depth={depth},k=0,endgame=0,prove=0", eval=BatchOnly()).search(board)
         assert batch.value == pytest.approx(kernel.value, abs=1e-9)
 
 
 def test_prefilter_shortlists_the_batch_evaluator():
     board = random_position(2, size=5, max_moves=14)
     for depth in (1, 2):  # a shortlist of every move (kq=0) changes nothing
-        kernel = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0").search(board)
+        kernel = make(f"alphabeta:depth={depth},k=0,kq=0,endgame=0,prove=0").search(board)
         full = make(
-            f"alphabeta:depth={depth},k=0,kq=0,endgame=0,prefilter=basic,shortlist=100000", eval=BatchOnly()
+            f"alphabeta:depth={depth},k=0,kq=0,endgame=0,prove=0,prefilter=basic,shortlist=100000", eval=BatchOnly()
         ).search(board)
         assert full.value == pytest.approx(kernel.value, abs=1e-9)
 

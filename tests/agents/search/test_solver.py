@@ -156,3 +156,20 @@ def test_every_search_plays_a_proven_win_at_once_unless_told_not_to():
     assert agent.search(board).stats["searched"] == 1
     agent.prove = PROVE_NODES
     assert FirstMove(Limit(nodes=1)).search(Board(8)).stats["searched"] == 1  # too much left to fight over
+
+
+def test_the_shortcut_is_an_option_of_the_engines():
+    """``prove`` in a spec sets the budget (0: off) and is checked."""
+    from agents.options import OptionError
+    from agents.registry import make
+
+    for spec in ("uct:sims=5", "alphabeta:depth=1", "mcts:sims=5"):
+        assert make(spec).prove == PROVE_NODES
+        assert make(f"{spec},prove=0").prove == 0
+        with pytest.raises(OptionError, match="prove"):
+            make(f"{spec},prove=-1")
+    board = _played(5, 11, 12)
+    while not wins(board.text()):
+        board.push(board.legal_moves()[0])
+    played = make("uct:sims=5,prove=0,seed=1").search(board)
+    assert played.stopped != "proven"
