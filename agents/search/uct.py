@@ -11,10 +11,11 @@ the tree, the two shapes and a simulation); this module is the agent around it:
 * **Budget**: ``time`` seconds per move (default 1.0) or ``sims`` simulations (a move's own
   ``Limit(time=..., simulations=...)`` passed to ``search`` replaces them). The simulations read the
   deadline inside numba (every few evaluations) and stop at the agent's deadline, which keeps back
-  what returning the move takes (``agents.time.margin``). Under a game clock
-  (``Limit.time_max``, from a time manager) the search stops as soon as it is sure of a settled move
-  and goes on past ``time``, up to ``time_max``, while it is unsure (the most visited move leads the
-  runner-up by less than ``sure`` times, or has the worse mean: ``uct_tree.stopping``). The ``stopped`` stat says which: ``SearchAgent``'s module docstring.
+  what returning the move takes (``agents.time.margin``). Under a game clock (``Limit.time_max``,
+  from a time manager) the search stops as soon as it is sure of a settled move and goes on past
+  ``time``, up to ``time_max``, while it is unsure (the most visited move leads the runner-up by less
+  than ``sure`` times, or has the worse mean: ``uct_tree.stopping``). The ``stopped`` stat says
+  which: ``SearchAgent``'s module docstring.
 * **Pondering** (``PONDERS``): a search on a caller's ``Deadline`` reads it at every clock check,
   so a deadline moved by another thread (a ponder hit) takes effect at once; the ``ponder`` stat is
   the reply the search expects (the most visited one under its move, None if it looked at none).
