@@ -60,8 +60,9 @@ __all__ = [
 ]
 
 SOLVER_SPEC = "solver"  #: the engine name that asks for exact values
-#: the most nodes the exact engine spends on one position (about a minute on one core) before refusing
-SOLVER_NODES = 30_000_000
+#: the most df-pn expansions the exact engine spends on one position before refusing (each costs about
+#: ten of the depth-first prover's nodes, whose budget was 30M)
+SOLVER_NODES = 3_000_000
 #: labels by the least loss that earns them, the worst first
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.40), ("mistake", 0.20), ("inaccuracy", 0.10))
 
