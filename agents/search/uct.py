@@ -25,13 +25,13 @@ the tree, the two shapes and a simulation); this module is the agent around it:
 * **Threads** (``threads=N``, default 1): tree parallelism, N Python threads (``uct_tree.run``
   releases the GIL) on the one tree with a virtual loss each (``uct_tree.simulation``); the root
   is expanded by one thread first, a ``sims`` budget shared out (``benchmarks/threads.py``).
-* **Filling phase**: a separated root is played by ``endgame.filling_move`` (``SearchAgent``).
-* **The move** is a proven win if there is one, else the most visited child (at each level).
+* **Filling phase** and **proven wins**: ``SearchAgent`` plays them before searching (``endgame``,
+  ``prove``); else **the move** is a proven win if there is one, or the most visited child.
 
 Options (``make("uct:time=0.5,c=0.8")``; ``amazons agents uct`` lists them with their help):
 the tree's shape, the PUCT constant and prior temperature, progressive widening, the moves kept per
-node, expansion and playouts, the ``prior`` (below), the filling-phase counts, reuse, threads, and
-``eval``, the evaluator (a spec with a numba kernel; further keyword options go to it).
+node, expansion and playouts, the ``prior`` (below), the filling-phase counts, ``prove``, reuse,
+threads, and ``eval``, the evaluator (a spec with a numba kernel; further keyword options go to it).
 
 **Priors.** ``"eval"``: every child scored by the evaluation when its parent is expanded;
 ``"mixed"`` (split tree): queen moves in a cheap mobility order, each evaluated when first visited,
@@ -173,8 +173,7 @@ class UCT(SearchAgent):
                 raise OptionError(f"{key}={value!r}: must be a finite number > 0")
         if not (isinstance(pw, (int, float)) and 0 <= pw < float("inf")):
             raise OptionError(f"pw={pw!r}: must be a finite number >= 0 (0: no widening)")
-        counts = ("kq", kq), ("k", k), ("expand_at", expand_at), ("playout", playout), ("endgame", endgame)
-        for key, value in (*counts, ("prove", prove)):
+        for key, value in dict(kq=kq, k=k, expand_at=expand_at, playout=playout, endgame=endgame, prove=prove).items():
             if isinstance(value, bool) or not (isinstance(value, int) and value >= 0):
                 raise OptionError(f"{key}={value!r}: must be a whole number >= 0")
         if k and tree != "move":
