@@ -17,7 +17,7 @@ Input ``i`` of target ``t`` is built from ``random.Random(f"{seed}/{t}/{i}")`` a
 failure reproduces with ``--only i``. Each target runs in its own worker process, under a memory
 limit (``--memory-gb``); an input that overruns ``--timeout`` is interrupted by a timer signal, and
 a worker stuck in compiled code is killed after a further grace period and restarted after it.
-The targets live in ``fuzz_targets.py`` (amazons_env), ``fuzz_targets_envs.py`` (agent specs, the
+The targets live in ``fuzz_targets_rules.py`` (amazons_env), ``fuzz_targets_envs.py`` (agent specs, the
 environments) and ``fuzz_targets_files.py`` (model and training files, self-play folders, arena results).
 """
 
@@ -43,6 +43,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import fuzz_targets  # noqa: E402  (after the path and thread settings)
 import fuzz_targets_envs  # noqa: E402,F401  (registers the agent and environment targets)
 import fuzz_targets_files  # noqa: E402,F401  (registers the file targets)
+import fuzz_targets_rules  # noqa: E402,F401  (registers the rules core and notation targets)
 from fuzz_targets import TARGETS, Case, names_input  # noqa: E402
 
 ROOT = str(Path(__file__).resolve().parent.parent)
