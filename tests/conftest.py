@@ -40,9 +40,9 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_arena_refuses_only_a_spawned_worker_reimporting_an_unguarded_script",
     ),
     # engines in subprocesses, whole games through the protocols
-    "agents/protocols/test_engine_protocols.py": (
-        "test_engine_subprocess_answers_a_scripted_session",
-        "test_botzone_subprocess_answers_the_first_turn_and_keeps_running",
+    "agents/protocols/test_uci_engine.py": ("test_engine_subprocess_answers_a_scripted_session",),
+    "agents/protocols/test_botzone.py": ("test_botzone_subprocess_answers_the_first_turn_and_keeps_running",),
+    "agents/protocols/test_uci_client.py": (
         "test_uci_agent_from_a_spec_and_its_process_ends_on_garbage_collection",
         "test_uci_agent_plays_a_game_against_random_through_our_engine",
     ),
