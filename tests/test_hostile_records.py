@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amazons_env import GameRecord, sgf
+from amazons_env import GameRecord
 from amazons_env.errors import InvalidMoveError, UnreadableFileError
+from amazons_env.records import sgf
 
 from tests.helpers.hostile import HOSTILE, RECORDS, attempt, mutated, names, sizes, values
 

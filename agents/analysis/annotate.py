@@ -18,10 +18,9 @@ True
 
 from __future__ import annotations
 
-from amazons_env import sgf
 from amazons_env.move_review import BEST_HEADER, MARKS, MARKS_HEADER, format_best, format_marks
 from amazons_env.move_values import VALUES_HEADER, format_values
-from amazons_env.records import GameRecord
+from amazons_env.records import GameRecord, sgf
 
 from agents.analysis.review import GameReview, MoveReview
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-from amazons_env import sgf
 from amazons_env.errors import InvalidMoveError, describe
+from amazons_env.records import sgf
 
 __all__ = ["items", "tag_line"]
 

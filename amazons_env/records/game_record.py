@@ -48,11 +48,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Iterator, Optional, Union
 
-from amazons_env import movelist, sgf
 from amazons_env.board import Board
 from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError, describe
 from amazons_env.files import PathLike, read_text, write_atomic
 from amazons_env.move import Move
+from amazons_env.records import movelist, sgf
 from amazons_env.squares import Color, as_int, check_size
 
 __all__ = ["GameRecord", "RESULTS", "MAX_RECORD_BYTES"]
