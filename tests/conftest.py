@@ -74,7 +74,7 @@ SLOW: dict[str, tuple[str, ...]] = {
     "amazons_env/adapters/test_adapters_supersuit.py": (
         "test_maskable_ppo_trains_on_stacked_planes_with_legal_actions_only",
     ),
-    "test_maskable_ppo_example.py": ("test_a_toy_run_writes_its_curve_and_its_table",),
+    "examples/test_maskable_ppo.py": ("test_a_toy_run_writes_its_curve_and_its_table",),
     "amazons_env/adapters/test_adapters_torchrl.py": (
         "test_ppo_from_torchrl_objects_trains_on_the_vector_env_with_legal_actions_only",
         "test_ppo_from_torchrl_objects_trains_on_gym_env_with_num_envs_through_game_ends",

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("torchrl")
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "torchrl_ppo.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "torchrl_ppo.py"
 TOY = ["--size", "5", "--envs", "8", "--steps", "8", "--minibatch", "32", "--channels", "8", "--epochs", "2"]
 
 

@@ -16,7 +16,7 @@ from amazons_env import Board  # noqa: E402
 import agents  # noqa: E402
 from agents.arena import match  # noqa: E402
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "selfplay_ppo.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "selfplay_ppo.py"
 # 4x4, 4 games of 8 steps per update, a 4-channel one-layer net, 2 evaluation games: ~0.1 s an update
 TOY = [
     "--size",
