@@ -55,6 +55,7 @@ __all__ = [
     "save_state",
     "load_state",
     "write_atomic",
+    "read_state_tensors",
     "restored_optimizer_state",
 ]
 
@@ -216,23 +217,29 @@ def _read(base: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
             "(resume from an unedited state, or train into another folder)"
         )
     _check_fields(config, base, json_path)
-    read_header(
-        tensor_path,
-        "training state tensors",
-        {name: (None, shape) for name, shape in config["tensors"].items()},
-        _MAX_TENSOR_BYTES,
+    tensors = read_state_tensors(
+        tensor_path, "training state tensors", config["tensors"], config["tensors_sha256"], json_path, _MAX_TENSOR_BYTES
     )
-    data = tensor_path.read_bytes()
-    if hashlib.sha256(data).hexdigest() != config["tensors_sha256"]:
+    return config, tensors
+
+
+def read_state_tensors(
+    path: Path, what: str, shapes: dict[str, list[int]], sha256: str, listed_in: Path, max_bytes: int
+) -> dict[str, torch.Tensor]:
+    """The tensors of a state's safetensors file ``path``, checked before they are used: its header
+    against ``shapes`` (each tensor's name and shape, as the state's JSON ``listed_in`` lists them)
+    and ``max_bytes`` before the file is read, then the file's SHA-256 against ``sha256`` (from
+    that JSON). Raises ``ModelFileError`` naming the file as ``what``."""
+    read_header(path, what, {name: (None, shape) for name, shape in shapes.items()}, max_bytes)
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != sha256:
         raise ModelFileError(
-            f"training state tensors {tensor_path} do not match the SHA-256 in {json_path} "
-            "(truncated, tampered or from another run)"
+            f"{what} {path} do not match the SHA-256 in {listed_in} (truncated, tampered or from another run)"
         )
     try:
-        tensors = load_bytes(data)
+        return load_bytes(data)
     except (SafetensorError, ValueError) as error:
-        raise ModelFileError(f"training state tensors {tensor_path} cannot be read: {error}") from None
-    return config, tensors
+        raise ModelFileError(f"{what} {path} cannot be read: {error}") from None
 
 
 def restored_optimizer_state(
