@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidArgumentError(f"--time {args.time}: seconds per move must be a number > 0")
     # the command loop's thread asks a search that holds the GIL (alpha-beta's kernel hands it
     # over at its clock reads) for it after 1 ms, not Python's 5: stop and isready answered
-    # sooner (benchmarks/engine_stop.py --switch, figures in benchmarks/README)
+    # sooner (benchmarks/search/engine_stop.py --switch, figures in benchmarks/README)
     interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:

@@ -22,7 +22,7 @@ turn random so that games differ): the curve. At the end it plays ``--final-game
 ``random-agent`` (the arena's random agent) and ``--games`` against each other of ``--final``
 (default: ``alphabeta:depth=1`` and ``uct:sims=100``; ``examples/ppo_scores.py``) and prints wins per
 colour with 95% intervals; ``--out DIR`` gets ``curve.png``, ``results.json`` and ``results.md``.
-``benchmarks/maskable_ppo_baseline.py`` runs it on 6x6 and 8x8 and writes the table of the docs.
+``benchmarks/envs/maskable_ppo_baseline.py`` runs it on 6x6 and 8x8 and writes the table of the docs.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The clock, tuning and net agreement scripts (``benchmarks/clock.py``, ``benchmarks/sprt.py``,
-``benchmarks/net_agreement.py``): what they record, at fixed depths on small boards. No timing is
-asserted (the machine is shared)."""
+"""The clock, tuning and net agreement scripts (``benchmarks/search/clock.py``,
+``benchmarks/strength/sprt.py``, ``benchmarks/strength/net_agreement.py``): what they record, at fixed
+depths on small boards. No timing is asserted (the machine is shared)."""
 
 from __future__ import annotations
 
@@ -14,17 +14,17 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-def _script(name: str):
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCHMARKS / f"{name}.py")
+def _script(path: str):
+    spec = importlib.util.spec_from_file_location(f"bench_{Path(path).name}", BENCHMARKS / f"{path}.py")
     assert spec is not None and spec.loader is not None  # a .py file path always has a source loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-clock = _script("clock")
-sprt = _script("sprt")
-net_agreement = _script("net_agreement")
+clock = _script("search/clock")
+sprt = _script("strength/sprt")
+net_agreement = _script("strength/net_agreement")
 
 
 def test_queued_seconds_is_a_count_or_unknown():

@@ -29,7 +29,7 @@ the set of its board (``params_for(size)``); ``params`` is the study set (with t
 
 Two kernels compute it: ``kernel=bitboard`` (the default; ``agents.evaluation.territory_bitboard``,
 boards up to 11x11, the mailbox kernel on 12x12; its speed is in ``benchmarks/README.md``,
-``benchmarks/territory_speed.py``) and ``kernel=mailbox`` (``agents.evaluation.territory_mailbox``,
+``benchmarks/search/territory_speed.py``) and ``kernel=mailbox`` (``agents.evaluation.territory_mailbox``,
 the reference the tests hold the other to).
 
 >>> from amazons_env import Board

@@ -131,7 +131,7 @@ def inference_module(model: "nn.Module") -> "nn.Module":
     up to float rounding, faster on the CPU, with channels-last weights (feed it channels-last
     input). ``StudyCNN``: the ``StudyInference`` module of ``_study_inference``; other nets: a copy
     with the batch norms folded into the convolutions. ``model`` is not changed; building the copy
-    takes milliseconds. ``python3 benchmarks/nn_inference.py`` measures the gain (figures in
+    takes milliseconds. ``python3 benchmarks/nets/nn_inference.py`` measures the gain (figures in
     ``benchmarks/README.md``)."""
     import torch
 

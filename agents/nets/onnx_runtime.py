@@ -3,7 +3,7 @@
 On one CPU thread, ONNX Runtime runs the folded, inference-only copy of the net
 (``agents.nets.inference.inference_module``) faster than torch runs it, single positions most:
 torch's per-call overhead is most of their cost, and the net's guidance of ``uct`` and ``pvmcts``'s
-small leaf batches are made of them (measured by ``benchmarks/pv_inference.py``; its figures are in
+small leaf batches are made of them (measured by ``benchmarks/nets/pv_inference.py``; its figures are in
 ``benchmarks/README.md``).
 
 ``OnnxRunner(module, threads)`` exports ``module`` to ONNX in memory the first time it sees a board
@@ -16,7 +16,7 @@ instead: ONNX Runtime's static quantisation (weights and activations in 8 bits, 
 activation ranges calibrated on ``CALIBRATION`` positions of random games of that board size
 (seeded: the same copy every time). It evaluates more positions per CPU second than the float
 copy, at the cost of its policy's first choice on some positions (both measured by
-``benchmarks/learned_cost.py --int8``, figures in ``benchmarks/README.md``; fidelity in
+``benchmarks/nets/learned_cost.py --int8``, figures in ``benchmarks/README.md``; fidelity in
 ``experiments/quantised-net``).
 """
 

@@ -24,7 +24,7 @@ the tree, the two shapes and a simulation); this module is the agent around it:
   search of the same position (after a ponder search of it).
 * **Threads** (``threads=N``, default 1): tree parallelism, N Python threads (``uct_tree.run``
   releases the GIL) on the one tree with a virtual loss each (``uct_tree.simulation``); the root
-  is expanded by one thread first, a ``sims`` budget shared out (``benchmarks/threads.py``).
+  is expanded by one thread first, a ``sims`` budget shared out (``benchmarks/search/threads.py``).
 * **Filling phase** and **proven wins**: ``SearchAgent`` plays them before searching (``endgame``,
   ``prove``); else **the move** is a proven win if there is one, or the most visited child.
 

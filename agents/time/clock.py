@@ -7,7 +7,7 @@ A search checks its deadline every ``CHECK_EVERY`` evaluator calls (or nodes) by
 that C function directly from the compiled code, so a search on one thread never waits for
 another thread that holds the GIL (an opponent's Python search while ``uct`` ponders, the engine
 loop reading its input). Elsewhere it is ``object_mode_ns``, the same reading through numba's
-object mode, which takes the GIL. ``benchmarks/clock_reads.py`` measures both.
+object mode, which takes the GIL. ``benchmarks/search/clock_reads.py`` measures both.
 
 >>> before = time.perf_counter_ns()
 >>> before <= now_ns() <= object_mode_ns() <= time.perf_counter_ns()

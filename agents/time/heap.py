@@ -3,7 +3,7 @@
 A full collection of Python's cyclic garbage collector scans every object in the process (with
 numba's dispatchers and torch's modules loaded, a large part of a move's time), and one that falls
 at a search's deadline overruns the move by that much. Whoever times moves (the arena,
-``benchmarks/clock.py``, the engine loops of ``amazons engine``) runs a game inside
+``benchmarks/search/clock.py``, the engine loops of ``amazons engine``) runs a game inside
 ``frozen_heap()``, which keeps the collector off the objects that already exist, and calls
 ``freeze_survivors()`` right after a move is answered (off the clock), which adds what the move
 loaded (an agent built at its first ``go``, a net).

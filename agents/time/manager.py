@@ -14,7 +14,7 @@ go until the clock is refilled (``None``: the rest of the game) and the position
 * ``time_max`` lets a search that is still unsure go on, ``STRETCH`` times as long, but never past
   ``MOST_OF_LEFT`` of what is usable (all of it on the last move before a refill), so a clock never
   runs out by the manager's choice;
-* every move gets at least ``LEAST_TIME``. ``benchmarks/clock.py --tc`` measures how much of the
+* every move gets at least ``LEAST_TIME``. ``benchmarks/search/clock.py --tc`` measures how much of the
   clock games use.
 
 ``move_limit(board, limit)`` applies it to a ``Limit`` that holds the clocks (``Limit.clocked``):

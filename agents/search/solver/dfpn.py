@@ -21,7 +21,7 @@ is shortest of moves is searched first, and is the cheapest to refute (move-coun
 initialisation, as in df-pn+). Mobility is the evaluation here: the searches' evaluators
 (``agents.evaluation``) stay out of the search base, which every agent imports and which calls
 this search (``shortcut``). The bounds are taken on entry, not for every child made, because a
-node makes a hundred children and enters few (``benchmarks/small_boards.py``: this way 5x4 is
+node makes a hundred children and enters few (``benchmarks/strength/small_boards.py``: this way 5x4 is
 proved, the other way it was not within the same time).
 
 The 1+epsilon trick (Pawlewicz and Lew 2007) lets the chosen child run until its ``delta``

@@ -4,7 +4,7 @@ depth left, window, ply), the search's ``run`` record (node counters, limits, th
 
 The kernels take the position's arrays one by one and the rest as ``Node`` (scalars) and ``run``
 (one record): a tuple of arrays would cost reference counting at every node of these cheap nodes
-(``benchmarks/alphabeta_speed.py`` measures the kernels).
+(``benchmarks/search/alphabeta_speed.py`` measures the kernels).
 
 >>> run = search_run(node_limit=2)
 >>> [bool(enter(run)) for _ in range(3)], int(run["nodes"][0])

@@ -3,7 +3,7 @@ the values the evaluator then gives into the simulations that recorded them.
 
 An evaluator too slow to call once per node from numba (``agents.search.net_guide``'s policy-value
 net through ONNX Runtime, whose cost per position falls with the batch while each call from
-numba costs a Python round trip: ``benchmarks/learned_cost.py`` measures both) can still serve
+numba costs a Python round trip: ``benchmarks/nets/learned_cost.py`` measures both) can still serve
 every position the simulations settle on. A simulation that passes a move node below the root
 with ``SearchConfig.leaf_at`` visits (before its own: with ``EXPAND_AT``'s, the simulation that
 expands it) *records* it (``record``): the node, the position at it (padded cells, side to move)

@@ -1,5 +1,5 @@
 """Perfect play as a test (issue 41): in proven-won 5x5 positions, ``uct`` at a short budget picks
-a move that keeps the win (``benchmarks/perfect_play.py`` measures it over 1,000 positions)."""
+a move that keeps the win (``benchmarks/strength/perfect_play.py`` measures it over 1,000 positions)."""
 
 from __future__ import annotations
 

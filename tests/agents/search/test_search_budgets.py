@@ -1,6 +1,6 @@
 """The searches on their deadline (``agents.time``): clock options, tiny budgets, the predicting manager kept exact.
 
-No test here asserts on wall time (the machine is shared); ``benchmarks/clock.py`` measures how
+No test here asserts on wall time (the machine is shared); ``benchmarks/search/clock.py`` measures how
 much of ``time=T`` each agent uses."""
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 ``perf_counter`` (GIL-free where it can), the margin keeps back what returning a move takes,
 and the heap is frozen for a block only.
 
-No test here asserts on wall time (the machine is shared); ``benchmarks/clock_reads.py`` measures
-the clock's readings and ``benchmarks/clock.py`` how much of ``time=T`` each agent uses."""
+No test here asserts on wall time (the machine is shared); ``benchmarks/search/clock_reads.py`` measures
+the clock's readings and ``benchmarks/search/clock.py`` how much of ``time=T`` each agent uses."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ each, masks in both encodings, observations, next states, rewards, termination a
 must equal ``AmazonsEnv``'s, through a queen step, an arrow step and what follows, with illegal
 actions mixed in. Whole games replay in lock-step on a batch and on one env per game, and
 perft(2) from the 8x8 and 10x10 starts equals ``amazons_env.perft``'s. The bigger sweep
-(>= 100,000 positions) is ``benchmarks/tensor_rules_sweep.py``.
+(>= 100,000 positions) is ``benchmarks/rules/tensor_rules_sweep.py``.
 """
 
 import contextlib
