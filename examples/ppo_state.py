@@ -40,14 +40,12 @@ from typing import Any
 
 import numpy as np
 import torch
-from safetensors import SafetensorError
-from safetensors.torch import load as load_bytes
 from safetensors.torch import save as save_bytes
 
-from agents.nets.safefiles import ModelFileError, json_sha256, read_header, read_json
+from agents.nets.safefiles import ModelFileError, json_sha256, read_json
 
 # the value-net trainer's checked optimizer state and atomic write: one implementation of each
-from training.optimize.checkpoint import restored_optimizer_state, write_atomic
+from training.optimize.checkpoint import read_state_tensors, restored_optimizer_state, write_atomic
 
 __all__ = ["STATE_VERSION", "STATE_FILE", "Progress", "State", "has_state", "save_state", "read_state", "restore"]
 
@@ -164,20 +162,10 @@ def read_state(out: Path) -> State:
         )
     ):
         raise ModelFileError(f"PPO training state {path}: malformed options or tensors list")
-    weights = path.parent / name
-    read_header(
-        weights, "PPO training state tensors", {k: (None, shape) for k, shape in tensors.items()}, _MAX_TENSOR_BYTES
+    loaded = read_state_tensors(
+        path.parent / name, "PPO training state tensors", tensors, config["tensors_sha256"], path, _MAX_TENSOR_BYTES
     )
-    data = weights.read_bytes()
-    if hashlib.sha256(data).hexdigest() != config["tensors_sha256"]:
-        raise ModelFileError(
-            f"PPO training state tensors {weights} do not match the SHA-256 in {path} "
-            "(truncated, tampered or from another run)"
-        )
-    try:
-        return State(path, config, load_bytes(data))
-    except (SafetensorError, ValueError) as error:
-        raise ModelFileError(f"PPO training state tensors {weights} cannot be read: {error}") from None
+    return State(path, config, loaded)
 
 
 def _progress(saved: Any, where: Path) -> Progress:
