@@ -15,7 +15,9 @@ import argparse
 import json
 import time
 from itertools import combinations
+from typing import Any, Callable
 
+import numpy as np
 from numba import njit, types
 
 from amazons_env import Board
@@ -25,13 +27,16 @@ from agents.arena import summarize
 from agents.evaluation.evaluator import KERNEL_TYPE, make_evaluator
 from agents.search.agent import SearchAgent
 
+#: stacked positions: cells, queens and queen counts, one row per position
+Positions = tuple[np.ndarray, np.ndarray, np.ndarray]
+
 
 @njit(
     types.float64(
         KERNEL_TYPE,
-        types.uint8[::1],
+        types.uint8[:, ::1],
+        types.int64[:, :, ::1],
         types.int64[:, ::1],
-        types.int64[::1],
         types.int64,
         types.int64[::1],
         types.float64[::1],
@@ -39,33 +44,44 @@ from agents.search.agent import SearchAgent
     ),
     cache=True,
 )
-def _calls(kernel, cells, queens, nq, side, dirs, params, n):
+def _sweep(kernel, cells, queens, nq, side, dirs, params, rounds):
+    """``rounds`` passes of ``kernel`` over the positions ``cells[i]`` (``side`` to move)."""
     total = 0.0
-    for _ in range(n):
-        total += kernel(cells, queens, nq, side, dirs, params)
+    for _ in range(rounds):
+        for i in range(cells.shape[0]):
+            total += kernel(cells[i], queens[i], nq[i], side, dirs, params)
     return total
 
 
-def evaluator_rate(spec: str, board: Board, seconds: float = 1.0) -> float:
-    """Calls per second of ``spec``'s kernel on ``board``, in a numba loop (no Python overhead)."""
-    evaluator = make_evaluator(spec)
-    args = (
-        evaluator.kernel,
-        board.cells,
-        board.queens,
-        board.queen_counts,
-        int(board.turn),
-        board.dirs,
-        evaluator.params,
-    )
-    _calls(*args, 10)
-    n, spent = 100, 0.0
+def sweep_rate(
+    kernel: Any,
+    positions: Positions,
+    side: int,
+    dirs: np.ndarray,
+    params: np.ndarray,
+    seconds: float = 0.2,
+    clock: Callable[[], float] = time.process_time,
+) -> float:
+    """Evaluations per second of ``clock`` of the numba ``kernel`` with ``params`` over ``positions``
+    (stacked cells, queens and queen counts; ``side`` to move), in a numba loop (no Python overhead),
+    doubling the rounds until a sweep takes ``seconds``."""
+    args = (kernel, *positions, side, dirs, params)
+    _sweep(*args, 1)
+    rounds, spent = 1, 0.0
     while spent < seconds:
-        n *= 2
-        start = time.perf_counter()
-        _calls(*args, n)
-        spent = time.perf_counter() - start
-    return n / spent
+        rounds *= 2
+        start = clock()
+        _sweep(*args, rounds)
+        spent = clock() - start
+    return rounds * len(positions[0]) / spent
+
+
+def evaluator_rate(spec: str, board: Board, seconds: float = 1.0) -> float:
+    """Calls per wall-clock second of ``spec``'s kernel on ``board`` alone."""
+    evaluator = make_evaluator(spec)
+    alone = (board.cells[None], board.queens[None], board.queen_counts[None])
+    side = int(board.turn)
+    return sweep_rate(evaluator.kernel, alone, side, board.dirs, evaluator.params, seconds, time.perf_counter)
 
 
 def position_at(size: int, plies: int) -> Board:

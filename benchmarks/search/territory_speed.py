@@ -23,45 +23,22 @@ import time
 from typing import Any, Optional
 
 import numpy as np
-from numba import njit, types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from engine_speed import parse_speed_args, print_table, speed_parser  # noqa: E402  (this folder's benchmarks)
-from engines import position_at  # noqa: E402
+from engines import Positions, position_at, sweep_rate  # noqa: E402
 
 from amazons_env import Board  # noqa: E402
 
 from agents import make  # noqa: E402
-from agents.evaluation.evaluator import KERNEL_TYPE, make_evaluator  # noqa: E402
+from agents.evaluation.evaluator import make_evaluator  # noqa: E402
 from agents.search.agent import SearchAgent  # noqa: E402
 
 KERNELS = ("mailbox", "bitboard")
 
 
-@njit(
-    types.float64(
-        KERNEL_TYPE,
-        types.uint8[:, ::1],
-        types.int64[:, :, ::1],
-        types.int64[:, ::1],
-        types.int64,
-        types.int64[::1],
-        types.float64[::1],
-        types.int64,
-    ),
-    cache=True,
-)
-def _sweep(kernel, cells, queens, nq, side, dirs, params, rounds):
-    """``rounds`` passes of ``kernel`` over the positions ``cells[i]`` (``side`` to move)."""
-    total = 0.0
-    for _ in range(rounds):
-        for i in range(cells.shape[0]):
-            total += kernel(cells[i], queens[i], nq[i], side, dirs, params)
-    return total
-
-
-def children(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def children(board: Board) -> Positions:
     """The padded cells, queens and queen counts of every position one move after ``board``."""
     cells, queens, nq = [], [], []
     for move in board.legal_moves():
@@ -73,26 +50,11 @@ def children(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.stack(cells), np.stack(queens), np.stack(nq)
 
 
-def kernel_rate(kernel: str, board: Board, positions: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
-    """Evaluations per CPU second of ``territory:kernel=KERNEL`` over ``positions``."""
+def kernel_rate(kernel: str, board: Board, positions: Positions) -> float:
+    """Evaluations per CPU second of ``territory:kernel=KERNEL`` over ``positions``, the children of
+    ``board``."""
     evaluator = make_evaluator("territory", kernel=kernel)
-    return sweep_rate(evaluator.kernel, board, positions, evaluator.params)
-
-
-def sweep_rate(
-    kernel: Any, board: Board, positions: tuple[np.ndarray, np.ndarray, np.ndarray], params: np.ndarray
-) -> float:
-    """Evaluations per CPU second of the numba ``kernel`` with ``params`` over ``positions``
-    (doubling the rounds until a sweep takes 0.2 s)."""
-    args = (kernel, *positions, 1 - int(board.turn), board.dirs, params)
-    _sweep(*args, 1)
-    rounds, spent = 1, 0.0
-    while spent < 0.2:
-        rounds *= 2
-        start = time.process_time()
-        _sweep(*args, rounds)
-        spent = time.process_time() - start
-    return rounds * len(positions[0]) / spent
+    return sweep_rate(evaluator.kernel, positions, 1 - int(board.turn), board.dirs, evaluator.params)
 
 
 def uct_rate(kernel: str, board: Board, sims: int) -> tuple[float, str]:

@@ -14,8 +14,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "benchmarks", "search"))
 
-from engines import position_at  # noqa: E402
-from territory_speed import children, sweep_rate  # noqa: E402
+from engines import position_at, sweep_rate  # noqa: E402
+from territory_speed import children  # noqa: E402
 
 from amazons_env import Board  # noqa: E402
 
@@ -33,12 +33,12 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for size in (8, 10):
         for label, board in (("start", Board(size)), ("move 20", position_at(size, 20))):
-            positions = children(board)
+            positions, side = children(board), 1 - int(board.turn)
             for name, kernel in (("bitboard", territory_bb_kernel), ("mailbox", territory_kernel)):
                 best = dict.fromkeys(sets, 0.0)
                 for _ in range(args.rounds):
                     for key, params in sets.items():
-                        best[key] = max(best[key], sweep_rate(kernel, board, positions, params))
+                        best[key] = max(best[key], sweep_rate(kernel, positions, side, board.dirs, params))
                 study, phased = best["study"], best["scale_phase=3.5"]
                 print(f"| {size}x{size} | {label} | {name} | {study:,.0f} | {phased:,.0f} | {phased / study:.3f} |")
 
