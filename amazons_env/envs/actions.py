@@ -241,10 +241,11 @@ def line_actions_to_move(queen_action: int, arrow_action: int, size: int = 10) -
 
 
 @njit(cache=True)
-def _line_masks(nlegal, legal, from_flat, out):
-    """Row ``i`` of ``out``: 1 at the line action of each of the ``nlegal[i]`` legal flat actions."""
+def _line_masks(nlegal, done, legal, from_flat, out):
+    """Row ``i`` of ``out``: 1 at the line action of each of the ``nlegal[i]`` legal flat actions,
+    or everywhere where the game is over (``done[i]``: the vector env's finished-game mask)."""
     for i in range(out.shape[0]):
-        out[i, :] = 0
+        out[i, :] = done[i] != 0
         for k in range(nlegal[i]):
             out[i, from_flat[legal[i, k]]] = 1
 
@@ -335,9 +336,10 @@ class ActionCodec:
         padded = np.concatenate([flat_mask, np.zeros((*flat_mask.shape[:-1], 1), flat_mask.dtype)], axis=-1)
         return padded[..., self._gather].astype(self.mask_dtype, copy=False)
 
-    def masks_from_legal(self, nlegal: np.ndarray, legal: np.ndarray, out: np.ndarray) -> None:
-        """Line masks of a batch into ``out`` from the kernels' legal-action lists."""
-        _line_masks(nlegal, legal, self._from_flat, out.view(np.int8))
+    def masks_from_legal(self, nlegal: np.ndarray, done: np.ndarray, legal: np.ndarray, out: np.ndarray) -> None:
+        """Line masks of a batch into ``out`` from the kernels' legal-action lists; all ones in the
+        rows of the games that are over (``done``)."""
+        _line_masks(nlegal, done, legal, self._from_flat, out.view(np.int8))
 
     def observation(self, planes: np.ndarray, mask: np.ndarray) -> Any:
         return planes if self.obs_mode == "planes" else {"observation": planes, "action_mask": mask}

@@ -197,7 +197,6 @@ class AmazonsVectorEnv(VectorEnv):
         seed = check_seed(seed)
         which = games_to_reset(options, self.num_envs, self._started)
         super().reset(seed=seed)  # after the checks: a refused reset changes nothing
-        self._hide_ended()
         replies = self._replies
         if seed is not None and replies is not None:
             replies.seed(self.np_random)
@@ -223,7 +222,6 @@ class AmazonsVectorEnv(VectorEnv):
                     "(reset(options={'reset_mask': mask})); no game was changed"
                 )
         flat = self._codec.to_flat_batch(actions)
-        self._hide_ended()
         if self.illegal_action == "raise":
             bad = B.check_batch(meta, self._out.masks, flat)
             if bad >= 0:
@@ -342,19 +340,16 @@ class AmazonsVectorEnv(VectorEnv):
         return obs, self._out_masks[games]
 
     def _refresh_masks(self) -> None:
+        """The masks in a line encoding from the kernels' legal lists. A finished game's row shows
+        every action until its reset (``AmazonsEnv``'s "Mask": pgx's convention): the kernels
+        write it so in the flat masks, the codec in the others."""
         if not self._codec.flat:
-            self._codec.masks_from_legal(self._games.meta[:, K.NLEGAL], self._out.legal, self._out_masks)
-
-    def _hide_ended(self) -> None:
-        """The finished games' mask rows back to all zeros before the kernels run (they clear only
-        the rows they set; ``_output`` shows every action of a finished game)."""
-        self._out_masks[self._games.meta[:, K.DONE] == 1] = 0
+            meta = self._games.meta
+            self._codec.masks_from_legal(meta[:, K.NLEGAL], meta[:, K.DONE], self._out.legal, self._out_masks)
 
     def _output(self, with_step: bool):
         self._refresh_masks()
         meta = self._games.meta
-        # a finished game shows every action until its reset (AmazonsEnv's "Mask": pgx's convention)
-        self._out_masks[meta[:, K.DONE] == 1] = 1
         # the winner of a game that is over (until its reset), as the single env's info says
         np.copyto(self._winner, np.where(meta[:, K.DONE] == 1, meta[:, K.WINNER], -1))
         views = self._views

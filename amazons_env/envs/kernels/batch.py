@@ -41,6 +41,7 @@ from amazons_env.envs.kernels.game import (
     arrow_plane,
     clear_mask,
     other_planes,
+    show_every_action,
     step_one,
     write_obs_mask,
 )
@@ -150,6 +151,8 @@ def _step_game(i, games, actions, start, geometry, out, outcomes, rows):
                 outcomes.rewards[i] = 1.0
                 outcomes.terminated[i] = True
     other_planes(games, i, geometry, meta[i, SIDE], out, rows)
+    if outcomes.terminated[i]:
+        show_every_action(i, nn, masks)
     return actor
 
 
@@ -175,8 +178,9 @@ def step_batch(games, actions, start, geometry, out, outcomes):
     """Advance every game by one action (next-step autoreset: a game that ended on the previous
     step is reset to ``start`` instead and its action ignored); write ``outcomes`` (rewards for
     the acting side and for each colour, terminations, illegal-action flags) and, in ``out``,
-    observations (for the side to move next) and masks. The arrays must hold what
-    ``reset_batch`` and earlier calls left (planes are updated, not rebuilt). One thread: no
+    observations (for the side to move next) and masks (a game that ends shows every action until
+    it restarts: ``show_every_action``). The arrays must hold what ``reset_batch`` and earlier
+    calls left (planes and masks are updated, not rebuilt). One thread: no
     threading layer is involved, so a busy machine does not slow it down."""
     _step_range(0, games.cells.shape[0], games, actions, start, geometry, out, outcomes)
 
@@ -201,10 +205,12 @@ def step_some(which, games, actions, geometry, out):
         i = which[k]
         clear_mask(meta, i, nn, out.masks)
         shot = meta[i, PHASE] == 1
-        step_one(games, i, geometry, actions[i], True)
+        code = step_one(games, i, geometry, actions[i], True)
         if shot:
             out.obs[i, PLANE_ARROWS * nn + actions[i] - action_source(actions[i], nn) * nn] = 1
         other_planes(games, i, geometry, meta[i, SIDE], out, rows)
+        if code == WIN:
+            show_every_action(i, nn, out.masks)
 
 
 @njit(cache=True)
@@ -254,9 +260,11 @@ def random_replies(learner, uniforms, games, geometry, out):
                     arrow = square
                 k -= 1
                 square += dirs[d]
-        step_one(games, i, geometry, pub[to] * nn + pub[arrow], True)
+        code = step_one(games, i, geometry, pub[to] * nn + pub[arrow], True)
         out.obs[i, PLANE_ARROWS * nn + pub[arrow]] = 1
         other_planes(games, i, geometry, meta[i, SIDE], out, rows)
+        if code == WIN:
+            show_every_action(i, nn, out.masks)
 
 
 @njit(cache=True)

@@ -116,6 +116,7 @@ __all__ = [
     "other_planes",
     "write_obs_mask",
     "clear_mask",
+    "show_every_action",
     "single_step",
 ]
 
@@ -364,11 +365,22 @@ def write_obs_mask(games, g, geometry, perspective, out):
 
 @njit(cache=True, inline="always")
 def clear_mask(meta, g, nn, masks):
-    """Zero the rows ``write_obs_mask`` set (cheaper than clearing all ``nn * nn`` entries)."""
-    for r in range(meta[g, ROWN]):
-        base = meta[g, ROWS + r] * nn
-        _set(masks, g, base, base + nn, 0)
+    """Zero game ``g``'s mask row: the rows ``write_obs_mask`` set (cheaper than clearing all
+    ``nn * nn`` entries), or all of it in a finished game (``show_every_action`` filled it)."""
+    if meta[g, DONE] != 0:
+        _set(masks, g, 0, nn * nn, 0)
+    else:
+        for r in range(meta[g, ROWN]):
+            base = meta[g, ROWS + r] * nn
+            _set(masks, g, base, base + nn, 0)
     meta[g, ROWN] = 0
+
+
+@njit(cache=True, inline="always")
+def show_every_action(g, nn, masks):
+    """Game ``g`` has just ended: every entry of its mask row set, as the vector env shows a
+    finished game until it restarts (pgx's convention; ``clear_mask`` zeroes the row then)."""
+    _set(masks, g, 0, nn * nn, 1)
 
 
 @njit(cache=True)
