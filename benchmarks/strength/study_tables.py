@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from typing import Any
 
 from amazons_env import Board
 
@@ -56,11 +57,21 @@ STUDY_TABLE6 = {
 }
 
 
-def _json(args: argparse.Namespace, name: str):
-    if args.out is None:
-        return None
-    os.makedirs(args.out, exist_ok=True)
-    return os.path.join(args.out, f"{name}_{args.size}x{args.size}_d{args.depth}.json")
+def _arena(args: argparse.Namespace, name: str) -> dict[str, Any]:
+    """The games and arena options of every pairing of a table, its results in ``--out`` as ``name``."""
+    json_path = None
+    if args.out is not None:
+        os.makedirs(args.out, exist_ok=True)
+        json_path = os.path.join(args.out, f"{name}_{args.size}x{args.size}_d{args.depth}.json")
+    return {
+        "games": 2 * args.games,
+        "size": args.size,
+        "seed": args.seed,
+        "opening": args.opening,
+        "workers": args.workers,
+        "json_path": json_path,
+        "progress": not args.quiet,
+    }
 
 
 def _spec(variant: str, args: argparse.Namespace, eval_spec: str = "improved") -> str:
@@ -76,17 +87,7 @@ def table3(args: argparse.Namespace) -> None:
     basic = _spec("two-iteration", args, "basic")
     for cof1 in args.cof1:
         improved = _spec("two-iteration", args, f"improved,cof1={cof1}")
-        m = match(
-            improved,
-            basic,
-            games=2 * args.games,
-            size=args.size,
-            seed=args.seed,
-            opening=args.opening,
-            workers=args.workers,
-            json_path=_json(args, f"table3_cof1_{cof1}"),
-            progress=not args.quiet,
-        )
+        m = match(improved, basic, **_arena(args, f"table3_cof1_{cof1}"))
         low, high = m["score_ci95"]
         study = STUDY_TABLE3.get(cof1)
         print(
@@ -103,16 +104,7 @@ def table5(args: argparse.Namespace) -> None:
         f"Table 5: search variants at depth {args.depth}, improved heuristic, {args.size}x{args.size}, "
         f"{args.games} games per colour (study: 10x10, depth 3, 20 per colour)"
     )
-    t = tournament(
-        specs,
-        games=2 * args.games,
-        size=args.size,
-        seed=args.seed,
-        opening=args.opening,
-        workers=args.workers,
-        json_path=_json(args, "table5"),
-        progress=not args.quiet,
-    )
+    t = tournament(specs, **_arena(args, "table5"))
     cell = {}
     for m in t["matches"]:
         a, b = names[specs.index(m["a"])], names[specs.index(m["b"])]
@@ -144,17 +136,7 @@ def table6(args: argparse.Namespace) -> None:
             sa, sb = _spec(a, args), _spec(b, args)
             if sa == sb:  # self-play: the same agent on both sides
                 sb = sb + ",seed=1"
-            m = match(
-                sa,
-                sb,
-                games=2 * args.games,
-                size=args.size,
-                seed=args.seed,
-                opening=args.opening,
-                workers=args.workers,
-                json_path=_json(args, f"table6_{a}_{b}"),
-                progress=not args.quiet,
-            )
+            m = match(sa, sb, **_arena(args, f"table6_{a}_{b}"))
             by_colour = []
             for colour in (0, 1):  # games where a was White, then a was Black
                 games = [r for r in m["results"] if (r["white"] == sa) == (colour == 0)]
