@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import fields
 
 from amazons_env.errors import InvalidArgumentError
 
@@ -43,25 +44,11 @@ def run(args: argparse.Namespace) -> int:
 
     check_device(args.device or "auto", "--device")  # before any data is read: a bad name is one line
 
-    config = TrainConfig(
-        data=args.data,
-        out=args.out,
-        arch=args.arch,
-        kwargs=kwargs,
-        epochs=args.epochs,
-        batch_size=args.batch_size,
-        lr=args.lr,
-        optimizer=args.optimizer,
-        weight_decay=args.weight_decay,
-        value_weight=args.value_weight,
-        val_fraction=args.val_fraction,
-        augment=not args.no_augment,
-        max_positions=args.max_positions,
-        seed=args.seed,
-        device=args.device,
-        threads=args.threads,
-        resume=args.resume,
-    )
+    # every other field is an option of the same name (add_arguments)
+    given = {
+        f.name: getattr(args, f.name) for f in fields(TrainConfig) if f.name not in ("kwargs", "augment", "progress")
+    }
+    config = TrainConfig(**given, kwargs=kwargs, augment=not args.no_augment)
     report = train(config)
     if report["resumed_from"]:
         print(f"resumed after epoch {report['resumed_from']}")
