@@ -1,5 +1,5 @@
 """MaskablePPO (sb3-contrib) on the vector env against the batched random opponent, through the shipped
-SB3 adapter (``amazons_env.adapters.sb3``: ``AmazonsVecEnv``, ``PlanesExtractor``), to a budget of
+SB3 adapter (``amazons_env.adapters.sb3``: ``AmazonsVecEnv``, ``AmazonsPlanesPolicy``), to a budget of
 this process's CPU time, evaluated as it learns.
 
     pip install -c constraints.txt -e ".[rl]"
@@ -7,12 +7,13 @@ this process's CPU time, evaluated as it learns.
     python3 examples/maskable_ppo.py --size 8 --cpu-minutes 15 --out runs/mppo8
 
 ``--envs`` games (64) are played at once in ``AmazonsVectorEnv(opponent="random",
-learner_color="random")``: the opponent's replies are one numba call for all games
-(``amazons_env.envs.batch_opponents``), so the env costs little beside the net. ``CnnPolicy`` reads
-the int8 planes with ``PlanesExtractor``: three 3x3 convolutions, then ``--square-features`` features
-per square (default 8) straight into the action layer (``--pi`` hidden layers, none by default;
-``--square-features 0`` gives the dense ``--features-dim`` summary instead). MaskablePPO masks with
-``env.action_masks()``. The reward is the game's: +1 for a win, -1 for a loss, at the end.
+learner_color="random", action_encoding="lines")``: the opponent's replies are one numba call for all
+games (``amazons_env.envs.batch_opponents``), so the env costs little beside the net. The policy is
+``AmazonsPlanesPolicy``: ``PlanesExtractor`` reads the int8 planes (``--layers`` 3x3 convolutions of
+``--channels``, then ``--square-features`` features per square), a 1x1 convolution gives each
+square's queen-line logits (8 directions x N-1 distances: the ``"lines"`` action encoding), and
+``--vf`` hidden layers lead to the value. MaskablePPO masks with ``env.action_masks()``. The
+reward is the game's: +1 for a win, -1 for a loss, at the end.
 
 The budget counts the CPU time of training (``resource.getrusage``: this process and its children,
 every thread; ``--threads`` torch threads, default 1), not the evaluations, whose CPU time is
@@ -38,7 +39,6 @@ from typing import Any
 
 import numpy as np
 import torch
-from torch import nn
 
 try:
     from sb3_contrib import MaskablePPO
@@ -46,7 +46,7 @@ try:
 except ImportError as error:  # pragma: no cover - optional dependency
     raise SystemExit('this example needs sb3-contrib: pip install -c constraints.txt -e ".[rl]"') from error
 
-from amazons_env.adapters.sb3 import AmazonsVecEnv, PlanesExtractor
+from amazons_env.adapters.sb3 import AmazonsPlanesPolicy, AmazonsVecEnv
 from amazons_env.envs.vector_env import AmazonsVectorEnv
 
 if str(Path(__file__).resolve().parent) not in sys.path:  # ppo_scores.py lies beside this file
@@ -91,7 +91,7 @@ class Budget(BaseCallback):
         assert isinstance(self.model, MaskablePPO)
         started = cpu_seconds()
         row = {"cpu_minutes": self.used() / 60, "steps": int(self.num_timesteps)}
-        row.update(score(policy_of(self.model), "random", self.size, self.games))
+        row.update(score(policy_of(self.model), "random", self.size, self.games, action_encoding="lines"))
         self.curve.append(row)
         self.eval_seconds += cpu_seconds() - started
         print(
@@ -146,14 +146,10 @@ def plot(curve: list[dict], path: Path, size: int) -> None:
 
 
 def model_of(args: argparse.Namespace, envs: AmazonsVectorEnv) -> MaskablePPO:
-    """MaskablePPO with ``CnnPolicy`` and ``PlanesExtractor`` as the options say."""
-    extractor: dict[str, Any] = {"channels": args.channels, "layers": args.layers}
-    if args.square_features:
-        extractor["square_features"] = args.square_features
-    else:
-        extractor["features_dim"] = args.features_dim
+    """MaskablePPO with ``AmazonsPlanesPolicy`` as the options say."""
+    extractor = {"channels": args.channels, "layers": args.layers, "square_features": args.square_features}
     return MaskablePPO(
-        "CnnPolicy",
+        AmazonsPlanesPolicy,
         AmazonsVecEnv(envs),
         n_steps=args.n_steps,
         batch_size=args.batch_size,
@@ -163,12 +159,7 @@ def model_of(args: argparse.Namespace, envs: AmazonsVectorEnv) -> MaskablePPO:
         ent_coef=args.ent_coef,
         seed=args.seed,
         device="cpu",
-        policy_kwargs={
-            "features_extractor_class": PlanesExtractor,
-            "features_extractor_kwargs": extractor,
-            "net_arch": {"pi": args.pi, "vf": args.vf},
-            "activation_fn": nn.ReLU,
-        },
+        policy_kwargs={"features_extractor_kwargs": extractor, "net_arch": {"pi": [], "vf": args.vf}},
     )
 
 
@@ -182,16 +173,14 @@ def main() -> None:
     parser.add_argument("--final", nargs="*", default=list(OPPONENTS[1:]), help="the other final opponents")
     parser.add_argument("--envs", type=int, default=64)
     parser.add_argument("--n-steps", type=int, default=64, help="steps per game per rollout")
-    parser.add_argument("--batch-size", type=int, default=1024)
+    parser.add_argument("--batch-size", type=int, default=512)
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--gamma", type=float, default=0.99)
     parser.add_argument("--ent-coef", type=float, default=0.01)
     parser.add_argument("--channels", type=int, default=32)
     parser.add_argument("--layers", type=int, default=3)
-    parser.add_argument("--square-features", type=int, default=8, help="features per square (0: a dense layer)")
-    parser.add_argument("--features-dim", type=int, default=256, help="the dense layer's size (--square-features 0)")
-    parser.add_argument("--pi", type=int, nargs="*", default=[], help="hidden layers of the policy")
+    parser.add_argument("--square-features", type=int, default=32, help="features per square")
     parser.add_argument("--vf", type=int, nargs="*", default=[64], help="hidden layers of the value")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--seed", type=int, default=0)
@@ -202,7 +191,9 @@ def main() -> None:
     # the final opponents made first: a spec that cannot be made fails before the training, not after it
     opponents = {"random-agent": opponent_of("random-agent", args.size)}
     opponents.update({name: opponent_of(name, args.size) for name in args.final})
-    envs = AmazonsVectorEnv(args.envs, size=args.size, opponent="random", learner_color="random")
+    envs = AmazonsVectorEnv(
+        args.envs, size=args.size, opponent="random", learner_color="random", action_encoding="lines"
+    )
     envs.reset(seed=args.seed)
     model = model_of(args, envs)
     budget = Budget(args.cpu_minutes * 60, args.eval_every, args.size, args.games)
@@ -215,7 +206,13 @@ def main() -> None:
     if budget.stopped:
         print(f"stopped by a signal after {times['train'] / 60:.1f} of {args.cpu_minutes:g} CPU minutes", flush=True)
     final = {
-        name: score(policy_of(model), versus, args.size, args.final_games if name == "random-agent" else args.games)
+        name: score(
+            policy_of(model),
+            versus,
+            args.size,
+            args.final_games if name == "random-agent" else args.games,
+            action_encoding="lines",
+        )
         for name, versus in opponents.items()
     }
     text = report(args, budget.curve, final, times, budget.stopped)

@@ -62,7 +62,7 @@ SLOW: dict[str, tuple[str, ...]] = {
     "amazons_env/test_core_reference.py": ("test_symmetries_preserve_counts_and_map_legal_moves",),
     # RL libraries' training loops through the adapters (amazons_env.adapters)
     "amazons_env/adapters/test_adapters_sb3.py": (
-        "test_maskable_ppo_trains_with_the_extractor_and_never_takes_an_illegal_action",
+        "test_maskable_ppo_trains_with_the_queen_line_policy_and_never_takes_an_illegal_action",
     ),
     "amazons_env/adapters/test_adapters_tianshou.py": (
         "test_dqn_against_an_opponent_trains_masked_and_would_not_without_the_mask",

@@ -3,7 +3,7 @@
 brings them all).
 
 - ``amazons_env.adapters.sb3``: Stable-Baselines3 and sb3-contrib's MaskablePPO (a ``VecEnv``
-  over ``AmazonsVectorEnv``, a features extractor for the planes)
+  over ``AmazonsVectorEnv``, a features extractor for the planes, a policy with a queen-line action head)
 - ``amazons_env.adapters.tianshou``: Tianshou (masks in ``obs.mask``), single- and multi-agent
 - ``amazons_env.adapters.rllib``: RLlib (a multi-agent env and a masking PPO ``RLModule``)
 

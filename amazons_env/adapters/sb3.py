@@ -1,9 +1,19 @@
 """Stable-Baselines3 and sb3-contrib: ``AmazonsVecEnv``, SB3's ``VecEnv`` over ``AmazonsVectorEnv``
-(all games in one numba call per step, MaskablePPO's ``action_masks``), and ``PlanesExtractor``,
-a features extractor for the int8 channel-first planes at any board size.
+(all games in one numba call per step, MaskablePPO's ``action_masks``), ``PlanesExtractor``, a
+features extractor for the int8 channel-first planes at any board size, and ``AmazonsPlanesPolicy``,
+MaskablePPO's policy for the queen-line actions (``action_encoding="lines"``) with a fully
+convolutional action head.
 
 >>> from sb3_contrib import MaskablePPO
 >>> from amazons_env.envs.vector_env import AmazonsVectorEnv
+>>> env = AmazonsVecEnv(AmazonsVectorEnv(4, size=4, opponent="random", action_encoding="lines"))
+>>> model = MaskablePPO(AmazonsPlanesPolicy, env, n_steps=16, batch_size=32, seed=0, device="cpu")
+>>> _ = model.learn(64)
+>>> env.action_masks().shape
+(4, 384)
+
+Any action encoding with ``"CnnPolicy"`` and the extractor (a dense action layer):
+
 >>> env = AmazonsVecEnv(AmazonsVectorEnv(4, size=4, opponent="random", learner_color="random"))
 >>> model = MaskablePPO("CnnPolicy", env, n_steps=16, batch_size=32, seed=0, device="cpu",
 ...                     policy_kwargs={"features_extractor_class": PlanesExtractor})
@@ -14,20 +24,24 @@ a features extractor for the int8 channel-first planes at any board size.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import gymnasium
 import numpy as np
 import torch
 from gymnasium import spaces
+from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env import VecEnv
 from torch import nn
 
+from amazons_env.envs.actions import num_actions
 from amazons_env.envs.vector_env import AmazonsVectorEnv
 from amazons_env.errors import InvalidArgumentError, describe
+from amazons_env.squares import MAX_SIZE, MIN_SIZE
 
-__all__ = ["AmazonsVecEnv", "PlanesExtractor"]
+__all__ = ["AmazonsVecEnv", "PlanesExtractor", "QueenLineHead", "AmazonsPlanesPolicy"]
 
 # the per-game entries of SB3's infos (the masks come from ``action_masks()`` instead)
 _INFO_KEYS = ("player", "phase", "move_number", "winner", "illegal_action")
@@ -205,3 +219,110 @@ class PlanesExtractor(BaseFeaturesExtractor):
         if self.channels_last:
             planes = planes.permute(0, 3, 1, 2)
         return self.net(planes)
+
+
+class QueenLineHead(nn.Module):
+    """The action layer of the queen-line encoding: a 1x1 convolution from ``square_features``
+    features per square (``PlanesExtractor(square_features=k)``'s flat output, ``[batch, k * N * N]``,
+    feature-major) to ``8 * (N - 1)`` logits per square (direction-major, then distance), flattened
+    in the order of ``action_encoding="lines"``: ``(square * 8 + direction) * (N - 1) + distance - 1``
+    with ``square = rank * N + file``. The same weights at every square.
+
+    >>> head = QueenLineHead(4, size=6)
+    >>> head(torch.zeros(2, 4 * 36)).shape
+    torch.Size([2, 1440])
+    """
+
+    def __init__(self, square_features: int, size: int) -> None:
+        super().__init__()
+        self.size = size
+        self.conv = nn.Conv2d(square_features, 8 * (size - 1), 1)
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        squares = features.reshape(len(features), -1, self.size, self.size)
+        # [B, 8(N-1), rank, file] -> [B, rank, file, 8(N-1)]: the encoding's square-major order
+        return self.conv(squares).permute(0, 2, 3, 1).reshape(len(features), -1)
+
+
+class _QueenLineDistribution(MaskableCategoricalDistribution):
+    """MaskablePPO's categorical over the queen-line actions, its action layer a ``QueenLineHead``."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(num_actions(size, "lines"))
+        self.size = size
+
+    def proba_distribution_net(self, latent_dim: int) -> nn.Module:
+        return QueenLineHead(latent_dim // (self.size * self.size), self.size)
+
+
+class AmazonsPlanesPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO's policy for ``AmazonsVecEnv(AmazonsVectorEnv(..., action_encoding="lines"))``:
+    ``PlanesExtractor`` (``layers`` 3x3 convolutions of ``channels``, then ``square_features``
+    features per square: 32 by default), then a ``QueenLineHead`` as the action layer (one 1x1
+    convolution, the same weights at every square, where SB3's own is a dense layer from every
+    feature to every action) and ``net_arch["vf"]`` hidden layers (``[64]``) under the value.
+    ``MaskablePPO(AmazonsPlanesPolicy, env)``; ``policy_kwargs`` as for any SB3 policy: another
+    extractor must give features per square (``features_dim`` a multiple of ``N * N``,
+    feature-major), and ``net_arch["pi"]`` must be empty (the action layer reads the squares).
+
+    >>> from amazons_env.envs.vector_env import AmazonsVectorEnv
+    >>> env = AmazonsVecEnv(AmazonsVectorEnv(2, size=5, action_encoding="lines"))
+    >>> policy = AmazonsPlanesPolicy(env.observation_space, env.action_space, lambda _: 1e-3)
+    >>> type(policy.action_net).__name__, policy.features_dim
+    ('QueenLineHead', 800)
+    """
+
+    def __init__(
+        self,
+        observation_space: gymnasium.Space,
+        action_space: gymnasium.Space,
+        lr_schedule: Callable[[float], float],
+        net_arch: Optional[dict[str, list[int]]] = None,
+        activation_fn: type[nn.Module] = nn.ReLU,
+        features_extractor_class: type[BaseFeaturesExtractor] = PlanesExtractor,
+        features_extractor_kwargs: Optional[dict[str, Any]] = None,
+        **kwargs: Any,
+    ) -> None:
+        self.board_size = _lines_size(action_space)
+        net_arch = {"pi": [], "vf": [64]} if net_arch is None else net_arch
+        if not isinstance(net_arch, dict) or net_arch.get("pi"):
+            raise InvalidArgumentError(
+                f"AmazonsPlanesPolicy: net_arch={describe(net_arch)}: give dict(pi=[], vf=[...]) (the action "
+                "layer reads the features of each square, so no hidden policy layer)"
+            )
+        if features_extractor_class is PlanesExtractor:
+            features_extractor_kwargs = {"square_features": 32, **(features_extractor_kwargs or {})}
+        super().__init__(
+            observation_space,
+            action_space,
+            lr_schedule,
+            net_arch=net_arch,
+            activation_fn=activation_fn,
+            features_extractor_class=features_extractor_class,
+            features_extractor_kwargs=features_extractor_kwargs,
+            **kwargs,
+        )
+
+    def _build(self, lr_schedule: Callable[[float], float]) -> None:
+        # SB3 builds the action layer from its distribution (before the optimizer and the
+        # initialisation, which then cover the head): a distribution whose layer is the head
+        squares = self.board_size**2
+        if self.features_dim % squares:
+            raise InvalidArgumentError(
+                f"AmazonsPlanesPolicy: the features extractor gives {self.features_dim} features, not a multiple "
+                f"of the board's {squares} squares (use PlanesExtractor's square_features)"
+            )
+        self.action_dist = _QueenLineDistribution(self.board_size)
+        super()._build(lr_schedule)
+
+
+def _lines_size(action_space: gymnasium.Space) -> int:
+    """The board size whose queen-line encoding has ``action_space.n`` actions."""
+    count = getattr(action_space, "n", None) if isinstance(action_space, spaces.Discrete) else None
+    for size in range(MIN_SIZE, MAX_SIZE + 1):
+        if count == num_actions(size, "lines"):
+            return size
+    raise InvalidArgumentError(
+        f"AmazonsPlanesPolicy needs the queen-line actions (AmazonsVectorEnv(action_encoding='lines')), got "
+        f"{describe(action_space)}"
+    )

@@ -7,9 +7,10 @@
     python3 benchmarks/envs/maskable_ppo_baseline.py --sizes 6 --cpu-minutes 10 --out /tmp/mppo --images ""
 
 Runs ``examples/maskable_ppo.py`` (its defaults: ``AmazonsVecEnv`` over 64 games against the
-batched random opponent, ``CnnPolicy`` with ``PlanesExtractor``'s per-square features, one torch
-thread) once per board size, the sizes side by side in child processes (``--one-by-one`` runs them
-in turn), each to ``--cpu-minutes`` of its own training CPU time; any other option after ``--`` goes
+batched random opponent in the queen-line action encoding, ``AmazonsPlanesPolicy``:
+``PlanesExtractor``'s per-square features and a 1x1 convolution as the action layer, one torch
+thread) once per board size, the sizes side by side in child processes (``--one-by-one`` runs
+them in turn), each to ``--cpu-minutes`` of its own training CPU time; any other option after ``--`` goes
 to the example. SIGTERM to a run's process ends its training early (it then scores and writes
 its files as at the end of its budget). Each run writes ``DIR/maskable-ppo-NxN/`` (``curve.png``, ``results.md``,
 ``results.json``); this script prints one table of every size (wins out of the games with 95%
