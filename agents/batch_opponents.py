@@ -16,10 +16,10 @@ a spec it has no batched form of, and the env then gives each game its own agent
   agent's search of each game's position from a fresh tree. Only with a node budget: ``uct``
   with ``time`` (or no budget, 1 s a move) stays one agent per game, whose games depend on the
   machine's load and are therefore not reproducible. ``threads=K`` (or the env's ``num_threads``,
-  whichever is larger) searches slices of the games on ``K`` threads (``search_roots`` releases
-  the GIL); the seeds of the searches come from the opponent's generator, so the moves do not
-  depend on the threads. In the filling phase the search plays the agent's filling move
-  (``endgame.filling_move``) in the same numba call.
+  whichever is larger) searches chunks of the games on ``K`` threads, each taking the next chunk
+  when done (``search_roots`` releases the GIL); the seeds of the searches come from the
+  opponent's generator, so the moves do not depend on the threads. In the filling phase the
+  search plays the agent's filling move (``endgame.filling_move``) in the same numba call.
 
 >>> from amazons_env.envs.vector_env import AmazonsVectorEnv
 >>> envs = AmazonsVectorEnv(8, size=6, opponent="uct:sims=20")
@@ -34,6 +34,7 @@ True
 
 from __future__ import annotations
 
+import queue
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Optional
 
@@ -58,6 +59,8 @@ __all__ = ["batch_opponent", "WholeMoves", "BatchGreedy", "BatchUCT", "greedy_mo
 
 #: rows of one game's tree at most (a root of ``uct:sims=N`` needs at most ``1 + N * MAX_KIDS``)
 MAX_TREE_ROWS = 1 << 16
+#: chunks of a batch per thread, taken in turn (``WholeMoves.slices``)
+CHUNKS_PER_THREAD = 4
 GREEDY_OPTIONS = ("eval", "kq")
 
 
@@ -100,13 +103,32 @@ class WholeMoves(BatchOpponent):
         raise NotImplementedError
 
     def slices(self, count: int, work: Callable[[int, int, int], None]) -> None:
-        """``work(lo, hi, thread)`` over ``0..count`` in ``threads`` contiguous slices, the first here."""
-        parts = max(1, min(self.threads, count))
-        bounds = [count * p // parts for p in range(parts + 1)]
-        if parts > 1 and self._pool is None:
+        """``work(lo, hi, thread)`` over ``0..count`` on ``threads`` threads, the first here: one slice
+        on one thread, else ``CHUNKS_PER_THREAD`` contiguous chunks per thread, each thread taking the
+        next chunk when it is done with one (a root in the filling phase, or at a game's start, costs
+        many of the others: equal halves would leave one thread waiting for the other)."""
+        threads = max(1, min(self.threads, count))
+        if threads == 1:
+            work(0, count, 0)
+            return
+        chunks = min(count, threads * CHUNKS_PER_THREAD)
+        bounds = [count * c // chunks for c in range(chunks + 1)]
+        left: queue.SimpleQueue[int] = queue.SimpleQueue()  # each chunk goes to the one thread that takes it
+        for c in range(chunks):
+            left.put(c)
+
+        def worker(thread: int) -> None:
+            while True:
+                try:
+                    c = left.get_nowait()
+                except queue.Empty:
+                    return
+                work(bounds[c], bounds[c + 1], thread)
+
+        if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="batch-opponent")
-        others = [self._pool.submit(work, bounds[p], bounds[p + 1], p) for p in range(1, parts)] if self._pool else []
-        work(bounds[0], bounds[1], 0)
+        others = [self._pool.submit(worker, thread) for thread in range(1, threads)]
+        worker(0)
         for future in others:
             future.result()
 

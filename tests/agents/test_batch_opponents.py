@@ -12,7 +12,7 @@ from amazons_env.envs.kernels.game import new_meta
 from amazons_env.envs.opponents import resolve_batch_opponent
 
 from agents import make
-from agents.batch_opponents import BatchGreedy, BatchUCT, batch_opponent
+from agents.batch_opponents import CHUNKS_PER_THREAD, BatchGreedy, BatchUCT, batch_opponent
 from agents.evaluation.evaluator import make_evaluator
 from agents.options import OptionError
 from agents.search import uct_tree as T
@@ -99,6 +99,16 @@ def test_threads_do_not_change_the_moves():
     one.seed(5)
     two.seed(5)
     assert _moves(one, boards) == _moves(two, boards)
+
+
+@pytest.mark.parametrize("threads, count", [(1, 5), (2, 1), (2, 7), (3, 64), (4, 3)])
+def test_the_threads_share_every_game_once(threads, count):
+    opponent = BatchGreedy(make_evaluator("territory"), 0, 6, threads)
+    calls: list[tuple[int, int, int]] = []
+    opponent.slices(count, lambda lo, hi, thread: calls.append((lo, hi, thread)))  # list.append is atomic
+    assert sorted(i for lo, hi, _ in calls for i in range(lo, hi)) == list(range(count))
+    assert all(lo < hi and 0 <= thread < threads for lo, hi, thread in calls)
+    assert len(calls) == (1 if threads == 1 else min(count, threads * CHUNKS_PER_THREAD))
 
 
 def test_greedy_plays_a_move_with_the_best_evaluation_after_it():
