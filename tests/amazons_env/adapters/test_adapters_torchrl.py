@@ -11,8 +11,10 @@ Without TorchRL (the ``rl`` extra) the root ``conftest.py`` skips this module, s
 
 import math
 import warnings
+from typing import Callable
 
 import torch
+from tensordict import TensorDictBase
 from tensordict.nn import TensorDictModule, TensorDictSequential
 from torch import nn
 from torchrl.collectors import Collector
@@ -33,6 +35,40 @@ def _mlp(outputs: int) -> nn.Module:
     return nn.Sequential(nn.Flatten(-3), nn.Linear(9 * SIZE * SIZE, 64), nn.Tanh(), nn.Linear(64, outputs))
 
 
+def _masks_and_float_planes() -> Compose:
+    """TorchRL's ``ActionMask`` (the action spec follows the env's mask) and the int8 planes as floats."""
+    return Compose(ActionMask(), DTypeCastTransform(torch.int8, torch.float32, in_keys=["observation"]))
+
+
+def _masked_ppo(env: TransformedEnv) -> tuple[ProbabilisticActor, Callable[[TensorDictBase], None]]:
+    """A PPO actor with a masked distribution from TorchRL's own objects, on ``env``'s planes and
+    mask, and ``train(batch)``: one optimizer step of its clipped loss (the value, GAE and Adam
+    inside) on a collected batch, checking that the loss is finite."""
+    logits = TensorDictModule(_mlp(SIZE**4), in_keys=["observation"], out_keys=["logits"])
+    actor = ProbabilisticActor(
+        logits,
+        in_keys={"logits": "logits", "mask": "action_mask"},
+        distribution_class=MaskedOneHotCategorical,
+        spec=env.action_spec,
+        return_log_prob=True,
+    )
+    value = ValueOperator(_mlp(1), in_keys=["observation"])
+    loss = ClipPPOLoss(actor, value)
+    advantage = GAE(gamma=0.99, lmbda=0.95, value_network=value)
+    optimizer = torch.optim.Adam(loss.parameters(), lr=1e-3)
+
+    def train(batch: TensorDictBase) -> None:
+        advantage(batch)
+        losses = loss(batch.reshape(-1))
+        total = losses["loss_objective"] + losses["loss_critic"] + losses["loss_entropy"]
+        total.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        assert math.isfinite(total.item())
+
+    return actor, train
+
+
 def test_ppo_from_torchrl_objects_trains_on_the_vector_env_with_legal_actions_only():
     """``illegal_action="raise"``: one unmasked choice would stop the collector with an error."""
     games = AmazonsVectorEnv(
@@ -45,33 +81,14 @@ def test_ppo_from_torchrl_objects_trains_on_the_vector_env_with_legal_actions_on
         mask_dtype="bool",
         autoreset_mode="Disabled",
     )
-    env = TransformedEnv(
-        GymWrapper(games), Compose(ActionMask(), DTypeCastTransform(torch.int8, torch.float32, in_keys=["observation"]))
-    )
-    logits = TensorDictModule(_mlp(SIZE**4), in_keys=["observation"], out_keys=["logits"])
-    actor = ProbabilisticActor(
-        logits,
-        in_keys={"logits": "logits", "mask": "action_mask"},
-        distribution_class=MaskedOneHotCategorical,
-        spec=env.action_spec,
-        return_log_prob=True,
-    )
-    value = ValueOperator(_mlp(1), in_keys=["observation"])
-    loss = ClipPPOLoss(actor, value)
-    advantage = GAE(gamma=0.99, lmbda=0.95, value_network=value)
-    optimizer = torch.optim.Adam(loss.parameters(), lr=1e-3)
+    env = TransformedEnv(GymWrapper(games), _masks_and_float_planes())
+    actor, train = _masked_ppo(env)
     collector = Collector(env, actor, frames_per_batch=128, total_frames=384, auto_register_policy_transforms=False)
     frames, ended = 0, 0
     for batch in collector:
-        advantage(batch)
-        losses = loss(batch.reshape(-1))
-        total = losses["loss_objective"] + losses["loss_critic"] + losses["loss_entropy"]
-        total.backward()
-        optimizer.step()
-        optimizer.zero_grad()
+        train(batch)
         frames += batch.numel()
         ended += int(batch["next", "done"].sum())
-        assert math.isfinite(total.item())
     collector.shutdown()
     assert frames >= 384 and ended > 0
 
@@ -84,32 +101,15 @@ def test_ppo_from_torchrl_objects_trains_on_gym_env_with_num_envs_through_game_e
     action is ignored (with the mask of no legal action it was ``invalid multinomial distribution``)."""
     env = TransformedEnv(
         GymEnv("amazons_env:Amazons-v0", num_envs=2, size=SIZE, opponent="random", mask_dtype="bool"),
-        Compose(ActionMask(), DTypeCastTransform(torch.int8, torch.float32, in_keys=["observation"])),
+        _masks_and_float_planes(),
     )
-    logits = TensorDictModule(_mlp(SIZE**4), in_keys=["observation"], out_keys=["logits"])
-    actor = ProbabilisticActor(
-        logits,
-        in_keys={"logits": "logits", "mask": "action_mask"},
-        distribution_class=MaskedOneHotCategorical,
-        spec=env.action_spec,
-        return_log_prob=True,
-    )
-    value = ValueOperator(_mlp(1), in_keys=["observation"])
-    loss = ClipPPOLoss(actor, value)
-    advantage = GAE(gamma=0.99, lmbda=0.95, value_network=value)
-    optimizer = torch.optim.Adam(loss.parameters(), lr=1e-3)
+    actor, train = _masked_ppo(env)
     collector = Collector(env, actor, frames_per_batch=64, total_frames=192)
     ended = 0
     try:
         for batch in collector:
-            advantage(batch)
-            losses = loss(batch.reshape(-1))
-            total = losses["loss_objective"] + losses["loss_critic"] + losses["loss_entropy"]
-            total.backward()
-            optimizer.step()
-            optimizer.zero_grad()
+            train(batch)
             ended += int(batch["next", "done"].sum())
-            assert math.isfinite(total.item())
     finally:
         collector.shutdown()
         env.close()
