@@ -33,7 +33,6 @@ from agents.search.move_order import (
 )
 from agents.search.rays import ray_end
 from agents.search.uct_tree.nodes import (
-    ARROW,
     COMPLETE,
     CONFIG_TYPE,
     EVALS,
@@ -41,18 +40,14 @@ from agents.search.uct_tree.nodes import (
     FAST_QUEENS,
     FIRST,
     FREE,
-    FROM,
     KIND,
     KIND_ARROW,
     KIND_MOVE,
     NKIDS,
-    PRIOR,
     SOLVED,
-    STATIC,
     TO,
     TREE_TYPE,
-    VISITS,
-    WSUM,
+    write_children,
 )
 
 __all__ = ["expand", "expand_nodes", "queen_moves", "Buffers", "Positions", "BUFFERS_TYPE", "scratch"]
@@ -114,36 +109,6 @@ def _arrow_score(cells, dirs, a, enemy):
 
 
 @njit(cache=True)
-def _finish_children(ni, nf, st, first, n, scores, kind, tau, evaluated):
-    """Children rows ``first .. first + n`` already hold their actions and scores in ``scores``:
-    sort them best first, set priors (softmax of score / tau), solved wins (score above 1), and
-    the first-play value: the score if ``evaluated``, else NaN (evaluated when first visited)."""
-    order = np.argsort(-scores[:n])
-    rows = ni[first : first + n].copy()
-    vals = scores[:n].copy()
-    total = 0.0
-    best = vals[order[0]] if n > 0 else 0.0
-    for r in range(n):
-        src = order[r]
-        x = first + r
-        ni[x, FROM], ni[x, TO], ni[x, ARROW] = rows[src, FROM], rows[src, TO], rows[src, ARROW]
-        ni[x, FIRST] = -1
-        ni[x, NKIDS] = 0
-        ni[x, VISITS] = 0
-        ni[x, KIND] = kind
-        ni[x, COMPLETE] = 0
-        v = vals[src]
-        ni[x, SOLVED] = 1 if v > 1.0 else 0
-        nf[x, STATIC] = min(v, 1.0) if evaluated or v > 1.0 else np.nan
-        nf[x, WSUM] = 0.0
-        p = np.exp((min(v, 1.0) - min(best, 1.0)) / tau)
-        nf[x, PRIOR] = p
-        total += p
-    for r in range(n):
-        nf[first + r, PRIOR] /= total
-
-
-@njit(cache=True)
 def expand(x, position, side, kernel, params, cfg, tree, buffers):
     """Generate and score the children of node ``x`` of ``tree`` (``position``: its position,
     ``side`` to act there), with the evaluation ``kernel(..., params)`` and the options ``cfg``."""
@@ -169,11 +134,9 @@ def expand(x, position, side, kernel, params, cfg, tree, buffers):
                     scores[n] = -kernel(cells, queens, nq, other, dirs, params)
                     st[EVALS] += 1
                 cells[a] = core.EMPTY
-                ni[first + n, FROM] = -1
-                ni[first + n, TO] = -1
-                ni[first + n, ARROW] = a
+                moves[n, 0], moves[n, 1], moves[n, 2] = -1, -1, a
                 n += 1
-        _finish_children(ni, nf, st, first, n, scores, KIND_MOVE, tau, fast_arrows == 0)
+        write_children(ni, nf, first, n, moves, scores, KIND_MOVE, tau, fast_arrows == 0)
         complete = True
     elif cfg.split == 1:  # score every queen move by the position after it
         piece = side + 1
@@ -191,13 +154,11 @@ def expand(x, position, side, kernel, params, cfg, tree, buffers):
             cells[to] = core.EMPTY
             cells[frm] = piece
             queens[side, i] = frm
-            ni[first + j, FROM] = frm
-            ni[first + j, TO] = to
-            ni[first + j, ARROW] = -1
+            moves[j, 0], moves[j, 2] = frm, -1  # (queen, to) becomes (from, to, no arrow)
         if not fast_queens:
             st[EVALS] += n
         keep = n if cfg.kq <= 0 else min(n, cfg.kq)
-        _finish_children(ni, nf, st, first, n, scores, KIND_ARROW, tau, fast_queens == 0)
+        write_children(ni, nf, first, n, moves, scores, KIND_ARROW, tau, fast_queens == 0)
         complete = keep == n
         n = keep
     else:
@@ -208,9 +169,7 @@ def expand(x, position, side, kernel, params, cfg, tree, buffers):
         if 0 < cfg.keep < n:  # the best ``keep`` (``candidates`` sorts best first), the others never searched
             n = cfg.keep
             complete = False
-        for r in range(n):
-            ni[first + r, FROM], ni[first + r, TO], ni[first + r, ARROW] = moves[r, 0], moves[r, 1], moves[r, 2]
-        _finish_children(ni, nf, st, first, n, scores, KIND_MOVE, tau, True)
+        write_children(ni, nf, first, n, moves, scores, KIND_MOVE, tau, True)
     # FIRST last: another thread that sees it sees the whole block (two threads expanding one node
     # write equal blocks, each in its own rows, and either block serves)
     ni[x, NKIDS] = n

@@ -1,5 +1,6 @@
 """The rows of a ``uct_tree`` tree: what each column of a node holds, the indices of the
-configuration and state arrays, a fresh root, and the copy of a subtree that tree reuse keeps.
+configuration and state arrays, a fresh root, a node's block of children written best first with
+their priors (``write_children``), and the copy of a subtree that tree reuse keeps.
 
 A tree (``Tree``) is two arrays of ``M`` rows, ``ni`` (``int32[M, NI]``) and ``nf``
 (``float64[M, NF]``), one node per row (the package docstring describes the fields), and a state
@@ -15,6 +16,10 @@ arguments in named bundles: ``Tree``, ``SearchConfig`` (the options of a search)
 (0, 1, -1, 0)
 >>> compact(ni, nf, 0, np.empty((4, NI), np.int32), np.empty((4, NF)))  # the root alone: one row
 1
+>>> arrows = np.array([[-1, -1, 20], [-1, -1, 30]])  # two arrows of a queen move, scored 0.1 and 0.5
+>>> write_children(ni, nf, 1, 2, arrows, np.array([0.1, 0.5]), KIND_MOVE, 0.1, True)
+>>> ni[1:3, ARROW].tolist(), bool(nf[1, PRIOR] > nf[2, PRIOR]), float(nf[1:3, PRIOR].sum())
+([30, 20], True, 1.0)
 >>> SearchConfig().c_puct, SearchConfig(split=0).split
 (1.0, 0)
 """
@@ -69,6 +74,7 @@ __all__ = [
     "PENDING",
     "new_root",
     "compact",
+    "write_children",
 ]
 
 FROM, TO, ARROW, FIRST, NKIDS, VISITS, SOLVED, KIND, COMPLETE = range(9)  # columns of ``ni``
@@ -180,3 +186,33 @@ def compact(ni, nf, root, out_i, out_f):
             free += n
         head += 1
     return free
+
+
+@njit(cache=True)
+def write_children(ni, nf, first, n, moves, scores, kind, tau, evaluated):
+    """Write ``n`` children of ``kind`` into rows ``first .. first + n``, best first: the padded
+    ``(from, to, arrow)`` of ``moves[:n]`` (-1 where a level leaves one out) with their scores
+    ``scores[:n]`` (for the side choosing them). Each gets its prior (softmax of score / ``tau``),
+    a score above 1 makes it a proven win, and its first-play value is its score if ``evaluated``,
+    else NaN (evaluated when first visited)."""
+    order = np.argsort(-scores[:n])
+    total = 0.0
+    best = scores[order[0]] if n > 0 else 0.0
+    for r in range(n):
+        src = order[r]
+        x = first + r
+        ni[x, FROM], ni[x, TO], ni[x, ARROW] = moves[src, 0], moves[src, 1], moves[src, 2]
+        ni[x, FIRST] = -1
+        ni[x, NKIDS] = 0
+        ni[x, VISITS] = 0
+        ni[x, KIND] = kind
+        ni[x, COMPLETE] = 0
+        v = scores[src]
+        ni[x, SOLVED] = 1 if v > 1.0 else 0
+        nf[x, STATIC] = min(v, 1.0) if evaluated or v > 1.0 else np.nan
+        nf[x, WSUM] = 0.0
+        p = np.exp((min(v, 1.0) - min(best, 1.0)) / tau)
+        nf[x, PRIOR] = p
+        total += p
+    for r in range(n):
+        nf[first + r, PRIOR] /= total
