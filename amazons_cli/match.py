@@ -36,8 +36,8 @@ def number(kind: type, low: float, strict: bool = False) -> Callable[[str], Any]
 
 def add_common(parser: argparse.ArgumentParser, games: int) -> None:
     """Options shared with ``amazons tournament``."""
-    parser.add_argument("--games", type=number(int, 1), default=games, help=f"games per pairing (default {games})")
-    parser.add_argument("--size", type=int, default=10, help="board size (default 10)")
+    parser.add_argument("--games", type=number(int, 1), default=games, help="games per pairing (default %(default)s)")
+    parser.add_argument("--size", type=int, default=10, help="board size (default %(default)s)")
     parser.add_argument(
         "--time",
         type=number(float, 0, strict=True),
@@ -62,7 +62,7 @@ def add_common(parser: argparse.ArgumentParser, games: int) -> None:
         "--opening",
         type=number(int, 0),
         default=0,
-        help="random plies before each pair of games, so deterministic agents vary (default 0)",
+        help="random plies before each pair of games, so deterministic agents vary (default %(default)s)",
     )
     parser.add_argument("--workers", type=number(int, 1), default=None, help="processes (default: up to 2 cores)")
     parser.add_argument(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ def _script(path: str):
     spec = importlib.util.spec_from_file_location(f"bench_{Path(path).name}", BENCHMARKS / f"{path}.py")
     assert spec is not None and spec.loader is not None  # a .py file path always has a source loader
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import does: dataclasses read their module's names there
     spec.loader.exec_module(module)
     return module
 
@@ -90,14 +92,13 @@ def test_sprt_statistics():
 )
 def test_sprt_refuses_bad_settings(kwargs):
     with pytest.raises(ValueError):
-        sprt.sprt("alphabeta:depth=1", "random", size=6, workers=1, progress=False, **kwargs)
+        sprt.SprtSettings(**kwargs)
 
 
 def test_fixed_game_count_writes_its_verdict(tmp_path):
     path = str(tmp_path / "t.json")
-    result = sprt.sprt(
-        "alphabeta:depth=1", "random", size=6, games=2, chunk=2, workers=1, json_path=path, progress=False
-    )
+    settings = sprt.SprtSettings(games=2, chunk=2)
+    result = sprt.sprt("alphabeta:depth=1", "random", settings, size=6, workers=1, json_path=path, progress=False)
     assert result["games"] == 2 and result["a_wins"] + result["b_wins"] == 2
     record = json.loads(Path(sprt.sprt_path(path)).read_text())
     assert record["sprt"]["verdict"] == "fixed" and record["sprt"]["games"] == 2

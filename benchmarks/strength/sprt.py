@@ -28,11 +28,19 @@ import json
 import math
 import shlex
 import sys
-from typing import Any, Optional
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Optional
 
 from agents.arena import format_match, match
 
-__all__ = ["expected_score", "llr", "bounds", "sprt", "sprt_path"]
+from amazons_cli.match import add_common, common_options
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing's from Python 3.11
+
+    from agents.arena.matches import ArenaOptions
+
+__all__ = ["SprtSettings", "expected_score", "llr", "bounds", "sprt", "sprt_path"]
 
 
 def expected_score(elo: float) -> float:
@@ -58,69 +66,78 @@ def sprt_path(json_path: str) -> str:
     return stem + ".sprt.json"
 
 
+def _setting(default: Any, kind: type, text: str) -> Any:
+    """A field of ``SprtSettings`` with its command-line type and help text."""
+    return field(default=default, metadata={"type": kind, "help": text})
+
+
+@dataclass(frozen=True)
+class SprtSettings:
+    """The sequential test (module docstring): hypotheses, error rates, how often it looks and when
+    it gives up; with ``games``, no test but exactly that many games. Each field is an option of
+    the command line (``--max-games`` for ``max_games``) with its default here; bad values raise
+    ``ValueError``.
+
+    >>> SprtSettings(elo1=30.0).chunk
+    10
+    """
+
+    elo0: float = _setting(0.0, float, "H0: the change is worth this much")
+    elo1: float = _setting(50.0, float, "H1: the change is worth this much")
+    alpha: float = _setting(0.05, float, "false-H1 rate")
+    beta: float = _setting(0.05, float, "false-H0 rate")
+    max_games: int = _setting(400, int, "stop an undecided test here")
+    games: Optional[int] = None  # no test: exactly this many games (--games, an arena option)
+    chunk: int = _setting(10, int, "games between two looks at the test")
+
+    def __post_init__(self) -> None:
+        for name, value in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0 < value < 0.5:
+                raise ValueError(f"--{name}={value!r}: must lie in (0, 0.5)")
+        if not self.elo1 > self.elo0:
+            raise ValueError(f"--elo1={self.elo1!r} must exceed --elo0={self.elo0!r}")
+        if self.chunk < 2 or self.chunk % 2:
+            raise ValueError(f"--chunk={self.chunk!r}: an even number >= 2 (pairs of games with the same opening)")
+        if self.limit < 1:
+            raise ValueError(f"games={self.limit!r}: must be >= 1")
+
+    @property
+    def limit(self) -> int:
+        """The most games played."""
+        return self.games if self.games is not None else self.max_games
+
+
 def sprt(
-    new: str,
-    old: str,
-    size: int = 8,
-    opening: int = 2,
-    seed: int = 0,
-    elo0: float = 0.0,
-    elo1: float = 50.0,
-    alpha: float = 0.05,
-    beta: float = 0.05,
-    max_games: int = 400,
-    games: Optional[int] = None,
-    chunk: int = 10,
-    workers: Optional[int] = None,
-    json_path: Optional[str] = None,
-    progress: bool = True,
+    new: str, old: str, settings: SprtSettings = SprtSettings(), **options: Unpack[ArenaOptions]
 ) -> dict[str, Any]:
-    """Play ``new`` against ``old`` (module docstring); returns the match summary plus ``"sprt"``:
-    the verdict (``"H1"``: new is better, ``"H0"``: it is not better by ``elo1``, ``"none"``:
-    undecided after ``max_games``; ``"fixed"`` with ``games``), the LLR and its bounds."""
-    for name, value in (("alpha", alpha), ("beta", beta)):
-        if not 0 < value < 0.5:
-            raise ValueError(f"--{name}={value!r}: must lie in (0, 0.5)")
-    if not elo1 > elo0:
-        raise ValueError(f"--elo1={elo1!r} must exceed --elo0={elo0!r}")
-    if chunk < 2 or chunk % 2:
-        raise ValueError(f"--chunk={chunk!r}: an even number >= 2 (pairs of games with the same opening)")
-    limit = games if games is not None else max_games
-    if limit < 1:
-        raise ValueError(f"games={limit!r}: must be >= 1")
-    lower, upper = bounds(alpha, beta)
+    """Play ``new`` against ``old`` (module docstring) in ``match`` games with ``options``; returns
+    the match summary plus ``"sprt"``: the verdict (``"H1"``: new is better, ``"H0"``: it is not
+    better by ``elo1``, ``"none"``: undecided after ``max_games``; ``"fixed"`` with ``games``), the
+    LLR and its bounds."""
+    lower, upper = bounds(settings.alpha, settings.beta)
     played, verdict, result = 0, "none", None
-    while played < limit:
-        played = min(limit, played + chunk)
-        result = match(
-            new,
-            old,
-            games=played,
-            size=size,
-            seed=seed,
-            opening=opening,
-            workers=workers,
-            json_path=json_path,
-            progress=progress,
-        )
-        if games is None:
-            ratio = llr(result["a_wins"], result["b_wins"], elo0, elo1)
+    while played < settings.limit:
+        played = min(settings.limit, played + settings.chunk)
+        result = match(new, old, games=played, **options)
+        if settings.games is None:
+            ratio = llr(result["a_wins"], result["b_wins"], settings.elo0, settings.elo1)
             if ratio >= upper or ratio <= lower:
                 verdict = "H1" if ratio >= upper else "H0"
                 break
     assert result is not None
     result.pop("results")
     record = {
-        "verdict": "fixed" if games is not None else verdict,
-        "elo0": elo0,
-        "elo1": elo1,
-        "alpha": alpha,
-        "beta": beta,
-        "llr": llr(result["a_wins"], result["b_wins"], elo0, elo1),
+        "verdict": "fixed" if settings.games is not None else verdict,
+        "elo0": settings.elo0,
+        "elo1": settings.elo1,
+        "alpha": settings.alpha,
+        "beta": settings.beta,
+        "llr": llr(result["a_wins"], result["b_wins"], settings.elo0, settings.elo1),
         "bounds": [lower, upper],
         "games": result["games"],
         "command": shlex.join(["python3", *sys.argv]),
     }
+    json_path = options.get("json_path")
     if json_path is not None:  # beside the arena's file, which only the arena writes
         with open(sprt_path(json_path), "w", encoding="utf-8") as handle:
             json.dump({"sprt": record, "summary": result}, handle, indent=1)
@@ -133,38 +150,20 @@ def main(argv: Optional[list[str]] = None) -> int:
     )
     parser.add_argument("new", help="the changed setting, e.g. 'uct:time=0.5,c=0.8'")
     parser.add_argument("old", help="the current setting, e.g. 'uct:time=0.5'")
-    parser.add_argument("--size", type=int, default=8, help="board size (default 8)")
-    parser.add_argument("--opening", type=int, default=2, help="random plies per pair of games (default 2)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of openings and agents (default 0)")
-    parser.add_argument("--elo0", type=float, default=0.0, help="H0: the change is worth this much (default 0)")
-    parser.add_argument("--elo1", type=float, default=50.0, help="H1: the change is worth this much (default 50)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="false-H1 rate (default 0.05)")
-    parser.add_argument("--beta", type=float, default=0.05, help="false-H0 rate (default 0.05)")
-    parser.add_argument("--max-games", type=int, default=400, help="stop an undecided test here (default 400)")
-    parser.add_argument("--games", type=int, default=None, help="no test: play exactly this many games")
-    parser.add_argument("--chunk", type=int, default=10, help="games between two looks at the test (default 10)")
-    parser.add_argument("--workers", type=int, default=None, help="processes (default: up to 2 cores)")
-    parser.add_argument("--json", default=None, metavar="PATH", help="results file (resumable); gets the verdict")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_common(parser, games=0)  # the arena's options, as ``amazons match`` takes them
+    parser.set_defaults(size=8, opening=2, games=None)  # no --games: the test decides
+    for setting in fields(SprtSettings):
+        if not setting.metadata:
+            continue  # --games, added with the arena's options
+        text = setting.metadata["help"] + f" (default {setting.default})"
+        option = "--" + setting.name.replace("_", "-")
+        parser.add_argument(option, type=setting.metadata["type"], default=setting.default, help=text)
     args = parser.parse_args(argv)
+    options = common_options(args)
+    del options["games"]  # the test's: how many games are played is the test's to decide
     try:
-        result = sprt(
-            args.new,
-            args.old,
-            args.size,
-            args.opening,
-            args.seed,
-            args.elo0,
-            args.elo1,
-            args.alpha,
-            args.beta,
-            args.max_games,
-            args.games,
-            args.chunk,
-            args.workers,
-            args.json,
-            not args.quiet,
-        )
+        settings = SprtSettings(**{setting.name: getattr(args, setting.name) for setting in fields(SprtSettings)})
+        result = sprt(args.new, args.old, settings, **options)
     except KeyboardInterrupt:
         print("\ninterrupted: rerun the same command to resume", file=sys.stderr)
         return 130
