@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -19,22 +18,9 @@ from agents.search import uct_tree as T
 from agents.search.uct import UCT
 from agents.time.deadline import Deadline
 
-from tests.helpers.positions import random_position
+from tests.helpers.positions import random_position, wins
 
 TREES = ("split", "move")
-
-
-@lru_cache(maxsize=None)
-def _wins(text: str) -> bool:
-    """Whether the side to move in position ``text`` wins with perfect play (exhaustive)."""
-    board = Board.from_text(text)
-    for move in board.legal_moves():
-        board.push(move)
-        lost = not _wins(board.text())
-        board.pop()
-        if lost:
-            return True
-    return False
 
 
 def _tree_of(agent: UCT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -127,16 +113,16 @@ def _tiny_positions(count: int) -> list[Board]:
 def test_proven_results_match_an_exhaustive_solver(tree):
     proven = 0
     for board in _tiny_positions(8):
-        wins = _wins(board.text())
+        won = wins(board.text())
         # endgame=0: no filling-phase shortcut, the tree proves by running games out
         result = make(f"uct:sims=4000,tree={tree},endgame=0,seed=1").search(board)
         assert board.is_legal(result.move)
         if abs(result.value) == 1.0:
             proven += 1
-            assert (result.value == 1.0) == wins, board.text()
-        if wins and result.value == 1.0:
+            assert (result.value == 1.0) == won, board.text()
+        if won and result.value == 1.0:
             board.push(result.move)
-            assert not _wins(board.text()), board.text()
+            assert not wins(board.text()), board.text()
             board.pop()
     assert proven >= 6
 
@@ -144,11 +130,11 @@ def test_proven_results_match_an_exhaustive_solver(tree):
 def test_winning_move_found_with_the_filling_counts_in_the_tree():
     """Positions decided by the filling-phase counts one move ahead: the tree sees them solved."""
     for board in _tiny_positions(8):
-        if not _wins(board.text()):
+        if not wins(board.text()):
             continue
         result = make("uct:sims=3000,seed=2").search(board)
         board.push(result.move)
-        assert not _wins(board.text()), board.text()
+        assert not wins(board.text()), board.text()
         board.pop()
 
 
