@@ -6,11 +6,7 @@ on, the same review from two workers as from one, ``--threads``."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
-import time
 
 import pytest
 
@@ -23,6 +19,7 @@ from amazons_cli.main import main
 
 from tests.helpers.game_page import board_cells, errors, open_page, page_data, text_of
 from tests.helpers.games import short_game
+from tests.helpers.interrupt import ctrl_c
 
 
 @pytest.fixture(scope="module")
@@ -168,39 +165,17 @@ def test_ctrl_c_keeps_the_evaluations_and_a_rerun_goes_on_from_them(tmp_path, ca
     assert capsys.readouterr().out.splitlines()[:-1] == fresh.splitlines()[:-1]  # the last line names the files
 
 
-def _terminal_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C as at a terminal, even from a background job
-
-
 def test_ctrl_c_with_workers_keeps_a_sealed_store_and_leaves_no_worker(tmp_path):
     record = short_game(seed=5, opening=2)
     record.save(tmp_path / "g.sgf")
     store = tmp_path / "g.analysis.json"
     command = [sys.executable, "-m", "amazons_cli", "analyse", str(tmp_path / "g.sgf"), "--workers", "2"]
-    process = subprocess.Popen(
-        [*command, "--engine", "uct:time=1"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=_terminal_sigint,
-    )
-    for _ in range(1200):  # until a worker has finished a position (the parent evaluates the first)
-        if store.exists() and len(json.loads(store.read_text())["positions"]) >= 2 or process.poll() is not None:
-            break
-        time.sleep(0.1)
-    os.killpg(process.pid, signal.SIGINT)
-    _, err = process.communicate(timeout=120)
-    assert process.returncode == 130 and err.strip().splitlines()[-1] == "amazons analyse: interrupted", err
-    assert "Traceback" not in err and "positions kept in" in err
-    for _ in range(100):
-        try:
-            os.killpg(process.pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.1)
-    else:
-        pytest.fail("a process of the analysis outlived it")
+
+    def started() -> bool:  # a worker has finished a position (the parent evaluates the first)
+        return store.exists() and len(json.loads(store.read_text())["positions"]) >= 2
+
+    err = ctrl_c([*command, "--engine", "uct:time=1"], started, "analyse")
+    assert "positions kept in" in err
     kept = json.loads(store.read_text())["positions"]
     assert 2 <= len(kept) < len(record.moves) + 1
     from agents.analysis.store import EvaluationStore

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -31,6 +28,8 @@ from agents.arena.files import record_name, save_results
 from agents.options import OptionError
 
 from amazons_cli.main import main
+
+from tests.helpers.interrupt import ctrl_c
 
 FAST = dict(size=6, workers=1, progress=False)
 
@@ -278,53 +277,10 @@ def test_an_unguarded_script_plays_in_process_and_says_why(tmp_path):
     assert "__main__" in done.stderr and "playing in this process" in done.stderr
 
 
-def _terminal_sigint() -> None:
-    """In the child: Ctrl-C as at a terminal, even when the tests run in a background job (which
-    starts with SIGINT ignored, and Python then installs no KeyboardInterrupt handler)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_ctrl_c_stops_the_workers_keeps_the_games_and_prints_one_line(tmp_path):
     path = tmp_path / "m.json"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "amazons_cli",
-            "match",
-            "random",
-            "mcts:sims=200",
-            "--size",
-            "6",
-            "--games",
-            "200",
-            "--workers",
-            "2",
-            "--json",
-            str(path),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=_terminal_sigint,
-    )
-    for _ in range(1200):  # wait for the first finished game
-        if path.exists() or process.poll() is not None:
-            break
-        time.sleep(0.1)
-    os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
-    _, err = process.communicate(timeout=120)
-    assert process.returncode == 130 and err.strip().splitlines()[-1] == "amazons match: interrupted", err
-    assert "Traceback" not in err
-    for _ in range(100):  # the workers are gone too
-        try:
-            os.killpg(process.pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.1)
-    else:
-        pytest.fail("a process of the match outlived it")
+    command = [sys.executable, "-m", "amazons_cli", "match", "random", "mcts:sims=200", "--size", "6"]
+    ctrl_c([*command, "--games", "200", "--workers", "2", "--json", str(path)], path.exists, "match")
     assert load_results(str(path), json.load(open(path))["config"])  # the finished games are kept
 
 
