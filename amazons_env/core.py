@@ -196,13 +196,20 @@ def count_moves_from(cells, dirs, frm):
     return n
 
 
+@njit(cache=True, inline="always")
+def _sum_over_queens(count_from, cells, queens, nq, side, dirs):
+    """``count_from(cells, dirs, square)`` summed over ``side``'s queens (inlined with the kernel
+    ``count_from`` is, so the call is direct)."""
+    n = 0
+    for i in range(nq[side]):
+        n += count_from(cells, dirs, queens[side, i])
+    return n
+
+
 @njit(cache=True)
 def count_moves(cells, queens, nq, side, dirs):
     """Number of legal moves of ``side`` (queen move + arrow pairs), without listing them."""
-    n = 0
-    for i in range(nq[side]):
-        n += count_moves_from(cells, dirs, queens[side, i])
-    return n
+    return _sum_over_queens(count_moves_from, cells, queens, nq, side, dirs)
 
 
 def run_tables(size: int) -> np.ndarray:
@@ -272,10 +279,7 @@ def count_moves_open(cells, queens, nq, side, dirs, runs):
 @njit(cache=True)
 def count_queen_moves(cells, queens, nq, side, dirs):
     """Number of queen moves (ignoring the arrow) available to ``side``."""
-    n = 0
-    for i in range(nq[side]):
-        n += count_arrows(cells, dirs, queens[side, i])
-    return n
+    return _sum_over_queens(count_arrows, cells, queens, nq, side, dirs)
 
 
 @njit(cache=True)
