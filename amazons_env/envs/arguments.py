@@ -24,7 +24,7 @@ from amazons_env.board import Board
 from amazons_env.errors import InvalidArgumentError, InvalidPositionError, describe
 from amazons_env.squares import Color
 
-__all__ = ["check_choice", "parse_color", "check_seed", "start_position"]
+__all__ = ["check_choice", "parse_color", "check_seed", "reset_options", "start_position"]
 
 
 def parse_color(value: Union[str, int, Color], allow_random: bool) -> Union[Color, str]:
@@ -61,18 +61,32 @@ def check_seed(seed: Any) -> Optional[int]:
     return int(seed)
 
 
+def reset_options(options: Any, name: str, env: str) -> dict:
+    """The ``options`` of ``reset(options=options)`` as a dict (``{}`` for None), checked: a dict
+    with no key but ``name``, the one option of the env ``env`` (its class, for the message).
+
+    >>> reset_options(None, "position", "AmazonsEnv"), reset_options({"position": None}, "position", "AmazonsEnv")
+    ({}, {'position': None})
+    >>> reset_options({"seed": 1}, "reset_mask", "AmazonsVectorEnv")
+    Traceback (most recent call last):
+    ...
+    amazons_env.errors.InvalidArgumentError: unknown reset option(s) 'seed'; AmazonsVectorEnv accepts ['reset_mask']
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise InvalidArgumentError(f"reset options must be a dict, got {describe(options)}")
+    unknown = sorted(map(describe, set(options) - {name}))
+    if unknown:
+        raise InvalidArgumentError(f"unknown reset option(s) {', '.join(unknown)}; {env} accepts {[name]}")
+    return options
+
+
 def start_position(options: Any, start: Board, size: int) -> Board:
     """The position ``AmazonsEnv.reset(options=options)`` starts from: ``options["position"]``
     (text or a ``Board`` of this ``size`` with a legal move; a copy without its moves), else
     ``start``."""
-    if options is None:
-        return start
-    if not isinstance(options, dict):
-        raise InvalidArgumentError(f"reset options must be a dict, got {describe(options)}")
-    unknown = sorted(map(describe, set(options) - {"position"}))
-    if unknown:
-        raise InvalidArgumentError(f"unknown reset option(s) {', '.join(unknown)}; AmazonsEnv accepts ['position']")
-    position = options.get("position")
+    position = reset_options(options, "position", "AmazonsEnv").get("position")
     if position is None:
         return start
     board = Board.from_text(position) if isinstance(position, str) else position

@@ -21,6 +21,7 @@ import numba
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
+from amazons_env.envs.arguments import reset_options
 from amazons_env.errors import InvalidArgumentError, describe
 
 __all__ = ["MAX_ENVS", "check_num_envs", "check_num_threads", "check_autoreset_mode", "games_to_reset"]
@@ -71,15 +72,7 @@ def games_to_reset(options: Any, num_envs: int, started: bool) -> np.ndarray:
     """The games ``reset(options=options)`` resets, as a contiguous ``bool[num_envs]``: all of
     them, or ``options["reset_mask"]`` (refused before the first reset unless it is all True)."""
     which = np.ones(num_envs, np.bool_)
-    if options is None:
-        return which
-    if not isinstance(options, dict):
-        raise InvalidArgumentError(f"reset options must be a dict, got {describe(options)}")
-    unknown = sorted(map(describe, set(options) - {"reset_mask"}))
-    if unknown:
-        raise InvalidArgumentError(
-            f"unknown reset option(s) {', '.join(unknown)}; AmazonsVectorEnv accepts ['reset_mask']"
-        )
+    options = reset_options(options, "reset_mask", "AmazonsVectorEnv")
     if "reset_mask" in options:
         which = np.asarray(options["reset_mask"])
         if which.dtype != np.bool_ or which.shape != (num_envs,):

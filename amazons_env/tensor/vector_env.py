@@ -20,7 +20,7 @@ import torch
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from amazons_env.envs.arguments import check_seed
+from amazons_env.envs.arguments import check_seed, reset_options
 from amazons_env.envs.vector_arguments import check_autoreset_mode, check_num_envs
 from amazons_env.errors import InvalidArgumentError, InvalidMoveError, describe
 from amazons_env.squares import Color
@@ -128,15 +128,7 @@ class AmazonsTensorVectorEnv(VectorEnv):
     # -- internals ---------------------------------------------------------------------------------
 
     def _reset_mask(self, options: Optional[dict]) -> Optional[torch.Tensor]:
-        if options is None:
-            return None
-        if not isinstance(options, dict):
-            raise InvalidArgumentError(f"reset options must be a dict, got {describe(options)}")
-        unknown = sorted(map(describe, set(options) - {"reset_mask"}))
-        if unknown:
-            raise InvalidArgumentError(
-                f"unknown reset option(s) {', '.join(unknown)}; AmazonsTensorVectorEnv accepts ['reset_mask']"
-            )
+        options = reset_options(options, "reset_mask", "AmazonsTensorVectorEnv")
         if "reset_mask" not in options:
             return None
         mask = options["reset_mask"]
