@@ -20,8 +20,8 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from amazons_env import Board, Move
-from amazons_env.envs.actions import flat_to_line
-from amazons_env.envs.gym_env import PLANE_SHOOTER, PLANE_VACATED, AmazonsEnv, encode_action, move_to_actions
+from amazons_env.envs.actions import encode_action, flat_to_line, move_to_actions
+from amazons_env.envs.gym_env import PLANE_SHOOTER, PLANE_VACATED, AmazonsEnv
 from amazons_env.errors import InvalidArgumentError
 
 from agents.base import Agent

@@ -4,7 +4,7 @@ Two encodings of one slide (a queen move, or the arrow's flight from the queen t
 
 * ``"flat"`` (default): ``from_square * N*N + to_square``, ``N**4`` actions (10,000 on 10x10, of
   which few are ever legal); ``encode_action``, ``decode_action``, ``action_to_str``,
-  ``parse_action``, ``move_to_actions`` and ``actions_to_move`` convert (``gym_env`` re-exports them).
+  ``parse_action``, ``move_to_actions`` and ``actions_to_move`` convert.
 * ``"lines"``: queen lines, ``(from_square * 8 + direction) * (N - 1) + distance - 1``,
   ``N*N*8*(N-1)`` actions (7,200 on 10x10; 1,440 on 6x6). Directions are ``DIRECTIONS``, as
   ``(rank step, file step)``: N, NE, E, SE, S, SW, W, NW. Actions that leave the board are never

@@ -1,6 +1,7 @@
 """``AmazonsEnv``: the Game of the Amazons as a gymnasium env with a two-phase turn.
 
 >>> from amazons_env import Move
+>>> from amazons_env.envs.actions import action_to_str, move_to_actions
 >>> env = AmazonsEnv(size=6)
 >>> obs, info = env.reset(seed=0)
 >>> obs.shape, info["phase"], int(info["action_mask"].sum())
@@ -25,15 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 from amazons_env.board import Board
-from amazons_env.envs.actions import (
-    ActionCodec,
-    action_to_str,
-    actions_to_move,
-    decode_action,
-    encode_action,
-    move_to_actions,
-    parse_action,
-)
+from amazons_env.envs.actions import ActionCodec, action_to_str
 from amazons_env.envs.arguments import check_choice, check_seed, parse_color, start_position
 from amazons_env.envs.descriptions import caption
 from amazons_env.envs.env_state import EnvState, check_state, frozen_copy, generator_copy
@@ -70,13 +63,6 @@ __all__ = [
     "PLANE_OWN_REACH",
     "PLANE_OPPONENT_REACH",
     "PLANE_BLACK",
-    # the flat action encoding lives in ``actions``; users import it from here too
-    "encode_action",
-    "decode_action",
-    "action_to_str",
-    "parse_action",
-    "move_to_actions",
-    "actions_to_move",
 ]
 
 
@@ -91,7 +77,7 @@ class AmazonsEnv(gymnasium.Env):
     move and ``to_square`` is reachable along an empty queen line. Arrow phase: ``from_square`` is
     the square of the queen that has just moved and ``to_square`` is where it shoots (the square
     it left counts as empty). ``move_to_actions``/``actions_to_move``, ``encode_action``,
-    ``decode_action``, ``action_to_str`` and ``parse_action`` convert.
+    ``decode_action``, ``action_to_str`` and ``parse_action`` of ``amazons_env.envs.actions`` convert.
 
     **Observation.** ``Box(0, 1, (9, N, N), int8)``, planes indexed ``[plane, rank, file]`` (rank 0
     is rank 1; the board is not flipped, so planes line up with action squares), relative to the

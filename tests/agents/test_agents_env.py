@@ -5,7 +5,8 @@ from __future__ import annotations
 import gymnasium
 
 from amazons_env import Board
-from amazons_env.envs.gym_env import AmazonsEnv, encode_action
+from amazons_env.envs.actions import encode_action
+from amazons_env.envs.gym_env import AmazonsEnv
 from amazons_env.envs.pettingzoo_env import raw_env
 
 import agents

@@ -8,10 +8,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from amazons_env import Board, Color, IllegalMoveError, InvalidMoveError, InvalidPositionError, Move
-from amazons_env.envs.gym_env import (
-    PLANE_BLACK,
-    PLANE_OWN_QUEENS,
-    AmazonsEnv,
+from amazons_env.envs.actions import (
     action_to_str,
     actions_to_move,
     decode_action,
@@ -19,6 +16,7 @@ from amazons_env.envs.gym_env import (
     move_to_actions,
     parse_action,
 )
+from amazons_env.envs.gym_env import PLANE_BLACK, PLANE_OWN_QUEENS, AmazonsEnv
 
 from tests.helpers.env_reference import expected_mask, expected_planes
 

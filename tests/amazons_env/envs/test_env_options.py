@@ -18,8 +18,9 @@ from amazons_env.envs.actions import (
     line_to_flat,
     move_to_line_actions,
     num_actions,
+    parse_action,
 )
-from amazons_env.envs.gym_env import AmazonsEnv, parse_action
+from amazons_env.envs.gym_env import AmazonsEnv
 
 
 def play_until(env, rng, stop):

@@ -3,7 +3,7 @@
 import numpy as np
 from pettingzoo.test import api_test, seed_test
 
-from amazons_env.envs.gym_env import parse_action
+from amazons_env.envs.actions import parse_action
 from amazons_env.envs.pettingzoo_env import env, raw_env
 
 

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from amazons_env import IllegalMoveError, InvalidMoveError, Move
-from amazons_env.envs.gym_env import AmazonsEnv, parse_action
+from amazons_env.envs.actions import parse_action
+from amazons_env.envs.gym_env import AmazonsEnv
 from amazons_env.envs.kernels.batch import step_batch
 from amazons_env.envs.vector_env import AmazonsVectorEnv
 

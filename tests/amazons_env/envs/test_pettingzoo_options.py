@@ -8,8 +8,8 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 from amazons_env import Board, Move
-from amazons_env.envs.actions import move_to_line_actions
-from amazons_env.envs.gym_env import AmazonsEnv, move_to_actions
+from amazons_env.envs.actions import move_to_actions, move_to_line_actions
+from amazons_env.envs.gym_env import AmazonsEnv
 from amazons_env.envs.pettingzoo_env import env, raw_env
 from amazons_env.errors import InvalidArgumentError, InvalidMoveError
 
