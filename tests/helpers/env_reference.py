@@ -8,18 +8,7 @@ from typing import Optional
 import numpy as np
 
 from amazons_env import Board
-from amazons_env.envs.gym_env import (
-    NUM_PLANES,
-    PLANE_ARROW_PHASE,
-    PLANE_ARROWS,
-    PLANE_BLACK,
-    PLANE_OPPONENT_QUEENS,
-    PLANE_OPPONENT_REACH,
-    PLANE_OWN_QUEENS,
-    PLANE_OWN_REACH,
-    PLANE_SHOOTER,
-    PLANE_VACATED,
-)
+from amazons_env.envs.gym_env import PLANE_NAMES
 
 __all__ = ["expected_planes", "expected_mask", "reach"]
 
@@ -52,18 +41,19 @@ def expected_planes(board: Board, pending: Optional[tuple[int, int]]) -> np.ndar
     for value, group in ((1, own), (2, opp), (3, arrows)):
         for sq in group:
             grid[divmod(sq, n)] = value
-    planes = np.zeros((NUM_PLANES, n, n), np.int8)
-    planes[PLANE_OWN_QUEENS] = grid == 1
-    planes[PLANE_OPPONENT_QUEENS] = grid == 2
-    planes[PLANE_ARROWS] = grid == 3
+    # by name, as AmazonsEnv's docstring describes each plane; stacked in the order of PLANE_NAMES
+    planes = {name: np.zeros((n, n), np.int8) for name in PLANE_NAMES}
+    planes["own_queens"][grid == 1] = 1
+    planes["opponent_queens"][grid == 2] = 1
+    planes["arrows"][grid == 3] = 1
     if pending:
-        planes[PLANE_ARROW_PHASE] = 1
-        planes[PLANE_SHOOTER][divmod(pending[1], n)] = 1
-        planes[PLANE_VACATED][divmod(pending[0], n)] = 1
-    planes[PLANE_OWN_REACH] = reach(grid, [pending[1]] if pending else own)
-    planes[PLANE_OPPONENT_REACH] = reach(grid, opp)
-    planes[PLANE_BLACK] = side
-    return planes
+        planes["arrow_phase"][:] = 1
+        planes["shooter"][divmod(pending[1], n)] = 1
+        planes["vacated"][divmod(pending[0], n)] = 1
+    planes["own_reach"] = reach(grid, [pending[1]] if pending else own)
+    planes["opponent_reach"] = reach(grid, opp)
+    planes["black"][:] = side
+    return np.stack([planes[name] for name in PLANE_NAMES])
 
 
 def expected_mask(board: Board, pending: Optional[tuple[int, int]]) -> np.ndarray:
