@@ -17,7 +17,7 @@ from agents.ui.opponent import make_player
 from agents.ui.terminal import TerminalGame
 from agents.ui.window import KEY_HELP, play_window
 
-__all__ = ["seconds_type", "opponent_spec"]
+__all__ = ["seconds_type", "add_game_arguments", "time_limit", "opponent_spec"]
 
 HELP = (
     "play a game against an agent in the terminal (moves like d1-d6/g9 or d1d6,d6g9, or in two "
@@ -40,6 +40,23 @@ def seconds_type(zero: bool = False) -> Callable[[str], float]:
     return seconds
 
 
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of a game with agents (``play``, ``watch``): ``--size`` and the agents'
+    ``--time`` per move (``time_limit`` reads it)."""
+    parser.add_argument("--size", type=int, default=10, help="board size, 4 to 12 (default 10)")
+    parser.add_argument(
+        "--time",
+        type=seconds_type(),
+        default=None,
+        help="seconds per move of an agent that searches within a time (default: the agent's own, 1 s)",
+    )
+
+
+def time_limit(args: argparse.Namespace) -> Optional[Limit]:
+    """The agents' ``Limit`` from ``--time`` (``add_game_arguments``); None: each agent's own."""
+    return None if args.time is None else Limit(time=args.time)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "agent",
@@ -55,13 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="white",
         help="your colour (default white; White moves first)",
     )
-    parser.add_argument("--size", type=int, default=10, help="board size, 4 to 12 (default 10)")
-    parser.add_argument(
-        "--time",
-        type=seconds_type(),
-        default=None,
-        help="the agent's seconds per move, if it searches within a time (default: the agent's own, 1 s)",
-    )
+    add_game_arguments(parser)
     parser.add_argument("--seed", type=int, default=None, help="seed of the agent and of --color random")
     parser.add_argument(
         "--gui", action="store_true", help=f"play in a pygame window (needs pygame; resizable): {KEY_HELP}"
@@ -85,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     board = Board(args.size)
     human = human_colour(args.color, args.seed)
     agent = make_player(opponent_spec(args), args.seed)
-    limit = None if args.time is None else Limit(time=args.time)
+    limit = time_limit(args)
     if args.gui:
         return play_window(agent, human, board, limit)
     return TerminalGame(agent, human, board, limit=limit).run()

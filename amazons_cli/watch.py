@@ -16,7 +16,7 @@ from agents.base import Agent
 from agents.time.limit import Limit
 from agents.ui.opponent import engine_move, make_player, thinking_text
 
-from amazons_cli.play import seconds_type
+from amazons_cli.play import add_game_arguments, seconds_type, time_limit
 
 __all__ = ["watch"]
 
@@ -26,13 +26,7 @@ HELP = "watch two agents play one game move by move (the position after each mov
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("white", help="the agent playing White (moves first), e.g. 'alphabeta'")
     parser.add_argument("black", help="the agent playing Black, e.g. 'mcts:time=0.5'")
-    parser.add_argument("--size", type=int, default=10, help="board size, 4 to 12 (default 10)")
-    parser.add_argument(
-        "--time",
-        type=seconds_type(),
-        default=None,
-        help="seconds per move for each agent that searches within a time (default: the agents' own, 1 s)",
-    )
+    add_game_arguments(parser)
     parser.add_argument(
         "--delay", type=seconds_type(zero=True), default=0.5, help="seconds to wait after each move (default 0.5)"
     )
@@ -82,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     board = opening_board(args.size, args.opening, (args.seed,))
     white = make_player(args.white, args.seed)
     black = make_player(args.black, args.seed + 1)
-    limit = None if args.time is None else Limit(time=args.time)
+    limit = time_limit(args)
     try:
         board = watch(white, black, board, args.delay, limit=limit)
     except KeyboardInterrupt:
