@@ -125,3 +125,15 @@ def fresh_python():
         return done.stdout.strip()
 
     return run
+
+
+@pytest.fixture(scope="module")
+def small_net():
+    """A small random policy-value net (untrained, seed 0, eval mode), one per test module: for the
+    tests of searches and self-play where any net will do."""
+    import torch
+
+    from agents.nets.policy_value import PolicyValueNet
+
+    torch.manual_seed(0)
+    return PolicyValueNet(channels=8, blocks=1, head=4, hidden=8).eval()

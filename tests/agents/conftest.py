@@ -6,18 +6,8 @@ import pytest
 
 
 @pytest.fixture(scope="module")
-def net_path(tmp_path_factory):
-    """A small random policy-value net for 6x6 boards, saved once per test module: its model path."""
-    import torch
-
+def net_path(tmp_path_factory, small_net):
+    """``small_net`` (tests/conftest.py) for 6x6 boards, saved once per test module: its model path."""
     from agents.nets.export import save_model
-    from agents.nets.policy_value import PolicyValueNet
 
-    torch.manual_seed(0)
-    return str(
-        save_model(
-            PolicyValueNet(channels=8, blocks=1, head=4, hidden=8),
-            tmp_path_factory.mktemp("pvnet") / "pv",
-            board_size=6,
-        )
-    )
+    return str(save_model(small_net, tmp_path_factory.mktemp("pvnet") / "pv", board_size=6))

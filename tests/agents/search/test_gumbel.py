@@ -15,7 +15,6 @@ from amazons_env.tensor.state import from_boards
 from agents import make
 from agents.arena import opening_board
 from agents.game import play_out
-from agents.nets.models import PolicyValueNet
 from agents.nets.planes import make_planes
 from agents.nets.policy_value import legal_moves_batch, move_log_probs
 from agents.random_agent import RandomAgent
@@ -33,14 +32,8 @@ SETTINGS = settings(max_examples=30, deadline=None, derandomize=True, suppress_h
 
 
 @pytest.fixture(scope="module")
-def model():
-    torch.manual_seed(0)
-    return PolicyValueNet(channels=8, blocks=1, head=4, hidden=8).eval()
-
-
-@pytest.fixture(scope="module")
-def net(model):
-    return Evaluator(model, "cpu")
+def net(small_net):
+    return Evaluator(small_net, "cpu")
 
 
 @SETTINGS
@@ -58,7 +51,7 @@ def test_contact_is_the_endgame_counts_not_separated(board):
 
 @SETTINGS
 @given(positions)
-def test_children_are_every_legal_move_with_its_prior(model, net, board):
+def test_children_are_every_legal_move_with_its_prior(small_net, net, board):
     """With no pruning the children are exactly the legal moves, each with the log prior of
     ``move_log_probs``; pruned, they are the best of them."""
     size, side = board.size, int(board.turn)
@@ -70,7 +63,7 @@ def test_children_are_every_legal_move_with_its_prior(model, net, board):
         assert not mine and value.item() == -1.0
         return
     with torch.no_grad():
-        _, slide, arrow = model(torch.from_numpy(make_planes(board.cells[None], [side], "relative")))
+        _, slide, arrow = small_net(torch.from_numpy(make_planes(board.cells[None], [side], "relative")))
     ref = dict(zip(map(tuple, legal.tolist()), move_log_probs(slide, arrow, rows, legal, size).tolist()))
     assert mine.keys() == ref.keys()
     assert max(abs(mine[m] - ref[m]) for m in mine) < 1e-4
@@ -205,11 +198,13 @@ def test_bad_input_is_named(net):
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
-def test_the_search_runs_on_cuda(model):
+def test_the_search_runs_on_cuda(small_net):
     """The same searches on the GPU (the net in half precision there, so near-ties may order
     children differently: compared are the budget, the targets and the moves' legality)."""
     boards = [opening_board(8, plies, [seed]) for seed, plies in enumerate((0, 5, 20, 40))]
-    gpu = search(Evaluator(model, "cuda"), from_boards(boards, "cuda"), Settings(sims=16, m=8, k=8), torch.arange(4))
+    gpu = search(
+        Evaluator(small_net, "cuda"), from_boards(boards, "cuda"), Settings(sims=16, m=8, k=8), torch.arange(4)
+    )
     assert gpu.visits.sum(1).tolist() == [16.0] * 4 and torch.allclose(gpu.policy.sum(1).cpu(), torch.ones(4))
     for board, move in zip(boards, gpu.chosen(8).tolist()):
         assert board.is_legal(Move(*move, 8))

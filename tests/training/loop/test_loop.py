@@ -25,10 +25,8 @@ from training.selfplay.policy_value import gumbel_games, play_shards
 
 
 @pytest.fixture(scope="module")
-def games():
-    torch.manual_seed(0)
-    net = PVNet(PolicyValueNet(channels=4, blocks=1, head=4, hidden=8))
-    return gumbel_games(net, games=3, size=5, sims=6, m=4, k=6, seed=0)
+def games(small_net):
+    return gumbel_games(PVNet(small_net), games=3, size=5, sims=6, m=4, k=6, seed=0)
 
 
 def test_selfplay_targets_are_legal_visit_distributions_and_results(games):

@@ -7,25 +7,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import torch
 
 from amazons_env import core
 
-from agents.nets.policy_value import PolicyValueNet, legal_moves_batch
+from agents.nets.policy_value import legal_moves_batch
 
 from training.data.policy_value import target_starts
 from training.selfplay.policy_value import gumbel_games
 
 
 @pytest.fixture(scope="module")
-def model():
-    torch.manual_seed(0)
-    return PolicyValueNet(channels=4, blocks=1, head=4, hidden=8).eval()
-
-
-@pytest.fixture(scope="module")
-def games(model):
-    return gumbel_games(model, games=3, size=5, sims=6, seed=0, m=4, k=6)
+def games(small_net):
+    return gumbel_games(small_net, games=3, size=5, sims=6, seed=0, m=4, k=6)
 
 
 def after(cells: np.ndarray, move: np.ndarray) -> np.ndarray:
@@ -59,8 +52,8 @@ def test_each_position_follows_the_one_before(games):
             assert any(np.array_equal(after(cells[i], m), cells[i + 1]) for m in legal[rows == i])
 
 
-def test_a_seed_repeats_the_games(model):
-    a, b = (gumbel_games(model, games=2, size=5, sims=4, seed=3, m=2, k=4) for _ in range(2))
+def test_a_seed_repeats_the_games(small_net):
+    a, b = (gumbel_games(small_net, games=2, size=5, sims=4, seed=3, m=2, k=4) for _ in range(2))
     assert len(a) == len(b) and all(np.array_equal(x[key], y[key]) for x, y in zip(a, b) for key in x)
 
 
