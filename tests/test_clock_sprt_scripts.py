@@ -4,29 +4,17 @@ depths on small boards. No timing is asserted (the machine is shared)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+from tests.helpers.scripts import load_script
 
-
-def _script(path: str):
-    spec = importlib.util.spec_from_file_location(f"bench_{Path(path).name}", BENCHMARKS / f"{path}.py")
-    assert spec is not None and spec.loader is not None  # a .py file path always has a source loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # as an import does: dataclasses read their module's names there
-    spec.loader.exec_module(module)
-    return module
-
-
-clock = _script("search/clock")
-sprt = _script("strength/sprt")
-net_agreement = _script("strength/net_agreement")
+clock = load_script("benchmarks/search/clock.py")
+sprt = load_script("benchmarks/strength/sprt.py")
+net_agreement = load_script("benchmarks/strength/net_agreement.py")
 
 
 def test_queued_seconds_is_a_count_or_unknown():

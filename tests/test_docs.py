@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
 HOOKS = ROOT / "docs" / "hooks"
 # the distributions of the docs extra, by the module each installs
@@ -95,11 +97,7 @@ def test_a_broken_docstring_cross_reference_fails_the_build(tmp_path):
 @pytest.mark.parametrize("hook", sorted(HOOKS.glob("*.py")), ids=lambda path: path.name)
 def test_the_build_hooks_examples_hold(hook):
     """``docs/hooks`` is outside the packages that the suite's doctests cover: run its examples here."""
-    spec = importlib.util.spec_from_file_location(f"docs_hook_{hook.stem}", hook)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    result = doctest.testmod(module)
+    result = doctest.testmod(load_script(hook))
     assert result.attempted > 0 and result.failed == 0
 
 
@@ -121,10 +119,7 @@ def test_every_picture_of_the_root_pages_exists():
 def test_the_hook_follows_html_pictures():
     """A picture given as ``<img>`` is among the files the hook copies to the site, like a markdown
     one (the README's 8x8 Elo picture was missing from the site)."""
-    spec = importlib.util.spec_from_file_location("docs_hook_pages", HOOKS / "repository_pages.py")
-    assert spec is not None and spec.loader is not None
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
+    hook = load_script(HOOKS / "repository_pages.py")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "experiments/expert-iteration-8x8/elo.png" in hook.linked_files(readme)
     assert hook.linked_files('<img src="no/such.png" width="49%">') == ["no/such.png"]

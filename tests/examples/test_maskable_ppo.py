@@ -1,11 +1,12 @@
 """examples/maskable_ppo.py and examples/ppo_scores.py at toy size: a run to its CPU budget writes its
 curve and its final table (wins per colour, 95% intervals), and only legal actions are played."""
 
-import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.helpers.scripts import load_script
 
 pytest.importorskip("sb3_contrib")
 
@@ -13,11 +14,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(EXAMPLES / f"{name}.py")
 
 
 def test_a_toy_run_writes_its_curve_and_its_table(tmp_path, monkeypatch):

@@ -1,7 +1,6 @@
 """examples/selfplay_ppo.py at toy size: a run end to end, its net as an arena agent, and resuming
 after a stop, a Ctrl-C or a kill with counters, history and budget carried on; edited states refused."""
 
-import importlib.util
 import json
 import signal
 from pathlib import Path
@@ -15,6 +14,8 @@ from amazons_env import Board  # noqa: E402
 
 import agents  # noqa: E402
 from agents.arena import match  # noqa: E402
+
+from tests.helpers.scripts import load_script  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "selfplay_ppo.py"
 # 4x4, 4 games of 8 steps per update, a 4-channel one-layer net, 2 evaluation games: ~0.1 s an update
@@ -42,10 +43,7 @@ TOY = [
 
 @pytest.fixture(scope="module")
 def example():
-    spec = importlib.util.spec_from_file_location("selfplay_ppo_example", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(EXAMPLE)
 
 
 def state(out):

@@ -1,10 +1,11 @@
 """examples/torchrl_ppo.py at toy size: two PPO updates with TorchRL's objects on the torch env,
 then the evaluation against random, per colour, with intervals."""
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+
+from tests.helpers.scripts import load_script
 
 pytest.importorskip("torchrl")
 
@@ -14,10 +15,7 @@ TOY = ["--size", "5", "--envs", "8", "--steps", "8", "--minibatch", "32", "--cha
 
 @pytest.fixture(scope="module")
 def example():
-    spec = importlib.util.spec_from_file_location("torchrl_ppo_example", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(EXAMPLE)
 
 
 def test_a_short_run_trains_and_evaluates_both_colours(example, capsys):
