@@ -210,25 +210,8 @@ def test_tournament_and_cli(tmp_path, capsys):
     assert sum(row["games"] for row in result["standings"]) == 12
     assert "wins/losses" in format_tournament(result)
     path = str(tmp_path / "cli.json")
-    assert (
-        main(
-            [
-                "match",
-                "random",
-                "classic:depth=1",
-                "--games",
-                "2",
-                "--size",
-                "6",
-                "--workers",
-                "1",
-                "--quiet",
-                "--json",
-                path,
-            ]
-        )
-        == 0
-    )
+    argv = ["match", "random", "classic:depth=1", "--games", "2", "--size", "6", "--workers", "1", "--quiet"]
+    assert main([*argv, "--json", path]) == 0
     assert "score" in capsys.readouterr().out and json.load(open(path))["games"] == 2
     assert main(["tournament", "random", "--games", "2", "--size", "6", "--quiet"]) == 2  # needs two agents
 
