@@ -21,7 +21,8 @@ import numpy as np
 
 from amazons_env import Board, Move
 from amazons_env.envs.actions import encode_action, flat_to_line, move_to_actions
-from amazons_env.envs.gym_env import PLANE_SHOOTER, PLANE_VACATED, AmazonsEnv
+from amazons_env.envs.gym_env import AmazonsEnv
+from amazons_env.envs.planes import PLANE_SHOOTER, PLANE_VACATED
 from amazons_env.errors import InvalidArgumentError
 
 from agents.base import Agent

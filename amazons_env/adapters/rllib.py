@@ -27,7 +27,8 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
 from amazons_env.envs.actions import num_actions
-from amazons_env.envs.gym_env import NUM_PLANES, AmazonsEnv
+from amazons_env.envs.gym_env import AmazonsEnv
+from amazons_env.envs.planes import NUM_PLANES
 from amazons_env.errors import InvalidArgumentError, describe
 
 __all__ = ["AGENTS", "AmazonsMultiAgentEnv", "ActionMaskingTorchRLModule", "ppo_config", "shared_policy"]

@@ -2,6 +2,7 @@
 
 >>> from amazons_env import Move
 >>> from amazons_env.envs.actions import action_to_str, move_to_actions
+>>> from amazons_env.envs.planes import PLANE_SHOOTER
 >>> env = AmazonsEnv(size=6)
 >>> obs, info = env.reset(seed=0)
 >>> obs.shape, info["phase"], int(info["action_mask"].sum())
@@ -31,39 +32,13 @@ from amazons_env.envs.arguments import check_choice, check_seed, parse_color, st
 from amazons_env.envs.descriptions import caption
 from amazons_env.envs.env_state import EnvState, check_state, frozen_copy, generator_copy
 from amazons_env.envs.kernels import game as K
-from amazons_env.envs.kernels.game import (
-    NUM_PLANES,
-    PLANE_ARROW_PHASE,
-    PLANE_ARROWS,
-    PLANE_BLACK,
-    PLANE_NAMES,
-    PLANE_OPPONENT_QUEENS,
-    PLANE_OPPONENT_REACH,
-    PLANE_OWN_QUEENS,
-    PLANE_OWN_REACH,
-    PLANE_SHOOTER,
-    PLANE_VACATED,
-)
 from amazons_env.envs.one_game import OneGame
 from amazons_env.envs.opponents import reseed_opponent, resolve_opponent
+from amazons_env.envs.planes import NUM_PLANES
 from amazons_env.errors import IllegalMoveError
 from amazons_env.squares import Color, check_size
 
-__all__ = [
-    "AmazonsEnv",
-    # the observation planes (``kernels.game`` writes them)
-    "NUM_PLANES",
-    "PLANE_NAMES",
-    "PLANE_OWN_QUEENS",
-    "PLANE_OPPONENT_QUEENS",
-    "PLANE_ARROWS",
-    "PLANE_ARROW_PHASE",
-    "PLANE_SHOOTER",
-    "PLANE_VACATED",
-    "PLANE_OWN_REACH",
-    "PLANE_OPPONENT_REACH",
-    "PLANE_BLACK",
-]
+__all__ = ["AmazonsEnv"]
 
 
 class AmazonsEnv(gymnasium.Env):

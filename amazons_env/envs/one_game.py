@@ -26,6 +26,7 @@ from amazons_env.board import Board
 from amazons_env.envs.actions import move_to_actions
 from amazons_env.envs.descriptions import why_illegal
 from amazons_env.envs.kernels import game as K
+from amazons_env.envs.planes import NUM_PLANES
 from amazons_env.move import Move
 
 __all__ = ["OneGame"]
@@ -66,7 +67,7 @@ class OneGame:
         """Play the flat ``action`` (in range): its code (``K.OK``, ``K.WIN``, ``K.ILLEGAL``: then
         nothing changed) and the next observation (for the side to move, flat) and mask."""
         nn = self._nn
-        obs, mask = np.zeros(K.NUM_PLANES * nn, np.int8), np.zeros(nn * nn, np.int8)
+        obs, mask = np.zeros(NUM_PLANES * nn, np.int8), np.zeros(nn * nn, np.int8)
         out = K.Observations(obs[None], mask[None], self._legal)
         code = self._single_step(self.positions, self.geometry, action, out)
         return code, obs, mask
@@ -74,10 +75,10 @@ class OneGame:
     def observe(self, perspective: int) -> tuple[np.ndarray, np.ndarray]:
         """The planes ``[NUM_PLANES, N, N]`` seen by ``perspective`` and, on its turn, the mask."""
         nn = self._nn
-        obs, mask = np.zeros(K.NUM_PLANES * nn, np.int8), np.zeros(nn * nn, np.int8)
+        obs, mask = np.zeros(NUM_PLANES * nn, np.int8), np.zeros(nn * nn, np.int8)
         out = K.Observations(obs[None], mask[None], self._legal)
         self._write_obs_mask(self.positions, 0, self.geometry, perspective, out)
-        return obs.reshape(K.NUM_PLANES, self.size, self.size), mask
+        return obs.reshape(NUM_PLANES, self.size, self.size), mask
 
     def play(self, move: Move) -> int:
         """Play a whole legal ``move`` (a board-level opponent's) and record it; returns the

@@ -35,6 +35,7 @@ from amazons_env.envs.env_state import VectorEnvState, check_state, frozen_copy,
 from amazons_env.envs.kernels import batch as B
 from amazons_env.envs.kernels import game as K
 from amazons_env.envs.opponents import vector_opponent
+from amazons_env.envs.planes import NUM_PLANES
 from amazons_env.envs.vector_arguments import (
     MAX_ENVS,
     check_autoreset_mode,
@@ -138,11 +139,11 @@ class AmazonsVectorEnv(VectorEnv):
         opponent_choice = vector_opponent(opponent, self.num_envs, n, self.num_threads)
         self.opponent = opponent
         b = self.num_envs
-        planes = spaces.Box(0, 1, (K.NUM_PLANES, n, n), np.int8)
+        planes = spaces.Box(0, 1, (NUM_PLANES, n, n), np.int8)
         self.single_action_space = codec.action_space()
         self.single_observation_space = codec.observation_space(planes)
         self.action_space = spaces.MultiDiscrete(np.full(b, codec.n))
-        self.observation_space = codec.observation_space(spaces.Box(0, 1, (b, K.NUM_PLANES, n, n), np.int8), (b,))
+        self.observation_space = codec.observation_space(spaces.Box(0, 1, (b, NUM_PLANES, n, n), np.int8), (b,))
         # the kernels' bundles (``kernels.game``, ``kernels.batch``): every game's arrays in one row
         self._geometry = K.Geometry.of(n)
         start = Board(n)
@@ -169,7 +170,7 @@ class AmazonsVectorEnv(VectorEnv):
         self._out_masks = (masks if codec.flat else np.zeros((b, codec.n), np.int8)).view(codec.mask_dtype)
         meta = self._games.meta
         views = {
-            "obs": self._out.obs.reshape(b, K.NUM_PLANES, n, n)[...],
+            "obs": self._out.obs.reshape(b, NUM_PLANES, n, n)[...],
             "action_mask": self._out_masks[...],
             "rewards": self._outcomes.rewards[...],
             "terminated": self._outcomes.terminated[...],
@@ -336,7 +337,7 @@ class AmazonsVectorEnv(VectorEnv):
     def _policy_inputs(self, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The planes and masks (in this env's encoding) of the games ``games``, for a batched policy."""
         self._refresh_masks()
-        obs = self._out.obs.reshape(self.num_envs, K.NUM_PLANES, self.size, self.size)[games]
+        obs = self._out.obs.reshape(self.num_envs, NUM_PLANES, self.size, self.size)[games]
         return obs, self._out_masks[games]
 
     def _refresh_masks(self) -> None:

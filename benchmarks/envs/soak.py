@@ -34,9 +34,9 @@ from tqdm import tqdm
 
 from amazons_env import Board, core
 from amazons_env.envs.actions import actions_to_move
-from amazons_env.envs.gym_env import NUM_PLANES
 from amazons_env.envs.kernels import game as K
 from amazons_env.envs.kernels.batch import Outcomes
+from amazons_env.envs.planes import NUM_PLANES
 from amazons_env.envs.vector_env import AmazonsVectorEnv
 
 

@@ -8,7 +8,7 @@ from typing import Optional
 import numpy as np
 
 from amazons_env import Board
-from amazons_env.envs.gym_env import PLANE_NAMES
+from amazons_env.envs.planes import PLANE_NAMES
 
 __all__ = ["expected_planes", "expected_mask", "reach"]
 

@@ -33,7 +33,6 @@ from amazons_env.envs.kernels.game import (
     ILLEGAL,
     NLEGAL,
     PHASE,
-    PLANE_ARROWS,
     SIDE,
     WIN,
     WINNER,
@@ -47,6 +46,7 @@ from amazons_env.envs.kernels.game import (
 )
 from amazons_env.envs.kernels.intrinsics import borrowed as _borrowed
 from amazons_env.envs.kernels.intrinsics import prefetch_write as _prefetch
+from amazons_env.envs.planes import PLANE_ARROWS
 
 __all__ = [
     "Outcomes",

@@ -67,6 +67,18 @@ from amazons_env.envs.kernels.line_words import (
     reach_plane,
     toggle_square,
 )
+from amazons_env.envs.planes import (
+    NUM_PLANES,
+    PLANE_ARROW_PHASE,
+    PLANE_ARROWS,
+    PLANE_BLACK,
+    PLANE_OPPONENT_QUEENS,
+    PLANE_OPPONENT_REACH,
+    PLANE_OWN_QUEENS,
+    PLANE_OWN_REACH,
+    PLANE_SHOOTER,
+    PLANE_VACATED,
+)
 
 if TYPE_CHECKING:
     from amazons_env.board import Board
@@ -96,17 +108,6 @@ __all__ = [
     "new_observations",
     "compiled",
     "max_legal",
-    "NUM_PLANES",
-    "PLANE_NAMES",
-    "PLANE_OWN_QUEENS",
-    "PLANE_OPPONENT_QUEENS",
-    "PLANE_ARROWS",
-    "PLANE_ARROW_PHASE",
-    "PLANE_SHOOTER",
-    "PLANE_VACATED",
-    "PLANE_OWN_REACH",
-    "PLANE_OPPONENT_REACH",
-    "PLANE_BLACK",
     "OK",
     "WIN",
     "ILLEGAL",
@@ -120,31 +121,6 @@ __all__ = [
     "single_step",
 ]
 
-
-# the observation planes, in order (what each holds: ``AmazonsEnv``'s docstring)
-(
-    PLANE_OWN_QUEENS,
-    PLANE_OPPONENT_QUEENS,
-    PLANE_ARROWS,
-    PLANE_ARROW_PHASE,
-    PLANE_SHOOTER,
-    PLANE_VACATED,
-    PLANE_OWN_REACH,
-    PLANE_OPPONENT_REACH,
-    PLANE_BLACK,
-) = range(9)
-NUM_PLANES = 9
-PLANE_NAMES = (
-    "own_queens",
-    "opponent_queens",
-    "arrows",
-    "arrow_phase",
-    "shooter",
-    "vacated",
-    "own_reach",
-    "opponent_reach",
-    "black",
-)
 
 # step results
 OK = 0

@@ -25,7 +25,7 @@ from torchrl.envs.utils import check_env_specs
 import amazons_env  # noqa: F401  # registers Amazons-v0
 from amazons_env import Board
 from amazons_env.envs import pettingzoo_env
-from amazons_env.envs.kernels.game import NUM_PLANES
+from amazons_env.envs.planes import NUM_PLANES
 from amazons_env.envs.vector_env import AmazonsVectorEnv
 
 SIZE = 6

@@ -16,7 +16,8 @@ from amazons_env.envs.actions import (
     move_to_actions,
     parse_action,
 )
-from amazons_env.envs.gym_env import PLANE_BLACK, PLANE_OWN_QUEENS, AmazonsEnv
+from amazons_env.envs.gym_env import AmazonsEnv
+from amazons_env.envs.planes import PLANE_BLACK, PLANE_OWN_QUEENS
 
 from tests.helpers.env_reference import expected_mask, expected_planes
 
