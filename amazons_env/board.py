@@ -200,18 +200,24 @@ class Board:
 
     @property
     def cells(self) -> np.ndarray:
+        """The padded board, ``uint8[(size + 2)**2]``: ``core.EMPTY``, a queen (``core.WHITE_QUEEN``,
+        ``core.BLACK_QUEEN``), ``core.ARROW``, or ``core.WALL`` on the border ring."""
         return self._cells
 
     @property
     def queens(self) -> np.ndarray:
+        """The queens' padded squares, ``int64[2, core.MAX_QUEENS]``: row 0 White's, row 1 Black's,
+        the first ``queen_counts[side]`` of each row in use."""
         return self._queens
 
     @property
     def queen_counts(self) -> np.ndarray:
+        """How many queens each side has, ``int64[2]`` (White, Black)."""
         return self._nq
 
     @property
     def dirs(self) -> np.ndarray:
+        """The eight queen directions as steps between padded squares (``core.directions``)."""
         return self._dirs
 
     def layout(self) -> Layout:
