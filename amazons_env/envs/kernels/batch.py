@@ -1,6 +1,6 @@
 """Numba kernels of a batch of games, for the vector env: reset, the range checks of a batch of
 actions, one step of every game with next-step autoreset (on one thread or several), an
-opponent's half-turn in some games, observations from another side, uniform legal actions.
+opponent's half-turn in some games, uniform legal actions, the learner's outcomes.
 
 Each game of the batch is stepped by the one-game kernels of ``game`` (``step_one``,
 ``other_planes``, ``clear_mask``) on its bundles (``Positions``, ``Geometry``, ``Observations``)
@@ -57,7 +57,6 @@ __all__ = [
     "step_batch",
     "step_batch_parallel",
     "step_some",
-    "observe_some",
     "sample_legal",
     "random_replies",
     "learner_outcomes",
@@ -211,14 +210,6 @@ def step_some(which, games, actions, geometry, out):
         other_planes(games, i, geometry, meta[i, SIDE], out, rows)
         if code == WIN:
             show_every_action(i, nn, out.masks)
-
-
-@njit(cache=True)
-def observe_some(which, perspective, games, geometry, out):
-    """Rewrite the observation of each game ``i`` in ``which`` as seen by ``perspective[i]``."""
-    for k in range(which.shape[0]):
-        i = which[k]
-        write_obs_mask(games, i, geometry, perspective[i], out)
 
 
 @njit(cache=True)
