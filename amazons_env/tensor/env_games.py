@@ -6,7 +6,7 @@ side's. With one, it replies inside ``step`` (and moves first where the learner 
 ``reward`` and ``player`` are the learner's; the last observation of a game is from the
 learner's side, as ``AmazonsEnv`` gives it.
 
->>> games = EnvGames(2, size=6, opponent="random", learner_color="black")
+>>> games = EnvGames(2, 6, "cpu", action_encoding="flat", opponent="random", learner_color="black")
 >>> games.seed(0)
 >>> out = games.reset()
 >>> games.state.move_number.tolist(), out.player.tolist()   # the opponent has played White's turn
@@ -47,17 +47,18 @@ class Outcome(NamedTuple):
 
 
 class EnvGames:
-    """``batch_size`` games of ``size`` on ``device`` (see the module docstring)."""
+    """``batch_size`` games of ``size`` on ``device`` (see the module docstring), with the options
+    of the env that owns them, which holds their defaults."""
 
     def __init__(
         self,
         batch_size: int,
-        size: int = 10,
-        device: torch.device | str | None = None,
+        size: int,
+        device: torch.device | str | None,
         *,
-        action_encoding: str = "flat",
-        opponent: Any = None,
-        learner_color: Union[str, int, Color] = "white",
+        action_encoding: str,
+        opponent: Any,
+        learner_color: Union[str, int, Color],
     ) -> None:
         self.encoding = check_choice("action_encoding", action_encoding, ENCODINGS)
         self._start = initial_state(batch_size, size, device)
