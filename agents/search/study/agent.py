@@ -36,7 +36,7 @@ from agents.search.alphabeta.batched import Pace, batched_alphabeta
 from agents.search.result import SearchResult
 from agents.search.study.classic import classic
 from agents.search.study.move_then_arrow import move_then_arrow
-from agents.search.study.run import INF, NO_LIMIT, Node, best_of, search_run
+from agents.search.study.run import INF, NO_LIMIT, Node, best_of, leaf_value, search_run
 from agents.search.study.two_iteration import two_iteration
 from agents.time.clock import as_ns
 from agents.time.deadline import Deadline
@@ -92,13 +92,15 @@ def search_kernel(
     position = (board.cells.copy(), board.queens.copy(), nq, board.dirs)
     run = search_run(node_limit, as_ns(deadline))
     args = (*position, Node(int(board.turn), int(depth), -INF, INF, 0), evaluator.kernel, evaluator.params, run)
-    if variant == "classic":
-        rows = core.max_moves(board.size, int(nq.max()))
-        value = classic(*args, np.empty((depth + 1, rows, 3), dtype=np.int64))
-    elif variant == "two-iteration":
-        value = two_iteration(*args)
-    else:
-        value = move_then_arrow(*args)
+    leaf, value = leaf_value(*args)  # the root, counted and checked as the kernels do each child
+    if not leaf:
+        if variant == "classic":
+            rows = core.max_moves(board.size, int(nq.max()))
+            value = classic(*args, np.empty((depth + 1, rows, 3), dtype=np.int64))
+        elif variant == "two-iteration":
+            value = two_iteration(*args)
+        else:
+            value = move_then_arrow(*args)
     nodes = int(run["nodes"][0])
     if run["aborted"][0]:
         return None, 0.0, nodes

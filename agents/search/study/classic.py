@@ -11,8 +11,8 @@ per depth, and the slowest: every node builds its whole move list, even one cut 
 >>> buf = np.empty((2, core.max_moves(6, 4), 3), dtype=np.int64)
 >>> run = search_run()
 >>> value = classic(*position, Node(0, 1, -INF, INF, 0), basic.kernel, basic.params, run, buf)
->>> int(run["nodes"][0]), len(board.legal_moves()), min(best_of(run)) >= 0   # the root and its children
-(545, 544, True)
+>>> int(run["nodes"][0]), len(board.legal_moves()), min(best_of(run)) >= 0   # the root's children
+(544, 544, True)
 """
 
 from __future__ import annotations
@@ -21,29 +21,18 @@ from numba import njit, types
 
 from amazons_env import core
 
-from agents.evaluation.evaluator import KERNEL_TYPE
-from agents.search.study.run import INF, NODE_TYPE, RUN_TYPE, Node, enter
+from agents.search.study.run import INF, KERNEL_ARGS, Node, leaf_value
 
 __all__ = ["classic"]
 
-_ARGS = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64[::1], NODE_TYPE, KERNEL_TYPE,
-         types.float64[::1], RUN_TYPE, types.int64[:, :, ::1])  # fmt: skip
-
 
 # nogil (the three searches): the engine's command loop (``stop``) runs beside them
-@njit(types.float64(*_ARGS), cache=True, nogil=True)
+@njit(types.float64(*KERNEL_ARGS, types.int64[:, :, ::1]), cache=True, nogil=True)
 def classic(cells, queens, nq, dirs, node, kernel, params, run, buf):
-    """Classic alpha-beta of the position (the rules core's arrays) at ``node``; the record
-    ``run`` (``search_run``) counts the nodes and gets the root move; ``buf[depth]`` holds the
-    moves of a node ``depth`` whole moves from the leaves."""
+    """Classic alpha-beta below ``node`` (counted and open: ``leaf_value``) of the position (the
+    rules core's arrays); the record ``run`` (``search_run``) counts the nodes and gets the root
+    move; ``buf[depth]`` holds the moves of a node ``depth`` whole moves from the leaves."""
     side, depth, alpha, beta, ply = node
-    # the same head in the three kernels: a shared function for it costs time at every node
-    if enter(run):
-        return 0.0
-    if not core.has_move(cells, queens, nq, side, dirs):
-        return -1.0
-    if depth == 0:
-        return kernel(cells, queens, nq, side, dirs, params)
     state = run[0]
     moves = buf[depth]
     n = core.generate_moves(cells, queens, nq, side, dirs, moves)
@@ -53,7 +42,8 @@ def classic(cells, queens, nq, dirs, node, kernel, params, run, buf):
         index = core.find_queen(queens, nq, side, frm)
         core.make_move(cells, queens, side, index, to, arrow)
         child = Node(1 - side, depth - 1, -beta, -alpha, ply + 1)
-        v = -classic(cells, queens, nq, dirs, child, kernel, params, run, buf)
+        leaf, v = leaf_value(cells, queens, nq, dirs, child, kernel, params, run)
+        v = -(v if leaf else classic(cells, queens, nq, dirs, child, kernel, params, run, buf))
         core.unmake_move(cells, queens, side, index, frm, to, arrow)
         if state.aborted:
             return 0.0

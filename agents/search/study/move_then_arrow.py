@@ -14,12 +14,10 @@ nodes include the queen-half positions.
 
 >>> from amazons_env import Board
 >>> from agents.evaluation.evaluator import make_evaluator
->>> from agents.search.study.run import Node, best_of, search_run
->>> board, basic = Board(6), make_evaluator("basic")
->>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
->>> run = search_run()
->>> value = move_then_arrow(*position, Node(0, 1, -INF, INF, 0), basic.kernel, basic.params, run)
->>> int(run["nodes"][0]) < len(board.legal_moves()), min(best_of(run)) >= 0   # fewer than classic's 545
+>>> from agents.search.study.agent import search_kernel
+>>> board = Board(6)
+>>> move, value, nodes = search_kernel("move-then-arrow", board, 1, make_evaluator("basic"))
+>>> nodes < len(board.legal_moves()), move is not None   # fewer than classic's 545
 (True, True)
 """
 
@@ -29,27 +27,17 @@ from numba import njit, types
 
 from amazons_env import core
 
-from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search.rays import ray_end
-from agents.search.study.run import INF, NODE_TYPE, RUN_TYPE, Node, enter
+from agents.search.study.run import INF, KERNEL_ARGS, Node, arrow_level, leaf_value
 
 __all__ = ["move_then_arrow"]
 
-_ARGS = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64[::1], NODE_TYPE, KERNEL_TYPE,
-         types.float64[::1], RUN_TYPE)  # fmt: skip
 
-
-@njit(types.float64(*_ARGS), cache=True, nogil=True)
+@njit(types.float64(*KERNEL_ARGS), cache=True, nogil=True)
 def move_then_arrow(cells, queens, nq, dirs, node, kernel, params, run):
-    """Move-then-arrow alpha-beta (module docstring) of the position (the rules core's arrays) at
-    ``node``; the record ``run`` (``search_run``) counts the nodes and gets the root move."""
+    """Move-then-arrow alpha-beta (module docstring) of the position below ``node``, once
+    ``leaf_value`` has counted it and left it open; ``run`` gets the root's move."""
     side, depth, alpha, beta, ply = node
-    if enter(run):
-        return 0.0
-    if not core.has_move(cells, queens, nq, side, dirs):
-        return -1.0
-    if depth == 0:
-        return kernel(cells, queens, nq, side, dirs, params)
     state = run[0]
     piece = side + 1
     # 1. the queen half: exact argmax over queen moves, no arrow shot
@@ -65,7 +53,8 @@ def move_then_arrow(cells, queens, nq, dirs, node, kernel, params, run):
                 cells[to] = piece
                 queens[side, i] = to
                 child = Node(1 - side, depth - 1, -INF, -queen_value, ply + 1)
-                v = -move_then_arrow(cells, queens, nq, dirs, child, kernel, params, run)
+                leaf, v = leaf_value(cells, queens, nq, dirs, child, kernel, params, run)
+                v = -(v if leaf else move_then_arrow(cells, queens, nq, dirs, child, kernel, params, run))
                 cells[to] = core.EMPTY
                 queens[side, i] = frm
                 if state.aborted:
@@ -85,26 +74,9 @@ def move_then_arrow(cells, queens, nq, dirs, node, kernel, params, run):
     cells[frm] = core.EMPTY
     cells[to] = piece
     queens[side, best_i] = to
-    value = -INF
-    for e in range(8):
-        astep = dirs[e]
-        for a in range(to + astep, ray_end(cells, to, astep), astep):
-            cells[a] = core.ARROW
-            child = Node(1 - side, depth - 1, -beta, -alpha, ply + 1)
-            v = -move_then_arrow(cells, queens, nq, dirs, child, kernel, params, run)
-            cells[a] = core.EMPTY
-            if state.aborted:
-                break
-            if v > value:
-                value = v
-                if ply == 0:
-                    state.best_from, state.best_to, state.best_arrow = frm, to, a
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        if state.aborted or alpha >= beta:
-            break
+    value, arrow = arrow_level(move_then_arrow, cells, queens, nq, dirs, node, to, kernel, params, run)
+    if ply == 0:
+        state.best_from, state.best_to, state.best_arrow = frm, to, arrow
     cells[to] = core.EMPTY
     cells[frm] = piece
     queens[side, best_i] = frm

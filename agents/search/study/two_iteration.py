@@ -8,13 +8,10 @@ list: that is where it is faster.
 
 >>> from amazons_env import Board
 >>> from agents.evaluation.evaluator import make_evaluator
->>> from agents.search.study.run import Node, best_of, search_run
->>> board, basic = Board(6), make_evaluator("basic")
->>> position = (board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
->>> run = search_run()
->>> value = two_iteration(*position, Node(0, 1, -INF, INF, 0), basic.kernel, basic.params, run)
->>> int(run["nodes"][0]), min(best_of(run)) >= 0   # the root and its 544 children, as classic
-(545, True)
+>>> from agents.search.study.agent import search_kernel
+>>> move, value, nodes = search_kernel("two-iteration", Board(6), 1, make_evaluator("basic"))
+>>> nodes, str(move)   # the root and its 544 children, as classic
+(545, 'b1-b5/e5')
 """
 
 from __future__ import annotations
@@ -23,27 +20,17 @@ from numba import njit, types
 
 from amazons_env import core
 
-from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search.rays import ray_end
-from agents.search.study.run import INF, NODE_TYPE, RUN_TYPE, Node, enter
+from agents.search.study.run import INF, KERNEL_ARGS, Node, arrow_level
 
 __all__ = ["two_iteration"]
 
-_ARGS = (types.uint8[::1], types.int64[:, ::1], types.int64[::1], types.int64[::1], NODE_TYPE, KERNEL_TYPE,
-         types.float64[::1], RUN_TYPE)  # fmt: skip
 
-
-@njit(types.float64(*_ARGS), cache=True, nogil=True)
+@njit(types.float64(*KERNEL_ARGS), cache=True, nogil=True)
 def two_iteration(cells, queens, nq, dirs, node, kernel, params, run):
-    """Two-iteration alpha-beta (queen level, then arrow level) of the position (the rules core's
-    arrays) at ``node``; the record ``run`` (``search_run``) counts the nodes and gets the root move."""
+    """The value for ``node.side`` of the two-iteration alpha-beta (queen level, then arrow level)
+    below ``node``, a node ``leaf_value`` counted and left open (arguments: ``KERNEL_ARGS``)."""
     side, depth, alpha, beta, ply = node
-    if enter(run):
-        return 0.0
-    if not core.has_move(cells, queens, nq, side, dirs):
-        return -1.0
-    if depth == 0:
-        return kernel(cells, queens, nq, side, dirs, params)
     state = run[0]
     piece = side + 1
     value = -INF
@@ -55,28 +42,11 @@ def two_iteration(cells, queens, nq, dirs, node, kernel, params, run):
                 cells[frm] = core.EMPTY
                 cells[to] = piece
                 queens[side, i] = to
-                # the arrow level: its own best value and alpha, the same beta
-                arrow_value = -INF
-                arrow_alpha = alpha
-                for e in range(8):
-                    astep = dirs[e]
-                    for a in range(to + astep, ray_end(cells, to, astep), astep):
-                        cells[a] = core.ARROW
-                        child = Node(1 - side, depth - 1, -beta, -arrow_alpha, ply + 1)
-                        v = -two_iteration(cells, queens, nq, dirs, child, kernel, params, run)
-                        cells[a] = core.EMPTY
-                        if state.aborted:
-                            break
-                        if v > arrow_value:
-                            arrow_value = v
-                            if ply == 0 and v > value:
-                                state.best_from, state.best_to, state.best_arrow = frm, to, a
-                            if v > arrow_alpha:
-                                arrow_alpha = v
-                                if arrow_alpha >= beta:
-                                    break
-                    if state.aborted or arrow_alpha >= beta:
-                        break
+                # the arrow level: its own best value and alpha, from the queen level's window
+                window = Node(side, depth, alpha, beta, ply)
+                arrow_value, arrow = arrow_level(
+                    two_iteration, cells, queens, nq, dirs, window, to, kernel, params, run
+                )
                 cells[to] = core.EMPTY
                 cells[frm] = piece
                 queens[side, i] = frm
@@ -85,6 +55,8 @@ def two_iteration(cells, queens, nq, dirs, node, kernel, params, run):
                 # back at the queen level
                 if arrow_value > value:
                     value = arrow_value
+                    if ply == 0:
+                        state.best_from, state.best_to, state.best_arrow = frm, to, arrow
                     if value > alpha:
                         alpha = value
                         if alpha >= beta:
