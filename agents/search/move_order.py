@@ -1,8 +1,9 @@
 """Move ordering for the search kernels (alpha-beta's ``negamax``, ``uct_tree``'s expansion, the
 batched greedy opponent): ``candidates``, a position's whole moves scored and sorted by an
 evaluation kernel in two stages (module docstring of ``agents.search.alphabeta.kernel``) into
-``MoveLists``; the counters and deadline it shares with ``negamax`` (``SearchStats``:
-``search_stats``, ``out_of_time``); ``Position``, the arrays of a position that the kernels pass down.
+``MoveLists``, its first stage scoring each queen move without an arrow (``queen_move_value``);
+the counters and deadline it shares with ``negamax`` (``SearchStats``: ``search_stats``,
+``out_of_time``); ``Position``, the arrays of a position that the kernels pass down.
 
 >>> from amazons_env import Board
 >>> from agents.evaluation.evaluator import make_evaluator
@@ -29,6 +30,7 @@ from agents.time.clock import CHECK_EVERY, NEVER, now_ns
 
 __all__ = [
     "candidates",
+    "queen_move_value",
     "Position",
     "POSITION_TYPE",
     "SearchStats",
@@ -118,6 +120,24 @@ def out_of_time(stats):
     return stats.aborted[0] != 0
 
 
+@njit(cache=True, inline="always")
+def queen_move_value(cells, queens, nq, side, i, to, dirs, kernel, params):
+    """The value for ``side`` of moving its queen ``i`` to ``to`` with no arrow shot: the
+    evaluation ``kernel`` of that position for the opponent, negated. The position is restored
+    before it returns. Compiled into each kernel that calls it (``inline="always"``): it runs
+    once per queen move."""
+    frm = queens[side, i]
+    piece = side + 1
+    cells[frm] = core.EMPTY
+    cells[to] = piece
+    queens[side, i] = to
+    value = -kernel(cells, queens, nq, 1 - side, dirs, params)
+    cells[to] = core.EMPTY
+    cells[frm] = piece
+    queens[side, i] = frm
+    return value
+
+
 @njit(
     types.int64(
         types.uint8[::1],
@@ -153,15 +173,7 @@ def candidates(cells, queens, nq, side, dirs, kernel, params, kq, lists, stats):
     keep = nqm
     if 0 < kq < nqm:
         for j in range(nqm):
-            i, to = qmoves[j, 0], qmoves[j, 1]
-            frm = queens[side, i]
-            cells[frm] = core.EMPTY
-            cells[to] = piece
-            queens[side, i] = to
-            qscores[j] = -kernel(cells, queens, nq, other, dirs, params)
-            cells[to] = core.EMPTY
-            cells[frm] = piece
-            queens[side, i] = frm
+            qscores[j] = queen_move_value(cells, queens, nq, side, qmoves[j, 0], qmoves[j, 1], dirs, kernel, params)
         stats.evals[0] += nqm
         order = np.argsort(-qscores[:nqm])[:kq]
         keep = kq
