@@ -26,15 +26,15 @@ from __future__ import annotations
 import torch
 
 from amazons_env.envs.actions import num_actions
+from amazons_env.envs.planes import NUM_PLANES
 from amazons_env.errors import InvalidArgumentError, InvalidMoveError, describe
 from amazons_env.tensor.reach import has_queen_move, mover_reach, mover_sources, reaches, side_queens
 from amazons_env.tensor.state import TensorState, check_encoding, check_state
 from amazons_env.tensor.tables import tables
 
-__all__ = ["NUM_PLANES", "legal_mask", "legal_counts", "step", "observation", "observe"]
+__all__ = ["legal_mask", "legal_counts", "step", "observation", "observe"]
 
 EMPTY, ARROW = 0, 3
-NUM_PLANES = 9
 
 
 def _rows(targets: torch.Tensor, reach: torch.Tensor) -> torch.Tensor:
@@ -101,7 +101,7 @@ def _observed(state: TensorState, encoding: str | None) -> tuple[torch.Tensor, t
     side = state.side[:, None]
     squares = torch.arange(nn, device=state.device)
     arrow_phase = ((state.phase == 1) & ~state.terminated)[:, None]
-    planes = torch.stack(
+    planes = torch.stack(  # in ``amazons_env.envs.planes``'s order
         [
             flat == (side + 1),
             flat == (2 - side),

@@ -28,10 +28,10 @@ from tensordict import TensorDict, TensorDictBase  # type: ignore[import-untyped
 from torchrl.data import Binary, Bounded, Categorical, Composite, Unbounded
 from torchrl.envs import EnvBase
 
+from amazons_env.envs.planes import NUM_PLANES
 from amazons_env.errors import InvalidArgumentError, describe
 from amazons_env.squares import Color
 from amazons_env.tensor.env_games import EnvGames, Outcome
-from amazons_env.tensor.rules import NUM_PLANES
 
 __all__ = ["AmazonsTorchEnv", "PLAYER_KEYS"]
 

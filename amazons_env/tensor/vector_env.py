@@ -21,11 +21,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from amazons_env.envs.arguments import check_seed, reset_options
+from amazons_env.envs.planes import NUM_PLANES
 from amazons_env.envs.vector_arguments import check_autoreset_mode, check_num_envs
 from amazons_env.errors import InvalidArgumentError, InvalidMoveError, describe
 from amazons_env.squares import Color
 from amazons_env.tensor.env_games import EnvGames, Outcome
-from amazons_env.tensor.rules import NUM_PLANES
 
 __all__ = ["AmazonsTensorVectorEnv"]
 
