@@ -35,7 +35,7 @@ True
 from __future__ import annotations
 
 import queue
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -128,7 +128,10 @@ class WholeMoves(BatchOpponent):
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="batch-opponent")
         others = [self._pool.submit(worker, thread) for thread in range(1, threads)]
-        worker(0)
+        try:
+            worker(0)
+        finally:  # an error leaves only once no thread is working on this batch's arrays any more
+            wait(others)
         for future in others:
             future.result()
 

@@ -3,6 +3,9 @@ moves as the agents they stand for, seeded games that replay, threads that chang
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -109,6 +112,24 @@ def test_the_threads_share_every_game_once(threads, count):
     assert sorted(i for lo, hi, _ in calls for i in range(lo, hi)) == list(range(count))
     assert all(lo < hi and 0 <= thread < threads for lo, hi, thread in calls)
     assert len(calls) == (1 if threads == 1 else min(count, threads * CHUNKS_PER_THREAD))
+
+
+def test_an_error_on_one_thread_leaves_once_the_others_are_done():
+    opponent = BatchGreedy(make_evaluator("territory"), 0, 6, 2)
+    calls: list[int] = []
+    failed = threading.Event()  # the other thread holds at most one chunk until this thread's fails
+
+    def work(lo: int, hi: int, thread: int) -> None:
+        if thread == 0:
+            failed.set()
+            raise RuntimeError("a search failed")
+        failed.wait(10)
+        time.sleep(0.01)
+        calls.append(lo)
+
+    with pytest.raises(RuntimeError, match="a search failed"):
+        opponent.slices(16, work)
+    assert len(calls) == 2 * CHUNKS_PER_THREAD - 1  # the other thread took every chunk left, then it left
 
 
 def test_greedy_plays_a_move_with_the_best_evaluation_after_it():
