@@ -13,7 +13,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecMonitor
 
 from amazons_env.adapters.sb3 import AmazonsPlanesPolicy, AmazonsVecEnv, PlanesExtractor, QueenLineHead
-from amazons_env.envs.actions import decode_line_action, encode_line_action, num_actions
+from amazons_env.envs.actions import decode_line_action, num_actions
 from amazons_env.envs.vector_env import AmazonsVectorEnv
 from amazons_env.errors import InvalidArgumentError
 
@@ -102,7 +102,6 @@ def test_the_policy_refuses_other_encodings_a_policy_hidden_layer_and_features_n
             device="cpu",
             policy_kwargs={"features_extractor_kwargs": {"square_features": None, "features_dim": 40}},
         )
-    assert encode_line_action(5, 2, 1, size=4) == (5 * 8 + 2) * 3  # the order the head follows
 
 
 @pytest.mark.parametrize("obs_mode", ["planes", "dict"])
