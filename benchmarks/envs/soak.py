@@ -8,7 +8,8 @@ Runs ``AmazonsVectorEnv`` with uniformly random legal actions (and, with probabi
 
 * mask == legal list: the mask equals the (from, to) pairs (queen phase) or the arrow squares
   (arrow phase) of ``core.generate_moves`` run on the position before the turn, and the env's
-  list of legal actions (used by ``sample_legal_actions``) holds each of them once;
+  list of legal actions (used by ``sample_legal_actions``) holds each of them once; a finished
+  game's mask is all ones until its reset;
 * planes == board: every observation plane against the core arrays (queens, arrows, phase,
   shooter, vacated square, reach planes, colour);
 * rewards: 0 on every non-final step; a game ends exactly when the side to move has no move,
@@ -26,7 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 import numpy as np
 from numba import njit
@@ -70,8 +71,8 @@ def check_game(games, i, geometry, out, scratch):
     dirs, pad, pub, nn = geometry.dirs, geometry.pad, geometry.pub, geometry.nn
     obs, mask, legal = out.obs[i], out.masks[i], out.legal[i]
     side = meta[K.SIDE]
-    if meta[K.DONE] != 0:
-        return 1 if mask.any() else 0
+    if meta[K.DONE] != 0:  # a finished game's mask shows every action until its reset (pgx's convention)
+        return 0 if mask.all() else 1
     # the position before the turn, to list the full legal moves with the rules core
     before = scratch.cells
     before[:] = cells
@@ -147,14 +148,14 @@ def check_batch(games, geometry, out, outcomes, was_done, scratch):
     return bad
 
 
-def main() -> None:
+def main(argv: Optional[list[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=1_000_000, help="env steps in total (default 1,000,000)")
     parser.add_argument("--size", type=int, default=10)
     parser.add_argument("--envs", type=int, default=64, help="games stepped together")
     parser.add_argument("--illegal", type=float, default=0.002, help="probability of an arbitrary action")
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     size, nn, b = args.size, args.size**2, args.envs
     envs = AmazonsVectorEnv(b, size=size, copy=False)
     rng = np.random.default_rng(args.seed)
