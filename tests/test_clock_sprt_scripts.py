@@ -93,6 +93,17 @@ def test_fixed_game_count_writes_its_verdict(tmp_path):
     assert record["summary"]["a_wins"] == result["a_wins"]
 
 
+def test_the_command_line_takes_the_settings_and_the_arena_options(tmp_path, capsys):
+    path = str(tmp_path / "c.json")
+    argv = ["alphabeta:depth=1", "random", "--games", "2", "--chunk", "2", "--size", "6", "--workers", "1"]
+    assert sprt.main([*argv, "--quiet", "--json", path]) == 0
+    assert "-> fixed" in capsys.readouterr().out
+    assert json.loads(Path(sprt.sprt_path(path)).read_text())["sprt"]["games"] == 2
+    with pytest.raises(SystemExit):
+        sprt.main(["--help"])
+    assert "--games GAMES         no test: play exactly this many games\n" in capsys.readouterr().out
+
+
 def test_net_agreement_scores_the_nets_own_choices_and_refuses_an_illegal_move(tmp_path):
     """Played moves that are the net's most probable ones agree (whole moves; queen moves by their
     summed probability) and cost their log-probabilities; its least probable ones do not agree; a

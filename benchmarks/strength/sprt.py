@@ -87,7 +87,7 @@ class SprtSettings:
     alpha: float = _setting(0.05, float, "false-H1 rate")
     beta: float = _setting(0.05, float, "false-H0 rate")
     max_games: int = _setting(400, int, "stop an undecided test here")
-    games: Optional[int] = None  # no test: exactly this many games (--games, an arena option)
+    games: Optional[int] = _setting(None, int, "no test: play exactly this many games")
     chunk: int = _setting(10, int, "games between two looks at the test")
 
     def __post_init__(self) -> None:
@@ -146,16 +146,16 @@ def sprt(
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        conflict_handler="resolve",  # --games is the test's (SprtSettings), not the arena's games per pairing
     )
     parser.add_argument("new", help="the changed setting, e.g. 'uct:time=0.5,c=0.8'")
     parser.add_argument("old", help="the current setting, e.g. 'uct:time=0.5'")
     add_common(parser, games=0)  # the arena's options, as ``amazons match`` takes them
-    parser.set_defaults(size=8, opening=2, games=None)  # no --games: the test decides
+    parser.set_defaults(size=8, opening=2)
     for setting in fields(SprtSettings):
-        if not setting.metadata:
-            continue  # --games, added with the arena's options
-        text = setting.metadata["help"] + f" (default {setting.default})"
+        text = setting.metadata["help"] + ("" if setting.default is None else f" (default {setting.default})")
         option = "--" + setting.name.replace("_", "-")
         parser.add_argument(option, type=setting.metadata["type"], default=setting.default, help=text)
     args = parser.parse_args(argv)
