@@ -29,6 +29,7 @@ from agents.search.move_order import (
     SearchStats,
     candidates,
     move_lists,
+    queen_move_value,
     search_stats,
 )
 from agents.search.rays import ray_end
@@ -144,16 +145,12 @@ def expand(x, position, side, kernel, params, cfg, tree, buffers):
         for j in range(n):
             i, to = moves[j, 0], moves[j, 1]
             frm = queens[side, i]
-            cells[frm] = core.EMPTY
-            cells[to] = piece
-            queens[side, i] = to
-            if fast_queens:
+            if fast_queens:  # the moved queen's reach: the square it left is empty
+                cells[frm] = core.EMPTY
                 scores[j] = core.count_arrows(cells, dirs, to) / (4.0 * (dirs[2] - 3))
+                cells[frm] = piece
             else:
-                scores[j] = -kernel(cells, queens, nq, other, dirs, params)
-            cells[to] = core.EMPTY
-            cells[frm] = piece
-            queens[side, i] = frm
+                scores[j] = queen_move_value(cells, queens, nq, side, i, to, dirs, kernel, params)
             moves[j, 0], moves[j, 2] = frm, -1  # (queen, to) becomes (from, to, no arrow)
         if not fast_queens:
             st[EVALS] += n
