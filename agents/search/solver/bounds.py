@@ -1,4 +1,5 @@
-"""Bounds on the moves each side has left, from the regions of the board: an early answer.
+"""Bounds on the moves each side has left, from the regions of the board: an early answer, and
+the moves a proof needs to look at in the regions a side has to itself.
 
 The empty squares and the amazons split into regions (connected under king steps, as in
 ``agents.search.endgame``); a move keeps its amazon and its arrow in the amazon's region, and
@@ -11,10 +12,22 @@ has lost if its ``upper`` is at most the opponent's ``lower``. Once no region is
 the exact filling-phase count (``endgame.count_fill``); before, it decides many positions where
 one side has walled off more room than the other can ever reach.
 
+A sealed region (amazons of one side only) whose longest filling sequence is known exactly, ``f``
+moves, is the whole number ``f`` in combinatorial game theory (Right has no move there, and
+``{f-1 | } = f``), and the game is the sum of its regions. A move there leaves it at most ``f-1``,
+and every move that leaves exactly ``f-1`` (the first move of a longest sequence) gives the same
+sum, which is at least what any other move there gives; so a proof needs one such move of a side
+in all its exactly counted sealed regions together, and none of the others (``sealed`` and
+``filling`` name them, ``reduce_moves`` applies them): Müller's pruning of dominated moves, in
+the form that never changes a value. The searches' tests check it against brute force.
+
 >>> from amazons_env import Board
 >>> b = Board.from_text("Q1*2/***2/5/5/3q1 w")   # White sealed with 1 empty square, Black has 18
->>> side_bounds(b.cells.copy(), b.queens.copy(), b.queen_counts, 0, b.dirs, 1000)
+>>> sealed, filling = np.full(core.MAX_QUEENS, -1), np.full(3, -1)
+>>> side_bounds(b.cells.copy(), b.queens.copy(), b.queen_counts, 0, b.dirs, 1000, sealed, filling)
 -1
+>>> int(sealed[0]) == int(b.queens[0, 0]), int(filling[0]) == int(b.queens[0, 0])   # a6's moves: one
+(True, True)
 """
 
 from __future__ import annotations
@@ -26,14 +39,18 @@ from amazons_env import core
 
 from agents.search.endgame import _fill, flood_region, region_members
 
-__all__ = ["side_bounds"]
+__all__ = ["side_bounds", "reduce_moves", "FILL_BUDGET"]
+
+FILL_BUDGET = 2_000  # the proof searches' fill-search nodes per region in a node's bounds
 
 
 @njit(cache=True)
-def side_bounds(cells, queens, nq, side, dirs, budget):
+def side_bounds(cells, queens, nq, side, dirs, budget, sealed, filling):
     """1 if ``side`` to move has won by the region bounds (module docstring), -1 if it has lost,
-    0 if they do not decide. ``budget``: fill-search nodes per sealed region; ``cells`` and
-    ``queens`` are used as scratch and restored."""
+    0 if they do not decide. ``budget``: fill-search nodes per sealed region. ``sealed[k]`` gets
+    the square of ``side``'s amazon ``k`` if it stands in an exactly counted sealed region (-1
+    if not), and ``filling`` the first move of a longest filling sequence in one of them (-1s if
+    none has a move). ``cells`` and ``queens`` are used as scratch and restored."""
     total = cells.shape[0]
     label = np.full(total, -1, dtype=np.int64)
     queue = np.empty(total, dtype=np.int64)
@@ -42,6 +59,8 @@ def side_bounds(cells, queens, nq, side, dirs, budget):
     state = np.zeros(2, dtype=np.int64)
     lower = np.zeros(2, dtype=np.int64)
     upper = np.zeros(2, dtype=np.int64)
+    sealed[: nq[side]] = -1
+    filling[:] = -1
     region = 0
     for owner_side in range(2):
         for qi in range(nq[owner_side]):
@@ -53,12 +72,23 @@ def side_bounds(cells, queens, nq, side, dirs, budget):
                 upper[0] += empties
             if sides & 2:
                 upper[1] += empties
-            if sides != 3 and empties > 0:
+            if sides != 3:
                 owner = sides - 1
                 m = region_members(queens, nq, owner, label, region, members)
-                state[0] = budget
-                state[1] = 0
-                lower[owner] += _fill(cells, queens, owner, dirs, members, m, empties, state, move, 0)
+                found = 0
+                exact = True
+                if empties > 0:
+                    state[0] = budget
+                    state[1] = 0
+                    move[:] = -1
+                    found = _fill(cells, queens, owner, dirs, members, m, empties, state, move, 0)
+                    exact = state[1] == 0 or found == empties
+                    lower[owner] += found
+                if owner == side and exact:
+                    for k in range(m):
+                        sealed[members[k]] = queens[side, members[k]]
+                    if found > 0 and filling[0] < 0:
+                        filling[:] = move
             region += 1
     other = 1 - side
     if lower[side] > upper[other]:
@@ -66,3 +96,29 @@ def side_bounds(cells, queens, nq, side, dirs, budget):
     if upper[side] <= lower[other]:
         return -1
     return 0
+
+
+@njit(cache=True)
+def reduce_moves(rows, n, nq, side, sealed, filling):
+    """Drop from ``rows[:n]`` the moves of ``side``'s amazons on ``sealed`` squares and add the
+    ``filling`` move in their place (module docstring); return the moves left."""
+    any_sealed = False
+    for k in range(nq[side]):
+        if sealed[k] >= 0:
+            any_sealed = True
+    if not any_sealed:
+        return n
+    kept = 0
+    for j in range(n):
+        frm = rows[j, 0]
+        drop = False
+        for k in range(nq[side]):
+            if sealed[k] == frm:
+                drop = True
+        if not drop:
+            rows[kept, 0], rows[kept, 1], rows[kept, 2] = frm, rows[j, 1], rows[j, 2]
+            kept += 1
+    if filling[0] >= 0:
+        rows[kept, 0], rows[kept, 1], rows[kept, 2] = filling[0], filling[1], filling[2]
+        kept += 1
+    return kept

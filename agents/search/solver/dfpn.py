@@ -7,8 +7,8 @@ children (one child lost for the opponent wins it) and its ``delta`` the sum of 
 ``phi`` (every child must be won for the opponent). ``mid`` searches the child with the least
 ``delta`` until the node's numbers pass the thresholds its parent gave it, so the search stays
 in the subtree that looks cheapest to settle, depth-first, with its numbers kept in a
-transposition table (``Table``: two-way buckets keyed by ``agents.search.zobrist``'s keys, the
-entry with less work below it replaced).
+transposition table (``table.Table``: two-way buckets keyed by ``agents.search.zobrist``'s keys,
+the entry with less work below it replaced).
 
 Terminal answers: a side with no move has lost, and on entering a node the region bounds
 (``bounds.side_bounds``: the moves each side can still make in the regions it has to itself,
@@ -24,6 +24,12 @@ this search (``shortcut``). The bounds are taken on entry, not for every child m
 node makes a hundred children and enters few (``benchmarks/strength/small_boards.py``: this way 5x4 is
 proved, the other way it was not within the same time).
 
+Below the top plies df-pn hands a node over: a position with at most ``stats[DEPTH_FIRST]`` empty
+squares (``prover.DEPTH_FIRST_EMPTIES``) is proved by the ``depth_first`` search, which makes a
+node's children only where the proof needs them and runs several times faster a node; df-pn
+keeps the plies where the choice of a move is hard (``benchmarks/strength/small_boards.py``).
+Both leave out the moves of sealed regions but one (``bounds.reduce_moves``).
+
 The 1+epsilon trick (Pawlewicz and Lew 2007) lets the chosen child run until its ``delta``
 passes the second best's by a quarter, not by one, so the search switches between siblings less.
 Amazons has no cycles (every move burns a square), so the table's answers are exact.
@@ -33,111 +39,19 @@ call continues where this one stopped (``prover`` drives it in slices and saves 
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
-from numba import njit, typeof, types
+from numba import njit, types
 
 from amazons_env import core
 
-from agents.search.solver.bounds import side_bounds
-from agents.search.zobrist import zobrist_table
+from agents.search.solver import depth_first
+from agents.search.solver.bounds import FILL_BUDGET, reduce_moves, side_bounds
+from agents.search.solver.scratch import DEPTH_FIRST, EMPTIES, LIMIT, NODES, POSITION_TYPE, SCRATCH_TYPE
+from agents.search.solver.table import INF, TABLE_TYPE, probe, store
 
-__all__ = ["ProofPosition", "Table", "Scratch", "mid", "new_table", "new_scratch", "INF", "NODES", "LIMIT", "NO_LIMIT"]
+__all__ = ["mid", "DELTA_DIVISOR"]
 
-INF = (1 << 32) - 1  # a proven side's number; unproven sums stop just below it
-NODES, LIMIT = range(2)  # slots of ``Scratch.stats``
-NO_LIMIT = 1 << 62
-FILL_BUDGET = 2_000  # fill-search nodes per region in a node's bounds
 DELTA_DIVISOR = 2  # a new child's delta: 1 + the opponent's queen moves there // this
-
-
-# not named Position: numba takes two named tuples of one name and the same fields for one type, and
-# ``agents.search.move_order.Position`` (which the solver cannot import: it sits above the evaluators)
-# has these fields
-class ProofPosition(NamedTuple):
-    """The rules core's arrays of the position searched, changed and restored by the search."""
-
-    cells: np.ndarray
-    queens: np.ndarray
-    nq: np.ndarray
-    dirs: np.ndarray
-
-
-class Table(NamedTuple):
-    """The transposition table: the keys of squares and pieces that index it (``zobrist[4, W*W]``,
-    ``zobrist.zobrist_table``), and per entry the position's key, its ``phi`` and ``delta`` and the
-    nodes searched below it (``work``, saturating), in two-way buckets."""
-
-    zobrist: np.ndarray
-    keys: np.ndarray
-    phi: np.ndarray
-    delta: np.ndarray
-    work: np.ndarray
-
-
-class Scratch(NamedTuple):
-    """The search's counters ``stats`` (``NODES``, ``LIMIT``) and per-ply rows: the moves of the
-    node at that ply, its children's numbers and keys."""
-
-    stats: np.ndarray
-    moves: np.ndarray
-    phi: np.ndarray
-    delta: np.ndarray
-    keys: np.ndarray
-
-
-def new_table(bits: int, size: int) -> Table:
-    """An empty table of ``2**bits`` entries (20 bytes each) for a ``size`` x ``size`` board."""
-    n = 1 << bits
-    return Table(
-        zobrist_table(size + 2), np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.uint32),
-        np.zeros(n, dtype=np.uint32), np.zeros(n, dtype=np.uint32),
-    )  # fmt: skip
-
-
-def new_scratch(plies: int, rows: int) -> Scratch:
-    """Scratch for a search at most ``plies`` deep with at most ``rows`` moves a node (the
-    children's ``delta`` start at ``INF``: a row no node wrote names no lost child)."""
-    return Scratch(
-        np.array([0, NO_LIMIT], dtype=np.int64), np.zeros((plies, rows, 3), dtype=np.int64),
-        np.zeros((plies, rows), dtype=np.int64), np.full((plies, rows), INF, dtype=np.int64),
-        np.zeros((plies, rows), dtype=np.uint64),
-    )  # fmt: skip
-
-
-_INTS = np.zeros(2, np.int64)
-POSITION_TYPE = typeof(ProofPosition(np.zeros(1, np.uint8), np.zeros((2, 1), np.int64), _INTS, _INTS))
-TABLE_TYPE = typeof(new_table(1, 4))
-SCRATCH_TYPE = typeof(new_scratch(1, 1))
-
-
-@njit(cache=True)
-def probe(table, h):
-    """``(found, phi, delta)`` of the entry for key ``h``."""
-    i = np.int64(h & np.uint64(table.keys.shape[0] - 1)) & ~np.int64(1)
-    for s in range(i, i + 2):
-        if table.keys[s] == h:
-            return True, np.int64(table.phi[s]), np.int64(table.delta[s])
-    return False, np.int64(0), np.int64(0)
-
-
-@njit(cache=True)
-def store(table, h, phi, delta, work):
-    """Keep ``(phi, delta)`` for key ``h``: in its own slot, else over the bucket's lighter entry."""
-    i = np.int64(h & np.uint64(table.keys.shape[0] - 1)) & ~np.int64(1)
-    if table.keys[i] == h:
-        s = i
-    elif table.keys[i + 1] == h:
-        s = i + 1
-    elif table.work[i] <= table.work[i + 1]:
-        s = i
-    else:
-        s = i + 1
-    table.keys[s] = h
-    table.phi[s] = phi
-    table.delta[s] = delta
-    table.work[s] = min(work, INF)
 
 
 @njit(cache=True)
@@ -161,12 +75,20 @@ def _new_child(pos, side, h, table):
 def mid(pos, side, h, th_phi, th_delta, table, scratch, ply):
     """Search the node ``pos`` (``side`` to move, key ``h``) until its ``phi >= th_phi`` or its
     ``delta >= th_delta`` (or it is proven, or ``scratch.stats[NODES]`` reaches its ``LIMIT``);
-    store and return its ``(phi, delta)``. ``scratch`` rows from ``ply`` on are used."""
+    store and return its ``(phi, delta)``. A node with at most ``scratch.stats[DEPTH_FIRST]``
+    empty squares is proved by the ``depth_first`` search instead. ``scratch`` rows from ``ply`` on are used."""
     stats = scratch.stats
+    if stats[EMPTIES] - ply <= stats[DEPTH_FIRST]:
+        value = depth_first.prove(pos, side, h, table, scratch, ply)
+        if value != depth_first.UNKNOWN:
+            return (np.int64(0), INF) if value == depth_first.WON else (INF, np.int64(0))
+        found, phi, delta = probe(table, h)  # stopped by the node budget: the numbers it had
+        return (phi, delta) if found else (np.int64(1), np.int64(1))
     stats[NODES] += 1
     start = stats[NODES]
     cells, queens, nq = pos.cells, pos.queens, pos.nq
-    outcome = side_bounds(cells, queens, nq, side, pos.dirs, FILL_BUDGET)
+    sealed, filling = scratch.sealed[ply], scratch.filling[ply]
+    outcome = side_bounds(cells, queens, nq, side, pos.dirs, FILL_BUDGET, sealed, filling)
     if outcome != 0:
         phi, delta = (np.int64(0), INF) if outcome > 0 else (INF, np.int64(0))
         store(table, h, phi, delta, 1)
@@ -176,6 +98,7 @@ def mid(pos, side, h, th_phi, th_delta, table, scratch, ply):
     if n == 0:
         store(table, h, INF, 0, 1)
         return INF, np.int64(0)
+    n = reduce_moves(rows, n, nq, side, sealed, filling)
     other = 1 - side
     piece = side + 1
     zob = table.zobrist

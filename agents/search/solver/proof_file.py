@@ -8,7 +8,7 @@ It is written atomically (``files.atomic_writer``: a kill leaves the old file or
 and read back only if every check holds (``ProofFileError`` naming the file otherwise).
 
 >>> import os, tempfile
->>> from agents.search.solver.dfpn import new_table
+>>> from agents.search.solver.table import new_table
 >>> table, start = new_table(4, 4), "1qq1/q2q/Q2Q/1QQ1 w"
 >>> table.keys[3], table.phi[3] = 12345, 7
 >>> path = os.path.join(tempfile.mkdtemp(), "proof.npz")
@@ -34,7 +34,7 @@ import numpy as np
 from amazons_env.errors import InvalidFileError
 from amazons_env.files import PathLike, atomic_writer, checked_path, is_sealed, regular_file, seal
 
-from agents.search.solver.dfpn import Table
+from agents.search.solver.table import Table
 
 __all__ = ["ProofFileError", "write_state", "read_state", "FORMAT_VERSION", "MAX_BYTES"]
 

@@ -28,12 +28,15 @@ from amazons_env.errors import InvalidArgumentError
 from amazons_env.files import PathLike
 
 from agents.search.solver import dfpn, proof_file
+from agents.search.solver.scratch import DEPTH_FIRST, LIMIT, NO_LIMIT, NODES, ProofPosition, new_scratch
+from agents.search.solver.table import INF, Table, new_table
 from agents.search.zobrist import position_key
 
-__all__ = ["Proof", "Solver", "Progress", "DEFAULT_TABLE_BITS", "SLICE"]
+__all__ = ["Proof", "Solver", "Progress", "DEFAULT_TABLE_BITS", "DEPTH_FIRST_EMPTIES", "SLICE"]
 
 DEFAULT_TABLE_BITS = 22  # 4M entries: 84 MB
 SLICE = 100_000  # nodes between two progress reports (and chances to stop)
+DEPTH_FIRST_EMPTIES = 11  # positions with at most this many empty squares are proved depth-first
 
 #: ``progress(nodes, phi, delta)``: the nodes searched so far and the root's numbers
 Progress = Callable[[int, int, int], None]
@@ -56,38 +59,42 @@ class Solver:
     """A df-pn proof search with its transposition table (one per board size, ``2**table_bits``
     entries), kept between calls."""
 
-    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
+    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, depth_first: int = DEPTH_FIRST_EMPTIES) -> None:
         if not isinstance(table_bits, int) or isinstance(table_bits, bool) or not 8 <= table_bits <= 30:
             raise InvalidArgumentError(f"table_bits must be an integer from 8 to 30, got {table_bits!r}")
+        if not isinstance(depth_first, int) or isinstance(depth_first, bool) or depth_first < 0:
+            raise InvalidArgumentError(f"depth_first must be a whole number of empty squares, got {depth_first!r}")
         self.table_bits = table_bits
-        self._tables: dict[int, dfpn.Table] = {}
+        self.depth_first = depth_first
+        self._tables: dict[int, Table] = {}
         self.nodes = 0  #: nodes searched by this solver in all
 
-    def _table(self, size: int) -> dfpn.Table:
+    def _table(self, size: int) -> Table:
         table = self._tables.get(size)
         if table is None:
-            table = self._tables[size] = dfpn.new_table(self.table_bits, size)
+            table = self._tables[size] = new_table(self.table_bits, size)
         return table
 
     def _run(self, board: Board, limit: Optional[int], progress: Optional[Progress]) -> tuple[int, int, Optional[Move]]:
         """Search ``board`` until proven or ``limit`` nodes: (phi, delta, a winning move seen at the
         root or None). The board is unchanged."""
         cells, queens = board.cells.copy(), board.queens.copy()
-        position = dfpn.ProofPosition(cells, queens, board.queen_counts.copy(), board.dirs)
+        position = ProofPosition(cells, queens, board.queen_counts.copy(), board.dirs)
         table = self._table(board.size)
-        plies = int(np.count_nonzero(cells == core.EMPTY)) + 2
-        scratch = dfpn.new_scratch(plies, core.max_moves(board.size, int(board.queen_counts.max())))
+        empties = int(np.count_nonzero(cells == core.EMPTY))
+        scratch = new_scratch(empties, core.max_moves(board.size, int(board.queen_counts.max())))
         stats = scratch.stats
         h = position_key(cells, int(board.turn), table.zobrist)
-        stop = dfpn.NO_LIMIT if limit is None else limit
+        stop = NO_LIMIT if limit is None else limit
+        stats[DEPTH_FIRST] = self.depth_first
         while True:
-            stats[dfpn.LIMIT] = min(stats[dfpn.NODES] + SLICE, stop)
-            before = int(stats[dfpn.NODES])
-            phi, delta = dfpn.mid(position, int(board.turn), h, dfpn.INF, dfpn.INF, table, scratch, 0)
-            self.nodes += int(stats[dfpn.NODES]) - before  # counted per slice: a Ctrl-C keeps the count right
+            stats[LIMIT] = min(stats[NODES] + SLICE, stop)
+            before = int(stats[NODES])
+            phi, delta = dfpn.mid(position, int(board.turn), h, INF, INF, table, scratch, 0)
+            self.nodes += int(stats[NODES]) - before  # counted per slice: a Ctrl-C keeps the count right
             if progress is not None:
                 progress(self.nodes, int(phi), int(delta))
-            if phi == 0 or delta == 0 or stats[dfpn.NODES] >= stop:
+            if phi == 0 or delta == 0 or stats[NODES] >= stop:
                 break
         move = None
         if phi == 0:  # the root's row holds its children's numbers, a lost one first among them

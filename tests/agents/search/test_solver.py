@@ -1,6 +1,7 @@
-"""The df-pn proof search (agents.search.solver) against a brute-force minimax on tiny positions:
-values, proof moves, every root move's value, node budgets, the 4x4 start (a second-player win),
-a stopped proof saved and resumed, and the searches' proven-move shortcut."""
+"""The proof search (agents.search.solver: df-pn, the depth-first search below it, or both) against
+a brute-force minimax on tiny positions: values, proof moves, every root move's value, the moves
+of sealed regions left out, node budgets, the 4x4 start (a second-player win), a stopped proof
+saved and resumed, and the searches' proven-move shortcut."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from amazons_env.errors import InvalidArgumentError
 from agents.search.agent import PROVE_NODES, SearchAgent
 from agents.search.result import SearchResult
 from agents.search.solver import Solver
+from agents.search.solver.bounds import FILL_BUDGET, side_bounds
 from agents.search.solver.proof_file import ProofFileError
 from agents.time.limit import Limit
 
@@ -34,16 +36,18 @@ def _played(size: int, seed: int, plies: int) -> Board:
     return board
 
 
-SOLVER = Solver(table_bits=16)  # shared: the table must stay right across positions
+# shared: the tables must stay right across positions. df-pn alone, depth-first alone, and df-pn
+# handing positions of at most 4 empty squares to the depth-first search
+SOLVERS = {"df-pn": Solver(16, depth_first=0), "depth-first": Solver(16, depth_first=30), "both": Solver(16, 4)}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([(4, 3), (4, 5), (5, 11), (5, 13)]), st.integers(0, 10**6))
-def test_value_and_proof_move_match_brute_force(case, seed):
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([(4, 3), (4, 5), (5, 11), (5, 13)]), st.integers(0, 10**6), st.sampled_from(sorted(SOLVERS)))
+def test_value_and_proof_move_match_brute_force(case, seed, solver):
     size, plies = case
     board = _played(size, seed, plies)
     before = (board.text(), board.cells.copy(), board.queens.copy())
-    proof = SOLVER.solve(board)
+    proof = SOLVERS[solver].solve(board)
     assert proof.value == ("won" if wins(board.text()) else "lost")
     assert (board.text(), board.cells.tobytes(), board.queens.tobytes()) == (
         before[0],
@@ -56,6 +60,31 @@ def test_value_and_proof_move_match_brute_force(case, seed):
         assert not wins(board.text())
     else:
         assert proof.move is None
+
+
+def _sealed(board: Board) -> bool:
+    """Whether the side to move has an amazon in a sealed region counted exactly."""
+    sealed, filling = np.full(12, -1), np.full(3, -1)
+    cells, queens, turn = board.cells.copy(), board.queens.copy(), int(board.turn)
+    side_bounds(cells, queens, board.queen_counts, turn, board.dirs, FILL_BUDGET, sealed, filling)
+    return bool(np.any(sealed >= 0))
+
+
+@pytest.mark.parametrize("depth_first", [0, 30])
+def test_leaving_out_the_moves_of_sealed_regions_never_changes_a_value(depth_first):
+    """Positions where the side to move has an amazon in an exactly counted sealed region (whose
+    moves but one the search leaves out): their values against brute force, with df-pn and with
+    the depth-first search."""
+    checked = 0
+    for seed in range(400):
+        board = _played(5, seed, 10)
+        if board.is_game_over() or not _sealed(board):
+            continue
+        assert (Solver(12, depth_first).solve(board).value == "won") == wins(board.text()), board.text()
+        checked += 1
+        if checked == 12:
+            break
+    assert checked == 12
 
 
 @pytest.mark.parametrize("seed", range(3))

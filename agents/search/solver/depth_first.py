@@ -1,0 +1,150 @@
+"""Depth-first win/loss search in numba: the proof search below ``dfpn``'s top plies.
+
+A position is won for the side to move iff some move leads to a position lost for the opponent;
+a side with no move has lost. The search answers ``WON`` or ``LOST`` exactly (no depth limit), or
+``UNKNOWN`` once the node budget (``Scratch.stats[LIMIT]``) is spent, and stores only exact
+answers, in the df-pn table (``table``: won as ``(0, INF)``, lost as ``(INF, 0)``), so ``dfpn``
+reads them as proven nodes and a later search continues from what the table holds. What keeps
+the tree small: the region bounds on entering a node (``bounds.side_bounds``), enhanced
+transposition cutoffs (every child is looked up first; one known lost for the opponent, or where
+the opponent has no move, wins at once) and move ordering by mobility (children where the
+opponent's amazons reach the fewest squares and ours the most first, so a won node usually needs
+one child searched).
+
+Where df-pn makes every child of every node it enters, this search makes them only where the
+proof needs them, at several times df-pn's rate a node: below the plies where the choice of a
+move is hard, it is the cheaper search (``benchmarks/strength/small_boards.py``).
+
+>>> import numpy as np
+>>> from amazons_env import Board, core
+>>> from agents.search.solver.table import new_table
+>>> from agents.search.solver.scratch import ProofPosition, new_scratch
+>>> from agents.search.zobrist import position_key
+>>> board = Board.from_text("q3/4/4/Q1*1 w")   # White wins (``prover``)
+>>> empties = int(np.count_nonzero(board.cells == core.EMPTY))
+>>> table, scratch = new_table(12, 4), new_scratch(empties, core.max_moves(4, 1))
+>>> pos = ProofPosition(board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
+>>> prove(pos, 0, position_key(pos.cells, 0, table.zobrist), table, scratch, 0) == WON
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from amazons_env import core
+
+from agents.search.solver.bounds import FILL_BUDGET, reduce_moves, side_bounds
+from agents.search.solver.scratch import EMPTIES, LIMIT, NODES, POSITION_TYPE, SCRATCH_TYPE
+from agents.search.solver.table import INF, TABLE_TYPE, probe, store
+
+__all__ = ["prove", "WON", "LOST", "UNKNOWN", "PLAIN_EMPTIES"]
+
+WON, LOST, UNKNOWN = 1, -1, 0
+PLAIN_EMPTIES = 3  # positions with at most this many empty squares: plain minimax, no table or bounds
+KNOWN = 1 << 40  # the ordering score of a child known won for the opponent: sorted last, not searched
+
+
+@njit(cache=True)
+def _plain(pos, side, empties, scratch, ply):
+    """``WON``/``LOST`` by plain minimax, for the last few empty squares (``empties``): most of
+    a proof's nodes are there, and few of them are in the table or decided by the bounds. It
+    always finishes (a few hundred nodes at most), so the node budget can stop a search only
+    between two of these, and every slice of a search makes progress."""
+    cells, queens, nq, dirs = pos.cells, pos.queens, pos.nq, pos.dirs
+    scratch.stats[NODES] += 1
+    if empties <= 1:  # one square left: any move fills it (the arrow goes back where the amazon stood)
+        return WON if core.has_move(cells, queens, nq, side, dirs) else LOST
+    rows = scratch.moves[ply]
+    n = core.generate_moves(cells, queens, nq, side, dirs, rows)
+    other = 1 - side
+    for j in range(n):
+        frm, to, arrow = rows[j, 0], rows[j, 1], rows[j, 2]
+        index = core.find_queen(queens, nq, side, frm)
+        core.make_move(cells, queens, side, index, to, arrow)
+        value = _plain(pos, other, empties - 1, scratch, ply + 1)
+        core.unmake_move(cells, queens, side, index, frm, to, arrow)
+        if value == LOST:
+            return WON
+    return LOST
+
+
+@njit(cache=True)
+def _won(table, scratch, h, ply, n, j, start):
+    """Store ``h`` won; at the root, mark its winning child ``j`` in the root's row of ``delta``
+    (``prover`` reads the proof move there, as it does after df-pn)."""
+    store(table, h, 0, INF, scratch.stats[NODES] - start + 1)
+    if ply == 0:
+        scratch.delta[0, :n] = INF
+        scratch.delta[0, j] = 0
+    return WON
+
+
+@njit(types.int64(POSITION_TYPE, types.int64, types.uint64, TABLE_TYPE, SCRATCH_TYPE, types.int64), cache=True)
+def prove(pos, side, h, table, scratch, ply):
+    """``WON``/``LOST`` for ``side`` to move in ``pos`` (key ``h``), or ``UNKNOWN`` once
+    ``scratch.stats[NODES]`` reaches its ``LIMIT``; ``scratch`` rows from ``ply`` on are used."""
+    stats = scratch.stats
+    if stats[NODES] >= stats[LIMIT]:
+        return UNKNOWN
+    found, phi, delta = probe(table, h)
+    if found and phi == 0:
+        return WON
+    if found and delta == 0:
+        return LOST
+    stats[NODES] += 1
+    start = stats[NODES]
+    if stats[EMPTIES] - ply <= PLAIN_EMPTIES and ply > 0:
+        value = _plain(pos, side, stats[EMPTIES] - ply, scratch, ply)
+        store(table, h, 0 if value == WON else INF, INF if value == WON else 0, stats[NODES] - start + 1)
+        return value
+    cells, queens, nq, dirs = pos.cells, pos.queens, pos.nq, pos.dirs
+    sealed, filling = scratch.sealed[ply], scratch.filling[ply]
+    outcome = side_bounds(cells, queens, nq, side, dirs, FILL_BUDGET, sealed, filling)
+    if outcome != 0:
+        store(table, h, 0 if outcome > 0 else INF, INF if outcome > 0 else 0, 1)
+        return WON if outcome > 0 else LOST
+    rows = scratch.moves[ply]
+    n = core.generate_moves(cells, queens, nq, side, dirs, rows)
+    if n == 0:
+        store(table, h, INF, 0, 1)
+        return LOST
+    n = reduce_moves(rows, n, nq, side, sealed, filling)
+    other = 1 - side
+    piece = side + 1
+    zob = table.zobrist
+    keys, scores = scratch.keys[ply], scratch.scores[ply]
+    for j in range(n):
+        frm, to, arrow = rows[j, 0], rows[j, 1], rows[j, 2]
+        index = core.find_queen(queens, nq, side, frm)
+        core.make_move(cells, queens, side, index, to, arrow)
+        child = h ^ zob[piece, frm] ^ zob[piece, to] ^ zob[core.ARROW, arrow] ^ zob[0, 0]
+        keys[j] = child
+        found, phi, delta = probe(table, child)
+        if (found and delta == 0) or not core.has_move(cells, queens, nq, other, dirs):
+            core.unmake_move(cells, queens, side, index, frm, to, arrow)
+            return _won(table, scratch, h, ply, n, j, start)
+        if found and phi == 0:  # known won for the opponent: never searched (so a search
+            scores[j] = KNOWN  # resumed in slices never spends its slice re-reading answers)
+        else:
+            theirs = core.count_queen_moves(cells, queens, nq, other, dirs)
+            ours = core.count_queen_moves(cells, queens, nq, side, dirs)
+            scores[j] = 2 * theirs - ours
+        core.unmake_move(cells, queens, side, index, frm, to, arrow)
+    order = np.argsort(scores[:n], kind="mergesort")
+    for k in range(n):
+        j = order[k]
+        if scores[j] == KNOWN:
+            break
+        frm, to, arrow = rows[j, 0], rows[j, 1], rows[j, 2]
+        index = core.find_queen(queens, nq, side, frm)
+        core.make_move(cells, queens, side, index, to, arrow)
+        value = prove(pos, other, keys[j], table, scratch, ply + 1)
+        core.unmake_move(cells, queens, side, index, frm, to, arrow)
+        if value == UNKNOWN:
+            return UNKNOWN
+        if value == LOST:
+            return _won(table, scratch, h, ply, n, j, start)
+    store(table, h, INF, 0, stats[NODES] - start + 1)
+    return LOST
