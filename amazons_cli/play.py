@@ -42,7 +42,14 @@ def seconds_type(zero: bool = False) -> Callable[[str], float]:
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of a game with agents (``play``, ``watch``): ``--size`` and the agents'
-    ``--time`` per move (``time_limit`` reads it)."""
+    ``--time`` per move (``time_limit`` reads it).
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_game_arguments(parser)
+    >>> args = parser.parse_args(["--size", "8", "--time", "0.5"])
+    >>> args.size, args.time
+    (8, 0.5)
+    """
     parser.add_argument("--size", type=int, default=10, help="board size, 4 to 12 (default 10)")
     parser.add_argument(
         "--time",
@@ -53,7 +60,13 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def time_limit(args: argparse.Namespace) -> Optional[Limit]:
-    """The agents' ``Limit`` from ``--time`` (``add_game_arguments``); None: each agent's own."""
+    """The agents' ``Limit`` from ``--time`` (``add_game_arguments``); None: each agent's own.
+
+    >>> time_limit(argparse.Namespace(time=0.5)).time
+    0.5
+    >>> time_limit(argparse.Namespace(time=None)) is None
+    True
+    """
     return None if args.time is None else Limit(time=args.time)
 
 

@@ -229,7 +229,23 @@ def read_state_tensors(
     """The tensors of a state's safetensors file ``path``, checked before they are used: its header
     against ``shapes`` (each tensor's name and shape, as the state's JSON ``listed_in`` lists them)
     and ``max_bytes`` before the file is read, then the file's SHA-256 against ``sha256`` (from
-    that JSON). Raises ``ModelFileError`` naming the file as ``what``."""
+    that JSON). Raises ``ModelFileError`` naming the file as ``what``.
+
+    >>> import tempfile
+    >>> from safetensors.torch import save
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> data = save({"w": torch.zeros(2, 3)})
+    >>> _ = (folder / "state.safetensors").write_bytes(data)
+    >>> digest = hashlib.sha256(data).hexdigest()
+    >>> read_state_tensors(folder / "state.safetensors", "state", {"w": [2, 3]}, digest, folder / "state.json", 10**6)[
+    ...     "w"
+    ... ].shape
+    torch.Size([2, 3])
+    >>> read_state_tensors(folder / "state.safetensors", "state", {"w": [2, 3]}, "0" * 64, folder / "state.json", 10**6)
+    Traceback (most recent call last):
+    ...
+    agents.nets.safefiles.ModelFileError: state ... do not match the SHA-256 in ... (truncated, tampered ...)
+    """
     read_header(path, what, {name: (None, shape) for name, shape in shapes.items()}, max_bytes)
     data = path.read_bytes()
     if hashlib.sha256(data).hexdigest() != sha256:
