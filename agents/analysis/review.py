@@ -60,9 +60,10 @@ __all__ = [
 ]
 
 SOLVER_SPEC = "solver"  #: the engine name that asks for exact values
-#: the most df-pn expansions the exact engine spends on one position before refusing (each costs about
-#: ten of the depth-first prover's nodes, whose budget was 30M)
-SOLVER_NODES = 3_000_000
+#: the most nodes the exact engine spends on one position before refusing: about a second where the
+#: depth-first search proves it (at most ``prover.DEPTH_FIRST_EMPTIES`` empty squares), longer on
+#: fuller boards, where df-pn's nodes each make every child (the 5x5 start: half a minute)
+SOLVER_NODES = 1_000_000
 #: labels by the least loss that earns them, the worst first
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.40), ("mistake", 0.20), ("inaccuracy", 0.10))
 

@@ -1,13 +1,16 @@
 """The solved small boards, reproduced with ``amazons solve``'s proof search, and the start layouts.
 
     NUMBA_NUM_THREADS=1 python3 benchmarks/strength/small_boards.py [--boards 4x4,4x5,5x4,6x4] [--limit NODES]
+        [--depth-first N[,M...]]
 
 Boards W x H (W files, H ranks; Müller's and Song & Müller's convention, their 6x5 page shows 6
 files) use the published layout: White on files b and W-1 of rank 1 and on the edge files of
 rank 2, Black mirrored top to bottom (on 5x5 this is our start, on 4x4 too). A rectangular board
 is played on the square board of its longer side with the extra files or ranks filled with
 arrows, which the rules treat as any other arrow. Prints each board's result beside the
-published one, with nodes, wall and CPU seconds (on a shared machine the CPU seconds compare).
+published one, with nodes, wall and CPU seconds (on a shared machine the CPU seconds compare),
+for each ``--depth-first`` setting (``Solver``'s ``depth_first``: the empty squares at or below
+which df-pn hands a position to the depth-first search; 0 is df-pn alone, the reference).
 
 ``--layouts`` prints the evidence on the first-move counts instead: our 5x5 start's count, the
 count of every start with Black mirroring White top to bottom (or rotating it), every placement of
@@ -25,6 +28,7 @@ import time
 from amazons_env import Board, Move
 
 from agents.search.solver import Solver
+from agents.search.solver.prover import DEPTH_FIRST_EMPTIES
 
 PUBLISHED = {  # W x H: the side to move at the start wins ("first") or loses ("second")
     "4x4": "second",
@@ -49,18 +53,22 @@ def start(width: int, height: int) -> Board:
     return Board.from_squares(n, white, black, arrows)
 
 
-def prove(boards: list[str], limit: int) -> None:
-    print(f"{'board':<6} {'published':<10} {'proved':<10} {'move':<12} {'nodes':>13} {'wall s':>8} {'CPU s':>8}")
+def prove(boards: list[str], limit: int, depth_first: list[int]) -> None:
+    print(
+        f"{'board':<6} {'depth-first':>11} {'published':<10} {'proved':<10} {'move':<12} {'nodes':>13} "
+        f"{'wall s':>8} {'CPU s':>8}"
+    )
     for name in boards:
         width, height = (int(x) for x in name.split("x"))
-        proof = Solver(table_bits=23).solve(start(width, height), limit=limit)
-        proved = {"won": "first", "lost": "second", "unknown": "unknown"}[proof.value]
-        move = str(proof.move) if proof.move is not None else "-"
-        print(
-            f"{name:<6} {PUBLISHED.get(name, '?'):<10} {proved:<10} {move:<12} {proof.nodes:>13,} "
-            f"{proof.seconds:>8.1f} {proof.cpu_seconds:>8.1f}",
-            flush=True,
-        )
+        for empties in depth_first:
+            proof = Solver(table_bits=23, depth_first=empties).solve(start(width, height), limit=limit)
+            proved = {"won": "first", "lost": "second", "unknown": "unknown"}[proof.value]
+            move = str(proof.move) if proof.move is not None else "-"
+            print(
+                f"{name:<6} {empties:>11} {PUBLISHED.get(name, '?'):<10} {proved:<10} {move:<12} "
+                f"{proof.nodes:>13,} {proof.seconds:>8.1f} {proof.cpu_seconds:>8.1f}",
+                flush=True,
+            )
 
 
 def layouts() -> None:
@@ -114,12 +122,17 @@ def main() -> None:
     parser.add_argument("--boards", default="4x4,4x5,5x4,6x4,4x6", help="comma-separated W x H boards")
     parser.add_argument("--limit", type=int, default=200_000_000, help="nodes per board before giving up")
     parser.add_argument("--layouts", action="store_true", help="the first-move counts instead of proofs")
+    parser.add_argument(
+        "--depth-first",
+        default=f"{DEPTH_FIRST_EMPTIES},0",
+        help="comma-separated Solver depth_first settings to run each board with (0: df-pn alone)",
+    )
     args = parser.parse_args()
     wall, cpu = time.perf_counter(), time.process_time()
     if args.layouts:
         layouts()
     else:
-        prove(args.boards.split(","), args.limit)
+        prove(args.boards.split(","), args.limit, [int(x) for x in args.depth_first.split(",")])
     print(f"total: {time.perf_counter() - wall:.1f} s wall, {time.process_time() - cpu:.1f} s CPU")
 
 
