@@ -8,7 +8,10 @@ empty squares in the regions its amazons touch (``upper``), and at least as many
 alone in the regions only its own amazons touch (``lower``: the longest filling sequence there,
 which the opponent cannot disturb). The side to move has won if its ``lower`` exceeds the
 opponent's ``upper`` (it answers every opponent move from its own regions, and moves first), and
-has lost if its ``upper`` is at most the opponent's ``lower``. Once no region is shared this is
+has lost if its ``upper`` is at most the opponent's ``lower``. A side that plays only in its own
+regions never moves its other amazons, which then wall the opponent in for good: so the
+opponent's ``upper`` may count only the empty squares it reaches over empty squares and its own
+amazons (``reach``), never through ours; that is the bound used, on both sides. Once no region is shared this is
 the exact filling-phase count (``endgame.count_fill``); before, it decides many positions where
 one side has walled off more room than the other can ever reach.
 
@@ -39,7 +42,7 @@ from amazons_env import core
 
 from agents.search.endgame import _fill, flood_region, region_members
 
-__all__ = ["side_bounds", "reduce_moves", "FILL_BUDGET"]
+__all__ = ["side_bounds", "reach", "reduce_moves", "FILL_BUDGET"]
 
 FILL_BUDGET = 2_000  # the proof searches' fill-search nodes per region in a node's bounds
 
@@ -91,11 +94,40 @@ def side_bounds(cells, queens, nq, side, dirs, budget, sealed, filling):
                         filling[:] = move
             region += 1
     other = 1 - side
-    if lower[side] > upper[other]:
+    if lower[side] > upper[other] or lower[side] > reach(cells, dirs, queens, nq, other, label, queue):
         return 1
-    if upper[side] <= lower[other]:
+    if upper[side] <= lower[other] or reach(cells, dirs, queens, nq, side, label, queue) <= lower[other]:
         return -1
     return 0
+
+
+@njit(cache=True)
+def reach(cells, dirs, queens, nq, side, mark, queue):
+    """The empty squares ``side``'s amazons reach by king steps over empty squares and their own
+    amazons while the opponent's amazons stand still. ``mark`` and ``queue`` are scratch of the
+    board's length (``mark`` is overwritten)."""
+    mark[:] = 0
+    piece = side + 1
+    tail = 0
+    for qi in range(nq[side]):
+        q = queens[side, qi]
+        if mark[q] == 0:
+            mark[q] = 1
+            queue[tail] = q
+            tail += 1
+    head, empties = 0, 0
+    while head < tail:
+        s = queue[head]
+        head += 1
+        for k in range(8):
+            t = s + dirs[k]
+            c = cells[t]
+            if mark[t] == 0 and (c == core.EMPTY or c == piece):
+                mark[t] = 1
+                empties += c == core.EMPTY
+                queue[tail] = t
+                tail += 1
+    return empties
 
 
 @njit(cache=True)

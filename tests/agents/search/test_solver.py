@@ -87,6 +87,21 @@ def test_leaving_out_the_moves_of_sealed_regions_never_changes_a_value(depth_fir
     assert checked == 12
 
 
+def test_the_region_bounds_decide_only_what_brute_force_agrees_with():
+    """Every late position the bounds decide (sealed regions against the room the opponent
+    reaches, over its own amazons and never through ours), against brute force."""
+    decided = 0
+    for seed in range(300):
+        board = _played(5, seed, 11 + seed % 2)
+        cells, queens, turn = board.cells.copy(), board.queens.copy(), int(board.turn)
+        sealed, filling = np.full(12, -1), np.full(3, -1)
+        outcome = side_bounds(cells, queens, board.queen_counts, turn, board.dirs, FILL_BUDGET, sealed, filling)
+        if outcome != 0:
+            assert (outcome > 0) == wins(board.text()), board.text()
+            decided += 1
+    assert decided >= 20
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_every_root_move_classified_as_brute_force_does(seed):
     board = _played(4, seed, 4)
