@@ -37,6 +37,7 @@ __all__ = ["Proof", "Solver", "Progress", "DEFAULT_TABLE_BITS", "DEPTH_FIRST_EMP
 DEFAULT_TABLE_BITS = 22  # 4M entries: 84 MB
 SLICE = 100_000  # nodes between two progress reports (and chances to stop)
 DEPTH_FIRST_EMPTIES = 11  # positions with at most this many empty squares are proved depth-first
+QUICK = 100_000  # nodes of the first search of a move's position before its replies are proved one by one
 
 #: ``progress(nodes, phi, delta)``: the nodes searched so far and the root's numbers
 Progress = Callable[[int, int, int], None]
@@ -127,9 +128,34 @@ class Solver:
             if only is not None and move not in only:
                 continue
             work.push_unchecked(move)
-            phi, delta, _ = self._run(work, limit, None)
+            value = self._value_of_played(work, limit)
             work.pop()
-            yield move, "lost" if phi == 0 else "won" if delta == 0 else "unknown"
+            yield move, value
+
+    def _value_of_played(self, work: Board, limit: Optional[int]) -> str:
+        """The value of the move just played on ``work`` for the side that played it, "unknown"
+        past ``limit`` nodes. A short search of the position first settles the easy ones (a
+        refutation is often quick); then each reply is proved on its own, in one table, so the
+        proof that a move wins goes reply after reply instead of df-pn spreading its top plies
+        over all of them (5x5's b1-b3/d3: ``benchmarks/README.md``)."""
+        start = self.nodes
+        quick = QUICK if limit is None else min(QUICK, limit)
+        phi, delta, _ = self._run(work, quick, None)
+        if phi == 0 or delta == 0:
+            return "lost" if phi == 0 else "won"
+        value = "won"
+        for reply in work.legal_moves():
+            left = None if limit is None else limit - (self.nodes - start)
+            if left is not None and left < 1:
+                return "unknown"
+            work.push_unchecked(reply)
+            phi, delta, _ = self._run(work, left, None)
+            work.pop()
+            if delta == 0:  # the reply wins for the opponent
+                return "lost"
+            if phi != 0:
+                value = "unknown"
+        return value
 
     def classify(
         self,

@@ -113,6 +113,17 @@ def test_every_root_move_classified_as_brute_force_does(seed):
         board.pop()
 
 
+def test_a_move_budget_gives_unknown_and_never_a_wrong_value():
+    board = _played(5, 4, 9)
+    values = Solver(table_bits=14).classify(board, limit=30)
+    assert {value for _, value in values} >= {"unknown"}
+    for move, value in values:
+        if value != "unknown":
+            board.push(move)
+            assert value == ("lost" if wins(board.text()) else "won"), move
+            board.pop()
+
+
 def test_4x4_start_is_a_second_player_win():
     proof = Solver().solve(Board(size=4))
     assert (proof.value, proof.move) == ("lost", None)
