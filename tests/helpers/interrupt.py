@@ -11,10 +11,10 @@ from typing import Callable
 
 import pytest
 
-__all__ = ["ctrl_c"]
+__all__ = ["ctrl_c", "terminal_sigint"]
 
 
-def _terminal_sigint() -> None:
+def terminal_sigint() -> None:
     """In the child: Ctrl-C as at a terminal, even when the tests run in a background job (which
     starts with SIGINT ignored, and Python then installs no KeyboardInterrupt handler)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -31,7 +31,7 @@ def ctrl_c(command: list[str], started: Callable[[], bool], name: str) -> str:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        preexec_fn=_terminal_sigint,
+        preexec_fn=terminal_sigint,
     )
     for _ in range(1200):
         if started() or process.poll() is not None:

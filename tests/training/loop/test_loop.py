@@ -253,12 +253,16 @@ def test_ctrl_c_stops_the_command_in_one_line_and_a_rerun_completes_it(tmp_path)
 
     from training.data.shards import read_manifest
 
+    from tests.helpers.interrupt import terminal_sigint
+
     args = ["train-loop", str(tmp_path), "--size", "5", "--bootstrap-games", "2", "--bootstrap-agent", "uct:sims=20"]
     args += ["--games", "4", "--games-per-shard", "1", "--sims", "4", "--channels", "4", "--blocks", "1"]
     args += ["--epochs", "1", "--gate-games", "2", "--gate-sims", "4", "--device", "cpu", "--generations", "2"]
     env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1")
     command = [sys.executable, "-m", "amazons_cli", *args, "--no-progress"]
-    driver = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    driver = subprocess.Popen(  # SIGINT as at a terminal, also when the tests run in a background job
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=terminal_sigint
+    )
     deadline = time.monotonic() + 240
     while driver.poll() is None and time.monotonic() < deadline:
         if (tmp_path / loop.STATE).exists() and "train-0" in loop.read_state(tmp_path)["done"]:
