@@ -10,9 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from amazons_env import Board, Move
+from amazons_env import Board
 from amazons_env.errors import InvalidArgumentError
 
+from agents.arena import opening_board
 from agents.search.agent import PROVE_NODES, SearchAgent
 from agents.search.result import SearchResult
 from agents.search.solver import Solver
@@ -21,20 +22,6 @@ from agents.search.solver.proof_file import ProofFileError
 from agents.time.limit import Limit
 
 from tests.helpers.positions import wins
-
-
-def _played(size: int, seed: int, plies: int) -> Board:
-    """Random play from the start for ``plies`` moves (or to the end)."""
-    rng = np.random.default_rng(seed)
-    board = Board(size)
-    for _ in range(plies):
-        moves = board.legal_moves_array()
-        if len(moves) == 0:
-            break
-        frm, to, arrow = moves[rng.integers(len(moves))].tolist()
-        board.push(Move(frm, to, arrow, size))
-    return board
-
 
 # shared: the tables must stay right across positions. df-pn alone, depth-first alone, and df-pn
 # handing positions of at most 4 empty squares to the depth-first search
@@ -45,7 +32,7 @@ SOLVERS = {"df-pn": Solver(16, depth_first=0), "depth-first": Solver(16, depth_f
 @given(st.sampled_from([(4, 3), (4, 5), (5, 11), (5, 13)]), st.integers(0, 10**6), st.sampled_from(sorted(SOLVERS)))
 def test_value_and_proof_move_match_brute_force(case, seed, solver):
     size, plies = case
-    board = _played(size, seed, plies)
+    board = opening_board(size, plies, [seed])
     before = (board.text(), board.cells.copy(), board.queens.copy())
     proof = SOLVERS[solver].solve(board)
     assert proof.value == ("won" if wins(board.text()) else "lost")
@@ -77,7 +64,7 @@ def test_leaving_out_the_moves_of_sealed_regions_never_changes_a_value(depth_fir
     the depth-first search."""
     checked = 0
     for seed in range(400):
-        board = _played(5, seed, 10)
+        board = opening_board(5, 10, [seed])
         if board.is_game_over() or not _sealed(board):
             continue
         assert (Solver(12, depth_first).solve(board).value == "won") == wins(board.text()), board.text()
@@ -92,7 +79,7 @@ def test_the_region_bounds_decide_only_what_brute_force_agrees_with():
     reaches, over its own amazons and never through ours), against brute force."""
     decided = 0
     for seed in range(300):
-        board = _played(5, seed, 11 + seed % 2)
+        board = opening_board(5, 11 + seed % 2, [seed])
         cells, queens, turn = board.cells.copy(), board.queens.copy(), int(board.turn)
         sealed, filling = np.full(12, -1), np.full(3, -1)
         outcome = side_bounds(cells, queens, board.queen_counts, turn, board.dirs, FILL_BUDGET, sealed, filling)
@@ -104,7 +91,7 @@ def test_the_region_bounds_decide_only_what_brute_force_agrees_with():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_every_root_move_classified_as_brute_force_does(seed):
-    board = _played(4, seed, 4)
+    board = opening_board(4, 4, [seed])
     values = Solver(table_bits=12).classify(board)  # a small table: entries get overwritten
     assert [move for move, _ in values] == board.legal_moves()
     for move, value in values:
@@ -114,7 +101,7 @@ def test_every_root_move_classified_as_brute_force_does(seed):
 
 
 def test_a_move_budget_gives_unknown_and_never_a_wrong_value():
-    board = _played(5, 4, 9)
+    board = opening_board(5, 9, [4])
     values = Solver(table_bits=14).classify(board, limit=30)
     assert {value for _, value in values} >= {"unknown"}
     for move, value in values:
@@ -131,7 +118,7 @@ def test_4x4_start_is_a_second_player_win():
 
 
 def test_a_node_budget_gives_unknown_and_a_later_search_finishes_right():
-    board = _played(5, 7, 9)
+    board = opening_board(5, 9, [7])
     solver = Solver(table_bits=16)
     assert solver.solve(board, limit=3).value == "unknown"
     proof = solver.solve(board)
@@ -156,7 +143,7 @@ def test_bad_limit_is_refused(limit):
 
 
 def test_a_stopped_proof_resumes_from_its_saved_table(tmp_path):
-    board = _played(5, 3, 8)
+    board = opening_board(5, 8, [3])
     solver = Solver(table_bits=16)
     assert solver.solve(board, limit=50).value == "unknown"
     path = tmp_path / "proof.npz"
@@ -170,7 +157,7 @@ def test_a_stopped_proof_resumes_from_its_saved_table(tmp_path):
 
 
 def test_a_damaged_or_foreign_proof_state_is_refused(tmp_path):
-    board = _played(5, 3, 8)
+    board = opening_board(5, 8, [3])
     solver = Solver(table_bits=10)
     solver.solve(board, limit=20)
     path = tmp_path / "proof.npz"
@@ -198,7 +185,7 @@ class FirstMove(SearchAgent):
 
 
 def test_every_search_plays_a_proven_win_at_once_unless_told_not_to():
-    board = _played(5, 11, 12)
+    board = opening_board(5, 12, [11])
     while not wins(board.text()):  # a won position for the side to move
         board.push(board.legal_moves()[0])
     agent = FirstMove(Limit(nodes=1))
@@ -223,7 +210,7 @@ def test_the_shortcut_is_an_option_of_the_engines():
         assert make(f"{spec},prove=0").prove == 0
         with pytest.raises(OptionError, match="prove"):
             make(f"{spec},prove=-1")
-    board = _played(5, 11, 12)
+    board = opening_board(5, 12, [11])
     while not wins(board.text()):
         board.push(board.legal_moves()[0])
     played = make("uct:sims=5,prove=0,seed=1").search(board)
