@@ -6,7 +6,7 @@
 2176
 """
 
-from amazons_env.board import Board, Outcome
+from amazons_env.board import Board
 from amazons_env.errors import (
     AmazonsError,
     AmazonsRuntimeError,
@@ -18,6 +18,7 @@ from amazons_env.errors import (
     UnreadableFileError,
 )
 from amazons_env.move import Move
+from amazons_env.outcome import Outcome
 from amazons_env.position import start_layout
 from amazons_env.records import GameRecord
 from amazons_env.squares import BLACK, WHITE, Color, parse_square, square, square_file, square_name, square_rank

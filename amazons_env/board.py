@@ -13,48 +13,22 @@ Move.parse('b1-b4/b5', size=6)
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Iterable, Optional, Union
 
 import numpy as np
 
 from amazons_env import core
 from amazons_env.drawing.render import ansi
-from amazons_env.errors import IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError, describe
+from amazons_env.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, describe
 from amazons_env.move import Move
+from amazons_env.outcome import Outcome
 from amazons_env.position import Layout, format_position, parse_position, start_layout, validate_layout
 from amazons_env.squares import Color, as_int, as_square, check_size
 from amazons_env.symmetry import transform_square
 
-__all__ = ["Board", "Outcome"]
+__all__ = ["Board"]
 
 MoveLike = Union[Move, str]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a finished game ended: ``winner`` made the last move; ``loser`` had no move left."""
-
-    winner: Color
-    plies: int
-
-    def __post_init__(self) -> None:
-        winner, plies = as_int(self.winner), as_int(self.plies)
-        if winner not in (0, 1) or winner is None or plies is None or plies < 0:
-            raise InvalidArgumentError(
-                f"Outcome(winner={describe(self.winner)}, plies={describe(self.plies)}): "
-                "winner must be a Color and plies an integer >= 0"
-            )
-        object.__setattr__(self, "winner", Color(winner))
-        object.__setattr__(self, "plies", plies)
-
-    @property
-    def loser(self) -> Color:
-        return self.winner.other
-
-    def result(self) -> str:
-        """``"1-0"`` if White won, ``"0-1"`` if Black won."""
-        return "1-0" if self.winner == Color.WHITE else "0-1"
 
 
 _PIECE_SYMBOLS = {core.WHITE_QUEEN: "Q", core.BLACK_QUEEN: "q", core.ARROW: "*"}
