@@ -71,10 +71,16 @@ def _plain(pos, side, empties, scratch, ply):
 
 
 @njit(cache=True)
+def _store_exact(table, h, won, work):
+    """Store ``h`` proven (df-pn's numbers: won ``(0, INF)``, lost ``(INF, 0)``) after ``work`` nodes."""
+    store(table, h, 0 if won else INF, INF if won else 0, work)
+
+
+@njit(cache=True)
 def _won(table, scratch, h, ply, n, j, start):
     """Store ``h`` won; at the root, mark its winning child ``j`` in the root's row of ``delta``
     (``prover`` reads the proof move there, as it does after df-pn)."""
-    store(table, h, 0, INF, scratch.stats[NODES] - start + 1)
+    _store_exact(table, h, True, scratch.stats[NODES] - start + 1)
     if ply == 0:
         scratch.delta[0, :n] = INF
         scratch.delta[0, j] = 0
@@ -97,18 +103,18 @@ def prove(pos, side, h, table, scratch, ply):
     start = stats[NODES]
     if stats[EMPTIES] - ply <= PLAIN_EMPTIES and ply > 0:
         value = _plain(pos, side, stats[EMPTIES] - ply, scratch, ply)
-        store(table, h, 0 if value == WON else INF, INF if value == WON else 0, stats[NODES] - start + 1)
+        _store_exact(table, h, value == WON, stats[NODES] - start + 1)
         return value
     cells, queens, nq, dirs = pos.cells, pos.queens, pos.nq, pos.dirs
     sealed, filling = scratch.sealed[ply], scratch.filling[ply]
     outcome = side_bounds(cells, queens, nq, side, dirs, FILL_BUDGET, sealed, filling)
     if outcome != 0:
-        store(table, h, 0 if outcome > 0 else INF, INF if outcome > 0 else 0, 1)
+        _store_exact(table, h, outcome > 0, 1)
         return WON if outcome > 0 else LOST
     rows = scratch.moves[ply]
     n = core.generate_moves(cells, queens, nq, side, dirs, rows)
     if n == 0:
-        store(table, h, INF, 0, 1)
+        _store_exact(table, h, False, 1)
         return LOST
     n = reduce_moves(rows, n, nq, side, sealed, filling)
     other = 1 - side
@@ -146,5 +152,5 @@ def prove(pos, side, h, table, scratch, ply):
             return UNKNOWN
         if value == LOST:
             return _won(table, scratch, h, ply, n, j, start)
-    store(table, h, INF, 0, stats[NODES] - start + 1)
+    _store_exact(table, h, False, stats[NODES] - start + 1)
     return LOST
