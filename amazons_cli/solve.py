@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import time
 from typing import Optional
@@ -37,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--table-bits", type=int, default=DEFAULT_TABLE_BITS, help="log2 of the transposition table's entries"
     )
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads proving a move's replies side by side (one table; default 1)"
+    )
     parser.add_argument("--state", metavar="FILE", help="resume from FILE if it exists; save the table there on stop")
 
 
@@ -50,17 +54,18 @@ def _moves_done(done: int, total: int) -> None:
 
 
 def _search_progress(started: float):
-    def show(nodes: int, phi: int, delta: int) -> None:
+    def show(nodes: int, status: str) -> None:
         if sys.stderr.isatty():
-            seconds = time.process_time() - started
-            print(f"\rnodes {nodes:,}  root phi {phi:,} delta {delta:,}  {seconds:.0f} CPU s", end="", file=sys.stderr)
+            seconds = time.perf_counter() - started
+            line = f"nodes {nodes:,}  {seconds:.0f} s  {status}"[: shutil.get_terminal_size().columns - 1]
+            print(f"\r\033[K{line}", end="", file=sys.stderr, flush=True)
 
     return show
 
 
 def _prove(solver: Solver, board: Board, args: argparse.Namespace, moves: list[Move]) -> None:
     if not moves and not args.all:
-        proof = solver.solve(board, args.limit, progress=_search_progress(time.process_time()))
+        proof = solver.solve(board, args.limit, progress=_search_progress(time.perf_counter()))
         if sys.stderr.isatty():
             print(file=sys.stderr)
         verdict = {"won": f"{_side(board)} wins", "lost": f"{_side(board)} loses", "unknown": "unknown"}[proof.value]
@@ -89,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     for move in moves:
         if not board.is_legal(move):
             raise InvalidArgumentError(f"--check {move}: not a legal move here")
-    solver = Solver(args.table_bits)
+    solver = Solver(args.table_bits, threads=args.threads)
     state: Optional[str] = args.state
     if state is not None:
         if os.path.exists(state):

@@ -162,31 +162,37 @@ def count_fill(cells, queens, nq, dirs, budget, bounds, first):
         bounds[side, EXACT] = 1
         first[side, :] = -1
     best_first = np.zeros(2, dtype=np.int64)  # 2 = from an exact region, 1 = a lower bound
-    region = 0
+    # every region flooded before any is filled: a position that is not separated is told by its
+    # floods alone, without filling the one-side regions found before its shared one
+    starts = np.empty(2 * core.MAX_QUEENS, dtype=np.int64)
+    sizes = np.empty(2 * core.MAX_QUEENS, dtype=np.int64)
+    regions = 0
     for side in range(2):
         for qi in range(nq[side]):
             start = queens[side, qi]
             if label[start] >= 0:
                 continue
-            empties, sides = flood_region(cells, dirs, start, region, label, queue)
+            empties, sides = flood_region(cells, dirs, start, regions, label, queue)
             if sides == 3:
                 return False
-            owner = sides - 1
-            m = region_members(queens, nq, owner, label, region, members)
-            state[0] = budget
-            state[1] = 0
-            move[:] = -1
-            found = _fill(cells, queens, owner, dirs, members, m, empties, state, move, 0)
-            exact = state[1] == 0 or found == empties
-            bounds[owner, LOWER] += found
-            bounds[owner, UPPER] += found if exact else empties
-            if not exact:
-                bounds[owner, EXACT] = 0
-            quality = 2 if exact else 1
-            if found > 0 and quality > best_first[owner]:
-                best_first[owner] = quality
-                first[owner, :] = move
-            region += 1
+            starts[regions], sizes[regions] = start, empties
+            regions += 1
+    for region in range(regions):
+        owner = cells[starts[region]] - core.WHITE_QUEEN
+        m = region_members(queens, nq, owner, label, region, members)
+        state[0] = budget
+        state[1] = 0
+        move[:] = -1
+        found = _fill(cells, queens, owner, dirs, members, m, sizes[region], state, move, 0)
+        exact = state[1] == 0 or found == sizes[region]
+        bounds[owner, LOWER] += found
+        bounds[owner, UPPER] += found if exact else sizes[region]
+        if not exact:
+            bounds[owner, EXACT] = 0
+        quality = 2 if exact else 1
+        if found > 0 and quality > best_first[owner]:
+            best_first[owner] = quality
+            first[owner, :] = move
     return True
 
 

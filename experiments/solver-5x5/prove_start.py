@@ -4,7 +4,7 @@
 
 ``DEPTH_FIRST``: ``Solver``'s ``depth_first`` (the empty squares at or below which df-pn hands a
 position to the depth-first search). One table of 2**24 entries; a line every 2M nodes with the
-root's df-pn numbers, then the answer. Stop it with a CPU limit (``ulimit -t``) or Ctrl-C.
+the move, reply and df-pn numbers being proved, then the answer. Stop it with a CPU limit (``ulimit -t``) or Ctrl-C.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ solver = Solver(table_bits=24, depth_first=int(sys.argv[1]))
 cpu, wall = time.process_time(), time.perf_counter()
 
 
-def progress(nodes: int, phi: int, delta: int) -> None:
+def progress(nodes: int, status: str) -> None:
     seconds = f"cpu {time.process_time() - cpu:.0f} wall {time.perf_counter() - wall:.0f}"
-    print(f"nodes {nodes:,} phi {phi} delta {delta} {seconds}", flush=True)
+    print(f"nodes {nodes:,} {status} {seconds}", flush=True)
 
 
 prover.SLICE = 2_000_000

@@ -26,8 +26,8 @@ the form that never changes a value. The searches' tests check it against brute 
 
 >>> from amazons_env import Board
 >>> b = Board.from_text("Q1*2/***2/5/5/3q1 w")   # White sealed with 1 empty square, Black has 18
->>> sealed, filling = np.full(core.MAX_QUEENS, -1), np.full(3, -1)
->>> side_bounds(b.cells.copy(), b.queens.copy(), b.queen_counts, 0, b.dirs, 1000, sealed, filling)
+>>> sealed, filling, work = np.full(core.MAX_QUEENS, -1), np.full(3, -1), new_regions(b.cells.shape[0])
+>>> side_bounds(b.cells.copy(), b.queens.copy(), b.queen_counts, 0, b.dirs, 1000, sealed, filling, work)
 -1
 >>> int(sealed[0]) == int(b.queens[0, 0]), int(filling[0]) == int(b.queens[0, 0])   # a6's moves: one
 (True, True)
@@ -35,33 +35,60 @@ the form that never changes a value. The searches' tests check it against brute 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
-from numba import njit
+from numba import njit, typeof
 
 from amazons_env import core
 
 from agents.search.endgame import _fill, flood_region, region_members
 
-__all__ = ["side_bounds", "reach", "reduce_moves", "FILL_BUDGET"]
+__all__ = ["side_bounds", "reach", "reduce_moves", "Regions", "new_regions", "REGIONS_TYPE", "FILL_BUDGET"]
 
 FILL_BUDGET = 2_000  # the proof searches' fill-search nodes per region in a node's bounds
 
 
+class Regions(NamedTuple):
+    """``side_bounds``' working arrays, made once per search rather than at every node (a proof
+    takes the bounds at most of its nodes): a region ``label`` and a flood ``queue`` per square,
+    a region's amazon indices (``members``), a fill search's first ``move`` and ``state`` (nodes
+    left, ran out), and each side's ``lower`` and ``upper`` bound."""
+
+    label: np.ndarray
+    queue: np.ndarray
+    members: np.ndarray
+    move: np.ndarray
+    state: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+
+
+def new_regions(squares: int) -> Regions:
+    """Working arrays for a board of ``squares`` cells (borders included: ``cells.shape[0]``)."""
+    ints = np.zeros(2, dtype=np.int64)
+    return Regions(
+        np.full(squares, -1, dtype=np.int64), np.empty(squares, dtype=np.int64),
+        np.empty(core.MAX_QUEENS, dtype=np.int64), np.empty(3, dtype=np.int64), ints, ints.copy(), ints.copy(),
+    )  # fmt: skip
+
+
+REGIONS_TYPE = typeof(new_regions(1))
+
+
 @njit(cache=True)
-def side_bounds(cells, queens, nq, side, dirs, budget, sealed, filling):
+def side_bounds(cells, queens, nq, side, dirs, budget, sealed, filling, work):
     """1 if ``side`` to move has won by the region bounds (module docstring), -1 if it has lost,
     0 if they do not decide. ``budget``: fill-search nodes per sealed region. ``sealed[k]`` gets
     the square of ``side``'s amazon ``k`` if it stands in an exactly counted sealed region (-1
     if not), and ``filling`` the first move of a longest filling sequence in one of them (-1s if
-    none has a move). ``cells`` and ``queens`` are used as scratch and restored."""
-    total = cells.shape[0]
-    label = np.full(total, -1, dtype=np.int64)
-    queue = np.empty(total, dtype=np.int64)
-    members = np.empty(core.MAX_QUEENS, dtype=np.int64)
-    move = np.empty(3, dtype=np.int64)
-    state = np.zeros(2, dtype=np.int64)
-    lower = np.zeros(2, dtype=np.int64)
-    upper = np.zeros(2, dtype=np.int64)
+    none has a move). ``cells`` and ``queens`` are used as scratch and restored, ``work``
+    (``new_regions``) is overwritten."""
+    label, queue, members, move, state = work.label, work.queue, work.members, work.move, work.state
+    lower, upper = work.lower, work.upper
+    label[:] = -1
+    lower[:] = 0
+    upper[:] = 0
     sealed[: nq[side]] = -1
     filling[:] = -1
     region = 0

@@ -22,7 +22,7 @@ move is hard, it is the cheaper search (``benchmarks/strength/small_boards.py``)
 >>> from agents.search.zobrist import position_key
 >>> board = Board.from_text("q3/4/4/Q1*1 w")   # White wins (``prover``)
 >>> empties = int(np.count_nonzero(board.cells == core.EMPTY))
->>> table, scratch = new_table(12, 4), new_scratch(empties, core.max_moves(4, 1))
+>>> table, scratch = new_table(12, 4), new_scratch(empties, core.max_moves(4, 1), board.cells.shape[0])
 >>> pos = ProofPosition(board.cells.copy(), board.queens.copy(), board.queen_counts.copy(), board.dirs)
 >>> prove(pos, 0, position_key(pos.cells, 0, table.zobrist), table, scratch, 0) == WON
 True
@@ -39,10 +39,10 @@ from agents.search.solver.bounds import FILL_BUDGET, reduce_moves, side_bounds
 from agents.search.solver.scratch import EMPTIES, LIMIT, NODES, POSITION_TYPE, SCRATCH_TYPE
 from agents.search.solver.table import INF, TABLE_TYPE, probe, store
 
-__all__ = ["prove", "WON", "LOST", "UNKNOWN", "PLAIN_EMPTIES"]
+__all__ = ["prove", "mobility_score", "WON", "LOST", "UNKNOWN", "PLAIN_EMPTIES"]
 
 WON, LOST, UNKNOWN = 1, -1, 0
-PLAIN_EMPTIES = 3  # positions with at most this many empty squares: plain minimax, no table or bounds
+PLAIN_EMPTIES = 2  # positions with at most this many empty squares: plain minimax, no table or bounds
 KNOWN = 1 << 40  # the ordering score of a child known won for the opponent: sorted last, not searched
 
 
@@ -71,6 +71,14 @@ def _plain(pos, side, empties, scratch, ply):
 
 
 @njit(cache=True)
+def mobility_score(cells, queens, nq, side, dirs):
+    """The order of ``side``'s moves, lowest first, scored on the position after one: twice the
+    opponent's queen moves there less ``side``'s own (the opponent shortest of moves first)."""
+    theirs = core.count_queen_moves(cells, queens, nq, 1 - side, dirs)
+    return 2 * theirs - core.count_queen_moves(cells, queens, nq, side, dirs)
+
+
+@njit(cache=True)
 def _store_exact(table, h, won, work):
     """Store ``h`` proven (df-pn's numbers: won ``(0, INF)``, lost ``(INF, 0)``) after ``work`` nodes."""
     store(table, h, 0 if won else INF, INF if won else 0, work)
@@ -87,7 +95,9 @@ def _won(table, scratch, h, ply, n, j, start):
     return WON
 
 
-@njit(types.int64(POSITION_TYPE, types.int64, types.uint64, TABLE_TYPE, SCRATCH_TYPE, types.int64), cache=True)
+@njit(
+    types.int64(POSITION_TYPE, types.int64, types.uint64, TABLE_TYPE, SCRATCH_TYPE, types.int64), cache=True, nogil=True
+)
 def prove(pos, side, h, table, scratch, ply):
     """``WON``/``LOST`` for ``side`` to move in ``pos`` (key ``h``), or ``UNKNOWN`` once
     ``scratch.stats[NODES]`` reaches its ``LIMIT``; ``scratch`` rows from ``ply`` on are used."""
@@ -107,7 +117,7 @@ def prove(pos, side, h, table, scratch, ply):
         return value
     cells, queens, nq, dirs = pos.cells, pos.queens, pos.nq, pos.dirs
     sealed, filling = scratch.sealed[ply], scratch.filling[ply]
-    outcome = side_bounds(cells, queens, nq, side, dirs, FILL_BUDGET, sealed, filling)
+    outcome = side_bounds(cells, queens, nq, side, dirs, FILL_BUDGET, sealed, filling, scratch.regions)
     if outcome != 0:
         _store_exact(table, h, outcome > 0, 1)
         return WON if outcome > 0 else LOST
@@ -134,9 +144,7 @@ def prove(pos, side, h, table, scratch, ply):
         if found and phi == 0:  # known won for the opponent: never searched (so a search
             scores[j] = KNOWN  # resumed in slices never spends its slice re-reading answers)
         else:
-            theirs = core.count_queen_moves(cells, queens, nq, other, dirs)
-            ours = core.count_queen_moves(cells, queens, nq, side, dirs)
-            scores[j] = 2 * theirs - ours
+            scores[j] = mobility_score(cells, queens, nq, side, dirs)
         core.unmake_move(cells, queens, side, index, frm, to, arrow)
     order = np.argsort(scores[:n], kind="mergesort")
     for k in range(n):

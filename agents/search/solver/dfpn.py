@@ -71,6 +71,7 @@ def _new_child(pos, side, h, table):
         POSITION_TYPE, types.int64, types.uint64, types.int64, types.int64, TABLE_TYPE, SCRATCH_TYPE, types.int64
     ),
     cache=True,
+    nogil=True,  # threads prove positions side by side in one table (``prover``, ``table``)
 )
 def mid(pos, side, h, th_phi, th_delta, table, scratch, ply):
     """Search the node ``pos`` (``side`` to move, key ``h``) until its ``phi >= th_phi`` or its
@@ -88,7 +89,7 @@ def mid(pos, side, h, th_phi, th_delta, table, scratch, ply):
     start = stats[NODES]
     cells, queens, nq = pos.cells, pos.queens, pos.nq
     sealed, filling = scratch.sealed[ply], scratch.filling[ply]
-    outcome = side_bounds(cells, queens, nq, side, pos.dirs, FILL_BUDGET, sealed, filling)
+    outcome = side_bounds(cells, queens, nq, side, pos.dirs, FILL_BUDGET, sealed, filling, scratch.regions)
     if outcome != 0:
         phi, delta = (np.int64(0), INF) if outcome > 0 else (INF, np.int64(0))
         store(table, h, phi, delta, 1)

@@ -8,14 +8,15 @@ It is written atomically (``files.atomic_writer``: a kill leaves the old file or
 and read back only if every check holds (``ProofFileError`` naming the file otherwise).
 
 >>> import os, tempfile
->>> from agents.search.solver.table import new_table
+>>> from agents.search.solver.table import new_table, probe, store
 >>> table, start = new_table(4, 4), "1qq1/q2q/Q2Q/1QQ1 w"
->>> table.keys[3], table.phi[3] = 12345, 7
+>>> store(table, np.uint64(12345), 7, 9, 1)
 >>> path = os.path.join(tempfile.mkdtemp(), "proof.npz")
 >>> write_state(path, start, 99, table)
 >>> back, nodes = read_state(path, start)
->>> nodes, int(back.keys[3]), int(back.phi[3]), back.keys.shape == table.keys.shape
-(99, 12345, 7, True)
+>>> found, phi, delta = probe(back, np.uint64(12345))
+>>> nodes, bool(found), int(phi), int(delta), back.entries.shape == table.entries.shape
+(99, True, 7, 9, True)
 >>> read_state(path, "1qq1/q2q/Q2Q/1QQ1 b")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -38,7 +39,7 @@ from agents.search.solver.table import Table
 
 __all__ = ["ProofFileError", "write_state", "read_state", "FORMAT_VERSION", "MAX_BYTES"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the table's entries as rows of two words (``table``)
 MAX_BYTES = 1 << 34  # a 2**30-entry table is 20 GiB; refuse anything larger than that could be
 WHAT = "proof state"
 
@@ -62,7 +63,7 @@ def write_state(path: PathLike, position: str, nodes: int, table: Table) -> None
             "format_version": FORMAT_VERSION,
             "position": position,
             "nodes": int(nodes),
-            "entries": int(table.keys.shape[0]),
+            "entries": int(table.entries.shape[0]),
             "arrays_sha256": _digest(table),
         }
     )
@@ -88,7 +89,7 @@ def read_state(path: PathLike, position: str) -> tuple[Table, int]:
         raise ProofFileError(f"{WHAT} {path} proves {header.get('position')!r}, not {position!r}")
     if header.get("arrays_sha256") != _digest(table):
         raise ProofFileError(f"{WHAT} {path}: the table does not match its checksum (damaged or edited)")
-    entries = table.keys.shape[0]
-    if entries & (entries - 1) or any(getattr(table, name).shape != (entries,) for name in Table._fields[1:]):
+    entries = table.work.shape[0]
+    if entries & (entries - 1) or table.entries.shape != (entries, 2) or table.entries.dtype != np.uint64:
         raise ProofFileError(f"{WHAT} {path}: the table's arrays do not fit together")
     return table, int(header["nodes"])

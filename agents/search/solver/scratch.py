@@ -2,7 +2,7 @@
 and its counters and per-ply rows (``Scratch``), shared by ``dfpn`` and the ``depth_first``
 search it hands small positions to.
 
->>> scratch = new_scratch(empties=3, rows=10)
+>>> scratch = new_scratch(empties=3, rows=10, squares=36)
 >>> scratch.moves.shape, int(scratch.stats[EMPTIES]), int(scratch.stats[LIMIT]) == NO_LIMIT
 ((5, 10, 3), 3, True)
 """
@@ -16,6 +16,7 @@ from numba import typeof
 
 from amazons_env import core
 
+from agents.search.solver.bounds import Regions, new_regions
 from agents.search.solver.table import INF
 
 __all__ = ["ProofPosition", "Scratch", "new_scratch", "NODES", "LIMIT", "EMPTIES", "DEPTH_FIRST", "NO_LIMIT"]
@@ -41,7 +42,8 @@ class Scratch(NamedTuple):
     ``EMPTIES`` squares at ply 0, and ``DEPTH_FIRST``: the empty squares at or below which the
     depth-first search takes over) and per-ply rows: the moves of the node at
     that ply, its children's df-pn numbers, keys and depth-first ordering scores, and the
-    node's amazons in sealed regions and its filling move (``bounds.side_bounds``)."""
+    node's amazons in sealed regions and its filling move (``bounds.side_bounds``), and the
+    bounds' working arrays (``regions``)."""
 
     stats: np.ndarray
     moves: np.ndarray
@@ -51,21 +53,23 @@ class Scratch(NamedTuple):
     scores: np.ndarray
     sealed: np.ndarray
     filling: np.ndarray
+    regions: Regions
 
 
-def new_scratch(empties: int, rows: int) -> Scratch:
+def new_scratch(empties: int, rows: int, squares: int) -> Scratch:
     """Scratch for a search from a position with ``empties`` empty squares (so at most that many
-    plies deep) and at most ``rows`` moves a node (the children's ``delta`` start at ``INF``: a
-    row no node wrote names no lost child)."""
+    plies deep), at most ``rows`` moves a node (the children's ``delta`` start at ``INF``: a
+    row no node wrote names no lost child), on a board of ``squares`` cells (``cells.shape[0]``)."""
     plies = empties + 2
     return Scratch(
         np.array([0, NO_LIMIT, empties, 0], dtype=np.int64), np.zeros((plies, rows, 3), dtype=np.int64),
         np.zeros((plies, rows), dtype=np.int64), np.full((plies, rows), INF, dtype=np.int64),
         np.zeros((plies, rows), dtype=np.uint64), np.zeros((plies, rows), dtype=np.int64),
         np.full((plies, core.MAX_QUEENS), -1, dtype=np.int64), np.full((plies, 3), -1, dtype=np.int64),
+        new_regions(squares),
     )  # fmt: skip
 
 
 _INTS = np.zeros(2, np.int64)
 POSITION_TYPE = typeof(ProofPosition(np.zeros(1, np.uint8), np.zeros((2, 1), np.int64), _INTS, _INTS))
-SCRATCH_TYPE = typeof(new_scratch(1, 1))
+SCRATCH_TYPE = typeof(new_scratch(1, 1, 1))

@@ -7,6 +7,14 @@ the nodes searched below it (``work``, saturating). Entries sit in two-way bucke
 replaces the bucket's entry with less work below it, so the proofs that cost most stay longest.
 Amazons has no cycles (every move burns a square), so a proven entry is exact.
 
+An entry is a row of ``entries``: its numbers packed in one word (``phi | delta << 32``) and the
+key XORed with that word. Threads share one table (``prover.Solver(threads=...)``) without a
+lock: a row read while another thread writes it can mix two entries' words, and then its key
+check fails, so it reads as absent and never as another position's numbers (the lockless table
+of Hyatt and Mann, 2002). A bucket's two rows are 32 bytes side by side: one cache miss a probe,
+which the searches make for every child they generate. ``work`` is read only to replace an
+entry, and sits apart (a race there only changes which entry is replaced).
+
 >>> table = new_table(4, 4)
 >>> store(table, np.uint64(12345), 0, INF, 7)
 >>> found, phi, delta = probe(table, np.uint64(12345))
@@ -26,27 +34,23 @@ from agents.search.zobrist import zobrist_table
 __all__ = ["Table", "new_table", "probe", "store", "INF", "TABLE_TYPE"]
 
 INF = (1 << 32) - 1  # a proven side's number; unproven sums stop just below it
+LOW = np.uint64(INF)  # the packed word's phi
 
 
 class Table(NamedTuple):
     """The keys of squares and pieces that index the table (``zobrist[4, W*W]``,
-    ``zobrist.zobrist_table``), and per entry the position's key, its ``phi`` and ``delta`` and the
-    nodes searched below it (``work``)."""
+    ``zobrist.zobrist_table``), and per entry a row of ``entries`` (the position's key XOR its
+    numbers, and its numbers ``phi | delta << 32``) and the nodes searched below it (``work``)."""
 
     zobrist: np.ndarray
-    keys: np.ndarray
-    phi: np.ndarray
-    delta: np.ndarray
+    entries: np.ndarray
     work: np.ndarray
 
 
 def new_table(bits: int, size: int) -> Table:
-    """An empty table of ``2**bits`` entries (20 bytes each) for a ``size`` x ``size`` board."""
+    """An empty table of ``2**bits`` entries (20 bytes each: two words and ``work``) for a ``size`` x ``size`` board."""
     n = 1 << bits
-    return Table(
-        zobrist_table(size + 2), np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.uint32),
-        np.zeros(n, dtype=np.uint32), np.zeros(n, dtype=np.uint32),
-    )  # fmt: skip
+    return Table(zobrist_table(size + 2), np.zeros((n, 2), dtype=np.uint64), np.zeros(n, dtype=np.uint32))
 
 
 TABLE_TYPE = typeof(new_table(1, 4))
@@ -55,26 +59,29 @@ TABLE_TYPE = typeof(new_table(1, 4))
 @njit(cache=True)
 def probe(table, h):
     """``(found, phi, delta)`` of the entry for key ``h``."""
-    i = np.int64(h & np.uint64(table.keys.shape[0] - 1)) & ~np.int64(1)
+    entries = table.entries
+    i = np.int64(h & np.uint64(entries.shape[0] - 1)) & ~np.int64(1)
     for s in range(i, i + 2):
-        if table.keys[s] == h:
-            return True, np.int64(table.phi[s]), np.int64(table.delta[s])
+        numbers = entries[s, 1]
+        if entries[s, 0] ^ numbers == h:
+            return True, np.int64(numbers & LOW), np.int64(numbers >> np.uint64(32))
     return False, np.int64(0), np.int64(0)
 
 
 @njit(cache=True)
 def store(table, h, phi, delta, work):
     """Keep ``(phi, delta)`` for key ``h``: in its own slot, else over the bucket's lighter entry."""
-    i = np.int64(h & np.uint64(table.keys.shape[0] - 1)) & ~np.int64(1)
-    if table.keys[i] == h:
+    entries = table.entries
+    i = np.int64(h & np.uint64(entries.shape[0] - 1)) & ~np.int64(1)
+    if entries[i, 0] ^ entries[i, 1] == h:
         s = i
-    elif table.keys[i + 1] == h:
+    elif entries[i + 1, 0] ^ entries[i + 1, 1] == h:
         s = i + 1
     elif table.work[i] <= table.work[i + 1]:
         s = i
     else:
         s = i + 1
-    table.keys[s] = h
-    table.phi[s] = phi
-    table.delta[s] = delta
+    numbers = np.uint64(phi) | (np.uint64(delta) << np.uint64(32))
+    entries[s, 0] = h ^ numbers
+    entries[s, 1] = numbers
     table.work[s] = min(work, INF)

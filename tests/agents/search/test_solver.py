@@ -12,20 +12,29 @@ from hypothesis import strategies as st
 
 from amazons_env import Board
 from amazons_env.errors import InvalidArgumentError
+from amazons_env.symmetry import transform_move
 
 from agents.arena import opening_board
 from agents.search.agent import PROVE_NODES, SearchAgent
 from agents.search.result import SearchResult
 from agents.search.solver import Solver
-from agents.search.solver.bounds import FILL_BUDGET, side_bounds
+from agents.search.solver.bounds import FILL_BUDGET, new_regions, side_bounds
+from agents.search.solver.depth_first import mobility_score
 from agents.search.solver.proof_file import ProofFileError
+from agents.search.solver.table import INF, new_table, probe, store
 from agents.time.limit import Limit
 
 from tests.helpers.positions import wins
 
-# shared: the tables must stay right across positions. df-pn alone, depth-first alone, and df-pn
-# handing positions of at most 4 empty squares to the depth-first search
-SOLVERS = {"df-pn": Solver(16, depth_first=0), "depth-first": Solver(16, depth_first=30), "both": Solver(16, 4)}
+# shared: the tables must stay right across positions. df-pn alone, depth-first alone, df-pn
+# handing positions of at most 4 empty squares to the depth-first search, and that proving every
+# position move by move after a 20-node search, replies on two threads in one table
+SOLVERS = {
+    "df-pn": Solver(16, depth_first=0),
+    "depth-first": Solver(16, depth_first=30),
+    "both": Solver(16, 4),
+    "threads": Solver(16, 4, threads=2, quick=20),
+}
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -53,7 +62,9 @@ def _sealed(board: Board) -> bool:
     """Whether the side to move has an amazon in a sealed region counted exactly."""
     sealed, filling = np.full(12, -1), np.full(3, -1)
     cells, queens, turn = board.cells.copy(), board.queens.copy(), int(board.turn)
-    side_bounds(cells, queens, board.queen_counts, turn, board.dirs, FILL_BUDGET, sealed, filling)
+    side_bounds(
+        cells, queens, board.queen_counts, turn, board.dirs, FILL_BUDGET, sealed, filling, new_regions(cells.size)
+    )
     return bool(np.any(sealed >= 0))
 
 
@@ -82,7 +93,9 @@ def test_the_region_bounds_decide_only_what_brute_force_agrees_with():
         board = opening_board(5, 11 + seed % 2, [seed])
         cells, queens, turn = board.cells.copy(), board.queens.copy(), int(board.turn)
         sealed, filling = np.full(12, -1), np.full(3, -1)
-        outcome = side_bounds(cells, queens, board.queen_counts, turn, board.dirs, FILL_BUDGET, sealed, filling)
+        outcome = side_bounds(
+            cells, queens, board.queen_counts, turn, board.dirs, FILL_BUDGET, sealed, filling, new_regions(cells.size)
+        )
         if outcome != 0:
             assert (outcome > 0) == wins(board.text()), board.text()
             decided += 1
@@ -134,6 +147,40 @@ def test_a_finished_game_is_lost_for_the_side_to_move():
 def test_bad_table_size_is_refused(bits):
     with pytest.raises(InvalidArgumentError, match="table_bits"):
         Solver(table_bits=bits)
+
+
+@pytest.mark.parametrize(
+    "options, name", [({"threads": 0}, "threads"), ({"threads": 1.5}, "threads"), ({"quick": 0}, "quick")]
+)
+def test_bad_options_are_refused(options, name):
+    with pytest.raises(InvalidArgumentError, match=name):
+        Solver(table_bits=8, **options)
+
+
+def test_the_moves_tried_are_one_of_each_symmetric_set_opponent_shortest_of_moves_first():
+    board = Board(size=5)  # the start maps to itself mirrored left-right, and no first move does
+    moves = Solver(table_bits=8).candidates(board)
+    assert len(moves) == len(set(moves)) == 130 and board == Board(size=5)
+    images = set(moves) | {transform_move(move, 1) for move in moves}
+    assert images == set(board.legal_moves())
+    scores = []
+    for move in moves:
+        board.push(move)
+        scores.append(mobility_score(board.cells, board.queens, board.queen_counts, 0, board.dirs))
+        board.pop()
+    assert scores == sorted(scores) and scores[0] < scores[-1]
+
+
+def test_a_torn_table_row_reads_as_absent():
+    """Threads share the table without a lock: a row mixing two entries' words is no entry."""
+    table = new_table(4, 4)
+    first, second = np.uint64(16), np.uint64(32)  # the same bucket
+    store(table, first, 0, INF, 5)  # won: numbers 0 | INF << 32
+    store(table, second, INF, 0, 5)  # lost: numbers INF
+    rows = {int(table.entries[s, 1]): s for s in range(2)}
+    row, other = rows[INF << 32], rows[INF]
+    table.entries[row, 1] = table.entries[other, 1]  # first's key word beside second's numbers
+    assert not probe(table, first)[0] and probe(table, second) == (True, INF, 0)
 
 
 @pytest.mark.parametrize("limit", [0, -5, 2.5])
