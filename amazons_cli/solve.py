@@ -2,8 +2,10 @@
 
 The start of a small board (default 5x5) or any position text; the answer for the side to move
 (won with a proof move, or lost), the nodes searched and the wall and CPU seconds (on a shared
-machine the CPU time is the figure that compares). ``--check MOVE`` proves given moves instead of
-stopping at the first win, ``--all`` every legal move. ``--state FILE`` makes a long proof
+machine the CPU time is the figure that compares). A position is proved move by move, the most
+promising first, and ``--threads N`` proves a move's replies N at a time (one table; a line on
+the terminal says which move and reply are being proved). ``--check MOVE`` proves given moves
+instead of stopping at the first win, ``--all`` every legal move. ``--state FILE`` makes a long proof
 resumable: Ctrl-C (or ``--limit``) saves the search's table there, and the same command run again
 goes on from it.
 """

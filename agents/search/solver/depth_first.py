@@ -43,6 +43,9 @@ __all__ = ["prove", "mobility_score", "WON", "LOST", "UNKNOWN", "PLAIN_EMPTIES"]
 
 WON, LOST, UNKNOWN = 1, -1, 0
 PLAIN_EMPTIES = 2  # positions with at most this many empty squares: plain minimax, no table or bounds
+# the opponent's queen moves against ours in the move order: 8 gave the fewest nodes of 2, 4, 6, 8,
+# 16 and the opponent's alone on four 5x5 replies (experiments/solver-5x5/order_weight.txt)
+THEIRS_WEIGHT = 8
 KNOWN = 1 << 40  # the ordering score of a child known won for the opponent: sorted last, not searched
 
 
@@ -71,11 +74,13 @@ def _plain(pos, side, empties, scratch, ply):
 
 
 @njit(cache=True)
-def mobility_score(cells, queens, nq, side, dirs):
-    """The order of ``side``'s moves, lowest first, scored on the position after one: twice the
-    opponent's queen moves there less ``side``'s own (the opponent shortest of moves first)."""
-    theirs = core.count_queen_moves(cells, queens, nq, 1 - side, dirs)
-    return 2 * theirs - core.count_queen_moves(cells, queens, nq, side, dirs)
+def mobility_score(cells, queens, nq, side, dirs, theirs):
+    """The order of ``side``'s moves, lowest first, scored on the position after one:
+    ``THEIRS_WEIGHT`` times the opponent's queen moves there (``theirs``, counted by the caller:
+    none means the opponent has no move, a win) less ``side``'s own (the opponent shortest of
+    moves first, then ours most). A side that has a queen move has a move: the arrow can go back
+    where the amazon stood."""
+    return THEIRS_WEIGHT * theirs - core.count_queen_moves(cells, queens, nq, side, dirs)
 
 
 @njit(cache=True)
@@ -137,14 +142,15 @@ def prove(pos, side, h, table, scratch, ply):
         core.make_move(cells, queens, side, index, to, arrow)
         child = h ^ zob[piece, frm] ^ zob[piece, to] ^ zob[core.ARROW, arrow] ^ zob[0, 0]
         keys[j] = child
+        theirs = core.count_queen_moves(cells, queens, nq, other, dirs)  # none: no move at all
         found, phi, delta = probe(table, child)
-        if (found and delta == 0) or not core.has_move(cells, queens, nq, other, dirs):
+        if (found and delta == 0) or theirs == 0:
             core.unmake_move(cells, queens, side, index, frm, to, arrow)
             return _won(table, scratch, h, ply, n, j, start)
         if found and phi == 0:  # known won for the opponent: never searched (so a search
             scores[j] = KNOWN  # resumed in slices never spends its slice re-reading answers)
         else:
-            scores[j] = mobility_score(cells, queens, nq, side, dirs)
+            scores[j] = mobility_score(cells, queens, nq, side, dirs, theirs)
         core.unmake_move(cells, queens, side, index, frm, to, arrow)
     order = np.argsort(scores[:n], kind="mergesort")
     for k in range(n):

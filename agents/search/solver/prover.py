@@ -197,7 +197,9 @@ class Solver:
                 continue
             seen.update(transform_move(move, k) for k in symmetries)
             board.push_unchecked(move)
-            scored.append((int(mobility_score(board.cells, board.queens, board.queen_counts, side, board.dirs)), move))
+            cells, queens, nq, dirs = board.cells, board.queens, board.queen_counts, board.dirs
+            theirs = core.count_queen_moves(cells, queens, nq, 1 - side, dirs)
+            scored.append((int(mobility_score(cells, queens, nq, side, dirs, theirs)), move))
             board.pop()
         scored.sort(key=lambda pair: pair[0])
         return [move for _, move in scored]

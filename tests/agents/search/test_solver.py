@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from amazons_env import Board
+from amazons_env import Board, core
 from amazons_env.errors import InvalidArgumentError
 from amazons_env.symmetry import transform_move
 
@@ -166,7 +166,8 @@ def test_the_moves_tried_are_one_of_each_symmetric_set_opponent_shortest_of_move
     scores = []
     for move in moves:
         board.push(move)
-        scores.append(mobility_score(board.cells, board.queens, board.queen_counts, 0, board.dirs))
+        theirs = core.count_queen_moves(board.cells, board.queens, board.queen_counts, 1, board.dirs)
+        scores.append(mobility_score(board.cells, board.queens, board.queen_counts, 0, board.dirs, theirs))
         board.pop()
     assert scores == sorted(scores) and scores[0] < scores[-1]
 
