@@ -24,7 +24,7 @@ from amazons_env.errors import InvalidArgumentError
 from amazons_env.files import check_writable
 
 from agents.search.solver import Solver
-from agents.search.solver.prover import DEFAULT_TABLE_BITS
+from agents.search.solver.prover import DEFAULT_TABLE_BITS, MAX_THREADS
 
 HELP = __doc__.split("\n\n", 1)[1].replace("``", "'")
 
@@ -91,6 +91,8 @@ def _prove(solver: Solver, board: Board, args: argparse.Namespace, moves: list[M
 def run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise InvalidArgumentError(f"--limit {args.limit}: must be a positive number of nodes")
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise InvalidArgumentError(f"--threads {args.threads}: must be from 1 to {MAX_THREADS}")
     board = Board(size=5 if args.size is None and args.position is None else args.size, position=args.position)
     moves = [Move.parse(text, size=board.size) for text in args.check]
     for move in moves:

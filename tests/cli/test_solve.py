@@ -1,5 +1,5 @@
 """``amazons solve --state FILE``: a proof stopped by Ctrl-C or its node limit saves its table,
-and the same command run again resumes it."""
+and the same command run again resumes it; ``--threads``."""
 
 from __future__ import annotations
 
@@ -42,3 +42,10 @@ def test_a_state_of_another_position_is_refused(tmp_path, capsys):
     assert main(["solve", POSITION, "--table-bits", "10", "--limit", "5", "--state", str(state)]) == 0
     assert main(["solve", "--size", "5", "--state", str(state)]) == 2
     assert "proves" in capsys.readouterr().err
+
+
+def test_threads_prove_the_same_and_a_bad_count_is_refused(capsys):
+    assert main(["solve", POSITION, "--table-bits", "14", "--threads", "2"]) == 0
+    assert "White loses" in capsys.readouterr().out
+    assert main(["solve", POSITION, "--threads", "0"]) == 2
+    assert "--threads 0" in capsys.readouterr().err

@@ -30,7 +30,6 @@ True
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit, types
 
 from amazons_env import core
@@ -152,11 +151,14 @@ def prove(pos, side, h, table, scratch, ply):
         else:
             scores[j] = mobility_score(cells, queens, nq, side, dirs, theirs)
         core.unmake_move(cells, queens, side, index, frm, to, arrow)
-    order = np.argsort(scores[:n], kind="mergesort")
-    for k in range(n):
-        j = order[k]
-        if scores[j] == KNOWN:
+    for _ in range(n):  # lowest score first, the first of equals first (no sort: most won nodes
+        j = 0  # end at their first child)
+        for i in range(1, n):
+            if scores[i] < scores[j]:
+                j = i
+        if scores[j] >= KNOWN:
             break
+        scores[j] = KNOWN  # taken
         frm, to, arrow = rows[j, 0], rows[j, 1], rows[j, 2]
         index = core.find_queen(queens, nq, side, frm)
         core.make_move(cells, queens, side, index, to, arrow)

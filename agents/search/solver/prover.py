@@ -47,7 +47,7 @@ from agents.search.solver.scratch import DEPTH_FIRST, LIMIT, NO_LIMIT, NODES, Pr
 from agents.search.solver.table import INF, Table, new_table
 from agents.search.zobrist import position_key
 
-__all__ = ["Proof", "Solver", "Progress", "DEFAULT_TABLE_BITS", "DEPTH_FIRST_EMPTIES", "SLICE"]
+__all__ = ["Proof", "Solver", "Progress", "DEFAULT_TABLE_BITS", "DEPTH_FIRST_EMPTIES", "SLICE", "QUICK", "MAX_THREADS"]
 
 DEFAULT_TABLE_BITS = 22  # 4M entries: 84 MB
 SLICE = 100_000  # nodes between two progress reports (and chances to stop)
