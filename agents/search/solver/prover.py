@@ -248,8 +248,15 @@ class Solver:
                 board.pop()
                 state.finish(refuted=delta == 0, proved=phi == 0)
 
+        def helper(board: Board) -> None:
+            try:
+                prove_replies(board)
+            except BaseException as error:  # a reply left unproven must not pass for a proved one
+                state.failed = error
+                state.stop.set()
+
         workers = [work.copy(stack=False) for _ in range(min(self.threads, len(replies)) - 1)]
-        threads = [threading.Thread(target=prove_replies, args=(board,), daemon=True) for board in workers]
+        threads = [threading.Thread(target=helper, args=(board,), daemon=True) for board in workers]
         for thread in threads:
             thread.start()
         try:
@@ -258,6 +265,8 @@ class Solver:
             state.stop.set()  # on a Ctrl-C too: the others stop at their next slice
             for thread in threads:
                 thread.join()
+        if state.failed is not None:
+            raise state.failed
         return "lost" if state.refuted else "unknown" if state.unknown else "won"
 
     def classify(
@@ -296,7 +305,8 @@ class Solver:
 
 class _Replies:
     """The replies of one move as the threads share them: the next to take, how many are done,
-    and what was found (one refutes the move; one stayed unproven); ``stop`` once refuted."""
+    and what was found (one refutes the move; one stayed unproven; a helper thread failed);
+    ``stop`` once refuted or failed."""
 
     def __init__(self, total: int) -> None:
         self.total = total
@@ -304,6 +314,7 @@ class _Replies:
         self.done = 0
         self.refuted = False
         self.unknown = False
+        self.failed: Optional[BaseException] = None  # what a helper thread raised
         self.stop = threading.Event()
         self._lock = threading.Lock()
 

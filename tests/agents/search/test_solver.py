@@ -5,6 +5,8 @@ saved and resumed, and the searches' proven-move shortcut."""
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -170,6 +172,20 @@ def test_the_moves_tried_are_one_of_each_symmetric_set_opponent_shortest_of_move
         scores.append(mobility_score(board.cells, board.queens, board.queen_counts, 0, board.dirs, theirs))
         board.pop()
     assert scores == sorted(scores) and scores[0] < scores[-1]
+
+
+def test_a_helper_thread_that_fails_is_raised_never_taken_for_a_proof(monkeypatch):
+    solver = Solver(16, 4, threads=2, quick=5)  # this position's replies are reached: 5,879 nodes alone
+    run = solver._run
+
+    def failing(board, *args, **kwargs):
+        if threading.current_thread() is not threading.main_thread():
+            raise RuntimeError("helper failed")
+        return run(board, *args, **kwargs)
+
+    monkeypatch.setattr(solver, "_run", failing)
+    with pytest.raises(RuntimeError, match="helper failed"):
+        solver.solve(opening_board(5, 5, [7]))
 
 
 def test_a_torn_table_row_reads_as_absent():
