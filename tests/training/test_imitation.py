@@ -48,8 +48,8 @@ def test_the_command_writes_a_policy_value_net_with_its_recipe(results, tmp_path
 
 
 def test_training_is_reproducible_and_learns_the_moves(results, tmp_path):
-    first = imitate(config(results, tmp_path / "a", epochs=12, lr=1e-2), progress=False)
-    second = imitate(config(results, tmp_path / "b", epochs=12, lr=1e-2), progress=False)
+    first = imitate(config(results, tmp_path / "a", epochs=20, lr=1e-2), progress=False)
+    second = imitate(config(results, tmp_path / "b", epochs=20, lr=1e-2), progress=False)
     a, b = load_model(first["out"])[0].state_dict(), load_model(second["out"])[0].state_dict()
     assert all(np.array_equal(a[k].numpy(), b[k].numpy()) for k in a)
     losses = [row["policy_loss"] for row in first["history"]]
