@@ -38,13 +38,13 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, typeof
+from numba import njit
 
 from amazons_env import core
 
 from agents.search.endgame import _fill, flood_region, region_members
 
-__all__ = ["side_bounds", "reach", "reduce_moves", "Regions", "new_regions", "REGIONS_TYPE", "FILL_BUDGET"]
+__all__ = ["side_bounds", "reach", "reduce_moves", "Regions", "new_regions", "FILL_BUDGET"]
 
 FILL_BUDGET = 2_000  # the proof searches' fill-search nodes per region in a node's bounds
 
@@ -71,9 +71,6 @@ def new_regions(squares: int) -> Regions:
         np.full(squares, -1, dtype=np.int64), np.empty(squares, dtype=np.int64),
         np.empty(core.MAX_QUEENS, dtype=np.int64), np.empty(3, dtype=np.int64), ints, ints.copy(), ints.copy(),
     )  # fmt: skip
-
-
-REGIONS_TYPE = typeof(new_regions(1))
 
 
 @njit(cache=True)

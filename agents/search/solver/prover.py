@@ -107,6 +107,10 @@ class Solver:
                 table = self._tables[size] = new_table(self.table_bits, size)
             return table
 
+    def _quick(self, limit: Optional[int]) -> int:
+        """The nodes of a position's short search within ``limit``."""
+        return self.quick if limit is None else min(self.quick, limit)
+
     def _left(self, limit: Optional[int], start: int) -> Optional[int]:
         """The nodes left of ``limit`` counted from ``start`` (None: no limit)."""
         return None if limit is None else limit - (self.nodes - start)
@@ -161,8 +165,7 @@ class Solver:
 
     def _solve(self, work: Board, limit: Optional[int], progress: Optional[Progress]) -> tuple[str, Optional[Move]]:
         start = self.nodes
-        quick = self.quick if limit is None else min(self.quick, limit)
-        phi, delta, move = self._run(work, quick, progress, "the position: ")
+        phi, delta, move = self._run(work, self._quick(limit), progress, "the position: ")
         if phi == 0:
             if move is None or not work.is_legal(move):
                 move = next(candidate for candidate, won in self._children(work, None) if won == "won")
@@ -225,8 +228,7 @@ class Solver:
         past ``limit`` nodes: a short search of the position, then its replies one by one on
         ``threads`` threads (module docstring)."""
         start = self.nodes
-        quick = self.quick if limit is None else min(self.quick, limit)
-        phi, delta, _ = self._run(work, quick, progress, what)
+        phi, delta, _ = self._run(work, self._quick(limit), progress, what)
         if phi == 0 or delta == 0:
             return "lost" if phi == 0 else "won"
         replies = work.legal_moves()
