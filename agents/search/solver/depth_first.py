@@ -35,6 +35,9 @@ from numba import njit, types
 from amazons_env import core
 
 from agents.search.solver.bounds import FILL_BUDGET, reduce_moves, side_bounds
+from agents.search.solver.lines import after as lines_after
+from agents.search.solver.lines import count as count_on_lines
+from agents.search.solver.lines import occupancy as lines_occupancy
 from agents.search.solver.scratch import EMPTIES, LIMIT, NODES, POSITION_TYPE, SCRATCH_TYPE
 from agents.search.solver.table import INF, TABLE_TYPE, probe, store
 
@@ -73,13 +76,12 @@ def _plain(pos, side, empties, scratch, ply):
 
 
 @njit(cache=True)
-def mobility_score(cells, queens, nq, side, dirs, theirs):
-    """The order of ``side``'s moves, lowest first, scored on the position after one:
-    ``THEIRS_WEIGHT`` times the opponent's queen moves there (``theirs``, counted by the caller:
-    none means the opponent has no move, a win) less ``side``'s own (the opponent shortest of
-    moves first, then ours most). A side that has a queen move has a move: the arrow can go back
-    where the amazon stood."""
-    return THEIRS_WEIGHT * theirs - core.count_queen_moves(cells, queens, nq, side, dirs)
+def mobility_score(theirs, ours):
+    """The order of a side's moves, lowest first, scored on the position after one:
+    ``THEIRS_WEIGHT`` times the opponent's queen moves there (``theirs``: none means the opponent
+    has no move, a win) less the side's own (``ours``): the opponent shortest of moves first, then
+    ours most. A side that has a queen move has a move: the arrow can go back where the amazon stood."""
+    return THEIRS_WEIGHT * theirs - ours
 
 
 @njit(cache=True)
@@ -135,13 +137,19 @@ def prove(pos, side, h, table, scratch, ply):
     piece = side + 1
     zob = table.zobrist
     keys, scores = scratch.keys[ply], scratch.scores[ply]
+    lines = scratch.lines
+    occ = lines_occupancy(cells, lines)
     for j in range(n):
         frm, to, arrow = rows[j, 0], rows[j, 1], rows[j, 2]
         index = core.find_queen(queens, nq, side, frm)
         core.make_move(cells, queens, side, index, to, arrow)
         child = h ^ zob[piece, frm] ^ zob[piece, to] ^ zob[core.ARROW, arrow] ^ zob[0, 0]
         keys[j] = child
-        theirs = core.count_queen_moves(cells, queens, nq, other, dirs)  # none: no move at all
+        words = lines_after(occ, lines, frm, to, arrow)
+        if lines.size:  # none: no move at all
+            theirs = count_on_lines(queens, nq, other, lines, words)
+        else:
+            theirs = core.count_queen_moves(cells, queens, nq, other, dirs)
         found, phi, delta = probe(table, child)
         if (found and delta == 0) or theirs == 0:
             core.unmake_move(cells, queens, side, index, frm, to, arrow)
@@ -149,7 +157,11 @@ def prove(pos, side, h, table, scratch, ply):
         if found and phi == 0:  # known won for the opponent: never searched (so a search
             scores[j] = KNOWN  # resumed in slices never spends its slice re-reading answers)
         else:
-            scores[j] = mobility_score(cells, queens, nq, side, dirs, theirs)
+            if lines.size:
+                ours = count_on_lines(queens, nq, side, lines, words)
+            else:
+                ours = core.count_queen_moves(cells, queens, nq, side, dirs)
+            scores[j] = mobility_score(theirs, ours)
         core.unmake_move(cells, queens, side, index, frm, to, arrow)
     for _ in range(n):  # lowest score first, the first of equals first (no sort: most won nodes
         j = 0  # end at their first child)

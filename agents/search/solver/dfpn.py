@@ -46,8 +46,11 @@ from amazons_env import core
 
 from agents.search.solver import depth_first
 from agents.search.solver.bounds import FILL_BUDGET, reduce_moves, side_bounds
+from agents.search.solver.lines import after as lines_after
+from agents.search.solver.lines import count as lines_count
+from agents.search.solver.lines import occupancy as lines_occupancy
 from agents.search.solver.scratch import DEPTH_FIRST, EMPTIES, LIMIT, NODES, POSITION_TYPE, SCRATCH_TYPE
-from agents.search.solver.table import INF, TABLE_TYPE, probe, store
+from agents.search.solver.table import INF, TABLE_TYPE, prefetch, probe, store
 
 __all__ = ["mid", "DELTA_DIVISOR"]
 
@@ -55,15 +58,20 @@ DELTA_DIVISOR = 2  # a new child's delta: 1 + the opponent's queen moves there /
 
 
 @njit(cache=True)
-def _new_child(pos, side, h, table):
-    """``(phi, delta)`` of a child not yet searched, ``side`` to move there (module docstring)."""
+def _new_child(pos, side, h, table, lines, words):
+    """``(phi, delta)`` of a child not yet searched, ``side`` to move there (module docstring);
+    ``words``: its line words (``lines``)."""
     found, phi, delta = probe(table, h)
     if found:
         return phi, delta
-    if not core.has_move(pos.cells, pos.queens, pos.nq, side, pos.dirs):
+    if lines.size:
+        theirs = lines_count(pos.queens, pos.nq, side, lines, words)
+    else:
+        theirs = core.count_queen_moves(pos.cells, pos.queens, pos.nq, side, pos.dirs)
+    if theirs == 0:  # no queen move is no move at all
         store(table, h, INF, 0, 0)
         return INF, np.int64(0)
-    return np.int64(1), 1 + core.count_queen_moves(pos.cells, pos.queens, pos.nq, side, pos.dirs) // DELTA_DIVISOR
+    return np.int64(1), 1 + theirs // DELTA_DIVISOR
 
 
 @njit(
@@ -104,14 +112,19 @@ def mid(pos, side, h, th_phi, th_delta, table, scratch, ply):
     piece = side + 1
     zob = table.zobrist
     cphi, cdelta, ckeys = scratch.phi[ply], scratch.delta[ply], scratch.keys[ply]
+    for j in range(n):  # every child's bucket requested before the first is read (``table.prefetch``)
+        child = h ^ zob[piece, rows[j, 0]] ^ zob[piece, rows[j, 1]] ^ zob[core.ARROW, rows[j, 2]] ^ zob[0, 0]
+        ckeys[j] = child
+        prefetch(table, child)
+    lines = scratch.lines
+    occ = lines_occupancy(cells, lines)
     for j in range(n):
         frm, to, arrow = rows[j, 0], rows[j, 1], rows[j, 2]
         index = core.find_queen(queens, nq, side, frm)
         core.make_move(cells, queens, side, index, to, arrow)
-        child = h ^ zob[piece, frm] ^ zob[piece, to] ^ zob[core.ARROW, arrow] ^ zob[0, 0]
-        p, d = _new_child(pos, other, child, table)
+        p, d = _new_child(pos, other, ckeys[j], table, lines, lines_after(occ, lines, frm, to, arrow))
         core.unmake_move(cells, queens, side, index, frm, to, arrow)
-        cphi[j], cdelta[j], ckeys[j] = p, d, child
+        cphi[j], cdelta[j] = p, d
         if d == 0:  # a child lost for the opponent: won without searching the rest
             store(table, h, 0, INF, stats[NODES] - start + 1)
             return np.int64(0), INF

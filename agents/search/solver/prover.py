@@ -202,7 +202,8 @@ class Solver:
             board.push_unchecked(move)
             cells, queens, nq, dirs = board.cells, board.queens, board.queen_counts, board.dirs
             theirs = core.count_queen_moves(cells, queens, nq, 1 - side, dirs)
-            scored.append((int(mobility_score(cells, queens, nq, side, dirs, theirs)), move))
+            ours = core.count_queen_moves(cells, queens, nq, side, dirs)
+            scored.append((int(mobility_score(theirs, ours)), move))
             board.pop()
         scored.sort(key=lambda pair: pair[0])
         return [move for _, move in scored]

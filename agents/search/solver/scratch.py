@@ -17,6 +17,7 @@ from numba import typeof
 from amazons_env import core
 
 from agents.search.solver.bounds import Regions, new_regions
+from agents.search.solver.lines import Lines, new_lines
 from agents.search.solver.table import INF
 
 __all__ = ["ProofPosition", "Scratch", "new_scratch", "NODES", "LIMIT", "EMPTIES", "DEPTH_FIRST", "NO_LIMIT"]
@@ -42,8 +43,8 @@ class Scratch(NamedTuple):
     ``EMPTIES`` squares at ply 0, and ``DEPTH_FIRST``: the empty squares at or below which the
     depth-first search takes over) and per-ply rows: the moves of the node at
     that ply, its children's df-pn numbers, keys and depth-first ordering scores, and the
-    node's amazons in sealed regions and its filling move (``bounds.side_bounds``), and the
-    bounds' working arrays (``regions``)."""
+    node's amazons in sealed regions and its filling move (``bounds.side_bounds``), the
+    bounds' working arrays (``regions``) and the board's line tables (``lines``)."""
 
     stats: np.ndarray
     moves: np.ndarray
@@ -54,6 +55,7 @@ class Scratch(NamedTuple):
     sealed: np.ndarray
     filling: np.ndarray
     regions: Regions
+    lines: Lines
 
 
 def new_scratch(empties: int, rows: int, squares: int) -> Scratch:
@@ -66,7 +68,7 @@ def new_scratch(empties: int, rows: int, squares: int) -> Scratch:
         np.zeros((plies, rows), dtype=np.int64), np.full((plies, rows), INF, dtype=np.int64),
         np.zeros((plies, rows), dtype=np.uint64), np.zeros((plies, rows), dtype=np.int64),
         np.full((plies, core.MAX_QUEENS), -1, dtype=np.int64), np.full((plies, 3), -1, dtype=np.int64),
-        new_regions(squares),
+        new_regions(squares), new_lines(squares),
     )  # fmt: skip
 
 

@@ -27,11 +27,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, typeof
+from llvmlite import ir
+from numba import njit, typeof, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from agents.search.zobrist import zobrist_table
 
-__all__ = ["Table", "new_table", "probe", "store", "INF", "TABLE_TYPE"]
+__all__ = ["Table", "new_table", "probe", "store", "prefetch", "INF", "TABLE_TYPE"]
 
 INF = (1 << 32) - 1  # a proven side's number; unproven sums stop just below it
 LOW = np.uint64(INF)  # the packed word's phi
@@ -54,6 +57,38 @@ def new_table(bits: int, size: int) -> Table:
 
 
 TABLE_TYPE = typeof(new_table(1, 4))
+
+
+@intrinsic
+def _prefetch_row(typingctx, rows, i):
+    """Ask the CPU to load row ``i`` of the 2-D array ``rows`` into its caches (LLVM's
+    ``prefetch``: a hint, no effect on any value)."""
+    sig = types.void(rows, i)
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        pointer = cgutils.get_item_pointer(context, builder, array_type, array, [args[1], zero], wraparound=False)
+        byte = ir.IntType(8).as_pointer()
+        word = ir.IntType(32)
+        function = builder.module.declare_intrinsic(
+            "llvm.prefetch", [byte], ir.FunctionType(ir.VoidType(), [byte, word, word, word])
+        )
+        # read (0), keep in every cache level (3), data (1)
+        builder.call(function, [builder.bitcast(pointer, byte), word(0), word(3), word(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def prefetch(table, h):
+    """Start loading the bucket of key ``h`` (a later ``probe`` of it then waits less): a node's
+    children are keyed and their buckets prefetched all at once, so their cache misses overlap
+    instead of coming one after another."""
+    entries = table.entries
+    _prefetch_row(entries, np.int64(h & np.uint64(entries.shape[0] - 1)) & ~np.int64(1))
 
 
 @njit(cache=True)

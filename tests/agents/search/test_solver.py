@@ -169,7 +169,8 @@ def test_the_moves_tried_are_one_of_each_symmetric_set_opponent_shortest_of_move
     for move in moves:
         board.push(move)
         theirs = core.count_queen_moves(board.cells, board.queens, board.queen_counts, 1, board.dirs)
-        scores.append(mobility_score(board.cells, board.queens, board.queen_counts, 0, board.dirs, theirs))
+        ours = core.count_queen_moves(board.cells, board.queens, board.queen_counts, 0, board.dirs)
+        scores.append(mobility_score(theirs, ours))
         board.pop()
     assert scores == sorted(scores) and scores[0] < scores[-1]
 
