@@ -39,7 +39,7 @@ from agents.search.solver.lines import after as lines_after
 from agents.search.solver.lines import count as count_on_lines
 from agents.search.solver.lines import occupancy as lines_occupancy
 from agents.search.solver.scratch import EMPTIES, LIMIT, NODES, POSITION_TYPE, SCRATCH_TYPE
-from agents.search.solver.table import INF, TABLE_TYPE, probe, store
+from agents.search.solver.table import INF, TABLE_TYPE, prefetch, probe, store
 
 __all__ = ["prove", "mobility_score", "WON", "LOST", "UNKNOWN", "PLAIN_EMPTIES"]
 
@@ -137,14 +137,17 @@ def prove(pos, side, h, table, scratch, ply):
     piece = side + 1
     zob = table.zobrist
     keys, scores = scratch.keys[ply], scratch.scores[ply]
+    for j in range(n):  # every child's bucket requested before the first is read (``table.prefetch``)
+        child = h ^ zob[piece, rows[j, 0]] ^ zob[piece, rows[j, 1]] ^ zob[core.ARROW, rows[j, 2]] ^ zob[0, 0]
+        keys[j] = child
+        prefetch(table, child)
     lines = scratch.lines
     occ = lines_occupancy(cells, lines)
     for j in range(n):
         frm, to, arrow = rows[j, 0], rows[j, 1], rows[j, 2]
         index = core.find_queen(queens, nq, side, frm)
         core.make_move(cells, queens, side, index, to, arrow)
-        child = h ^ zob[piece, frm] ^ zob[piece, to] ^ zob[core.ARROW, arrow] ^ zob[0, 0]
-        keys[j] = child
+        child = keys[j]
         words = lines_after(occ, lines, frm, to, arrow)
         if lines.size:  # none: no move at all
             theirs = count_on_lines(queens, nq, other, lines, words)
