@@ -39,7 +39,7 @@ from agents.search.solver.lines import after as lines_after
 from agents.search.solver.lines import count as count_on_lines
 from agents.search.solver.lines import occupancy as lines_occupancy
 from agents.search.solver.scratch import EMPTIES, LIMIT, NODES, POSITION_TYPE, SCRATCH_TYPE
-from agents.search.solver.table import INF, TABLE_TYPE, prefetch, probe, store
+from agents.search.solver.table import INF, TABLE_TYPE, child_keys, probe, store
 
 __all__ = ["prove", "mobility_score", "WON", "LOST", "UNKNOWN", "PLAIN_EMPTIES"]
 
@@ -134,13 +134,8 @@ def prove(pos, side, h, table, scratch, ply):
         return LOST
     n = reduce_moves(rows, n, nq, side, sealed, filling)
     other = 1 - side
-    piece = side + 1
-    zob = table.zobrist
     keys, scores = scratch.keys[ply], scratch.scores[ply]
-    for j in range(n):  # every child's bucket requested before the first is read (``table.prefetch``)
-        child = h ^ zob[piece, rows[j, 0]] ^ zob[piece, rows[j, 1]] ^ zob[core.ARROW, rows[j, 2]] ^ zob[0, 0]
-        keys[j] = child
-        prefetch(table, child)
+    child_keys(table, h, side, rows, n, keys)
     lines = scratch.lines
     occ = lines_occupancy(cells, lines)
     for j in range(n):

@@ -50,7 +50,7 @@ from agents.search.solver.lines import after as lines_after
 from agents.search.solver.lines import count as lines_count
 from agents.search.solver.lines import occupancy as lines_occupancy
 from agents.search.solver.scratch import DEPTH_FIRST, EMPTIES, LIMIT, NODES, POSITION_TYPE, SCRATCH_TYPE
-from agents.search.solver.table import INF, TABLE_TYPE, prefetch, probe, store
+from agents.search.solver.table import INF, TABLE_TYPE, child_keys, probe, store
 
 __all__ = ["mid", "DELTA_DIVISOR"]
 
@@ -109,13 +109,8 @@ def mid(pos, side, h, th_phi, th_delta, table, scratch, ply):
         return INF, np.int64(0)
     n = reduce_moves(rows, n, nq, side, sealed, filling)
     other = 1 - side
-    piece = side + 1
-    zob = table.zobrist
     cphi, cdelta, ckeys = scratch.phi[ply], scratch.delta[ply], scratch.keys[ply]
-    for j in range(n):  # every child's bucket requested before the first is read (``table.prefetch``)
-        child = h ^ zob[piece, rows[j, 0]] ^ zob[piece, rows[j, 1]] ^ zob[core.ARROW, rows[j, 2]] ^ zob[0, 0]
-        ckeys[j] = child
-        prefetch(table, child)
+    child_keys(table, h, side, rows, n, ckeys)
     lines = scratch.lines
     occ = lines_occupancy(cells, lines)
     for j in range(n):

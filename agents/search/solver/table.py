@@ -32,9 +32,11 @@ from numba import njit, typeof, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from amazons_env import core
+
 from agents.search.zobrist import zobrist_table
 
-__all__ = ["Table", "new_table", "probe", "store", "prefetch", "INF", "TABLE_TYPE"]
+__all__ = ["Table", "new_table", "probe", "store", "child_keys", "INF", "TABLE_TYPE"]
 
 INF = (1 << 32) - 1  # a proven side's number; unproven sums stop just below it
 LOW = np.uint64(INF)  # the packed word's phi
@@ -83,12 +85,18 @@ def _prefetch_row(typingctx, rows, i):
 
 
 @njit(cache=True)
-def prefetch(table, h):
-    """Start loading the bucket of key ``h`` (a later ``probe`` of it then waits less): a node's
-    children are keyed and their buckets prefetched all at once, so their cache misses overlap
-    instead of coming one after another."""
-    entries = table.entries
-    _prefetch_row(entries, np.int64(h & np.uint64(entries.shape[0] - 1)) & ~np.int64(1))
+def child_keys(table, h, side, rows, n, keys):
+    """Write to ``keys[:n]`` the keys of the positions after ``side``'s moves ``rows[:n]`` (from,
+    to, arrow) from the position keyed ``h``, and start loading each one's bucket: the searches
+    probe every child they make, and this way the cache misses overlap instead of coming one
+    after another."""
+    entries, zobrist = table.entries, table.zobrist
+    piece, last = side + 1, np.uint64(entries.shape[0] - 1)
+    for j in range(n):
+        frm, to, arrow = rows[j, 0], rows[j, 1], rows[j, 2]
+        child = h ^ zobrist[piece, frm] ^ zobrist[piece, to] ^ zobrist[core.ARROW, arrow] ^ zobrist[0, 0]
+        keys[j] = child
+        _prefetch_row(entries, np.int64(child & last) & ~np.int64(1))
 
 
 @njit(cache=True)
