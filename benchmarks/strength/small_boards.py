@@ -1,7 +1,7 @@
 """The solved small boards, reproduced with ``amazons solve``'s proof search, and the start layouts.
 
     NUMBA_NUM_THREADS=1 python3 benchmarks/strength/small_boards.py [--boards 4x4,4x5,5x4,6x4] [--limit NODES]
-        [--depth-first N[,M...]]
+        [--depth-first N[,M...]] [--threads N] [--table-bits B]
 
 Boards W x H (W files, H ranks; Müller's and Song & Müller's convention, their 6x5 page shows 6
 files) use the published layout: White on files b and W-1 of rank 1 and on the edge files of
@@ -10,7 +10,8 @@ is played on the square board of its longer side with the extra files or ranks f
 arrows, which the rules treat as any other arrow. Prints each board's result beside the
 published one, with nodes, wall and CPU seconds (on a shared machine the CPU seconds compare),
 for each ``--depth-first`` setting (``Solver``'s ``depth_first``: the empty squares at or below
-which df-pn hands a position to the depth-first search; 0 is df-pn alone, the reference).
+which df-pn hands a position to the depth-first search; 0 is df-pn alone, the reference), on
+``--threads`` threads (``Solver``'s: a move's replies proved side by side).
 
 ``--layouts`` prints the evidence on the first-move counts instead: our 5x5 start's count, the
 count of every start with Black mirroring White top to bottom (or rotating it), every placement of
@@ -53,7 +54,7 @@ def start(width: int, height: int) -> Board:
     return Board.from_squares(n, white, black, arrows)
 
 
-def prove(boards: list[str], limit: int, depth_first: list[int]) -> None:
+def prove(boards: list[str], limit: int, depth_first: list[int], threads: int, table_bits: int) -> None:
     print(
         f"{'board':<6} {'depth-first':>11} {'published':<10} {'proved':<10} {'move':<12} {'nodes':>13} "
         f"{'wall s':>8} {'CPU s':>8}"
@@ -61,7 +62,8 @@ def prove(boards: list[str], limit: int, depth_first: list[int]) -> None:
     for name in boards:
         width, height = (int(x) for x in name.split("x"))
         for empties in depth_first:
-            proof = Solver(table_bits=23, depth_first=empties).solve(start(width, height), limit=limit)
+            solver = Solver(table_bits=table_bits, depth_first=empties, threads=threads)
+            proof = solver.solve(start(width, height), limit=limit)
             proved = {"won": "first", "lost": "second", "unknown": "unknown"}[proof.value]
             move = str(proof.move) if proof.move is not None else "-"
             print(
@@ -127,12 +129,15 @@ def main() -> None:
         default=f"{DEPTH_FIRST_EMPTIES},0",
         help="comma-separated Solver depth_first settings to run each board with (0: df-pn alone)",
     )
+    parser.add_argument("--threads", type=int, default=1, help="Solver threads (default 1)")
+    parser.add_argument("--table-bits", type=int, default=23, help="log2 of the table's entries (default 23)")
     args = parser.parse_args()
     wall, cpu = time.perf_counter(), time.process_time()
     if args.layouts:
         layouts()
     else:
-        prove(args.boards.split(","), args.limit, [int(x) for x in args.depth_first.split(",")])
+        depth_first = [int(x) for x in args.depth_first.split(",")]
+        prove(args.boards.split(","), args.limit, depth_first, args.threads, args.table_bits)
     print(f"total: {time.perf_counter() - wall:.1f} s wall, {time.process_time() - cpu:.1f} s CPU")
 
 

@@ -29,11 +29,11 @@ import functools
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, typeof
+from numba import njit
 
 from amazons_env import core
 
-__all__ = ["Lines", "new_lines", "occupancy", "after", "count", "LINES_TYPE"]
+__all__ = ["Lines", "new_lines", "occupancy", "after", "count"]
 
 
 class Lines(NamedTuple):
@@ -103,9 +103,6 @@ def _run(pattern: int, position: int, length: int) -> int:
             n += 1
             p += step
     return n
-
-
-LINES_TYPE = typeof(new_lines(36))
 
 
 @njit(cache=True)
