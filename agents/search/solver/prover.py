@@ -6,7 +6,8 @@ shortest of moves after it: ``depth_first.mobility_score``) and one of each set 
 symmetry of the position maps onto each other; the first move proved to win is the answer, and
 the position is lost once every move is. A move is proved the same way one level down: a short
 search of the position it leads to (a refutation is often quick), then each of the opponent's
-replies on its own. So the proof that a move wins goes reply after reply instead of df-pn
+replies on its own, in the same order and one of each symmetric set (the first refutation
+found ends the move's proof). So the proof that a move wins goes reply after reply instead of df-pn
 spreading its top plies over every root move and reply (5x5's start: ``benchmarks/README.md``),
 and the replies are what ``threads`` share out: each thread proves the next reply not yet taken,
 all in one table (``table``: lockless), and a reply that refutes the move stops the others.
@@ -232,7 +233,7 @@ class Solver:
         phi, delta, _ = self._run(work, self._quick(limit), progress, what)
         if phi == 0 or delta == 0:
             return "lost" if phi == 0 else "won"
-        replies = work.legal_moves()
+        replies = self.candidates(work)  # a refuting reply is found sooner if tried first
         state = _Replies(len(replies))
         self._table(work.size)  # made before the threads share it
 
