@@ -12,7 +12,8 @@ key XORed with that word. Threads share one table (``prover.Solver(threads=...)`
 lock: a row read while another thread writes it can mix two entries' words, and then its key
 check fails, so it reads as absent and never as another position's numbers (the lockless table
 of Hyatt and Mann, 2002). A bucket's two rows are 32 bytes side by side: one cache miss a probe,
-which the searches make for every child they generate. ``work`` is read only to replace an
+which the searches make for every child they generate, so ``child_keys`` requests a node's
+children's buckets all at once before the first probe. ``work`` is read only to replace an
 entry, and sits apart (a race there only changes which entry is replaced).
 
 >>> table = new_table(4, 4)
