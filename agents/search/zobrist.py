@@ -5,7 +5,7 @@ proof search's): a random key per square and piece, XORed together with the side
 >>> board, keys = Board(6), zobrist_table(8)
 >>> key = position_key(board.cells, 0, keys)
 >>> board.push("a2-a3/a4")
->>> moved = key ^ keys[1, 17] ^ keys[1, 25] ^ keys[3, 33] ^ keys[0, 0]   # padded squares: a2 17, a3 25, a4 33
+>>> moved = move_key(key, keys, 0, 17, 25, 33)   # padded squares: a2 17, a3 25, a4 33
 >>> int(moved) == int(position_key(board.cells, 1, keys))
 True
 """
@@ -17,7 +17,7 @@ from numba import njit
 
 from amazons_env import core
 
-__all__ = ["zobrist_table", "position_key"]
+__all__ = ["zobrist_table", "position_key", "move_key"]
 
 
 def zobrist_table(width: int, seed: int = 20260522) -> np.ndarray:
@@ -35,3 +35,12 @@ def position_key(cells, side, zob):
         if v == core.WHITE_QUEEN or v == core.BLACK_QUEEN or v == core.ARROW:
             key ^= zob[v, p]
     return key
+
+
+# inlined: the searches key every child they make, and a call would cost more than the XORs
+@njit(cache=True, inline="always")
+def move_key(key, zob, side, frm, to, arrow):
+    """The key after ``side``'s amazon moves from ``frm`` to ``to`` and shoots at ``arrow`` in the
+    position keyed ``key``: the amazon leaves and lands, the arrow lands, the side to move changes."""
+    piece = side + 1
+    return key ^ zob[piece, frm] ^ zob[piece, to] ^ zob[core.ARROW, arrow] ^ zob[0, 0]

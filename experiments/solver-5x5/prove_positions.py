@@ -1,6 +1,6 @@
 """Prove a few 5x5 positions two plies in (a first move and a reply), each with a fresh table and
 df-pn on the whole position, and print nodes and CPU seconds: the yardstick of the solver's
-speed changes (``order_weight.txt``, ``handover.txt``).
+speed changes (``order_weight.txt``, which has the handover figures too).
 
     NUMBA_NUM_THREADS=1 python3 experiments/solver-5x5/prove_positions.py [--depth-first 11] [--table-bits 22]
 

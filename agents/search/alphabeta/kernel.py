@@ -39,6 +39,7 @@ from amazons_env.errors import InvalidArgumentError, describe
 from agents.evaluation.evaluator import KERNEL_TYPE
 from agents.search import endgame
 from agents.search.move_order import POSITION_TYPE, STATS_TYPE, WIN, MoveLists, SearchStats, candidates, out_of_time
+from agents.search.zobrist import move_key
 
 __all__ = [
     "negamax",
@@ -209,13 +210,12 @@ def negamax(position, side, depth, alpha, beta, ply, key, kernel, params, search
             stats.root_improved[0] = 1
     else:
         zob = search.zobrist
-        piece = side + 1
         other = 1 - side
         for k in range(m):
             frm, to, arrow = out[k, 0], out[k, 1], out[k, 2]
             index = core.find_queen(queens, nq, side, frm)
             core.make_move(cells, queens, side, index, to, arrow)
-            child = key ^ zob[piece, frm] ^ zob[piece, to] ^ zob[core.ARROW, arrow] ^ zob[0, 0]
+            child = move_key(key, zob, side, frm, to, arrow)
             if k == 0:
                 v = -negamax(position, other, depth - 1, -beta, -alpha, ply + 1, child, kernel, params, search)
             else:

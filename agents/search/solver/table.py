@@ -33,9 +33,7 @@ from numba import njit, typeof, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from amazons_env import core
-
-from agents.search.zobrist import zobrist_table
+from agents.search.zobrist import move_key, zobrist_table
 
 __all__ = ["Table", "new_table", "probe", "store", "child_keys", "INF", "TABLE_TYPE"]
 
@@ -91,11 +89,9 @@ def child_keys(table, h, side, rows, n, keys):
     to, arrow) from the position keyed ``h``, and start loading each one's bucket: the searches
     probe every child they make, and this way the cache misses overlap instead of coming one
     after another."""
-    entries, zobrist = table.entries, table.zobrist
-    piece, last = side + 1, np.uint64(entries.shape[0] - 1)
+    entries, last = table.entries, np.uint64(table.entries.shape[0] - 1)
     for j in range(n):
-        frm, to, arrow = rows[j, 0], rows[j, 1], rows[j, 2]
-        child = h ^ zobrist[piece, frm] ^ zobrist[piece, to] ^ zobrist[core.ARROW, arrow] ^ zobrist[0, 0]
+        child = move_key(h, table.zobrist, side, rows[j, 0], rows[j, 1], rows[j, 2])
         keys[j] = child
         _prefetch_row(entries, np.int64(child & last) & ~np.int64(1))
 
